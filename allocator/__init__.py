@@ -1,0 +1,1 @@
+"""The DRA engine: typed objects, validation, CEL and allocation. Imports no Django."""

@@ -1,0 +1,280 @@
+"""Strict decoding of v1-shaped data into the typed model.
+
+The dataclasses of ``model`` are the schema: a JSON field ``deviceClassName``
+fills ``device_class_name``. Decoding behaves like the apiserver's strict
+decoder (``kubectl --validate=strict``): unknown and duplicate fields and
+wrong JSON types are errors, reported with the field path, the nearest known
+field name and the line and column. Every decoded field's position is
+recorded by field path so later diagnostics can point at it.
+"""
+
+from __future__ import annotations
+
+import builtins
+import dataclasses
+import difflib
+import functools
+import types
+import typing
+from typing import Any
+
+from . import model
+from .diagnostics import PARSE, Diagnostic
+from .yamlsource import Position, position_in
+
+# JSON names that are not the plain camelCase of the Python name.
+_JSON_NAME_OVERRIDES = {"share_id": "shareID"}
+
+# Quantities are strings in the model but JSON numbers are accepted too, as
+# resource.Quantity's UnmarshalJSON does.
+_QUANTITY_FIELDS = {
+    (model.DeviceCapacity, "value"),
+    (model.Counter, "value"),
+    (model.CapacityRequestPolicy, "default"),
+    (model.CapacityRequestPolicyRange, "min"),
+    (model.CapacityRequestPolicyRange, "max"),
+    (model.CapacityRequestPolicyRange, "step"),
+}
+_QUANTITY_LIST_FIELDS = {(model.CapacityRequestPolicy, "valid_values")}
+_QUANTITY_MAP_FIELDS = {(model.CapacityRequirements, "requests"), (model.DeviceRequestAllocationResult, "consumed_capacity")}
+
+# Server-populated or irrelevant fields that are accepted and ignored, per class.
+_IGNORED_FIELDS: dict[type, set[str]] = {
+    model.ObjectMeta: {
+        "resourceVersion", "generation", "creationTimestamp", "deletionTimestamp",
+        "deletionGracePeriodSeconds", "ownerReferences", "finalizers", "managedFields", "selfLink",
+    },
+    model.ResourceClaimStatus: {"reservedFor", "devices"},
+}
+
+# Core objects are only partly modelled: these fields of theirs are known
+# (so strict decoding does not reject them) but not read.
+_POD_SPEC_FIELDS = {
+    "activeDeadlineSeconds", "affinity", "automountServiceAccountToken", "dnsConfig", "dnsPolicy",
+    "enableServiceLinks", "ephemeralContainers", "hostAliases", "hostIPC", "hostNetwork", "hostPID",
+    "hostUsers", "hostname", "imagePullSecrets", "nodeSelector", "os", "overhead", "preemptionPolicy",
+    "priority", "priorityClassName", "readinessGates", "resources", "restartPolicy", "runtimeClassName",
+    "schedulerName", "schedulingGates", "securityContext", "serviceAccount", "serviceAccountName",
+    "setHostnameAsFQDN", "shareProcessNamespace", "subdomain", "terminationGracePeriodSeconds",
+    "tolerations", "topologySpreadConstraints", "volumes", "hostnameOverride", "workloadRef",
+}
+_CONTAINER_FIELDS = {
+    "args", "command", "env", "envFrom", "image", "imagePullPolicy", "lifecycle", "livenessProbe",
+    "ports", "readinessProbe", "resizePolicy", "restartPolicy", "restartPolicyRules", "securityContext",
+    "startupProbe", "stdin", "stdinOnce", "terminationMessagePath", "terminationMessagePolicy", "tty",
+    "volumeDevices", "volumeMounts", "workingDir",
+}
+_RESOURCES_FIELDS = {"limits", "requests", "claims"}
+
+
+def json_name(python_name: str) -> str:
+    if python_name in _JSON_NAME_OVERRIDES:
+        return _JSON_NAME_OVERRIDES[python_name]
+    head, *rest = python_name.split("_")
+    return head + "".join(part[:1].upper() + part[1:] for part in rest)
+
+
+@functools.cache
+def _fields_of(cls: type) -> dict[str, tuple[str, Any]]:
+    """JSON name -> (python name, resolved type) for a model dataclass."""
+    # Explicit locals: DeviceAttribute has fields named "int" and "bool",
+    # which would otherwise shadow the builtins in its annotations.
+    names = {**vars(builtins), **vars(model)}
+    hints = typing.get_type_hints(cls, names, names)
+    return {json_name(f.name): (f.name, hints[f.name]) for f in dataclasses.fields(cls)}
+
+
+def _go_type(tp) -> str:
+    """A short name for the expected JSON type, in the decoder's words."""
+    origin = typing.get_origin(tp)
+    if origin in (types.UnionType, typing.Union):
+        args = [a for a in typing.get_args(tp) if a is not type(None)]
+        return _go_type(args[0]) if args else "null"
+    if origin is list:
+        return "array"
+    if origin is dict or dataclasses.is_dataclass(tp):
+        return "object"
+    return {str: "string", int: "integer", bool: "boolean", float: "number"}.get(tp, "value")
+
+
+def _json_type(value) -> str:
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int | float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    if isinstance(value, dict):
+        return "object"
+    return "null"
+
+
+class Decoder:
+    """Decodes one document; collects errors and the positions of fields."""
+
+    def __init__(self, kind: str = "", name: str = ""):
+        self.kind = kind
+        self.name = name
+        self.errors: list[Diagnostic] = []
+        self.positions: dict[str, Position] = {}
+
+    def error(self, path: str, detail: str, pos: Position | None) -> None:
+        line, column = pos if pos else (None, None)
+        self.errors.append(Diagnostic(field=path, type=PARSE, detail=detail, kind=self.kind, name=self.name, line=line, column=column))
+
+    # -- entry point
+    def decode(self, cls: type, data: Any, path: str = "", pos: Position | None = None):
+        return self._value(cls, data, path, pos, owner=None)
+
+    # -- per type
+    def _value(self, tp, data, path: str, pos: Position | None, owner: tuple | None):
+        if pos:
+            self.positions.setdefault(path, pos)
+        origin = typing.get_origin(tp)
+        if origin in (types.UnionType, typing.Union):
+            if data is None:
+                return None
+            inner = [a for a in typing.get_args(tp) if a is not type(None)][0]
+            return self._value(inner, data, path, pos, owner)
+        if tp is Any:
+            return data
+        if dataclasses.is_dataclass(tp):
+            if data is None:
+                return tp()
+            if not isinstance(data, dict):
+                return self._type_error(tp, data, path, pos)
+            return self._object(tp, data, path)
+        if origin is list:
+            if data is None:
+                return []
+            if not isinstance(data, list):
+                return self._type_error(tp, data, path, pos)
+            (item_type,) = typing.get_args(tp)
+            if owner in _QUANTITY_LIST_FIELDS:
+                item_type = "quantity"
+            return [
+                self._value(item_type, item, f"{path}[{i}]", position_in(data, i), None)
+                for i, item in enumerate(data)
+            ]
+        if origin is dict:
+            if data is None:
+                return {}
+            if not isinstance(data, dict):
+                return self._type_error(tp, data, path, pos)
+            _, value_type = typing.get_args(tp)
+            if owner in _QUANTITY_MAP_FIELDS:
+                value_type = "quantity"
+            out = {}
+            for key, item in data.items():
+                out[str(key)] = self._value(value_type, item, f"{path}[{key}]", position_in(data, key), None)
+            return out
+        if tp == "quantity" or owner in _QUANTITY_FIELDS:
+            if isinstance(data, bool) or not isinstance(data, str | int | float):
+                return self._type_error(str, data, path, pos, expected="quantity (string or number)")
+            return str(data)
+        return self._scalar(tp, data, path, pos)
+
+    def _scalar(self, tp, data, path, pos):
+        if data is None:
+            return None
+        if tp is bool:
+            ok = isinstance(data, bool)
+        elif tp is int:
+            ok = (isinstance(data, int) and not isinstance(data, bool)) or (isinstance(data, float) and data.is_integer())
+            if ok:
+                data = int(data)
+                if not -(2**63) <= data < 2**63:
+                    self.error(path, f"cannot decode number {data}: out of range for a 64-bit integer", pos)
+                    return None
+        elif tp is str:
+            ok = isinstance(data, str)
+        else:
+            ok = True
+        if not ok:
+            return self._type_error(tp, data, path, pos)
+        return data
+
+    def _type_error(self, tp, data, path, pos, expected: str | None = None):
+        self.error(path, f"cannot decode {_json_type(data)} into field {path or '(root)'} of type {expected or _go_type(tp)}", pos)
+        return None
+
+    def _object(self, cls: type, data: dict, path: str):
+        known = _fields_of(cls)
+        ignored = _IGNORED_FIELDS.get(cls, set())
+        kwargs = {}
+        special = _SPECIAL.get(cls)
+        for key, value in data.items():
+            child = f"{path}.{key}" if path else key
+            pos = position_in(data, key)
+            if key in known:
+                pyname, tp = known[key]
+                decoded = self._value(tp, value, child, pos, (cls, pyname))
+                if decoded is not None:
+                    kwargs[pyname] = decoded
+            elif special and key in special[0]:
+                special[1](self, kwargs, key, value, child, pos)
+            elif key in ignored:
+                continue
+            else:
+                names = list(known) + sorted(ignored) + sorted(special[0] if special else ())
+                self.unknown_field(child, key, names, position_in(getattr(data, "key_pos", {}), key) or pos)
+        return cls(**kwargs)
+
+    def unknown_field(self, path: str, key: str, known: list[str], pos: Position | None) -> None:
+        detail = f'unknown field "{path}"'
+        near = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
+        if not near:
+            near = [k for k in known if k.lower() == key.lower()]
+        if near:
+            detail += f' (did you mean "{near[0]}"?)'
+        self.error(path, detail, pos)
+
+    def check_known(self, data: Any, path: str, known: set[str]) -> None:
+        """Strictly check the field names of an unmodelled core object."""
+        if not isinstance(data, dict):
+            return
+        for key in data:
+            if key not in known:
+                child = f"{path}.{key}"
+                self.unknown_field(child, key, sorted(known), position_in(getattr(data, "key_pos", {}), key) or position_in(data, key))
+
+
+# -- the parts of core/v1 Pod that the model flattens or leaves out ---------------------
+
+
+def _pod_spec_extra(dec: Decoder, kwargs, key, value, path, pos):
+    dec.positions.setdefault(path, pos) if pos else None
+
+
+def _container_resources(dec: Decoder, kwargs, key, value, path, pos):
+    if value is None:
+        return
+    if not isinstance(value, dict):
+        dec._type_error(dict, value, path, pos)
+        return
+    dec.check_known(value, path, _RESOURCES_FIELDS)
+    if "claims" in value:
+        claims = dec._value(list[model.ResourceClaimReference], value["claims"], f"{path}.claims",
+                            position_in(value, "claims"), None)
+        if claims:
+            kwargs["claims"] = claims
+
+
+def _container_extra(dec: Decoder, kwargs, key, value, path, pos):
+    if pos:
+        dec.positions.setdefault(path, pos)
+
+
+def _node_extra(dec: Decoder, kwargs, key, value, path, pos):
+    """Node spec and status are accepted as they come from kubectl; nothing in them is read."""
+
+
+_SPECIAL: dict[type, tuple[set[str], Any]] = {
+    model.PodSpec: (_POD_SPEC_FIELDS, _pod_spec_extra),
+    model.Container: ({"resources"} | _CONTAINER_FIELDS, lambda d, kw, k, v, p, pos: (
+        _container_resources(d, kw, k, v, p, pos) if k == "resources" else _container_extra(d, kw, k, v, p, pos))),
+    model.Node: ({"spec", "status"}, _node_extra),
+    model.Pod: ({"status"}, _node_extra),
+}

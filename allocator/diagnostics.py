@@ -1,0 +1,82 @@
+"""Errors and warnings as data, located in the user's YAML.
+
+A diagnostic renders like the apiserver's field errors
+(``spec.devices.requests[0].name: Required value``) and also knows the
+object it belongs to and the line and column (1-based) in the source text.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+from typing import Any
+
+# The apiserver's field.ErrorType strings.
+REQUIRED = "Required value"
+INVALID = "Invalid value"
+UNSUPPORTED = "Unsupported value"
+DUPLICATE = "Duplicate value"
+TOO_MANY = "Too many"
+TOO_LONG = "Too long"
+FORBIDDEN = "Forbidden"
+NOT_FOUND = "Not found"
+INTERNAL = "Internal error"
+# Not an apiserver type: the document could not be read at all (YAML syntax,
+# unknown fields under strict decoding, wrong JSON types).
+PARSE = "Parse error"
+
+_OMIT = object()
+
+
+@dataclass
+class Diagnostic:
+    field: str
+    type: str
+    detail: str = ""
+    kind: str = ""
+    name: str = ""
+    line: int | None = None
+    column: int | None = None
+    severity: str = "error"  # or "warning"
+    # The offending value as the apiserver would print it, already rendered.
+    value: str | None = None
+
+    def message(self) -> str:
+        """The text the apiserver would print for this error."""
+        parts = [f"{self.field}: {self.type}" if self.field else self.type]
+        if self.value is not None:
+            parts.append(self.value)
+        if self.detail:
+            parts.append(self.detail)
+        return ": ".join(parts)
+
+    def __str__(self) -> str:
+        where = f"{self.line}:{self.column}: " if self.line else ""
+        obj = f"{self.kind} {self.name!r}: " if self.kind else ""
+        return f"{where}{obj}{self.message()}"
+
+    def to_dict(self) -> dict[str, Any]:
+        out = asdict(self)
+        out["message"] = self.message()
+        return out
+
+
+def render_value(value: Any) -> str:
+    """Render a bad value the way field.Invalid does: strings quoted, numbers bare."""
+    if isinstance(value, str):
+        return json.dumps(value)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if isinstance(value, int | float):
+        return str(value)
+    return json.dumps(value, sort_keys=True, default=str)
+
+
+class DiagnosticError(Exception):
+    """Raised when input cannot be read at all; carries the located diagnostics."""
+
+    def __init__(self, diagnostics: list[Diagnostic]):
+        self.diagnostics = diagnostics
+        super().__init__("\n".join(str(d) for d in diagnostics))
