@@ -1,0 +1,1 @@
+# REST views over the allocator engine will live here (see DESIGN.md).

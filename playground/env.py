@@ -1,0 +1,50 @@
+"""Strict readers for settings that come from the environment.
+
+Each helper returns the default when the variable is unset or empty and
+raises ImproperlyConfigured on anything it cannot read, so a typo such as
+DEBUG=ture stops the process at start-up instead of silently meaning False.
+"""
+
+import os
+
+from django.core.exceptions import ImproperlyConfigured
+
+TRUE = frozenset({"1", "true", "yes", "on"})
+FALSE = frozenset({"0", "false", "no", "off"})
+
+
+def _raw(name: str) -> str | None:
+    value = os.environ.get(name, "").strip()
+    return value or None
+
+
+def envbool(name: str, default: bool) -> bool:
+    raw = _raw(name)
+    if raw is None:
+        return default
+    if raw.lower() in TRUE:
+        return True
+    if raw.lower() in FALSE:
+        return False
+    raise ImproperlyConfigured(f"{name}={raw!r} is not a boolean: use 1/true/yes/on or 0/false/no/off")
+
+
+def envint(name: str, default: int, *, minimum: int | None = None) -> int:
+    raw = _raw(name)
+    if raw is None:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={raw!r} is not an integer") from None
+    if minimum is not None and value < minimum:
+        raise ImproperlyConfigured(f"{name}={value} is below the minimum of {minimum}")
+    return value
+
+
+def envlist(name: str, default: list[str]) -> list[str]:
+    """A comma-separated list; blank items are dropped."""
+    raw = _raw(name)
+    if raw is None:
+        return list(default)
+    return [item.strip() for item in raw.split(",") if item.strip()]

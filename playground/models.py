@@ -1,0 +1,1 @@
+# Sample inventories and shared snapshots will live here.
