@@ -1,0 +1,71 @@
+"""Feature gates: per-release defaults and kube-style parsing."""
+
+import pytest
+
+from allocator.features import (
+    CURRENT_RELEASE,
+    KNOWN_GATES,
+    FeatureGateError,
+    defaults,
+    make_gates,
+    parse_gate_list,
+)
+
+
+def test_current_release_enables_every_dra_gate_but_list_type_attributes():
+    values = defaults(CURRENT_RELEASE)
+    assert values["DRAListTypeAttributes"] is False
+    off = {g for g, on in values.items() if not on}
+    assert off == {"DRAListTypeAttributes"}
+
+
+@pytest.mark.parametrize("release, gate, expected", [
+    ("1.31", "DRAAdminAccess", False),       # did not exist yet
+    ("1.33", "DRAPrioritizedList", False),   # alpha
+    ("1.34", "DRAPrioritizedList", True),    # beta, on by default
+    ("1.35", "DRAPartitionableDevices", False),
+    ("1.36", "DRAPartitionableDevices", True),
+    ("1.34", "DRAConsumableCapacity", False),
+    ("1.36", "DRAConsumableCapacity", True),
+    ("1.33", "DRAResourceClaimDeviceStatus", True),
+    ("1.36", "DRADeviceTaintRules", False),
+])
+def test_defaults_follow_the_release_history(release, gate, expected):
+    assert defaults(release)[gate] is expected
+
+
+def test_overrides_apply_and_are_reported():
+    gates = make_gates({"DRAListTypeAttributes": True, "DRAAdminAccess": False})
+    assert gates.enabled("DRAListTypeAttributes") and not gates["DRAAdminAccess"]
+    assert gates.overrides() == {"DRAListTypeAttributes": True, "DRAAdminAccess": False}
+    assert "DRAListTypeAttributes" in gates.enabled_set()
+
+
+def test_a_gate_cannot_be_enabled_before_it_exists():
+    with pytest.raises(FeatureGateError, match="does not exist in Kubernetes 1.32"):
+        make_gates({"DRAConsumableCapacity": True}, release="1.32")
+    # Disabling a gate that does not exist yet is harmless.
+    assert make_gates({"DRAConsumableCapacity": False}, release="1.32")["DRAConsumableCapacity"] is False
+
+
+def test_unknown_release_and_gate_are_errors():
+    with pytest.raises(FeatureGateError, match="unsupported Kubernetes release"):
+        defaults("1.30")
+    with pytest.raises(FeatureGateError, match="unrecognized feature gate: Nope"):
+        make_gates({"Nope": True})
+    with pytest.raises(FeatureGateError, match="unrecognized feature gate"):
+        make_gates().enabled("Nope")
+
+
+def test_parse_gate_list_like_kube_components():
+    assert parse_gate_list("DRAAdminAccess=false, DRAListTypeAttributes=TRUE,") == {
+        "DRAAdminAccess": False, "DRAListTypeAttributes": True}
+    assert parse_gate_list("") == {}
+    for bad, message in [("DRAAdminAccess", "missing bool value"), ("DRAAdminAccess=yes", "invalid value"),
+                         ("Bogus=true", "unrecognized feature gate: Bogus")]:
+        with pytest.raises(FeatureGateError, match=message):
+            parse_gate_list(bad)
+
+
+def test_known_gates_are_all_dra_related():
+    assert all(g.startswith("DRA") or g == "DynamicResourceAllocation" for g in KNOWN_GATES)
