@@ -13,10 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from . import model
-from .convert import RESOURCE_GROUP, SERVED_VERSIONS, to_v1
+from .convert import RESOURCE_GROUP, SERVED_VERSIONS, Conversion, convert
 from .decode import Decoder
 from .diagnostics import PARSE, Diagnostic, DiagnosticError
-from .yamlsource import Position, load_yaml_stream, position_in
+from .yamlsource import PosDict, Position, load_yaml_stream, position_in
 
 _TOP_LEVEL = {"apiVersion", "kind", "metadata", "spec", "status"}
 _RESOURCE_KINDS = {"DeviceClass", "ResourceSlice", "ResourceClaim", "ResourceClaimTemplate"}
@@ -76,9 +76,23 @@ def _flatten(raw_docs) -> list[tuple[object, Position | None]]:
             kind = data.get("kind") if isinstance(data, dict) else None
             if isinstance(kind, str) and kind.endswith("List") and isinstance(data.get("items"), list):
                 items = data["items"]
-                stack[0:0] = [(item, position_in(items, i)) for i, item in enumerate(items)]
+                stack[0:0] = [(_typed_item(data, item), position_in(items, i)) for i, item in enumerate(items)]
             else:
                 out.append((data, pos))
+    return out
+
+
+def _typed_item(wrapper, item):
+    """Items of a typed list (``ResourceSliceList``) as the API returns it have no kind/apiVersion: inherit them."""
+    kind = wrapper["kind"]
+    if kind == "List" or not isinstance(item, dict) or ("kind" in item and "apiVersion" in item):
+        return item
+    out = PosDict(item, pos=getattr(item, "pos", None))
+    out.key_pos = dict(getattr(item, "key_pos", {}))
+    out.value_pos = dict(getattr(item, "value_pos", {}))
+    out.setdefault("kind", kind[: -len("List")])
+    if "apiVersion" in wrapper:
+        out.setdefault("apiVersion", wrapper["apiVersion"])
     return out
 
 
@@ -132,11 +146,16 @@ def _read_one(data, pos: Position | None, index: int, result: ReadResult, defaul
     for key in data:
         if key not in _TOP_LEVEL:
             decoder.unknown_field(key, key, sorted(_TOP_LEVEL), position_in(getattr(data, "key_pos", {}), key))
-    v1_data = to_v1(kind, version, data) if kind in _RESOURCE_KINDS else data
+    conversion = convert(kind, version, data) if kind in _RESOURCE_KINDS else Conversion(data=data)
+    decoder.errors.extend(conversion.errors)
+    v1_data = conversion.data
     body = {k: v for k, v in v1_data.items() if k in ("metadata", "spec", "status")}
     if kind in ("DeviceClass", "ResourceSlice", "ResourceClaimTemplate") and "status" in body:
         body.pop("status")  # server-populated or absent on these kinds
+    before = len(decoder.errors)
     obj = decoder.decode(model.KINDS[kind], _positioned(v1_data, body), "", pos)
+    for diagnostic in decoder.errors[before:]:
+        conversion.relocate(diagnostic)  # report moved fields at the path the user wrote
     if decoder.errors:
         result.errors.extend(decoder.errors)
         return
@@ -150,8 +169,6 @@ def _read_one(data, pos: Position | None, index: int, result: ReadResult, defaul
 
 def _positioned(source, body: dict):
     """A copy of ``body`` that keeps the positions ``source`` has for its keys."""
-    from .yamlsource import PosDict
-
     out = PosDict(body, pos=getattr(source, "pos", None))
     out.key_pos = {k: v for k, v in getattr(source, "key_pos", {}).items() if k in body}
     out.value_pos = {k: v for k, v in getattr(source, "value_pos", {}).items() if k in body}
