@@ -23,6 +23,7 @@ Position = tuple[int, int]  # (line, column), both 1-based
 
 MAX_DEPTH = 64
 MAX_NODES = 200_000
+MAX_CHARS = 16 * 1024 * 1024
 
 
 class PosDict(dict):
@@ -96,7 +97,13 @@ class _Builder:
         if depth > MAX_DEPTH:
             raise _Limit(node, f"document nested more than {MAX_DEPTH} levels deep")
         if isinstance(node, ScalarNode):
-            return self.loader.construct_object(node, deep=False)
+            try:
+                return self.loader.construct_object(node, deep=False)
+            except yaml.YAMLError:
+                raise
+            except (ValueError, TypeError, OverflowError, ArithmeticError) as exc:
+                # A resolvable but unreadable scalar: "!!int abc", a 5000-digit integer.
+                raise _Limit(node, f"cannot read value {_short(node.value)}: {exc}") from None
         if isinstance(node, SequenceNode):
             out = PosList(pos=_mark(node))
             for item in node.value:
@@ -120,6 +127,42 @@ class _Builder:
         raise _Limit(node, "unsupported YAML node")
 
 
+def _short(value: str, limit: int = 40) -> str:
+    return repr(value if len(value) <= limit else value[:limit] + "...")
+
+
+def _count_nodes(loader) -> None:
+    """Walk the event stream once, refusing more than MAX_NODES nodes before any is built.
+
+    Composing a document builds all its nodes first, so a huge document must be
+    refused here, at the event level, to stay fast and small.
+    """
+    count = 0
+    while loader.check_event():
+        event = loader.get_event()
+        if isinstance(event, _NODE_EVENTS):
+            count += 1
+            if count > MAX_NODES:
+                mark = event.start_mark
+                raise DiagnosticError([Diagnostic(
+                    field="", type=PARSE, line=mark.line + 1, column=mark.column + 1,
+                    detail=f"document too large: more than {MAX_NODES} values")])
+
+
+_NODE_EVENTS = (yaml.ScalarEvent, yaml.AliasEvent, yaml.SequenceStartEvent, yaml.MappingStartEvent)
+
+
+def _offset_position(text: str, offset: int) -> Position:
+    """1-based (line, column) of a UTF-8 byte offset into ``text``."""
+    data = text.encode("utf-8", "surrogatepass")[:offset]
+    line_start = data.rfind(b"\n") + 1
+    return data.count(b"\n") + 1, len(data[line_start:].decode("utf-8", "replace")) + 1
+
+
+def _fail(line: int | None, column: int | None, detail: str) -> DiagnosticError:
+    return DiagnosticError([Diagnostic(field="", type=PARSE, detail=detail, line=line, column=column)])
+
+
 class _Limit(Exception):
     def __init__(self, node, message: str):
         super().__init__(message)
@@ -133,7 +176,22 @@ def load_yaml_stream(text: str, source: str = "<input>") -> list[RawDocument]:
     Raises DiagnosticError with a located message when the text cannot be read.
     """
     if "\x00" in text:
-        raise DiagnosticError([Diagnostic(field="", type=PARSE, detail="input contains NUL bytes (binary data?)", line=1, column=1)])
+        at = text.index("\x00")
+        line, column = text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at)
+        raise _fail(line, column, "input contains NUL bytes (binary data?)")
+    if len(text) > MAX_CHARS:
+        raise _fail(1, 1, f"input too large: more than {MAX_CHARS} characters")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        line, column = _offset_position(text[: exc.start], len(text[: exc.start].encode("utf-8", "surrogatepass")))
+        raise _fail(line, column, "input is not valid Unicode text (lone surrogate)") from None
+    try:
+        _count_nodes(_Loader(text))
+    except DiagnosticError:
+        raise
+    except yaml.YAMLError:
+        pass  # reported with its location by the real parse below
     loader = _Loader(text)
     docs: list[RawDocument] = []
     builder = _Builder(loader)
@@ -157,6 +215,9 @@ def load_yaml_stream(text: str, source: str = "<input>") -> list[RawDocument]:
         if exc.context and exc.problem:
             detail = f"YAML syntax error: {exc.problem} ({exc.context})"
         raise DiagnosticError([Diagnostic(field="", type=PARSE, detail=detail, line=line, column=column)]) from None
+    except yaml.reader.ReaderError as exc:
+        line, column = _offset_position(text, exc.position)
+        raise _fail(line, column, f"YAML error: unacceptable character #x{exc.character:04x}: {exc.reason}") from None
     except yaml.YAMLError as exc:
         raise DiagnosticError([Diagnostic(field="", type=PARSE, detail=f"YAML error: {exc}", line=1, column=1)]) from None
     except RecursionError:
