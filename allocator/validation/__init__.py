@@ -1,0 +1,13 @@
+"""Validation of DRA objects with the apiserver's rules, limits and messages.
+
+``validate_documents(read_result, gates, text=None)`` returns a ``Diagnostic``
+per error (and per warning, ``severity == "warning"``), each with the field
+path, the apiserver's error type and text, and the line and column in the
+YAML. ``inventory_warnings`` looks at claims against a device inventory.
+``cli.run`` is the ``validate`` subcommand.
+"""
+
+from .documents import validate_document, validate_documents
+from .warnings import inventory_warnings
+
+__all__ = ["inventory_warnings", "validate_document", "validate_documents"]

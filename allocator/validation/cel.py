@@ -1,0 +1,150 @@
+"""CEL selector checks of the apiserver, and CEL error positions in the YAML.
+
+``check_selector`` applies what ``validateCELExpression`` does for a new
+object: the length limit (``Too long``, compile skipped), compilation in the
+environment of the enabled feature gates (``Invalid`` with the cel-go message)
+and the estimated cost limit (``Forbidden``). The compiler itself lives in
+``allocator.cel``; ``compile_outcome`` is the one place that talks to it.
+
+``ExpressionLocator`` turns a line and column inside an expression into the
+line and column of the YAML text, for plain, quoted and block scalars.
+"""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass, field
+
+from .. import diagnostics as dg
+from .errors import FieldError
+
+MAX_EXPRESSION_LENGTH = 10 * 1024  # CELSelectorExpressionMaxLength, in bytes
+MAX_EXPRESSION_COST = 1_000_000  # CELSelectorExpressionMaxCost
+
+
+@dataclass
+class Outcome:
+    """What compiling one expression gave: nothing wrong, or one field error."""
+
+    type: str | None = None  # a diagnostics error type; None when fine
+    detail: str = ""
+    # (line, column) 1-based inside the expression, where cel-go put the error.
+    where: list[tuple[int, int]] = field(default_factory=list)
+    compiled: object = None
+
+
+def compiler_available() -> bool:
+    try:
+        from ..cel import compile_selector  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def compile_outcome(expression: str, enabled_gates: frozenset[str]) -> Outcome | None:
+    """Compile like the apiserver does for new expressions; None when no compiler is installed."""
+    try:
+        from ..cel import CELCompileError, compile_selector
+    except ImportError:
+        return None
+    try:
+        compiled = compile_selector(expression, gates=enabled_gates, estimate_cost=True)
+    except CELCompileError as exc:
+        reason = getattr(exc, "reason", "syntax")
+        message = getattr(exc, "message", str(exc))
+        where = [(line, col) for line, col, *_ in getattr(exc, "errors", []) or []]
+        if reason == "length":
+            return Outcome(dg.TOO_LONG, f"may not be more than {MAX_EXPRESSION_LENGTH} bytes")
+        if reason == "cost":
+            return Outcome(dg.FORBIDDEN, "too complex, exceeds cost limit")
+        if message.startswith("ERROR:"):
+            message = "compilation failed: " + message
+        return Outcome(dg.INVALID, message, where)
+    cost = getattr(compiled, "estimated_cost", None)
+    if cost is not None and cost > MAX_EXPRESSION_COST:
+        return Outcome(dg.FORBIDDEN, "too complex, exceeds cost limit", compiled=compiled)
+    return Outcome(compiled=compiled)
+
+
+def check_selector(errs, expression: str, path: str, enabled_gates: frozenset[str], locator=None) -> None:
+    """Append the apiserver's errors for one ``cel.expression`` at ``path``."""
+    if len(expression.encode()) > MAX_EXPRESSION_LENGTH:
+        errs.too_long(path, MAX_EXPRESSION_LENGTH)
+        return
+    outcome = compile_outcome(expression, enabled_gates)
+    if outcome is None or outcome.type is None:
+        return
+    pos = None
+    if locator is not None:
+        line, col = outcome.where[0] if outcome.where else (1, 1)
+        pos = locator.locate(path, expression, line, col)
+    if outcome.type == dg.INVALID:
+        errs.add(FieldError(path, dg.INVALID, expression, outcome.detail, pos=pos))
+    elif outcome.type == dg.TOO_LONG:
+        errs.too_long(path, MAX_EXPRESSION_LENGTH)
+    else:
+        errs.add(FieldError(path, outcome.type, detail=outcome.detail, pos=pos))
+
+
+def expression_offset(expression: str, line: int, col: int) -> int:
+    """Character offset of a 1-based (line, column) inside ``expression``."""
+    lines = expression.split("\n")
+    line = max(1, min(line, len(lines)))
+    offset = sum(len(text) + 1 for text in lines[: line - 1])
+    return offset + max(0, min(col - 1, len(lines[line - 1])))
+
+
+class ExpressionLocator:
+    """Maps positions inside a scalar's value back to the YAML source text."""
+
+    _SKIPPABLE = " \t\r\n\\'\""
+
+    def __init__(self, document, text: str | None):
+        self.document = document
+        self.text = text
+        self._starts = None
+        if text is not None:
+            self._starts = [0]
+            for i, ch in enumerate(text):
+                if ch == "\n":
+                    self._starts.append(i + 1)
+
+    def _index(self, line: int, col: int) -> int:
+        return self._starts[line - 1] + col - 1
+
+    def _line_col(self, index: int) -> tuple[int, int]:
+        line = bisect.bisect_right(self._starts, index)
+        return line, index - self._starts[line - 1] + 1
+
+    def locate(self, path: str, expression: str, line: int, col: int) -> tuple[int, int] | None:
+        start = self.document.positions.get(path)
+        if start is None:
+            return self.document.position(path)
+        if self.text is None or start[0] > len(self._starts):
+            return start if line == 1 and col == 1 else (start[0] + line - 1, (start[1] + col - 1) if line == 1 else col)
+        index = self._index(*start)
+        head = self.text[index:index + 1]
+        if head in ('"', "'"):
+            index += 1
+        elif head in ("|", ">"):
+            newline = self.text.find("\n", index)
+            if newline < 0:
+                return start
+            index = newline + 1
+        target = expression_offset(expression, line, col)
+        return self._line_col(self._align(expression, index, target))
+
+    def _align(self, expression: str, index: int, target: int) -> int:
+        """Source index of expression[target]: walk both, skipping what YAML folding or escaping added."""
+        src = self.text
+        i = index
+        for k, ch in enumerate(expression):
+            j = i
+            while j < len(src) and src[j] != ch and src[j] in self._SKIPPABLE and j - i < 256:
+                j += 1
+            matched = j < len(src) and src[j] == ch
+            if k == target:
+                return j if matched else i
+            if matched:
+                i = j + 1
+        return min(i, len(src) - 1) if src else 0

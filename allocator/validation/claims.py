@@ -1,0 +1,141 @@
+"""ResourceClaim and ResourceClaimTemplate: ``validateResourceClaimSpec`` and friends."""
+
+from __future__ import annotations
+
+from . import names
+from .common import CONFIG_MAX, Context, each, fully_qualified_name, opaque_config, selectors, toleration
+
+REQUESTS_MAX = 32
+CONSTRAINTS_MAX = 32
+FIRST_AVAILABLE_MAX = 8
+ALLOCATION_MODES = ["All", "ExactCount"]
+REQUEST_REF_MESSAGE = ("must be the name of a request in the claim or the name of a request "
+                       "and a subrequest separated by '/'")
+ADMIN_ACCESS_LABEL = "resource.kubernetes.io/admin-access"
+
+
+class RequestNames:
+    """Request names, and for requests with ``firstAvailable`` their subrequest names."""
+
+    def __init__(self, devices):
+        self.names: dict[str, set[str] | None] = {}
+        for req in devices.requests:
+            self.names[req.name] = {sub.name for sub in req.first_available} if req.first_available else None
+
+    def has(self, ref: str) -> bool:
+        parts = ref.split("/")
+        if len(parts) > 2 or parts[0] not in self.names:
+            return False
+        if len(parts) == 1:
+            return True
+        return parts[1] in (self.names[parts[0]] or ())
+
+
+def claim_spec(ctx: Context, spec, path: str) -> None:
+    devices = spec.devices
+    base = f"{path}.devices"
+    known = RequestNames(devices)
+    each(ctx.errs, devices.requests, REQUESTS_MAX, f"{base}.requests",
+         lambda req, p: _request(ctx, req, p), key=lambda req: req.name)
+    each(ctx.errs, devices.constraints, CONSTRAINTS_MAX, f"{base}.constraints",
+         lambda c, p: _constraint(ctx, c, p, known))
+    each(ctx.errs, devices.config, CONFIG_MAX, f"{base}.config",
+         lambda c, p: _config(ctx, c, p, known))
+
+
+def _request(ctx: Context, req, path: str) -> None:
+    errs = ctx.errs
+    names.dns_label(errs, req.name, f"{path}.name")
+    has_first = len(req.first_available) > 0
+    has_exactly = req.exactly is not None
+    if not has_first and not has_exactly:
+        errs.required(path, "exactly one of `exactly` or `firstAvailable` is required")
+    elif has_first and has_exactly:
+        errs.invalid(path, None, "exactly one of `exactly` or `firstAvailable` is required, but multiple fields are set")
+    elif has_first:
+        each(errs, req.first_available, FIRST_AVAILABLE_MAX, f"{path}.firstAvailable",
+             lambda sub, p: _subrequest(ctx, sub, p), key=lambda sub: sub.name)
+    else:
+        _exact(ctx, req.exactly, f"{path}.exactly")
+
+
+def _subrequest(ctx: Context, sub, path: str) -> None:
+    names.dns_label(ctx.errs, sub.name, f"{path}.name")
+    _device_class_name(ctx, sub.device_class_name, f"{path}.deviceClassName")
+    selectors(ctx, sub.selectors, f"{path}.selectors")
+    _allocation_mode(ctx, sub.allocation_mode, sub.count, path)
+    for i, tol in enumerate(sub.tolerations):
+        toleration(ctx, tol, f"{path}.tolerations[{i}]")
+
+
+def _exact(ctx: Context, req, path: str) -> None:
+    _device_class_name(ctx, req.device_class_name, f"{path}.deviceClassName")
+    selectors(ctx, req.selectors, f"{path}.selectors")
+    _allocation_mode(ctx, req.allocation_mode, req.count, path)
+    for i, tol in enumerate(req.tolerations):
+        toleration(ctx, tol, f"{path}.tolerations[{i}]")
+    if req.admin_access:
+        # The strategy checks the namespace label; namespaces are not part of the input.
+        ctx.errs.warn(f"{path}.adminAccess", f"allowed only in a namespace labelled "
+                      f"{ADMIN_ACCESS_LABEL}: \"true\" (the apiserver checks the namespace)")
+
+
+def _device_class_name(ctx: Context, value: str, path: str) -> None:
+    if not value:
+        ctx.errs.required(path)
+    else:
+        names.dns_subdomain(ctx.errs, value, path)
+
+
+def _allocation_mode(ctx: Context, mode: str, count: int, path: str) -> None:
+    if mode == "All":
+        if count != 0:
+            ctx.errs.invalid(f"{path}.count", count, "must not be specified when allocationMode is 'All'")
+    elif mode == "ExactCount":
+        if count <= 0:
+            ctx.errs.invalid(f"{path}.count", count, "must be greater than zero")
+    else:
+        ctx.errs.not_supported(f"{path}.allocationMode", mode, ALLOCATION_MODES)
+
+
+def _request_refs(ctx: Context, refs: list[str], path: str, known: RequestNames) -> None:
+    def one(ref, p):
+        if len(ref.split("/")) > 2:
+            ctx.errs.invalid(p, ref, REQUEST_REF_MESSAGE)
+            return
+        for part in ref.split("/"):
+            names.dns_label(ctx.errs, part, p)
+        if not known.has(ref):
+            ctx.errs.invalid(p, ref, REQUEST_REF_MESSAGE)
+
+    each(ctx.errs, refs, REQUESTS_MAX, path, one, key=lambda ref: ref)
+
+
+def _constraint(ctx: Context, constraint, path: str, known: RequestNames) -> None:
+    _request_refs(ctx, constraint.requests, f"{path}.requests", known)
+    if constraint.match_attribute is not None:
+        fully_qualified_name(ctx.errs, constraint.match_attribute, f"{path}.matchAttribute")
+    elif constraint.distinct_attribute is not None:
+        fully_qualified_name(ctx.errs, constraint.distinct_attribute, f"{path}.distinctAttribute")
+    elif ctx.enabled("DRAConsumableCapacity"):
+        # Upstream's wording, although the case is "none set".
+        ctx.errs.required(path, 'exactly one of "matchAttribute" or "distinctAttribute" is required, '
+                          "but multiple fields are set")
+    else:
+        ctx.errs.required(f"{path}.matchAttribute")
+
+
+def _config(ctx: Context, config, path: str, known: RequestNames) -> None:
+    _request_refs(ctx, config.requests, f"{path}.requests", known)
+    opaque_config(ctx, config, path)
+
+
+def resource_claim(ctx: Context, claim) -> None:
+    names.object_meta(ctx.errs, claim.metadata, namespaced=True)
+    claim_spec(ctx, claim.spec, "spec")
+
+
+def resource_claim_template(ctx: Context, template) -> None:
+    names.object_meta(ctx.errs, template.metadata, namespaced=True)
+    names.template_object_meta(ctx.errs, template.spec.metadata, "spec.metadata")
+    claim_spec(ctx, template.spec.spec, "spec.spec")

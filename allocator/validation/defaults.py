@@ -1,0 +1,139 @@
+"""What the apiserver does to an object before validating it on create.
+
+1. v1 defaulting (``pkg/apis/resource/v1/defaults.go`` and the ``+default``
+   tags): ``allocationMode`` becomes ``ExactCount``, an ExactCount request
+   without ``count`` asks for one device, a toleration's ``operator`` is
+   ``Equal``.
+2. The registry strategies drop fields whose feature gate is disabled, as if
+   they had not been sent. We do the same and say so with a warning, because
+   a silently ignored field is the most confusing thing a playground can do.
+
+Both work on a deep copy; the caller's objects stay as the user wrote them.
+"""
+
+from __future__ import annotations
+
+import copy
+
+from .errors import Errors
+
+
+def _default_request(req) -> None:
+    if not req.allocation_mode:
+        req.allocation_mode = "ExactCount"
+    if req.allocation_mode == "ExactCount" and req.count == 0:
+        req.count = 1
+    for tol in req.tolerations:
+        if not tol.operator:
+            tol.operator = "Equal"
+
+
+def _dropped(warnings: Errors, path: str, gate: str) -> None:
+    warnings.warn(path, f"dropped by the apiserver: feature gate {gate} is disabled")
+
+
+def claim_spec(spec, gates, warnings: Errors, path: str):
+    """Defaulted copy of a ResourceClaimSpec with disabled fields removed."""
+    spec = copy.deepcopy(spec)
+    requests = spec.devices.requests
+    base = f"{path}.devices.requests"
+    if not gates.enabled("DRAPrioritizedList"):
+        for i, req in enumerate(requests):
+            if req.first_available:
+                _dropped(warnings, f"{base}[{i}].firstAvailable", "DRAPrioritizedList")
+                req.first_available = []
+    if not gates.enabled("DRADeviceTaints"):
+        for i, req in enumerate(requests):
+            if req.exactly is not None and req.exactly.tolerations:
+                _dropped(warnings, f"{base}[{i}].exactly.tolerations", "DRADeviceTaints")
+                req.exactly.tolerations = []
+            for j, sub in enumerate(req.first_available):
+                if sub.tolerations:
+                    _dropped(warnings, f"{base}[{i}].firstAvailable[{j}].tolerations", "DRADeviceTaints")
+                    sub.tolerations = []
+    if not gates.enabled("DRAAdminAccess"):
+        for i, req in enumerate(requests):
+            if req.exactly is not None and req.exactly.admin_access is not None:
+                _dropped(warnings, f"{base}[{i}].exactly.adminAccess", "DRAAdminAccess")
+                req.exactly.admin_access = None
+    if not gates.enabled("DRAConsumableCapacity"):
+        # Upstream also means to drop constraints' distinctAttribute here, but
+        # its loop works on copies of the constraints, so the field survives.
+        for i, req in enumerate(requests):
+            if req.exactly is not None and req.exactly.capacity is not None:
+                _dropped(warnings, f"{base}[{i}].exactly.capacity", "DRAConsumableCapacity")
+                req.exactly.capacity = None
+            for j, sub in enumerate(req.first_available):
+                if sub.capacity is not None:
+                    _dropped(warnings, f"{base}[{i}].firstAvailable[{j}].capacity", "DRAConsumableCapacity")
+                    sub.capacity = None
+    for req in requests:
+        if req.exactly is not None:
+            _default_request(req.exactly)
+        for sub in req.first_available:
+            _default_request(sub)
+    return spec
+
+
+def device_class(obj, gates, warnings: Errors):
+    obj = copy.deepcopy(obj)
+    if not gates.enabled("DRAExtendedResource") and obj.spec.extended_resource_name is not None:
+        _dropped(warnings, "spec.extendedResourceName", "DRAExtendedResource")
+        obj.spec.extended_resource_name = None
+    return obj
+
+
+_LIST_ATTRIBUTE_FIELDS = ("ints", "bools", "strings", "versions")
+
+
+def resource_slice(obj, gates, warnings: Errors):
+    obj = copy.deepcopy(obj)
+    spec = obj.spec
+    devices = spec.devices
+    if not gates.enabled("DRADeviceTaints"):
+        for i, dev in enumerate(devices):
+            if dev.taints:
+                _dropped(warnings, f"spec.devices[{i}].taints", "DRADeviceTaints")
+                dev.taints = []
+    if not gates.enabled("DRAPartitionableDevices"):
+        gate = "DRAPartitionableDevices"
+        if spec.shared_counters:
+            _dropped(warnings, "spec.sharedCounters", gate)
+            spec.shared_counters = []
+        if spec.per_device_node_selection is not None:
+            _dropped(warnings, "spec.perDeviceNodeSelection", gate)
+            spec.per_device_node_selection = None
+        for i, dev in enumerate(devices):
+            for json_name, attr in (("consumesCounters", "consumes_counters"), ("nodeName", "node_name"),
+                                    ("nodeSelector", "node_selector"), ("allNodes", "all_nodes")):
+                value = getattr(dev, attr)
+                if value is not None and value != []:
+                    _dropped(warnings, f"spec.devices[{i}].{json_name}", gate)
+                    setattr(dev, attr, [] if attr == "consumes_counters" else None)
+    if not (gates.enabled("DRADeviceBindingConditions") and gates.enabled("DRAResourceClaimDeviceStatus")):
+        gate = "DRADeviceBindingConditions" if not gates.enabled("DRADeviceBindingConditions") \
+            else "DRAResourceClaimDeviceStatus"
+        for i, dev in enumerate(devices):
+            for json_name, attr in (("bindsToNode", "binds_to_node"), ("bindingConditions", "binding_conditions"),
+                                    ("bindingFailureConditions", "binding_failure_conditions")):
+                value = getattr(dev, attr)
+                if value is not None and value != []:
+                    _dropped(warnings, f"spec.devices[{i}].{json_name}", gate)
+                    setattr(dev, attr, None if attr == "binds_to_node" else [])
+    if not gates.enabled("DRAConsumableCapacity"):
+        for i, dev in enumerate(devices):
+            if dev.allow_multiple_allocations is not None:
+                _dropped(warnings, f"spec.devices[{i}].allowMultipleAllocations", "DRAConsumableCapacity")
+                dev.allow_multiple_allocations = None
+            for key, cap in dev.capacity.items():
+                if cap.request_policy is not None:
+                    _dropped(warnings, f"spec.devices[{i}].capacity[{key}].requestPolicy", "DRAConsumableCapacity")
+                    cap.request_policy = None
+    if not gates.enabled("DRAListTypeAttributes"):
+        for i, dev in enumerate(devices):
+            for key, attr in dev.attributes.items():
+                for name in _LIST_ATTRIBUTE_FIELDS:
+                    if getattr(attr, name) is not None:
+                        _dropped(warnings, f"spec.devices[{i}].attributes[{key}].{name}", "DRAListTypeAttributes")
+                        setattr(attr, name, None)
+    return obj

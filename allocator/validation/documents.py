@@ -1,0 +1,55 @@
+"""Validating what ``read_documents`` returned, object by object, as the apiserver would on create."""
+
+from __future__ import annotations
+
+from ..diagnostics import Diagnostic
+from ..features import FeatureGates, make_gates
+from . import claims, classes, defaults, pods, slices
+from .cel import ExpressionLocator
+from .common import Context
+from .errors import Errors, located
+
+
+def validate_document(document, gates: FeatureGates, text: str | None = None, *,
+                      claim_specs: dict | None = None, template_specs: dict | None = None) -> list[Diagnostic]:
+    """Errors and warnings of one ``Document``, located in ``text`` when given."""
+    errs = Errors()
+    ctx = Context(errs=errs, gates=gates, locator=ExpressionLocator(document, text))
+    kind, obj = document.kind, document.obj
+    if kind == "ResourceClaim":
+        spec = defaults.claim_spec(obj.spec, gates, errs, "spec")
+        claims.resource_claim(ctx, _with(obj, spec=spec))
+    elif kind == "ResourceClaimTemplate":
+        inner = defaults.claim_spec(obj.spec.spec, gates, errs, "spec.spec")
+        template_spec = _with(obj.spec, spec=inner)
+        claims.resource_claim_template(ctx, _with(obj, spec=template_spec))
+    elif kind == "DeviceClass":
+        classes.device_class(ctx, defaults.device_class(obj, gates, errs))
+    elif kind == "ResourceSlice":
+        slices.resource_slice(ctx, defaults.resource_slice(obj, gates, errs), present=set(document.positions))
+    elif kind == "Pod":
+        pods.pod(errs, obj, claim_specs, template_specs)
+    return located(errs, document)
+
+
+def _with(obj, **changes):
+    import dataclasses
+
+    return dataclasses.replace(obj, **changes)
+
+
+def validate_documents(read_result, gates: FeatureGates | None = None, text: str | None = None, *,
+                       include_read_errors: bool = True) -> list[Diagnostic]:
+    """All diagnostics of a ``ReadResult``: decoding errors first, then each object's.
+
+    ``text`` is the YAML the result was read from; with it, CEL compile errors
+    point at the line and column inside the expression.
+    """
+    gates = gates or make_gates()
+    out: list[Diagnostic] = list(read_result.errors) if include_read_errors else []
+    claim_specs = {(d.namespace, d.name): d.obj.spec for d in read_result.documents if d.kind == "ResourceClaim"}
+    template_specs = {(d.namespace, d.name): d.obj.spec.spec for d in read_result.documents
+                      if d.kind == "ResourceClaimTemplate"}
+    for document in read_result.documents:
+        out.extend(validate_document(document, gates, text, claim_specs=claim_specs, template_specs=template_specs))
+    return out

@@ -1,0 +1,211 @@
+"""Name formats of apimachinery and the object metadata checks built on them.
+
+The wording of every message follows ``k8s.io/apimachinery`` (``IsDNS1123Label``,
+``IsQualifiedName``, ...) because users compare it with what kubectl prints.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .errors import Errors
+
+DNS1123_LABEL_MAX = 63
+DNS1123_SUBDOMAIN_MAX = 253
+QUALIFIED_NAME_MAX = 63
+LABEL_VALUE_MAX = 63
+TOTAL_ANNOTATION_SIZE = 256 * 1024
+
+_LABEL_FMT = "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
+_SUBDOMAIN_FMT = _LABEL_FMT + "(\\." + _LABEL_FMT + ")*"
+_QUALIFIED_FMT = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]"
+_LABEL_VALUE_FMT = "(" + _QUALIFIED_FMT + ")?"
+_CIDENT_FMT = "[A-Za-z_][A-Za-z0-9_]*"
+
+_LABEL_RE = re.compile(f"^{_LABEL_FMT}$")
+_SUBDOMAIN_RE = re.compile(f"^{_SUBDOMAIN_FMT}$")
+_QUALIFIED_RE = re.compile(f"^{_QUALIFIED_FMT}$")
+_LABEL_VALUE_RE = re.compile(f"^{_LABEL_VALUE_FMT}$")
+_CIDENT_RE = re.compile(f"^{_CIDENT_FMT}$")
+
+
+def regex_error(msg: str, fmt: str, *examples: str) -> str:
+    """apimachinery's RegexError (the double space after each example is upstream's)."""
+    if not examples:
+        return f"{msg} (regex used for validation is '{fmt}')"
+    shown = " or ".join(f"'{e}', " for e in examples)
+    return f"{msg} (e.g. {shown}regex used for validation is '{fmt}')"
+
+
+def max_len_error(n: int) -> str:
+    return f"must be no more than {n} characters"
+
+
+EMPTY_ERROR = "must be non-empty"
+
+
+def is_dns1123_label(value: str) -> list[str]:
+    errs = []
+    if len(value) > DNS1123_LABEL_MAX:
+        errs.append(max_len_error(DNS1123_LABEL_MAX))
+    if not _LABEL_RE.match(value):
+        if _SUBDOMAIN_RE.match(value):
+            errs.append("must not contain dots")
+        else:
+            errs.append(regex_error(
+                "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', "
+                "and must start and end with an alphanumeric character", _LABEL_FMT, "my-name", "123-abc"))
+    return errs
+
+
+def is_dns1123_subdomain(value: str) -> list[str]:
+    errs = []
+    if len(value) > DNS1123_SUBDOMAIN_MAX:
+        errs.append(max_len_error(DNS1123_SUBDOMAIN_MAX))
+    if not _SUBDOMAIN_RE.match(value):
+        errs.append(regex_error(
+            "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', "
+            "and must start and end with an alphanumeric character", _SUBDOMAIN_FMT, "example.com"))
+    return errs
+
+
+_QUALIFIED_MSG = ("must consist of alphanumeric characters, '-', '_' or '.', "
+                  "and must start and end with an alphanumeric character")
+
+
+def is_qualified_name(value: str) -> list[str]:
+    errs = []
+    parts = value.split("/")
+    if len(parts) == 1:
+        name = parts[0]
+    elif len(parts) == 2:
+        prefix, name = parts
+        if not prefix:
+            errs.append("prefix part " + EMPTY_ERROR)
+        else:
+            errs.extend("prefix part " + m for m in is_dns1123_subdomain(prefix))
+    else:
+        return ["a qualified name " + regex_error(_QUALIFIED_MSG, _QUALIFIED_FMT, "MyName", "my.name", "123-abc")
+                + " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"]
+    if not name:
+        errs.append("name part " + EMPTY_ERROR)
+    elif len(name) > QUALIFIED_NAME_MAX:
+        errs.append("name part " + max_len_error(QUALIFIED_NAME_MAX))
+    if not _QUALIFIED_RE.match(name):
+        errs.append("name part " + regex_error(_QUALIFIED_MSG, _QUALIFIED_FMT, "MyName", "my.name", "123-abc"))
+    return errs
+
+
+def is_valid_label_value(value: str) -> list[str]:
+    errs = []
+    if len(value) > LABEL_VALUE_MAX:
+        errs.append(max_len_error(LABEL_VALUE_MAX))
+    if not _LABEL_VALUE_RE.match(value):
+        errs.append(regex_error(
+            "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', "
+            "and must start and end with an alphanumeric character", _LABEL_VALUE_FMT,
+            "MyValue", "my_value", "12345"))
+    return errs
+
+
+def is_c_identifier(value: str) -> list[str]:
+    if _CIDENT_RE.match(value):
+        return []
+    return [regex_error("a valid C identifier must start with alphabetic character or '_', "
+                        "followed by a string of alphanumeric characters or '_'", _CIDENT_FMT,
+                        "my_name", "MY_NAME", "MyName")]
+
+
+# -- field validators: append to ``errs`` ------------------------------------------------
+
+
+def dns_label(errs: Errors, value: str, path: str) -> None:
+    for msg in is_dns1123_label(value):
+        errs.invalid(path, value, msg)
+
+
+def dns_subdomain(errs: Errors, value: str, path: str) -> None:
+    for msg in is_dns1123_subdomain(value):
+        errs.invalid(path, value, msg)
+
+
+def label_name(errs: Errors, value: str, path: str) -> None:
+    for msg in is_qualified_name(value):
+        errs.invalid(path, value, msg)
+
+
+def label_value(errs: Errors, value: str, path: str) -> None:
+    for msg in is_valid_label_value(value):
+        errs.invalid(path, value, msg)
+
+
+def driver_name(errs: Errors, value: str, path: str) -> None:
+    """A CSI-style driver name: required, at most 63 bytes, a DNS subdomain ignoring case."""
+    if not value:
+        errs.required(path)
+        return
+    if len(value.encode()) > 63:
+        errs.too_long(path, 63)
+    for msg in is_dns1123_subdomain(value.lower()):
+        errs.invalid(path, value, msg)
+
+
+def node_name(errs: Errors, value: str, path: str) -> None:
+    for msg in is_dns1123_subdomain(value):
+        errs.invalid(path, value, msg)
+
+
+# -- object metadata -----------------------------------------------------------------------
+
+
+def _mask_trailing_dash(name: str) -> str:
+    if len(name) > 1 and name.endswith("-"):
+        return name[:-2] + "a"
+    return name
+
+
+def object_meta(errs: Errors, meta, *, namespaced: bool, name_check=is_dns1123_subdomain,
+                path: str = "metadata") -> None:
+    """``ValidateObjectMeta`` for a create: name/generateName, namespace, labels, annotations."""
+    if meta.generate_name:
+        for msg in name_check(_mask_trailing_dash(meta.generate_name)):
+            errs.invalid(f"{path}.generateName", meta.generate_name, msg)
+    if not meta.name:
+        if not meta.generate_name:
+            errs.required(f"{path}.name", "name or generateName is required")
+    else:
+        for msg in name_check(meta.name):
+            errs.invalid(f"{path}.name", meta.name, msg)
+    if namespaced:
+        if not meta.namespace:
+            errs.required(f"{path}.namespace")
+        else:
+            for msg in is_dns1123_label(meta.namespace):
+                errs.invalid(f"{path}.namespace", meta.namespace, msg)
+    elif meta.namespace:
+        errs.forbidden(f"{path}.namespace", "not allowed on this type")
+    labels_and_annotations(errs, meta, path)
+
+
+def labels_and_annotations(errs: Errors, meta, path: str = "metadata") -> None:
+    for key, value in meta.labels.items():
+        for msg in is_qualified_name(key):
+            errs.invalid(f"{path}.labels", key, msg, at=f"{path}.labels[{key}]")
+        for msg in is_valid_label_value(value):
+            errs.invalid(f"{path}.labels", value, msg, at=f"{path}.labels[{key}]")
+    total = 0
+    for key, value in meta.annotations.items():
+        for msg in is_qualified_name(key.lower()):
+            errs.invalid(f"{path}.annotations", key, msg, at=f"{path}.annotations[{key}]")
+        total += len(key) + len(value)
+    if total > TOTAL_ANNOTATION_SIZE:
+        errs.too_long(f"{path}.annotations", TOTAL_ANNOTATION_SIZE)
+
+
+def template_object_meta(errs: Errors, meta, path: str) -> None:
+    """``ValidateTemplateObjectMeta``: a template may only carry labels and annotations."""
+    labels_and_annotations(errs, meta, path)
+    for json_name, value in (("name", meta.name), ("generateName", meta.generate_name),
+                             ("namespace", meta.namespace), ("uid", meta.uid)):
+        if value:
+            errs.forbidden(f"{path}.{json_name}", "cannot be set for a template")

@@ -1,0 +1,451 @@
+"""ResourceSlice: ``validateResourceSliceSpec`` and the device checks under it."""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+
+from .. import diagnostics as dg
+from ..quantity import Quantity
+from . import names
+from .common import DEVICE_MAX_DOMAIN_LENGTH, DEVICE_MAX_ID_LENGTH, Context, each, qualified_name, taint
+from .errors import FieldError, GoValue, string_slice
+from .nodeselector import node_selector, terms_value
+
+POOL_NAME_MAX = 253
+MAX_DEVICES = 128
+MAX_DEVICES_ADVANCED = 64  # with taints, consumesCounters or list-type attributes
+MAX_COUNTER_SETS = 8
+MAX_COUNTERS_PER_SET = 32
+MAX_CONSUMPTIONS_PER_DEVICE = 2
+MAX_COUNTERS_PER_CONSUMPTION = 32
+MAX_ATTRIBUTES_AND_CAPACITIES = 32
+MAX_ATTRIBUTE_VALUES = 48
+MAX_ATTRIBUTE_VALUE_LENGTH = 64
+MAX_TAINTS = 16
+MAX_BINDING_CONDITIONS = 4
+MAX_VALID_VALUES = 10
+ATTRIBUTE_KEY_MAX = DEVICE_MAX_DOMAIN_LENGTH + 1 + DEVICE_MAX_ID_LENGTH
+INT64_MAX = 2**63 - 1
+
+_NUM = r"(0|[1-9]\d*)"
+_PRE = r"(0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)"
+_BUILD = r"[0-9a-zA-Z-]+"
+SEMVER_RE = re.compile(rf"^{_NUM}\.{_NUM}\.{_NUM}(-{_PRE}(\.{_PRE})*)?(\+{_BUILD}(\.{_BUILD})*)?$")
+
+NODE_FIELDS = "exactly one of `nodeName`, `nodeSelector`, `allNodes`, `perDeviceNodeSelection` is required"
+DEVICE_NODE_FIELDS = ("exactly one of `nodeName`, `nodeSelector`, or `allNodes` is required when "
+                      "`perDeviceNodeSelection` is set to true in the ResourceSlice spec")
+
+
+def truncate_key(key: str, limit: int) -> str:
+    """Keys in error paths are shortened in the middle, like upstream's truncateIfTooLong."""
+    limit = max(limit, 16)
+    if len(key) <= limit:
+        return key
+    remaining = limit - 3
+    return key[: (remaining + 1) // 2] + "..." + key[len(key) - remaining // 2:]
+
+
+def validate_map(ctx: Context, mapping: dict, limit: int, key_limit: int, path: str, check_key, check_item) -> None:
+    if limit >= 0 and len(mapping) > limit:
+        ctx.errs.too_many(path, len(mapping), limit)
+        return
+    for key, item in mapping.items():
+        check_key(key, path, f"{path}[{key}]")
+        check_item(item, f"{path}[{truncate_key(key, key_limit)}]", f"{path}[{key}]")
+
+
+def quantity(ctx: Context, text: str | None, path: str) -> Quantity | None:
+    """Parse a quantity; a malformed one fails decoding in the apiserver, reported as such."""
+    if text is None:
+        return None
+    try:
+        return Quantity.parse(text)
+    except (ValueError, TypeError) as exc:
+        ctx.errs.add(FieldError(path, dg.PARSE, detail=str(exc)))
+        return None
+
+
+def resource_slice(ctx: Context, obj, present: set[str] = frozenset()) -> None:
+    """``present``: field paths the user wrote (to tell ``devices: []`` from no devices)."""
+    errs = ctx.errs
+    names.object_meta(errs, obj.metadata, namespaced=False)
+    spec = obj.spec
+    names.driver_name(errs, spec.driver, "spec.driver")
+    _pool(ctx, spec.pool)
+
+    chosen = []
+    if spec.node_name is not None:
+        if spec.node_name:
+            chosen.append("`nodeName`")
+            names.node_name(errs, spec.node_name, "spec.nodeName")
+        else:
+            errs.invalid("spec.nodeName", "", "must be either unset or set to a non-empty string")
+    if spec.node_selector is not None:
+        chosen.append("`nodeSelector`")
+        node_selector(errs, spec.node_selector, "spec.nodeSelector")
+        if len(spec.node_selector.node_selector_terms) != 1:
+            errs.invalid("spec.nodeSelector.nodeSelectorTerms", terms_value(spec.node_selector.node_selector_terms),
+                         "must have exactly one node selector term")
+    for json_name, value in (("allNodes", spec.all_nodes), ("perDeviceNodeSelection", spec.per_device_node_selection)):
+        if value is True:
+            chosen.append(f"`{json_name}`")
+        elif value is False:
+            errs.invalid(f"spec.{json_name}", False, "must be either unset or set to true")
+    if not chosen:
+        errs.required("spec", NODE_FIELDS)
+    elif len(chosen) > 1:
+        errs.invalid("spec", "{" + ", ".join(chosen) + "}", NODE_FIELDS + ", but multiple fields are set")
+
+    has_counters = bool(spec.shared_counters) or "spec.sharedCounters" in present
+    has_devices = bool(spec.devices) or "spec.devices" in present
+    if has_counters and has_devices:
+        errs.invalid("spec", "", "only one of `sharedCounters` or `devices` is allowed")
+
+    advanced = any(d.taints or d.consumes_counters or _has_list_attributes(d) for d in spec.devices)
+    each(errs, spec.devices, MAX_DEVICES_ADVANCED if advanced else MAX_DEVICES, "spec.devices",
+         lambda d, p: _device(ctx, d, p, spec.per_device_node_selection), key=lambda d: d.name)
+    each(errs, spec.shared_counters, MAX_COUNTER_SETS, "spec.sharedCounters",
+         lambda cs, p: _counter_set(ctx, cs, p), key=lambda cs: cs.name)
+
+
+def _pool(ctx: Context, pool) -> None:
+    errs = ctx.errs
+    path = "spec.pool.name"
+    if not pool.name:
+        errs.required(path)
+    else:
+        if len(pool.name) > POOL_NAME_MAX:
+            errs.too_long(path, POOL_NAME_MAX)
+        for part in pool.name.split("/"):
+            names.dns_subdomain(errs, part, path)
+    if pool.resource_slice_count <= 0:
+        errs.invalid("spec.pool.resourceSliceCount", pool.resource_slice_count, "must be greater than zero")
+    if pool.generation < 0:
+        errs.invalid("spec.pool.generation", pool.generation, "must be greater than or equal to zero")
+
+
+def _has_list_attributes(device) -> bool:
+    return any(a.ints is not None or a.bools is not None or a.strings is not None or a.versions is not None
+               for a in device.attributes.values())
+
+
+def _attribute_values(device) -> int:
+    total = 0
+    for a in device.attributes.values():
+        n = sum(len(v or []) for v in (a.bools, a.ints, a.strings, a.versions))
+        total += n if n else 1
+    return total
+
+
+def _counter_name(ctx: Context):
+    def check(key, map_path, key_path):
+        for msg in names.is_dns1123_label(key):
+            ctx.errs.invalid(map_path, key, msg, at=key_path)
+    return check
+
+
+def _counter_value(ctx: Context):
+    def check(counter, path, at):
+        quantity(ctx, counter.value, f"{at}.value")
+    return check
+
+
+def _counter_set(ctx: Context, counter_set, path: str) -> None:
+    if not counter_set.name:
+        ctx.errs.required(f"{path}.name")
+    else:
+        names.dns_label(ctx.errs, counter_set.name, f"{path}.name")
+    if not counter_set.counters:
+        ctx.errs.required(f"{path}.counters")
+    else:
+        validate_map(ctx, counter_set.counters, MAX_COUNTERS_PER_SET, names.DNS1123_LABEL_MAX, f"{path}.counters",
+                     _counter_name(ctx), _counter_value(ctx))
+
+
+def _consumption(ctx: Context, consumption, path: str) -> None:
+    if not consumption.counter_set:
+        ctx.errs.required(f"{path}.counterSet")
+    else:
+        names.dns_label(ctx.errs, consumption.counter_set, f"{path}.counterSet")
+    if not consumption.counters:
+        ctx.errs.required(f"{path}.counters")
+    else:
+        validate_map(ctx, consumption.counters, MAX_COUNTERS_PER_CONSUMPTION, names.DNS1123_LABEL_MAX,
+                     f"{path}.counters", _counter_name(ctx), _counter_value(ctx))
+
+
+def _qualified_key(ctx: Context):
+    def check(key, map_path, key_path):
+        qualified_name(ctx.errs, key, map_path, at=key_path)
+    return check
+
+
+def _device(ctx: Context, device, path: str, per_device_node_selection) -> None:
+    errs = ctx.errs
+    names.dns_label(errs, device.name, f"{path}.name")
+    count = len(device.attributes) + len(device.capacity)
+    if count > MAX_ATTRIBUTES_AND_CAPACITIES:
+        errs.invalid(path, count, "the total number of attributes and capacities must not exceed "
+                     f"{MAX_ATTRIBUTES_AND_CAPACITIES}")
+    values = _attribute_values(device)
+    if values > MAX_ATTRIBUTE_VALUES:
+        errs.invalid(path, values, f"the total number of attribute values must not exceed {MAX_ATTRIBUTE_VALUES}")
+
+    validate_map(ctx, device.attributes, -1, ATTRIBUTE_KEY_MAX, f"{path}.attributes", _qualified_key(ctx),
+                 lambda a, p, at: _attribute(ctx, a, p, at))
+    multi = device.allow_multiple_allocations is True
+    validate_map(ctx, device.capacity, -1, ATTRIBUTE_KEY_MAX, f"{path}.capacity", _qualified_key(ctx),
+                 lambda c, p, at: _capacity(ctx, c, p, at, multi))
+    each(errs, device.taints, MAX_TAINTS, f"{path}.taints", lambda t, p: taint(ctx, t, p))
+    each(errs, device.consumes_counters, MAX_CONSUMPTIONS_PER_DEVICE, f"{path}.consumesCounters",
+         lambda c, p: _consumption(ctx, c, p), key=lambda c: c.counter_set)
+    _device_nodes(ctx, device, path, per_device_node_selection)
+    binding_parameters(ctx, device.binding_conditions, device.binding_failure_conditions, path)
+
+
+def _device_nodes(ctx: Context, device, path: str, per_device_node_selection) -> None:
+    errs = ctx.errs
+    if per_device_node_selection is True:
+        chosen = []
+        if device.node_name is not None:
+            if device.node_name:
+                chosen.append("`nodeName`")
+                names.node_name(errs, device.node_name, f"{path}.nodeName")
+            else:
+                errs.invalid(f"{path}.nodeName", "", "must not be empty")
+        if device.node_selector is not None:
+            chosen.append("`nodeSelector`")
+            node_selector(errs, device.node_selector, f"{path}.nodeSelector")
+        if device.all_nodes is True:
+            chosen.append("`allNodes`")
+        elif device.all_nodes is False:
+            errs.invalid(f"{path}.allNodes", False, "must be either unset or set to true")
+        if not chosen:
+            errs.required(path, DEVICE_NODE_FIELDS)
+        elif len(chosen) > 1:
+            errs.invalid(path, "{" + ", ".join(chosen) + "}", DEVICE_NODE_FIELDS)
+    elif device.node_name is not None or device.node_selector is not None or device.all_nodes is not None:
+        errs.invalid(path, None, "`nodeName`, `nodeSelector` and `allNodes` can only be set if "
+                     "`perDeviceNodeSelection` is set to true in the ResourceSlice spec")
+
+
+def _string_value(ctx: Context, value: str, path: str) -> None:
+    if len(value.encode()) > MAX_ATTRIBUTE_VALUE_LENGTH:
+        ctx.errs.too_long(path, MAX_ATTRIBUTE_VALUE_LENGTH)
+
+
+def _version_value(ctx: Context, value: str, path: str) -> None:
+    if not SEMVER_RE.match(value):
+        ctx.errs.invalid(path, value, "must be a string compatible with semver.org spec 2.0.0")
+    _string_value(ctx, value, path)
+
+
+_LIST_GO_TYPES = {"bools": "bool", "ints": "int64", "strings": "string", "versions": "string"}
+
+
+def _attribute(ctx: Context, attr, path: str, at: str) -> None:
+    errs = ctx.errs
+    set_fields = 0
+    for name in ("int", "bool"):
+        if getattr(attr, name) is not None:
+            set_fields += 1
+    if attr.string is not None:
+        set_fields += 1
+        _string_value(ctx, attr.string, f"{path}.string")
+    if attr.version is not None:
+        set_fields += 1
+        _version_value(ctx, attr.version, f"{path}.version")
+    for name in ("bools", "ints", "strings", "versions"):
+        values = getattr(attr, name)
+        if values is None:
+            continue
+        set_fields += 1
+        if not values:
+            errs.invalid(f"{path}.{name}", GoValue(f"[]{_LIST_GO_TYPES[name]}{{}}"), "must not be empty if specified")
+        for i, item in enumerate(values):
+            if name == "strings":
+                _string_value(ctx, item, f"{path}.strings[{i}]")
+            elif name == "versions":
+                _version_value(ctx, item, f"{path}.versions[{i}]")
+    if set_fields == 0:
+        errs.invalid(path, "", "exactly one value must be specified", at=at)
+    elif set_fields > 1:
+        errs.invalid(path, GoValue(_attribute_go(attr)), "exactly one value must be specified", at=at)
+
+
+def _attribute_go(attr) -> str:
+    """An approximation of ``%#v`` of a DeviceAttribute (Go prints pointer addresses)."""
+    parts = []
+    for go, name in (("IntValue", "int"), ("BoolValue", "bool"), ("StringValue", "string"), ("VersionValue", "version")):
+        value = getattr(attr, name)
+        if value is not None:
+            parts.append(f"{go}:&{value!r}".replace("'", '"') if isinstance(value, str)
+                         else f"{go}:&{str(value).lower() if isinstance(value, bool) else value}")
+    return "resource.DeviceAttribute{" + ", ".join(parts) + "}"
+
+
+def _capacity(ctx: Context, capacity, path: str, at: str, multi: bool) -> None:
+    value = quantity(ctx, capacity.value, f"{at}.value")
+    if capacity.request_policy is None:
+        return
+    if not multi:
+        ctx.errs.forbidden(f"{path}.requestPolicy", "allowMultipleAllocations must be true")
+        return
+    if value is not None:
+        _request_policy(ctx, value, capacity.request_policy, f"{path}.requestPolicy", f"{at}.requestPolicy")
+
+
+def _request_policy(ctx: Context, max_capacity: Quantity, policy, path: str, at: str) -> None:
+    errs = ctx.errs
+    if policy.valid_values and policy.valid_range is not None:
+        errs.forbidden(path, 'exactly one policy can be specified, cannot specify "validValues" and '
+                       '"validRange" at the same time')
+        return
+    if policy.valid_values:
+        if policy.default is None:
+            errs.required(f"{path}.default", "required when validValues is defined")
+            return
+        default = quantity(ctx, policy.default, f"{at}.default")
+        options = [quantity(ctx, v, f"{at}.validValues[{i}]") for i, v in enumerate(policy.valid_values)]
+        if default is None or None in options:
+            return
+        _valid_values(ctx, default, max_capacity, options, f"{path}.validValues")
+    elif policy.valid_range is not None:
+        if policy.default is None:
+            errs.required(f"{path}.default", "required when validRange is defined")
+            return
+        default = quantity(ctx, policy.default, f"{at}.default")
+        rng = policy.valid_range
+        bounds = {name: quantity(ctx, getattr(rng, name), f"{at}.validRange.{name}") for name in ("min", "max", "step")}
+        if default is None or any(getattr(rng, n) is not None and bounds[n] is None for n in bounds):
+            return
+        _valid_range(ctx, default, max_capacity, bounds, f"{path}.validRange")
+
+
+def _exact_decimal(q: Quantity) -> str:
+    text = format(Decimal(q.scaled_value(-9)).scaleb(-9).normalize(), "f")
+    return text
+
+
+def _valid_values(ctx: Context, default: Quantity, max_capacity: Quantity, options: list[Quantity], path: str) -> None:
+    errs = ctx.errs
+    for i in range(len(options) - 1):
+        if options[i].cmp(options[i + 1]) > 0:
+            errs.invalid(f"{path}[{i + 1}]", str(options[i + 1]), "values must be sorted in ascending order")
+    found = False
+
+    def option(q, p):
+        nonlocal found
+        if q.cmp(max_capacity) > 0:
+            errs.invalid(p, str(q), f"option is larger than capacity value: {max_capacity}")
+        if q.cmp(default) == 0:
+            found = True
+
+    if ctx.enabled("DRAFractionalCapacityRange"):
+        key = _exact_decimal
+    else:
+        def key(q):
+            return str(q.value)
+    each(errs, options, MAX_VALID_VALUES, path, option, key=key)
+    if not found:
+        errs.invalid(path, str(default), "default value is not valid according to the requestPolicy")
+
+
+def _is_fractional(q: Quantity) -> bool:
+    return q.scaled_value(-9) % 10**9 != 0
+
+
+def _valid_range(ctx: Context, default: Quantity, max_capacity: Quantity, bounds: dict, path: str) -> None:
+    errs = ctx.errs
+    low, high, step = bounds["min"], bounds["max"], bounds["step"]
+    if low is None:
+        errs.required(f"{path}.min", "required when validRange is defined")
+        return
+    if low.cmp(max_capacity) > 0:
+        errs.invalid(f"{path}.min", str(low), f"min is larger than capacity value: {max_capacity}")
+    if default.cmp(low) < 0:
+        errs.invalid(f"{path}.default", str(default), f"default is less than min: {low}")
+    if high is not None:
+        if low.cmp(high) > 0:
+            errs.invalid(f"{path}.max", str(low), f"min is larger than max: {high}")
+        if high.cmp(max_capacity) > 0:
+            errs.invalid(f"{path}.max", str(high), f"max is larger than capacity value: {max_capacity}")
+        if default.cmp(high) > 0:
+            errs.invalid(f"{path}.default", str(default), f"default is more than max: {high}")
+    named = (("default", default), ("min", low), ("max", high), ("step", step))
+    use_milli = False
+    if ctx.enabled("DRAFractionalCapacityRange"):
+        use_milli = any(q is not None and _is_fractional(q) for q in (low, high, step, default))
+        if use_milli:
+            unsafe = False
+            for name, q in named:
+                if q is not None and q.cmp(Quantity(q.milli_value, -3)) != 0:
+                    errs.invalid(f"{path}.{name}", str(q), "value cannot be represented as a milli value")
+                    unsafe = True
+            if unsafe:
+                return
+    if step is None:
+        return
+    if step.sign() <= 0:
+        errs.invalid(f"{path}.step", str(step), "must be greater than zero")
+        return
+    added = low.add(step)
+    if added.cmp(max_capacity) > 0:
+        errs.invalid(f"{path}.step", str(step), f"one step {added} is larger than capacity value: {max_capacity}")
+    if not use_milli:
+        unsafe = False
+        for name, q in named:
+            if q is None:
+                continue
+            if q.sign() < 0:
+                errs.invalid(f"{path}.{name}", str(q), "must be greater than or equal to 0")
+                unsafe = True
+            elif q.cmp(Quantity(INT64_MAX, 0)) > 0:
+                errs.invalid(f"{path}.{name}", str(q), f"must not be larger than {INT64_MAX}")
+                unsafe = True
+        if unsafe:
+            return
+    for value in (default, high):
+        if value is None:
+            continue
+        if use_milli:
+            v, lo, st = value.milli_value, low.milli_value, step.milli_value
+        else:
+            v, lo, st = value.value, low.value, step.value
+        if _go_rem(v - lo, st) != 0:
+            errs.invalid(f"{path}.step", str(value), f"value is not a multiple of a given step ({step}) from ({low})")
+
+
+def _go_rem(a: int, b: int) -> int:
+    """Go's ``%``: the sign follows the dividend."""
+    r = abs(a) % abs(b)
+    return -r if a < 0 else r
+
+
+def binding_parameters(ctx: Context, conditions: list[str], failure_conditions: list[str], path: str) -> None:
+    errs = ctx.errs
+    each(errs, conditions, MAX_BINDING_CONDITIONS, f"{path}.bindingConditions",
+         lambda c, p: names.label_name(errs, c, p))
+    each(errs, failure_conditions, MAX_BINDING_CONDITIONS, f"{path}.bindingFailureConditions",
+         lambda c, p: names.label_name(errs, c, p))
+    seen = set()
+    for i, c in enumerate(conditions):
+        if c in seen:
+            errs.duplicate(f"{path}.bindingConditions[{i}]", c)
+        seen.add(c)
+    seen_failure = set()
+    for i, c in enumerate(failure_conditions):
+        if c in seen_failure:
+            errs.duplicate(f"{path}.bindingFailureConditions[{i}]", c)
+        seen_failure.add(c)
+        if c in conditions:
+            errs.invalid(f"{path}.bindingFailureConditions[{i}]", c,
+                         "bindingFailureConditions must not overlap with bindingConditions")
+    if not conditions and failure_conditions:
+        errs.invalid(f"{path}.bindingConditions", string_slice(conditions),
+                     "bindingConditions are required to use bindingFailureConditions")
+    if not failure_conditions and conditions:
+        errs.invalid(f"{path}.bindingFailureConditions", string_slice(failure_conditions),
+                     "bindingFailureConditions are required to use bindingConditions")
