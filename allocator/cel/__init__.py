@@ -1,0 +1,218 @@
+"""The DRA CEL environment: compile and evaluate ResourceClaim/DeviceClass CEL selectors.
+
+Behaves like k8s.io/dynamic-resource-allocation/cel: the ``device`` variable, the Kubernetes and
+cel-go extension libraries, cel-go's compile error format, a worst-case cost estimate and a runtime
+cost limit. Pure Python; no Django.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Mapping
+
+from allocator.cel.compiler import COST_LIMIT, Budget, CheckError, Compiler, Env, check
+from allocator.cel.parser import ParseError, parse
+from allocator.cel.values import CELError, type_name
+from allocator.quantity import Quantity
+from allocator.semver import Version
+
+__all__ = ["CELCompileError", "CELRuntimeError", "CompiledSelector", "compile_selector", "MAX_EXPRESSION_LENGTH",
+           "MAX_COST"]
+
+MAX_EXPRESSION_LENGTH = 10 * 1024
+MAX_COST = 1_000_000
+RELEVANT_GATES = frozenset({"DRAConsumableCapacity", "DRAListTypeAttributes"})
+NO_SUCH_KEY_HINT = (". consider using CEL optional chaining (.? followed by orValue()) or guarding the check "
+                    "with has() for optional fields")
+
+
+class CELCompileError(Exception):
+    def __init__(self, message: str, errors: list[tuple[int, int, str]], reason: str):
+        super().__init__(message)
+        self.message = message
+        self.errors = errors
+        self.reason = reason
+
+    def __str__(self):
+        return self.message
+
+
+class CELRuntimeError(Exception):
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+    def __str__(self):
+        return self.message
+
+
+def _location(src: str, offset: int) -> tuple[int, int, str]:
+    line_start = src.rfind("\n", 0, offset) + 1
+    line_no = src.count("\n", 0, offset) + 1
+    line_end = src.find("\n", offset)
+    line = src[line_start:] if line_end == -1 else src[line_start:line_end]
+    return line_no, offset - line_start, line
+
+
+def format_issues(src: str, issues: list[tuple[int, str]]) -> tuple[str, list[tuple[int, int, str]]]:
+    """cel-go's Issues.String(): one block per error, sorted by position."""
+    parts = []
+    errors = []
+    for offset, msg in sorted(issues, key=lambda x: x[0]):
+        line_no, col, line = _location(src, offset)
+        snippet = line.replace("\t", " ")
+        marker = "".join("\uff0e" if len(c.encode()) > 1 else "." for c in snippet[:col])
+        marker += "\uff3e" if col < len(snippet) and len(snippet[col].encode()) > 1 else "^"
+        parts.append(f"ERROR: <input>:{line_no}:{col + 1}: {msg}\n | {snippet}\n | {marker}")
+        errors.append((line_no, col + 1, msg))
+    return "\n".join(parts), errors
+
+
+class _EmptyDefaultMap(dict):
+    """Outer attribute/capacity map: a lookup of an unknown domain yields an empty map."""
+
+    __slots__ = ("default",)
+
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.default = {}
+
+
+def _attribute_value(attr):
+    if attr.ints is not None:
+        return list(attr.ints)
+    if attr.bools is not None:
+        return list(attr.bools)
+    if attr.strings is not None:
+        return list(attr.strings)
+    if attr.versions is not None:
+        return [_version(v) for v in attr.versions]
+    if attr.int is not None:
+        return attr.int
+    if attr.bool is not None:
+        return attr.bool
+    if attr.string is not None:
+        return attr.string
+    if attr.version is not None:
+        return _version(attr.version)
+    raise CELRuntimeError("unsupported attribute value")
+
+
+def _version(s):
+    try:
+        return Version.parse(s)
+    except ValueError as e:
+        raise CELRuntimeError(f"parse semantic version: {e}") from None
+
+
+def _split(name: str, driver: str):
+    domain, sep, ident = name.partition("/")
+    return (domain, ident) if sep else (driver, name)
+
+
+def build_device(driver, attributes, capacity, allow_multiple_allocations=None) -> dict:
+    attrs = _EmptyDefaultMap()
+    for name, attr in attributes.items():
+        try:
+            value = _attribute_value(attr)
+        except CELRuntimeError as e:
+            raise CELRuntimeError(f"attribute {name}: {e}") from None
+        domain, ident = _split(name, driver)
+        attrs.setdefault(domain, {})[ident] = value
+    caps = _EmptyDefaultMap()
+    for name, cap in capacity.items():
+        domain, ident = _split(name, driver)
+        value = cap.value if isinstance(cap.value, Quantity) else Quantity.parse(str(cap.value))
+        caps.setdefault(domain, {})[ident] = value
+    return {"driver": driver or "", "attributes": attrs, "capacity": caps,
+            "allowMultipleAllocations": bool(allow_multiple_allocations)}
+
+
+class CompiledSelector:
+    __slots__ = ("expression", "gates", "estimated_cost", "_program", "_env", "result_type")
+
+    def __init__(self, expression, gates, program, estimated_cost, result_type):
+        self.expression = expression
+        self.gates = gates
+        self._program = program
+        self.estimated_cost = estimated_cost
+        self.result_type = result_type
+
+    def evaluate(self, driver: str, attributes: Mapping, capacity: Mapping,
+                 allow_multiple_allocations: bool | None = None) -> bool:
+        device = build_device(driver, attributes, capacity, allow_multiple_allocations)
+        return self.evaluate_device(device)
+
+    def evaluate_device(self, device: dict) -> bool:
+        act = {"device": device, "@budget": Budget(COST_LIMIT)}
+        try:
+            result = self._program(act)
+        except CELError as e:
+            msg = e.message
+            if "no such key:" in msg:
+                msg += NO_SUCH_KEY_HINT
+            raise CELRuntimeError(msg) from None
+        except RecursionError:
+            raise CELRuntimeError("operation cancelled: actual cost limit exceeded") from None
+        if type(result) is not bool:
+            raise CELRuntimeError(f"CEL result of type {type_name(result)} could not be converted to bool: "
+                                  f"type conversion error from '{type_name(result)}' to 'bool'")
+        return result
+
+
+def _compile(expression: str, gates: frozenset[str], estimate_cost: bool) -> CompiledSelector:
+    if len(expression.encode("utf-8")) > MAX_EXPRESSION_LENGTH:
+        raise CELCompileError(f"may not be more than {MAX_EXPRESSION_LENGTH} bytes", [], "length")
+    try:
+        root = parse(expression)
+    except ParseError as e:
+        msg, errs = format_issues(expression, e.errors)
+        raise CELCompileError(msg, errs, "syntax") from None
+    except RecursionError:
+        msg, errs = format_issues(expression, [(0, "Syntax error: expression recursion limit exceeded: 250")])
+        raise CELCompileError(msg, errs, "syntax") from None
+    env = Env(gates)
+    try:
+        result_type, cost, overloads = check(env, root, estimate_cost)
+    except CheckError as e:
+        msg, errs = format_issues(expression, [(e.pos, e.message)])
+        raise CELCompileError(msg, errs, "type") from None
+    from allocator.cel import types as T
+
+    if result_type != T.BOOL and result_type != env.attr_type:
+        raise CELCompileError(f"must evaluate to bool or the unknown type, not {T.fmt(result_type)}", [],
+                              "result-type")
+    if estimate_cost and cost > MAX_COST:
+        raise CELCompileError("too complex, exceeds cost limit", [], "cost")
+    program = Compiler(env, overloads).compile(root)
+    return CompiledSelector(expression, gates, program, cost if estimate_cost else None, result_type)
+
+
+_CACHE: OrderedDict = OrderedDict()
+_CACHE_SIZE = 1024
+_LOCK = threading.Lock()
+
+
+def compile_selector(expression: str, *, gates: frozenset[str] = frozenset(),
+                     estimate_cost: bool = True) -> CompiledSelector:
+    """Compile (or fetch from the LRU cache) a CEL selector; raises CELCompileError."""
+    key = (expression, frozenset(gates) & RELEVANT_GATES, estimate_cost)
+    with _LOCK:
+        hit = _CACHE.get(key)
+        if hit is not None:
+            _CACHE.move_to_end(key)
+            if isinstance(hit, CELCompileError):
+                raise hit
+            return hit
+    try:
+        result = _compile(expression, key[1], estimate_cost)
+    except CELCompileError as e:
+        result = e
+    with _LOCK:
+        _CACHE[key] = result
+        if len(_CACHE) > _CACHE_SIZE:
+            _CACHE.popitem(last=False)
+    if isinstance(result, CELCompileError):
+        raise result
+    return result

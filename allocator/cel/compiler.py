@@ -1,0 +1,854 @@
+"""Type checking, cost estimation and compilation of a parsed CEL expression into Python closures."""
+
+from __future__ import annotations
+
+import math
+
+from allocator.cel import types as T
+from allocator.cel.library import FUNCTIONS, compile_regex, index_value, opt_index, value_matches
+from allocator.cel.parser import Node
+from allocator.cel.values import (
+    NONE,
+    CELError,
+    CostExceeded,
+    Optional,
+    TypeValue,
+    cel_equal,
+    go_type_name,
+    map_lookup,
+)
+
+UNKNOWN = (1 << 64) - 1
+TYPE_NAMES = frozenset({"int", "uint", "double", "bool", "string", "bytes", "list", "map", "null_type", "type"})
+COST_LIMIT = 1_000_000
+
+
+class CheckError(Exception):
+    def __init__(self, pos, message):
+        super().__init__(message)
+        self.pos = pos
+        self.message = message
+
+
+# --------------------------------------------------------------------------- environment
+class Env:
+    def __init__(self, gates: frozenset[str]):
+        self.gates = gates
+        attr = T.DYN if "DRAListTypeAttributes" in gates else T.ANY
+        self.attr_type = attr
+        fields = {
+            "driver": T.STRING,
+            "attributes": T.map_of(T.STRING, T.map_of(T.STRING, attr)),
+            "capacity": T.map_of(T.STRING, T.map_of(T.STRING, T.QUANTITY)),
+        }
+        if "DRAConsumableCapacity" in gates:
+            fields["allowMultipleAllocations"] = T.BOOL
+        self.objects = {"kubernetes.DRADevice": fields}
+        self.variables = {"device": T.DEVICE}
+
+    def overloads(self, name):
+        return [o for o in FUNCTIONS.get(name, ()) if o.gate is None or o.gate in self.gates]
+
+
+# Size estimates for paths below `device` (cel-go's sizeEstimator for DRA): strings by max length,
+# maps by max entries; attribute values use the newest declaration (64).
+_SIZES = {
+    ("device", "driver"): 63,
+    ("device", "allowMultipleAllocations"): 1,
+    ("device", "attributes"): 32,
+    ("device", "attributes", "@keys"): 63,
+    ("device", "attributes", "@values"): 32,
+    ("device", "attributes", "@values", "@keys"): 32,
+    ("device", "attributes", "@values", "@values"): 64,
+    ("device", "capacity"): 32,
+    ("device", "capacity", "@keys"): 63,
+    ("device", "capacity", "@values"): 32,
+    ("device", "capacity", "@values", "@keys"): 32,
+}
+
+
+def _path_size(path):
+    if not path:
+        return None
+    p = tuple(path)
+    if p in _SIZES:
+        return _SIZES[p]
+    # field selection on an attribute map behaves like @values
+    if len(p) == 4 and p[:2] == ("device", "attributes") and p[2] == "@values":
+        return 64
+    if len(p) == 4 and p[:2] == ("device", "capacity") and p[2] == "@values":
+        return 0
+    return None
+
+
+def _ceil_mul(size, factor):
+    if size >= UNKNOWN:
+        return UNKNOWN
+    return int(math.ceil(size * factor))
+
+
+def _sat(v):
+    return v if v < UNKNOWN else UNKNOWN
+
+
+# --------------------------------------------------------------------------- checker + estimator
+class Checker:
+    """Infers static types (stored on nodes), resolves overloads, and estimates the worst-case cost."""
+
+    def __init__(self, env: Env, estimate: bool):
+        self.env = env
+        self.estimate = estimate
+        self.scopes: list[dict] = []
+        self.overloads: dict[int, list] = {}
+        self.paths: dict[int, tuple] = {}
+
+    # -- scopes
+    def lookup_var(self, name):
+        for scope in reversed(self.scopes):
+            if name in scope:
+                return scope[name]
+        if name in self.env.variables:
+            return (self.env.variables[name], (name,), None)
+        return None
+
+    # -- main entry: returns (type, cost, size)
+    def check(self, n: Node):
+        k = n.kind
+        method = getattr(self, "c_" + k)
+        t, cost, size = method(n)
+        n.type = t
+        return t, _sat(cost), size
+
+    def c_lit(self, n):
+        v = n.a
+        from allocator.cel.values import UInt
+
+        if v is None:
+            t = T.NULL
+        elif type(v) is bool:
+            t = T.BOOL
+        elif type(v) is UInt:
+            t = T.UINT
+        elif type(v) is int:
+            t = T.INT
+        elif type(v) is float:
+            t = T.DOUBLE
+        elif type(v) is str:
+            return T.STRING, 0, len(v)
+        else:
+            return T.BYTES, 0, len(v)
+        return t, 0, 1
+
+    def c_ident(self, n):
+        hit = self.lookup_var(n.a)
+        if hit is None and n.a in TYPE_NAMES:
+            return T.type_of(T.parse_type(n.a) if n.a != "list" else T.list_of(T.DYN)), 0, 1
+        if hit is None:
+            raise CheckError(n.pos, f"undeclared reference to '{n.a}'")
+        t, path, size = hit
+        if path:
+            self.paths[n.id] = path
+        if size is None:
+            size = _path_size(path) if path else None
+            if size is None and t[0] in ("int", "uint", "double", "bool"):
+                size = 1
+        return t, 1, size
+
+    def _qualified_name(self, n):
+        """If n is a dotted identifier chain not naming a variable, return its text (e.g. 'optional')."""
+        parts = []
+        while n.kind == "select" and not n.c:
+            parts.append(n.b)
+            n = n.a
+        if n.kind != "ident" or self.lookup_var(n.a) is not None:
+            return None
+        parts.append(n.a)
+        return ".".join(reversed(parts))
+
+    def c_select(self, n):
+        operand = n.a
+        ot, ocost, _ = self.check(operand)
+        base = ot
+        if n.c == "opt":
+            if ot[0] == "opt":
+                base = ot[1]
+        rt = self._field_type(n, base)
+        cost = ocost
+        if n.c == "has":
+            if rt is None:
+                raise CheckError(n.pos, f"undefined field '{n.b}'")
+            self.paths[n.id] = self.paths.get(operand.id, ()) + (n.b,) if operand.id in self.paths else None
+            return T.BOOL, cost + 1, 1
+        if base[0] in ("map", "obj"):
+            cost += 1
+        path = self.paths.get(operand.id)
+        if path is not None:
+            path = path + (n.b,)
+            self.paths[n.id] = path
+        size = _path_size(path) if path else None
+        if rt[0] in ("int", "uint", "double", "bool") and size is None:
+            size = 1
+        if n.c == "opt":
+            return T.opt_of(rt), cost, size
+        return rt, cost, size
+
+    def _field_type(self, n, ot):
+        k = ot[0]
+        if k == "obj":
+            fields = self.env.objects.get(ot[1])
+            if fields is None or n.b not in fields:
+                raise CheckError(n.pos, f"undefined field '{n.b}'")
+            return fields[n.b]
+        if k == "map":
+            if not T.assignable(ot[1], T.STRING, {}):
+                raise CheckError(n.pos, f"type '{T.fmt(ot)}' does not support field selection")
+            return ot[2]
+        if T.is_dyn(ot) or k == "param":
+            return T.DYN
+        raise CheckError(n.pos, f"type '{T.fmt(ot)}' does not support field selection")
+
+    def c_list(self, n):
+        cost = 10
+        elem = None
+        sizes = []
+        for i, e in enumerate(n.a):
+            et, ec, es = self.check(e)
+            cost += ec
+            if i in n.b:
+                if et[0] != "opt" and not T.is_dyn(et):
+                    raise CheckError(e.pos, f"expected type 'optional_type({T.fmt(et)})' but found '{T.fmt(et)}'")
+                et = et[1] if et[0] == "opt" else T.DYN
+            sizes.append(es)
+            if elem is None:
+                elem = et
+            else:
+                j = T.join(elem, et)
+                if j is None:
+                    raise CheckError(e.pos, f"expected type '{T.fmt(elem)}' but found '{T.fmt(et)}'")
+                elem = j
+        self.entry_sizes[n.id] = max((s if s is not None else UNKNOWN) for s in sizes) if sizes else 0
+        return T.list_of(elem or T.DYN), cost, len(n.a)
+
+    def c_map(self, n):
+        cost = 30
+        kt = vt = None
+        for key, val, opt in n.a:
+            k_t, kc, _ = self.check(key)
+            v_t, vc, _ = self.check(val)
+            cost += kc + vc
+            if k_t[0] not in ("int", "uint", "bool", "string", "dyn", "any", "error"):
+                raise CheckError(key.pos, f"unsupported map key type: {T.fmt(k_t)}")
+            if opt:
+                if v_t[0] != "opt" and not T.is_dyn(v_t):
+                    raise CheckError(val.pos, f"expected type 'optional_type({T.fmt(v_t)})' but found "
+                                              f"'{T.fmt(v_t)}'")
+                v_t = v_t[1] if v_t[0] == "opt" else T.DYN
+            if kt is None:
+                kt, vt = k_t, v_t
+            else:
+                jk, jv = T.join(kt, k_t), T.join(vt, v_t)
+                if jk is None:
+                    raise CheckError(key.pos, f"expected type '{T.fmt(kt)}' but found '{T.fmt(k_t)}'")
+                if jv is None:
+                    raise CheckError(val.pos, f"expected type '{T.fmt(vt)}' but found '{T.fmt(v_t)}'")
+                kt, vt = jk, jv
+        return T.map_of(kt or T.DYN, vt or T.DYN), cost, len(n.a)
+
+    def c_struct(self, n):
+        raise CheckError(n.pos, f"undeclared reference to '{n.a}'")
+
+    def c_bind(self, n):
+        it, icost, isize = self.check(n.b)
+        self.scopes.append({n.a: (it, self.paths.get(n.b.id), isize)})
+        try:
+            bt, bcost, bsize = self.check(n.c)
+        finally:
+            self.scopes.pop()
+        return bt, 10 + icost + bcost, bsize
+
+    def c_comp(self, n):
+        kind = n.a
+        rt, rcost, rsize = self.check(n.b)
+        path = self.paths.get(n.b.id)
+        two = len(n.c) == 2
+        if rt[0] == "list":
+            v1, v2 = (T.INT, rt[1]) if two else (rt[1], None)
+            p1, p2 = ((None, path + ("@items",)) if two else (path + ("@items",), None)) if path else (None, None)
+        elif rt[0] == "map":
+            v1, v2 = (rt[1], rt[2]) if two else (rt[1], None)
+            p1 = path + ("@keys",) if path else None
+            p2 = path + ("@values",) if path and two else None
+        elif T.is_dyn(rt):
+            v1, v2, p1, p2 = T.DYN, T.DYN, None, None
+        else:
+            raise CheckError(n.b.pos, f"expression of type '{T.fmt(rt)}' cannot be range of a comprehension "
+                                      "(must be list, map, or dynamic)")
+        if kind in ("transformMap", "transformMapEntry") and rt[0] == "list":
+            pass
+        scope = {n.c[0]: (v1, p1, None)}
+        if two:
+            scope[n.c[1]] = (v2, p2, None)
+        self.scopes.append(scope)
+        try:
+            bodies = [self.check(b) for b in n.d]
+        finally:
+            self.scopes.pop()
+        count = rsize if rsize is not None else (_path_size(path) if path else None)
+        if count is None:
+            count = UNKNOWN
+        # per-iteration cost as cel-go's macro expansions would have it
+        if kind in ("all", "exists"):
+            for bt, *_ in bodies:
+                self._require_bool(bt, n, "_&&_" if kind == "all" else "_||_")
+            cond = 2 if kind == "all" else 3
+            step = 1 + bodies[0][1]
+            result_t, result_cost, init_cost = T.BOOL, 1, 0
+        elif kind == "exists_one":
+            self._require_bool(bodies[0][0], n, "_?_:_")
+            cond, step = 0, bodies[0][1] + 2
+            result_t, result_cost, init_cost = T.BOOL, 2, 0
+        elif kind == "map":
+            cond, step = 0, 1 + bodies[0][1] + 10 + 1
+            result_t, result_cost, init_cost = T.list_of(bodies[0][0]), 1, 10
+        elif kind == "map_filter":
+            self._require_bool(bodies[0][0], n, "_?_:_")
+            cond, step = 0, bodies[0][1] + 1 + bodies[1][1] + 10 + 1
+            result_t, result_cost, init_cost = T.list_of(bodies[1][0]), 1, 10
+        elif kind == "filter":
+            self._require_bool(bodies[0][0], n, "_?_:_")
+            cond, step = 0, bodies[0][1] + 1 + 1 + 10 + 1
+            result_t, result_cost, init_cost = T.list_of(v1), 1, 10
+        elif kind == "transformList":
+            if len(bodies) == 2:
+                self._require_bool(bodies[0][0], n, "_?_:_")
+            cond, step = 0, sum(b[1] for b in bodies) + 12
+            result_t, result_cost, init_cost = T.list_of(bodies[-1][0]), 1, 10
+        elif kind in ("transformMap", "transformMapEntry"):
+            if len(bodies) == 2:
+                self._require_bool(bodies[0][0], n, "_?_:_")
+            cond, step = 0, sum(b[1] for b in bodies) + 32
+            if kind == "transformMap":
+                result_t = T.map_of(v1, bodies[-1][0])
+            else:
+                bt = bodies[-1][0]
+                result_t = bt if bt[0] == "map" else T.map_of(T.DYN, T.DYN)
+            result_cost, init_cost = 1, 30
+        elif kind == "sortBy":
+            cond, step = 0, bodies[0][1] + 12
+            result_t, result_cost, init_cost = rt if rt[0] == "list" else T.list_of(T.DYN), 1, 10
+        elif kind in ("optMap", "optFlatMap"):
+            raise AssertionError("handled separately")
+        else:  # pragma: no cover
+            raise CheckError(n.pos, f"unknown macro {kind}")
+        per = cond + step
+        loop = UNKNOWN if count >= UNKNOWN and per else count * per
+        cost = rcost + init_cost + loop + result_cost
+        size = count if kind in ("map", "filter", "map_filter", "transformList", "transformMap", "sortBy") else 1
+        n.e = (n.e, per)
+        return result_t, cost, size
+
+    def _require_bool(self, bt, n, fn):
+        if bt != T.BOOL and not T.is_dyn(bt):
+            raise CheckError(n.pos, f"found no matching overload for '{fn}' applied to '(bool, {T.fmt(bt)})'")
+
+    def c_call(self, n):
+        name, target, args = n.a, n.b, n.c
+        # qualified global function names: optional.of, lists.range, sets.contains, strings.quote, ...
+        if target is not None:
+            qual = self._qualified_name(target)
+            if qual is not None and FUNCTIONS.get(qual + "." + name):
+                name = qual + "." + name
+                n.a = name
+                target = None
+                n.b = None
+            elif name in ("optMap", "optFlatMap"):
+                pass
+        if name in ("_&&_", "_||_"):
+            lt, lc, _ = self.check(args[0])
+            rt, rc, _ = self.check(args[1])
+            for t in (lt, rt):
+                if t != T.BOOL and not T.is_dyn(t):
+                    raise CheckError(n.pos, f"found no matching overload for '{name}' applied to "
+                                            f"'({T.fmt(lt)}, {T.fmt(rt)})'")
+            return T.BOOL, lc + rc, 1
+        if name == "_?_:_":
+            ct, cc, _ = self.check(args[0])
+            at, ac, asz = self.check(args[1])
+            bt, bc, bsz = self.check(args[2])
+            if ct != T.BOOL and not T.is_dyn(ct):
+                raise CheckError(n.pos, f"found no matching overload for '_?_:_' applied to "
+                                        f"'({T.fmt(ct)}, {T.fmt(at)}, {T.fmt(bt)})'")
+            j = T.join(at, bt)
+            if j is None:
+                raise CheckError(n.pos, f"found no matching overload for '_?_:_' applied to "
+                                        f"'({T.fmt(ct)}, {T.fmt(at)}, {T.fmt(bt)})'")
+            size = None if asz is None or bsz is None else max(asz, bsz)
+            return j, cc + max(ac, bc), size
+        checked = [self.check(a) for a in args]
+        tcost = 0
+        ttype = tsize = None
+        if target is not None:
+            ttype, tcost, tsize = self.check(target)
+        overloads = self.env.overloads(name)
+        if not overloads:
+            raise CheckError(n.pos, f"undeclared reference to '{name}'")
+        arg_types = ([ttype] if target is not None else []) + [c[0] for c in checked]
+        matches = []
+        for ov in overloads:
+            if ov.member != (target is not None) or len(ov.args) != len(arg_types):
+                continue
+            b = {}
+            if all(T.assignable(f, a, b) for f, a in zip(ov.args, arg_types, strict=True)):
+                matches.append((ov, T.substitute(ov.result, b)))
+        if not matches:
+            sig = ", ".join(T.fmt(t) for t in arg_types[1 if target is not None else 0:])
+            prefix = T.fmt(ttype) + "." if target is not None else ""
+            raise CheckError(n.pos, f"found no matching overload for '{name}' applied to '{prefix}({sig})'")
+        self.overloads[n.id] = [m[0] for m in matches]
+        results = {m[1] for m in matches}
+        rtype = results.pop() if len(results) == 1 else T.DYN
+        if name == "matches" and len(args) >= 1:
+            pat = args[-1]
+            if pat.kind == "lit" and type(pat.a) is str:
+                try:
+                    compile_regex(pat.a)
+                except CELError as e:
+                    raise CheckError(pat.pos, f"invalid matches argument: {e.message}") from None
+        # ---- cost
+        arg_cost = tcost + sum(c[1] for c in checked)
+        sizes = ([tsize] if target is not None else []) + [c[2] for c in checked]
+        fn_cost, rsize = self._call_cost(name, [m[0] for m in matches], sizes, args, target, n)
+        if name in ("_[_]",):
+            path = self.paths.get(args[0].id)
+            if path is not None:
+                kind = "@items" if arg_types[0][0] == "list" else "@values"
+                self.paths[n.id] = path + (kind,)
+                rsize = _path_size(path + (kind,))
+        if rsize is None and rtype[0] in ("int", "uint", "double", "bool"):
+            rsize = 1
+        return rtype, arg_cost + fn_cost, rsize
+
+    def _call_cost(self, name, ovs, sizes, args, target, n):
+        def sz(i):
+            s = sizes[i]
+            return UNKNOWN if s is None else s
+
+        oid = ovs[0].oid
+        if oid == "dra_includes_dyn_dyn":
+            return 48, None
+        if name in ("quantity", "isQuantity", "semver", "isSemver"):
+            return _ceil_mul(sz(len(sizes) - len(args)), 0.1), None
+        if name == "_==_" and args[0].type == args[1].type and args[0].type[0] == "obj":
+            return 1, None
+        if name in ("_==_", "_!=_", "_<_", "_<=_", "_>_", "_>=_") and (
+                name in ("_==_", "_!=_") or all(o.args[0] in (T.STRING, T.BYTES) for o in ovs)):
+            smallest = min(sz(0), sz(1))
+            return _ceil_mul(smallest, 0.1), None
+        if oid in ("add_string", "add_bytes") and len(ovs) == 1:
+            total = _sat(sz(0) + sz(1))
+            return _ceil_mul(total, 0.1), total
+        if oid == "add_list" and len(ovs) == 1:
+            return 1, _sat(sz(0) + sz(1))
+        if oid == "in_list":
+            return sz(1), None
+        if name in ("startsWith", "endsWith"):
+            return _ceil_mul(sz(1), 0.1), None
+        if name == "contains":
+            return _mul(_ceil_mul(sz(0), 0.1), _ceil_mul(sz(1), 0.1)), None
+        if name == "matches":
+            s_i, r_i = (0, 1)
+            str_cost = _ceil_mul(_sat(sz(s_i) + 1), 0.1)
+            return _mul(str_cost, _ceil_mul(sz(r_i), 0.25)), None
+        if name in ("find", "findAll"):
+            str_cost = _ceil_mul(_sat(sz(0) + 1), 0.1)
+            return _mul(str_cost, _ceil_mul(sz(1), 0.25)), sz(0)
+        if name == "split":
+            return _ceil_mul(sz(0), 0.2), sz(0)
+        if name in ("lowerAscii", "upperAscii", "trim", "charAt", "strings.quote"):
+            return _ceil_mul(sz(0), 0.1), sz(0)
+        if name in ("indexOf", "lastIndexOf") and ovs[0].args[0] == T.STRING:
+            return _mul(_ceil_mul(sz(0), 0.1), _ceil_mul(sz(1), 0.1)), None
+        if name == "replace":
+            return _ceil_mul(sz(0), 0.1), None
+        if name == "substring":
+            return _ceil_mul(sz(0), 0.1), sz(0)
+        if name in ("join",):
+            return _ceil_mul(sz(0), 0.1), None
+        if name == "format":
+            return _ceil_mul(sz(0), 0.1), None
+        if name in ("isSorted", "sum", "min", "max", "indexOf", "lastIndexOf", "distinct", "flatten",
+                    "reverse", "sort") and target is not None:
+            c = sz(0)
+            if name == "sort" or name == "distinct":
+                c = _mul(c, c) if name == "distinct" else c
+            return _sat(c + 1), sz(0)
+        if name == "lists.range":
+            a = args[0]
+            return 1, (a.a if a.kind == "lit" and type(a.a) is int else None)
+        if name.startswith("sets."):
+            return _sat(_mul(sz(0), sz(1)) + 1), None
+        return 1, None
+
+
+def _mul(a, b):
+    if a >= UNKNOWN or b >= UNKNOWN:
+        return UNKNOWN if a and b else 0
+    return _sat(a * b)
+
+
+Checker.entry_sizes = {}
+
+
+def check(env: Env, root: Node, estimate: bool):
+    c = Checker(env, estimate)
+    c.entry_sizes = {}
+    t, cost, _ = c.check(root)
+    return t, cost, c.overloads
+
+
+# --------------------------------------------------------------------------- closures
+class Budget:
+    __slots__ = ("left",)
+
+    def __init__(self, limit):
+        self.left = limit
+
+
+def _charge(act, amount):
+    b = act["@budget"]
+    b.left -= amount
+    if b.left < 0:
+        raise CostExceeded()
+
+
+class Compiler:
+    def __init__(self, env: Env, overloads):
+        self.env = env
+        self.overloads = overloads
+
+    def compile(self, n: Node):
+        return getattr(self, "k_" + n.kind)(n)
+
+    def k_lit(self, n):
+        v = n.a
+        return lambda act: v
+
+    def k_ident(self, n):
+        name = n.a
+        if n.type[0] == "type" and name in TYPE_NAMES:
+            tv = TypeValue(name)
+            return lambda act: tv
+        return lambda act: act[name]
+
+    def k_select(self, n):
+        operand = self.compile(n.a)
+        field = n.b
+        mode = n.c
+        if mode == "has":
+            def has(act):
+                o = operand(act)
+                if isinstance(o, dict):
+                    return field in o
+                raise CELError("invalid type for field selection.")
+            return has
+        if mode == "opt":
+            def opt_sel(act):
+                o = operand(act)
+                if isinstance(o, Optional):
+                    if not o.present:
+                        return NONE
+                    o = o.value
+                if isinstance(o, dict):
+                    if field in o:
+                        return Optional(o[field], True)
+                    return NONE
+                raise CELError("no such overload")
+            return opt_sel
+
+        def sel(act):
+            o = operand(act)
+            if isinstance(o, dict):
+                try:
+                    return o[field]
+                except KeyError:
+                    raise CELError(f"no such key: {field}") from None
+            raise CELError("no such overload")
+        return sel
+
+    def k_list(self, n):
+        elems = [self.compile(e) for e in n.a]
+        opts = n.b
+        if not opts:
+            return lambda act: [e(act) for e in elems]
+
+        def mk(act):
+            out = []
+            for i, e in enumerate(elems):
+                v = e(act)
+                if i in opts:
+                    if not isinstance(v, Optional):
+                        raise CELError("no such overload")
+                    if v.present:
+                        out.append(v.value)
+                else:
+                    out.append(v)
+            return out
+        return mk
+
+    def k_map(self, n):
+        entries = [(self.compile(k), self.compile(v), opt) for k, v, opt in n.a]
+
+        def mk(act):
+            out = {}
+            for kf, vf, opt in entries:
+                k = kf(act)
+                if type(k) not in (int, str, bool) and not isinstance(k, int):
+                    raise CELError("unsupported key type")
+                if map_lookup(out, k)[0]:
+                    raise CELError("Failed with repeated key")
+                v = vf(act)
+                if opt:
+                    if not isinstance(v, Optional):
+                        raise CELError("no such overload")
+                    if not v.present:
+                        continue
+                    v = v.value
+                out[k] = v
+            return out
+        return mk
+
+    def k_bind(self, n):
+        name = n.a
+        init = self.compile(n.b)
+        body = self.compile(n.c)
+
+        def bind(act):
+            inner = dict(act)
+            inner[name] = init(act)
+            return body(inner)
+        return bind
+
+    def k_comp(self, n):
+        kind = n.a
+        macro_name, per = n.e
+        per = max(1, min(per, 1000))
+        rng = self.compile(n.b)
+        v1 = n.c[0]
+        v2 = n.c[1] if len(n.c) == 2 else None
+        bodies = [self.compile(b) for b in n.d]
+
+        def items(act):
+            r = rng(act)
+            if isinstance(r, (list, tuple)):
+                return list(enumerate(r)) if v2 else [(x, None) for x in r]
+            if isinstance(r, dict):
+                return list(r.items()) if v2 else [(k, None) for k in r]
+            raise CELError(f"got '{go_type_name(r)}', expected iterable type")
+
+        def loop(act):
+            seq = items(act)
+            inner = dict(act)
+            budget = act["@budget"]
+            for a, b in seq:
+                budget.left -= per
+                if budget.left < 0:
+                    raise CostExceeded()
+                inner[v1] = a
+                if v2 is not None:
+                    inner[v2] = b
+                yield inner
+
+        if kind in ("all", "exists"):
+            want = kind == "exists"
+            pred = bodies[0]
+
+            def quant(act):
+                err = None
+                for inner in loop(act):
+                    try:
+                        r = pred(inner)
+                    except CostExceeded:
+                        raise
+                    except CELError as e:
+                        if err is None:
+                            err = e
+                        continue
+                    if type(r) is not bool:
+                        if err is None:
+                            err = CELError("no such overload")
+                        continue
+                    if r is want:
+                        return want
+                if err is not None:
+                    raise err
+                return not want
+            return quant
+        if kind == "exists_one":
+            pred = bodies[0]
+
+            def one(act):
+                count = 0
+                for inner in loop(act):
+                    r = pred(inner)
+                    if type(r) is not bool:
+                        raise CELError("no such overload")
+                    if r:
+                        count += 1
+                return count == 1
+            return one
+        if kind == "map":
+            f = bodies[0]
+            return lambda act: [f(inner) for inner in loop(act)]
+        if kind == "map_filter":
+            p, f = bodies
+            return lambda act: [f(inner) for inner in loop(act) if _bool(p(inner))]
+        if kind == "filter":
+            p = bodies[0]
+            return lambda act: [inner[v1] for inner in loop(act) if _bool(p(inner))]
+        if kind == "transformList":
+            if len(bodies) == 2:
+                p, f = bodies
+                return lambda act: [f(inner) for inner in loop(act) if _bool(p(inner))]
+            f = bodies[0]
+            return lambda act: [f(inner) for inner in loop(act)]
+        if kind in ("transformMap", "transformMapEntry"):
+            p = bodies[0] if len(bodies) == 2 else None
+            f = bodies[-1]
+
+            def tmap(act):
+                out = {}
+                for inner in loop(act):
+                    if p is not None and not _bool(p(inner)):
+                        continue
+                    if kind == "transformMap":
+                        out[inner[v1]] = f(inner)
+                    else:
+                        entry = f(inner)
+                        if not isinstance(entry, dict):
+                            raise CELError("no such overload")
+                        for k, v in entry.items():
+                            if map_lookup(out, k)[0]:
+                                raise CELError(f"insert failed: key {k} already exists")
+                            out[k] = v
+                return out
+            return tmap
+        if kind == "sortBy":
+            f = bodies[0]
+
+            def sort_by(act):
+                pairs = [(inner[v1], f(inner)) for inner in loop(act)]
+                from allocator.cel.library import sort_values
+
+                keys = sort_values([k for _, k in pairs])
+                order = []
+                used = [False] * len(pairs)
+                for key in keys:
+                    for i, (_, k) in enumerate(pairs):
+                        if not used[i] and cel_equal(k, key):
+                            used[i] = True
+                            order.append(pairs[i][0])
+                            break
+                return order
+            return sort_by
+        raise AssertionError(kind)  # pragma: no cover
+
+    def k_call(self, n):
+        name = n.a
+        if name == "_&&_" or name == "_||_":
+            return self._logic(n)
+        if name == "_?_:_":
+            c, a, b = (self.compile(x) for x in n.c)
+
+            def cond(act):
+                v = c(act)
+                if v is True:
+                    return a(act)
+                if v is False:
+                    return b(act)
+                raise CELError("no such overload")
+            return cond
+        if name in ("optMap", "optFlatMap"):
+            raise CELError("unsupported")  # pragma: no cover
+        args = ([self.compile(n.b)] if n.b is not None else []) + [self.compile(a) for a in n.c]
+        ovs = self.overloads[n.id]
+        static_ok = len(ovs) == 1 and all(
+            not T.is_dyn(a.type) for a in (([n.b] if n.b is not None else []) + list(n.c)))
+        if name == "_[_]":
+            c0, c1 = args
+            return lambda act: index_value(c0(act), c1(act))
+        if name == "_[?_]":
+            c0, c1 = args
+            return lambda act: opt_index(c0(act), c1(act))
+        if name in ("_==_", "_!=_"):
+            a0, a1 = args
+            if name == "_==_":
+                def eq(act):
+                    x = a0(act)
+                    y = a1(act)
+                    if type(x) is str and type(y) is str:
+                        return x == y
+                    return cel_equal(x, y)
+                return eq
+            return lambda act: not cel_equal(a0(act), a1(act))
+        if static_ok and ovs[0].charge is None:
+            impl = ovs[0].impl
+            if len(args) == 1:
+                a0 = args[0]
+                return lambda act: impl(a0(act))
+            if len(args) == 2:
+                a0, a1 = args
+                return lambda act: impl(a0(act), a1(act))
+            return lambda act: impl(*[a(act) for a in args])
+
+        def dispatch(act):
+            vals = [a(act) for a in args]
+            for ov in ovs:
+                if all(value_matches(t, v) for t, v in zip(ov.args, vals, strict=True)):
+                    if ov.charge is not None:
+                        amount = ov.charge(vals)
+                        if amount:
+                            _charge(act, amount)
+                    return ov.impl(*vals)
+            raise CELError("no such overload")
+        return dispatch
+
+    def _logic(self, n):
+        left = self.compile(n.c[0])
+        right = self.compile(n.c[1])
+        stop = n.a == "_||_"  # value that decides
+
+        def logic(act):
+            try:
+                lv = left(act)
+                lerr = None
+                if lv is stop:
+                    return stop
+            except CostExceeded:
+                raise
+            except CELError as e:
+                lerr = e
+                lv = None
+            try:
+                rv = right(act)
+            except CostExceeded:
+                raise
+            except CELError:
+                if lerr is not None:
+                    raise lerr from None
+                if type(lv) is not bool:
+                    raise CELError("no such overload") from None
+                raise
+            if rv is stop:
+                return stop
+            if lerr is not None:
+                raise lerr
+            if type(lv) is not bool or type(rv) is not bool:
+                raise CELError("no such overload")
+            return not stop
+        return logic
+
+
+def _bool(v):
+    if type(v) is not bool:
+        raise CELError("no such overload")
+    return v

@@ -1,0 +1,561 @@
+"""A CEL parser producing a small AST with source offsets, macros expanded to comprehension nodes.
+
+Written for this project (not derived from cel-go's ANTLR grammar text); it follows the CEL language
+definition: operator precedence, literals and escapes, optional syntax (``.?field``, ``[?index]``,
+``{?key: v}``, ``[?e]``), the standard macros plus cel-go's two-variable comprehensions, ``cel.bind``
+and ``optMap``/``optFlatMap``.
+"""
+
+from __future__ import annotations
+
+import re
+
+MAX_RECURSION = 250
+
+RESERVED = frozenset(
+    "as break const continue else for function if import let loop package namespace return var void while".split()
+)
+
+
+class Node:
+    """One AST node. ``kind`` is lit/ident/select/call/list/map/struct/comp/bind."""
+
+    __slots__ = ("kind", "pos", "a", "b", "c", "d", "e", "type", "id")
+
+    def __init__(self, kind, pos, a=None, b=None, c=None, d=None, e=None):
+        self.kind = kind
+        self.pos = pos
+        self.a = a
+        self.b = b
+        self.c = c
+        self.d = d
+        self.e = e
+        self.type = None
+        self.id = 0
+
+    def __repr__(self):  # pragma: no cover - debugging aid
+        return f"Node({self.kind}, {self.a!r}, {self.b!r}, {self.c!r})"
+
+
+# call: a=function name, b=target (or None), c=list of args
+# select: a=operand, b=field, c=mode ("" normal, "has" presence test, "opt" optional)
+# comp: a=kind, b=range, c=(var1, var2), d=list of body nodes, e=macro name (for messages)
+# bind: a=name, b=init, c=body
+# list: a=elements, b=frozenset of optional indexes
+# map: a=list of (key, value, optional)
+# struct: a=type name, b=list of (field, value, optional)
+
+
+class ParseError(Exception):
+    def __init__(self, errors):
+        super().__init__(errors[0][1])
+        self.errors = errors  # list of (offset, message)
+
+
+_TOKEN_RE = re.compile(
+    r"""
+    (?P<ws>[ \t\r\n\f]+|//[^\n]*)
+  | (?P<float>(?:[0-9]+\.[0-9]+(?:[eE][+-]?[0-9]+)?|[0-9]+[eE][+-]?[0-9]+|\.[0-9]+(?:[eE][+-]?[0-9]+)?))
+  | (?P<hex>0[xX][0-9a-fA-F]+[uU]?)
+  | (?P<int>[0-9]+[uU]?)
+  | (?P<str>(?:[rR][bB]?|[bB][rR]?)?(?:\"\"\"|'''|"|'))
+  | (?P<ident>[_a-zA-Z][_a-zA-Z0-9]*)
+  | (?P<op>==|!=|<=|>=|&&|\|\||[-+*/%!<>?:.,()\[\]{}])
+    """,
+    re.VERBOSE,
+)
+
+_ESCAPES = {"a": "\a", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v", "\\": "\\",
+            "'": "'", '"': '"', "`": "`", "?": "?"}
+
+
+class Tok:
+    __slots__ = ("kind", "text", "pos", "value")
+
+    def __init__(self, kind, text, pos, value=None):
+        self.kind = kind
+        self.text = text
+        self.pos = pos
+        self.value = value
+
+
+def _decode_string(body: str, raw: bool, is_bytes: bool, pos: int):
+    if raw:
+        return body.encode("utf-8") if is_bytes else body
+    out: list = []
+    i = 0
+    n = len(body)
+    buf = bytearray() if is_bytes else None
+    while i < n:
+        c = body[i]
+        if c != "\\":
+            if is_bytes:
+                buf.extend(c.encode("utf-8"))
+            else:
+                out.append(c)
+            i += 1
+            continue
+        if i + 1 >= n:
+            raise ParseError([(pos, "Syntax error: invalid escape sequence")])
+        e = body[i + 1]
+        if e in _ESCAPES:
+            ch = _ESCAPES[e]
+            if is_bytes:
+                buf.extend(ch.encode())
+            else:
+                out.append(ch)
+            i += 2
+        elif e in "xXuU" or e in "01234567":
+            if e in "xX":
+                digits, base, width = body[i + 2:i + 4], 16, 2
+            elif e == "u":
+                digits, base, width = body[i + 2:i + 6], 16, 4
+            elif e == "U":
+                digits, base, width = body[i + 2:i + 10], 16, 8
+            else:
+                digits, base, width = body[i + 1:i + 4], 8, 3
+            if len(digits) != width or not all(d in "0123456789abcdefABCDEF"[: 16 if base == 16 else 8]
+                                               for d in digits):
+                raise ParseError([(pos, "Syntax error: invalid escape sequence")])
+            v = int(digits, base)
+            if is_bytes and e in "xX01234567":
+                buf.append(v & 0xFF)
+            else:
+                if v > 0x10FFFF or 0xD800 <= v <= 0xDFFF:
+                    raise ParseError([(pos, "Syntax error: invalid unicode code point")])
+                if is_bytes:
+                    buf.extend(chr(v).encode("utf-8"))
+                else:
+                    out.append(chr(v))
+            i += (2 + width) if e in "xXuU" else (1 + width)
+        else:
+            raise ParseError([(pos, "Syntax error: invalid escape sequence")])
+    return bytes(buf) if is_bytes else "".join(out)
+
+
+def tokenize(src: str) -> list[Tok]:
+    toks: list[Tok] = []
+    pos = 0
+    n = len(src)
+    while pos < n:
+        m = _TOKEN_RE.match(src, pos)
+        if not m:
+            raise ParseError([(pos, f"Syntax error: token recognition error at: '{src[pos]}'")])
+        kind = m.lastgroup
+        text = m.group()
+        if kind == "ws":
+            pos = m.end()
+            continue
+        if kind == "str":
+            prefix = text.rstrip("'\"")
+            quote = text[len(prefix):]
+            raw = "r" in prefix.lower()
+            is_bytes = "b" in prefix.lower()
+            start = m.end()
+            if len(quote) == 3:
+                end = src.find(quote, start)
+                while end != -1 and not raw and _escaped(src, start, end):
+                    end = src.find(quote, end + 1)
+                if end == -1:
+                    raise ParseError([(pos, f"Syntax error: token recognition error at: '{src[pos:pos + 3]}'")])
+                body = src[start:end]
+                stop = end + 3
+            else:
+                i = start
+                while i < n and src[i] != quote and src[i] != "\n":
+                    if src[i] == "\\" and not raw:
+                        i += 1
+                    i += 1
+                if i >= n or src[i] != quote:
+                    raise ParseError([(pos, f"Syntax error: token recognition error at: '{src[pos:i]}'")])
+                body = src[start:i]
+                stop = i + 1
+            toks.append(Tok("bytes" if is_bytes else "string", src[pos:stop], pos,
+                            _decode_string(body, raw, is_bytes, pos)))
+            pos = stop
+            continue
+        toks.append(Tok(kind, text, pos))
+        pos = m.end()
+    toks.append(Tok("eof", "<EOF>", n))
+    return toks
+
+
+def _escaped(src, start, end):
+    k = end - 1
+    count = 0
+    while k >= start and src[k] == "\\":
+        count += 1
+        k -= 1
+    return count % 2 == 1
+
+
+_REL_OPS = {"==": "_==_", "!=": "_!=_", "<": "_<_", "<=": "_<=_", ">": "_>_", ">=": "_>=_", "in": "@in"}
+_ADD_OPS = {"+": "_+_", "-": "_-_"}
+_MUL_OPS = {"*": "_*_", "/": "_/_", "%": "_%_"}
+
+INT64_MIN = -(1 << 63)
+INT64_MAX = (1 << 63) - 1
+UINT64_MAX = (1 << 64) - 1
+
+
+class Parser:
+    def __init__(self, src: str):
+        self.src = src
+        self.toks = tokenize(src)
+        self.i = 0
+        self.depth = 0
+        self.next_id = 1
+        self.errors: list[tuple[int, str]] = []
+
+    # -- helpers
+    def peek(self, k=0) -> Tok:
+        return self.toks[min(self.i + k, len(self.toks) - 1)]
+
+    def take(self) -> Tok:
+        t = self.toks[self.i]
+        if self.i < len(self.toks) - 1:
+            self.i += 1
+        return t
+
+    def is_op(self, text, k=0):
+        t = self.peek(k)
+        return t.kind == "op" and t.text == text
+
+    def fail(self, tok: Tok, expecting: str | None = None):
+        shown = tok.text if tok.kind != "eof" else "<EOF>"
+        msg = f"Syntax error: mismatched input '{shown}' expecting {expecting}" if expecting else \
+            f"Syntax error: extraneous input '{shown}'"
+        raise ParseError([(tok.pos, msg)])
+
+    def expect(self, text):
+        t = self.peek()
+        if t.kind == "op" and t.text == text:
+            return self.take()
+        self.fail(t, f"'{text}'")
+
+    def node(self, kind, pos, *args):
+        n = Node(kind, pos, *args)
+        n.id = self.next_id
+        self.next_id += 1
+        return n
+
+    def enter(self, pos):
+        self.depth += 1
+        if self.depth > MAX_RECURSION:
+            raise ParseError([(pos, f"Syntax error: expression recursion limit exceeded: {MAX_RECURSION}")])
+
+    # -- grammar
+    def parse(self) -> Node:
+        e = self.expr()
+        t = self.peek()
+        if t.kind != "eof":
+            self.fail(t, "<EOF>")
+        return e
+
+    def expr(self) -> Node:
+        self.enter(self.peek().pos)
+        try:
+            cond = self.logical("||")
+            if self.is_op("?"):
+                q = self.take()
+                a = self.logical("||")
+                self.expect(":")
+                b = self.expr()
+                return self.node("call", q.pos, "_?_:_", None, [cond, a, b])
+            return cond
+        finally:
+            self.depth -= 1
+
+    def logical(self, op):
+        sub = (lambda: self.logical("&&")) if op == "||" else self.relation
+        fn = "_||_" if op == "||" else "_&&_"
+        items = [sub()]
+        positions = []
+        while self.is_op(op):
+            positions.append(self.take().pos)
+            items.append(sub())
+        if len(items) == 1:
+            return items[0]
+        return self._balance(fn, items, positions, 0, len(items) - 1)
+
+    def _balance(self, fn, items, positions, lo, hi):
+        # cel-go builds a balanced tree for chains of && / ||
+        if lo == hi:
+            return items[lo]
+        mid = (lo + hi + 1) // 2
+        left = self._balance(fn, items, positions, lo, mid - 1)
+        right = self._balance(fn, items, positions, mid, hi)
+        return self.node("call", positions[mid - 1], fn, None, [left, right])
+
+    def _binary_chain(self, ops, sub):
+        left = sub()
+        chain = 0
+        while True:
+            t = self.peek()
+            name = None
+            if t.kind == "op" and t.text in ops:
+                name = ops[t.text]
+            elif t.kind == "ident" and t.text == "in" and "in" in ops:
+                name = ops["in"]
+            if name is None:
+                return left
+            self.take()
+            chain += 1
+            if self.depth + chain > MAX_RECURSION:
+                raise ParseError([(t.pos, f"Syntax error: expression recursion limit exceeded: {MAX_RECURSION}")])
+            right = sub()
+            left = self.node("call", t.pos, name, None, [left, right])
+
+    def relation(self):
+        return self._binary_chain(_REL_OPS, self.calc)
+
+    def calc(self):
+        return self._binary_chain(_ADD_OPS, self.mult)
+
+    def mult(self):
+        return self._binary_chain(_MUL_OPS, self.unary)
+
+    def unary(self):
+        t = self.peek()
+        if t.kind == "op" and t.text in ("!", "-"):
+            ops = []
+            while self.is_op(t.text):
+                ops.append(self.take())
+            if t.text == "-" and len(ops) % 2 == 1 and self.peek().kind in ("int", "float") and \
+                    not self._continues_member(1):
+                # negative literal folding
+                lit = self.take()
+                operand = self._number(lit, negate=True)
+                ops = ops[:-1]
+            else:
+                operand = self.member()
+            for op in reversed(ops):
+                operand = self.node("call", op.pos, "!_" if op.text == "!" else "-_", None, [operand])
+            return operand
+        return self.member()
+
+    def _continues_member(self, k):
+        return self.is_op(".", k) or self.is_op("[", k)
+
+    def member(self):
+        e = self.primary()
+        while True:
+            t = self.peek()
+            if t.kind != "op":
+                return e
+            if t.text == ".":
+                self.take()
+                opt = False
+                if self.is_op("?"):
+                    self.take()
+                    opt = True
+                name_tok = self.take()
+                if name_tok.kind != "ident":
+                    self.fail(name_tok, "IDENTIFIER")
+                if not opt and self.is_op("("):
+                    open_tok = self.take()
+                    args = self.args(")")
+                    e = self.make_call(name_tok.text, e, args, open_tok.pos)
+                else:
+                    e = self.node("select", t.pos, e, name_tok.text, "opt" if opt else "")
+            elif t.text == "[":
+                self.take()
+                opt = False
+                if self.is_op("?"):
+                    self.take()
+                    opt = True
+                idx = self.expr()
+                self.expect("]")
+                e = self.node("call", t.pos, "_[?_]" if opt else "_[_]", None, [e, idx])
+            else:
+                return e
+
+    def args(self, close):
+        items = []
+        if self.is_op(close):
+            self.take()
+            return items
+        while True:
+            items.append(self.expr())
+            if self.is_op(","):
+                self.take()
+                if self.is_op(close):
+                    self.take()
+                    return items
+                continue
+            self.expect(close)
+            return items
+
+    def _number(self, t: Tok, negate=False):
+        text = t.text
+        if t.kind == "float":
+            v = float(text)
+            return self.node("lit", t.pos, -v if negate else v)
+        unsigned = text[-1] in "uU"
+        body = text[:-1] if unsigned else text
+        v = int(body, 16) if body[:2].lower() == "0x" else int(body)
+        if unsigned:
+            if negate or v > UINT64_MAX:
+                raise ParseError([(t.pos, f"Syntax error: invalid uint literal: {text}")] if not negate else
+                                 [(t.pos, "Syntax error: unsigned literal cannot be negated")])
+            from allocator.cel.values import UInt  # local import: values has no parser dependency
+
+            return self.node("lit", t.pos, UInt(v))
+        if negate:
+            v = -v
+        if v < INT64_MIN or v > INT64_MAX:
+            raise ParseError([(t.pos, f"Syntax error: invalid int literal: {'-' if negate else ''}{text}")])
+        return self.node("lit", t.pos, v)
+
+    def primary(self):
+        t = self.peek()
+        k = t.kind
+        if k in ("int", "hex", "float"):
+            self.take()
+            return self._number(t)
+        if k == "string" or k == "bytes":
+            self.take()
+            return self.node("lit", t.pos, t.value)
+        if k == "ident":
+            name = t.text
+            if name in ("true", "false"):
+                self.take()
+                return self.node("lit", t.pos, name == "true")
+            if name == "null":
+                self.take()
+                return self.node("lit", t.pos, None)
+            if name in RESERVED or name == "in":
+                raise ParseError([(t.pos, f"Syntax error: reserved identifier: {name}")])
+            self.take()
+            if self.is_op("("):
+                open_tok = self.take()
+                args = self.args(")")
+                return self.make_call(name, None, args, open_tok.pos)
+            if self.is_op("{") and self._looks_like_struct():
+                return self.struct(name, t.pos)
+            return self.node("ident", t.pos, name)
+        if k == "op":
+            if t.text == "(":
+                self.take()
+                e = self.expr()
+                self.expect(")")
+                return e
+            if t.text == "[":
+                self.take()
+                return self.list_literal(t.pos)
+            if t.text == "{":
+                self.take()
+                return self.map_literal(t.pos)
+            if t.text == "." and self.peek(1).kind == "ident":
+                self.take()
+                return self.primary()
+        self.fail(t, None)
+
+    def _looks_like_struct(self):
+        # Name{ field: ... } or Name{}
+        return (self.peek(1).kind == "ident" and self.is_op(":", 2)) or self.is_op("}", 1) or \
+            (self.is_op("?", 1) and self.peek(2).kind == "ident")
+
+    def struct(self, name, pos):
+        self.expect("{")
+        fields = []
+        while not self.is_op("}"):
+            opt = False
+            if self.is_op("?"):
+                self.take()
+                opt = True
+            f = self.take()
+            if f.kind != "ident":
+                self.fail(f, "IDENTIFIER")
+            self.expect(":")
+            fields.append((f.text, self.expr(), opt))
+            if not self.is_op(","):
+                break
+            self.take()
+        self.expect("}")
+        return self.node("struct", pos, name, fields)
+
+    def list_literal(self, pos):
+        elems = []
+        opts = set()
+        while not self.is_op("]"):
+            if self.is_op("?"):
+                self.take()
+                opts.add(len(elems))
+            elems.append(self.expr())
+            if not self.is_op(","):
+                break
+            self.take()
+        self.expect("]")
+        return self.node("list", pos, elems, frozenset(opts))
+
+    def map_literal(self, pos):
+        entries = []
+        while not self.is_op("}"):
+            opt = False
+            if self.is_op("?"):
+                self.take()
+                opt = True
+            k = self.expr()
+            self.expect(":")
+            v = self.expr()
+            entries.append((k, v, opt))
+            if not self.is_op(","):
+                break
+            self.take()
+        self.expect("}")
+        return self.node("map", pos, entries)
+
+    # -- macros
+    def make_call(self, name, target, args, pos):
+        n = len(args)
+        if target is None:
+            if name == "has" and n == 1:
+                arg = args[0]
+                if arg.kind != "select" or arg.c:
+                    raise ParseError([(arg.pos if arg.kind != "select" else arg.pos,
+                                       "invalid argument to has() macro")])
+                arg.c = "has"
+                return arg
+            return self.node("call", pos, name, None, args)
+        # cel.bind(var, init, body)
+        if name == "bind" and n == 3 and target.kind == "ident" and target.a == "cel":
+            v = args[0]
+            if v.kind != "ident":
+                raise ParseError([(v.pos, "cel.bind() variable names must be simple identifiers")])
+            return self.node("bind", pos, v.a, args[1], args[2])
+        macro = None
+        if name in ("all", "exists", "exists_one") and n in (2, 3):
+            macro = name
+        elif name == "existsOne" and n in (2, 3):
+            macro = "exists_one"
+        elif name == "map" and n in (2, 3):
+            macro = "map"
+        elif name == "filter" and n == 2:
+            macro = "filter"
+        elif name in ("transformList", "transformMap", "transformMapEntry") and n in (3, 4):
+            macro = name
+        elif name == "sortBy" and n == 2:
+            macro = "sortBy"
+        if macro is None:
+            return self.node("call", pos, name, target, args)
+        two_var = macro in ("transformList", "transformMap", "transformMapEntry") or \
+            (macro in ("all", "exists", "exists_one") and n == 3)
+        nvars = 2 if two_var else 1
+        names = []
+        for a in args[:nvars]:
+            if a.kind != "ident":
+                raise ParseError([(a.pos, "argument must be a simple name")])
+            names.append(a.a)
+        if two_var and names[0] == names[1]:
+            raise ParseError([(args[1].pos, f"overlapping declarations of name '{names[0]}'")])
+        for nm in names:
+            if nm in ("__result__", "@result", "@it"):
+                raise ParseError([(pos, "iteration variable overwrites accumulator variable")])
+        if macro == "map" and n == 3:
+            macro = "map_filter"
+        return self.node("comp", pos, macro, target, tuple(names), args[nvars:], name)
+
+
+def parse(src: str) -> Node:
+    return Parser(src).parse()

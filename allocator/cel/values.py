@@ -1,0 +1,238 @@
+"""Runtime values and static types of the CEL environment."""
+
+from __future__ import annotations
+
+import ipaddress
+
+from allocator.quantity import Quantity
+from allocator.semver import Version
+
+
+class CELError(Exception):
+    """A CEL evaluation error (a value in cel-go; an exception here)."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+class CostExceeded(CELError):
+    def __init__(self):
+        super().__init__("operation cancelled: actual cost limit exceeded")
+
+
+class UInt(int):
+    """CEL uint (a distinct type from int)."""
+
+    __slots__ = ()
+
+    def __repr__(self):
+        return f"{int(self)}u"
+
+
+class Optional:
+    __slots__ = ("value", "present")
+
+    def __init__(self, value=None, present=False):
+        self.value = value
+        self.present = present
+
+    def __eq__(self, other):
+        return isinstance(other, Optional) and self.present == other.present and (
+            not self.present or cel_equal(self.value, other.value))
+
+    def __hash__(self):  # pragma: no cover - optionals are never map keys
+        return hash(self.present)
+
+
+NONE = Optional()
+
+
+class TypeValue:
+    __slots__ = ("name",)
+
+    def __init__(self, name):
+        self.name = name
+
+    def __eq__(self, other):
+        return isinstance(other, TypeValue) and other.name == self.name
+
+    def __hash__(self):
+        return hash(self.name)
+
+    def __repr__(self):
+        return self.name
+
+
+class IP:
+    __slots__ = ("addr",)
+
+    def __init__(self, addr):
+        self.addr = addr
+
+    def __eq__(self, other):
+        return isinstance(other, IP) and other.addr == self.addr
+
+    def __hash__(self):
+        return hash(self.addr)
+
+    def __str__(self):
+        return str(self.addr)
+
+
+class CIDR:
+    __slots__ = ("addr", "net")
+
+    def __init__(self, addr, net):
+        self.addr = addr  # the address as written (host bits kept)
+        self.net = net
+
+    def __eq__(self, other):
+        return isinstance(other, CIDR) and other.addr == self.addr and other.net.prefixlen == self.net.prefixlen
+
+    def __hash__(self):
+        return hash((self.addr, self.net.prefixlen))
+
+    def __str__(self):
+        return f"{self.addr}/{self.net.prefixlen}"
+
+
+class URL:
+    __slots__ = ("raw", "scheme", "host", "hostname", "port", "path", "query")
+
+    def __init__(self, raw, scheme, host, hostname, port, path, query):
+        self.raw = raw
+        self.scheme = scheme
+        self.host = host
+        self.hostname = hostname
+        self.port = port
+        self.path = path
+        self.query = query
+
+    def __eq__(self, other):
+        return isinstance(other, URL) and other.raw == self.raw
+
+    def __hash__(self):
+        return hash(self.raw)
+
+
+# --------------------------------------------------------------------------- type names
+
+def type_name(v) -> str:
+    """CEL type name of a runtime value (as cel-go's Type().TypeName())."""
+    if v is None:
+        return "null_type"
+    t = type(v)
+    if t is bool:
+        return "bool"
+    if t is UInt:
+        return "uint"
+    if t is int:
+        return "int"
+    if t is float:
+        return "double"
+    if t is str:
+        return "string"
+    if t is bytes:
+        return "bytes"
+    if t is list or t is tuple:
+        return "list"
+    if t is dict or isinstance(v, dict):
+        return "map"
+    if t is Quantity:
+        return "kubernetes.Quantity"
+    if t is Version:
+        return "kubernetes.Semver"
+    if t is Optional:
+        return "optional_type"
+    if t is TypeValue:
+        return "type"
+    if t is IP:
+        return "net.IP"
+    if t is CIDR:
+        return "net.IPNet"
+    if t is URL:
+        return "kubernetes.URL"
+    return t.__name__
+
+
+_GO_NAMES = {"bool": "types.Bool", "int": "types.Int", "uint": "types.Uint", "double": "types.Double",
+             "string": "types.String", "bytes": "types.Bytes", "null_type": "types.Null",
+             "kubernetes.Quantity": "cel.Quantity", "kubernetes.Semver": "cel.Semver",
+             "optional_type": "*types.Optional", "type": "*types.Type", "net.IP": "cel.IP",
+             "net.IPNet": "cel.CIDR", "kubernetes.URL": "cel.URL"}
+
+
+def go_type_name(v) -> str:
+    """The Go type name cel-go prints with %T for a value (used in a few messages)."""
+    return _GO_NAMES.get(type_name(v), type_name(v))
+
+
+# --------------------------------------------------------------------------- equality
+
+def _num_kind(v):
+    t = type(v)
+    return t is int or t is UInt or t is float
+
+
+def cel_equal(a, b) -> bool:
+    """Heterogeneous CEL equality; raises CELError for opaque Kubernetes types compared with others."""
+    ta, tb = type(a), type(b)
+    if ta is tb:
+        if ta is list or ta is tuple:
+            return len(a) == len(b) and all(cel_equal(x, y) for x, y in zip(a, b, strict=True))
+        if ta is dict:
+            if len(a) != len(b):
+                return False
+            for k, v in a.items():
+                found, ov = map_lookup(b, k)
+                if not found or not cel_equal(v, ov):
+                    return False
+            return True
+        if ta is float:
+            return a == b  # NaN != NaN
+        return a == b
+    if ta is bool or tb is bool:
+        return False
+    if _num_kind(a) and _num_kind(b):
+        return a == b
+    if ta in (Quantity, Version, IP, CIDR, URL) or tb in (Quantity, Version, IP, CIDR, URL):
+        # the Kubernetes wrapper types are never equal to values of other types
+        return False
+    if isinstance(a, dict) and isinstance(b, dict):
+        return cel_equal(dict(a), dict(b))
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return cel_equal(list(a), list(b))
+    return False
+
+
+def map_lookup(m, key):
+    """Look a key up in a CEL map with numeric key normalisation; returns (found, value)."""
+    tk = type(key)
+    if tk is bool:
+        for k, v in m.items():
+            if type(k) is bool and k == key:
+                return True, v
+        return False, None
+    if tk is str:
+        if key in m:
+            return True, m[key]
+        return False, None
+    if tk is int or tk is UInt or tk is float:
+        if tk is float and not key.is_integer():
+            return False, None
+        for k, v in m.items():
+            if type(k) is not bool and type(k) is not str and k == key:
+                return True, v
+        return False, None
+    return False, None
+
+
+def format_key(key) -> str:
+    if type(key) is bool:
+        return "true" if key else "false"
+    return str(key)
+
+
+def ip_parse(s: str):
+    return ipaddress.ip_address(s)
