@@ -166,6 +166,7 @@ _MISPLACED = {
     ("DeviceRequest", "exactly"): "{version} has no `exactly`: write its fields directly on the request, or use apiVersion resource.k8s.io/v1",
     ("Device", "attributes"): "in {version} device fields go under `basic`",
     ("Device", "capacity"): "in {version} device fields go under `basic`",
+    ("BasicDevice", "name"): "the device name belongs next to `basic`, not inside it",
 }
 
 
@@ -288,7 +289,7 @@ class _Walker:
             hint = _MISPLACED[(tname, key)].format(version=f"{RESOURCE_GROUP}/{self.version}")
         known = list(self.schema[tname])
         near = difflib.get_close_matches(key, known, n=1, cutoff=0.6) or [k for k in known if k.lower() == key.lower()]
-        if near:
+        if near and not hint:
             detail += f' (did you mean "{near[0]}"?)'
         if hint:
             detail += f": {hint}"
