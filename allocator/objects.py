@@ -157,7 +157,8 @@ def _read_one(data, pos: Position | None, index: int, result: ReadResult, defaul
     for diagnostic in decoder.errors[before:]:
         conversion.relocate(diagnostic)  # report moved fields at the path the user wrote
     if decoder.errors:
-        result.errors.extend(decoder.errors)
+        # In reading order: conversion and decoding find them in separate passes.
+        result.errors.extend(sorted(decoder.errors, key=lambda d: (d.line or 0, d.column or 0)))
         return
     if kind in _NAMESPACED and not obj.metadata.namespace:
         obj.metadata.namespace = default_namespace
