@@ -138,6 +138,9 @@ class ExpressionLocator:
         """Source index of expression[target]: walk both, skipping what YAML folding or escaping added."""
         src = self.text
         i = index
+        end = index  # just after the last non-blank character matched so far
+        if target >= len(expression):
+            target = -1  # past the end: the caret goes after the last character
         for k, ch in enumerate(expression):
             j = i
             while j < len(src) and src[j] != ch and src[j] in self._SKIPPABLE and j - i < 256:
@@ -147,4 +150,6 @@ class ExpressionLocator:
                 return j if matched else i
             if matched:
                 i = j + 1
-        return min(i, len(src) - 1) if src else 0
+                if not ch.isspace():
+                    end = i
+        return end

@@ -1,5 +1,244 @@
-"""Placeholder, filled in below."""
+"""Warnings about claims measured against a device inventory.
+
+None of these are apiserver errors: the apiserver accepts the objects, and the
+trouble shows only when the scheduler allocates. The allocator evaluates the
+class selectors and then the request selectors on every device; a CEL runtime
+error on any device aborts the whole allocation (it does not just skip the
+device). So we do exactly that evaluation and report:
+
+* a ``deviceClassName`` that names no DeviceClass of the inventory;
+* a selector that fails at runtime on some devices (naming them), which
+  usually means an attribute read without ``has()``, ``in`` or ``.?``;
+* an attribute or capacity that no device of the class publishes (the
+  selector is always false, or fails at runtime);
+* a request that no device of the inventory can ever satisfy.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..diagnostics import Diagnostic
+from ..features import FeatureGates, make_gates
+from .cel import ExpressionLocator
+from .errors import WARNING, Errors, FieldError, located
+
+_NAME = r"[A-Za-z_][A-Za-z0-9_]*"
+_QUOTED = r"""(?:"([^"\\]*)"|'([^'\\]*)')"""
+# device.attributes["domain"].id, device.attributes["domain"]["id"], with .? / [? optional forms.
+_REFERENCE = re.compile(
+    rf"device\s*\.\s*(attributes|capacity)\s*\[\s*{_QUOTED}\s*\]\s*"
+    rf"(?:\.\s*\??\s*({_NAME})|\[\s*\??\s*{_QUOTED}\s*\])")
+
+MAX_LISTED = 5
 
 
-def inventory_warnings(documents, inventory=None, gates=None):
-    return []
+@dataclass
+class _Device:
+    driver: str
+    pool: str
+    name: str
+    device: object
+    published: dict  # "attributes"/"capacity" -> set of (domain, id)
+    built: object = None
+    build_error: str | None = None
+
+    @property
+    def id(self) -> str:
+        return f"{self.driver}/{self.pool}/{self.name}"
+
+
+def _documents(source) -> list:
+    if source is None:
+        return []
+    return list(getattr(source, "documents", source))
+
+
+def _split(name: str, driver: str) -> tuple[str, str]:
+    domain, sep, ident = name.partition("/")
+    return (domain, ident) if sep else (driver, name)
+
+
+def _inventory_devices(inventory: list) -> list[_Device]:
+    out = []
+    for doc in inventory:
+        if doc.kind != "ResourceSlice":
+            continue
+        spec = doc.obj.spec
+        for dev in spec.devices:
+            published = {"attributes": {_split(k, spec.driver) for k in dev.attributes},
+                         "capacity": {_split(k, spec.driver) for k in dev.capacity}}
+            out.append(_Device(spec.driver, spec.pool.name, dev.name, dev, published))
+    return out
+
+
+class _Evaluator:
+    """Compiles and evaluates selectors like the allocator: memoised per (expression, device)."""
+
+    def __init__(self, gates: FeatureGates):
+        self.enabled = gates.enabled_set()
+        self.results: dict = {}
+        try:
+            from .. import cel
+        except ImportError:  # pragma: no cover - the CEL module ships with the allocator
+            cel = None
+        self.cel = cel
+
+    def compile(self, expression: str):
+        if self.cel is None:
+            return None
+        try:
+            return self.cel.compile_selector(expression, gates=self.enabled, estimate_cost=False)
+        except self.cel.CELCompileError:
+            return None  # reported by validation
+
+    def evaluate(self, compiled, dev: _Device) -> tuple[bool, str | None]:
+        key = (compiled.expression, dev.id)
+        if key not in self.results:
+            self.results[key] = self._evaluate(compiled, dev)
+        return self.results[key]
+
+    def _evaluate(self, compiled, dev: _Device) -> tuple[bool, str | None]:
+        if dev.built is None and dev.build_error is None:
+            try:
+                d = dev.device
+                dev.built = self.cel.build_device(dev.driver, d.attributes, d.capacity, d.allow_multiple_allocations)
+            except (self.cel.CELRuntimeError, ValueError) as exc:
+                dev.build_error = str(exc)
+        if dev.build_error is not None:
+            return False, dev.build_error
+        try:
+            return compiled.evaluate_device(dev.built), None
+        except self.cel.CELRuntimeError as exc:
+            return False, exc.message
+
+
+def _listed(items: list[str]) -> str:
+    shown = ", ".join(items[:MAX_LISTED])
+    return shown + (f" and {len(items) - MAX_LISTED} more" if len(items) > MAX_LISTED else "")
+
+
+def _requests(doc):
+    """(path, deviceClassName, selectors) for every request and subrequest of a claim or template."""
+    if doc.kind == "ResourceClaim":
+        spec, base = doc.obj.spec, "spec"
+    elif doc.kind == "ResourceClaimTemplate":
+        spec, base = doc.obj.spec.spec, "spec.spec"
+    else:
+        return
+    for i, req in enumerate(spec.devices.requests):
+        path = f"{base}.devices.requests[{i}]"
+        if req.exactly is not None:
+            yield f"{path}.exactly", req.exactly.device_class_name, req.exactly.selectors
+        for j, sub in enumerate(req.first_available):
+            yield f"{path}.firstAvailable[{j}]", sub.device_class_name, sub.selectors
+
+
+def inventory_warnings(documents, inventory=None, gates: FeatureGates | None = None,
+                       text: str | None = None) -> list[Diagnostic]:
+    """Warnings for the claims and templates in ``documents`` against ``inventory``.
+
+    Both are a ``ReadResult`` or a list of ``Document``; without ``inventory``
+    the DeviceClasses and ResourceSlices of ``documents`` are the inventory.
+    ``text`` is the YAML of ``documents``, to point inside CEL expressions.
+    """
+    gates = gates or make_gates()
+    docs = _documents(documents)
+    inventory_docs = _documents(inventory) if inventory is not None else docs
+    classes = {d.name: d.obj for d in inventory_docs if d.kind == "DeviceClass"}
+    devices = _inventory_devices(inventory_docs)
+    if not classes and not devices:
+        return []  # no inventory: nothing to compare with
+    evaluator = _Evaluator(gates)
+    out: list[Diagnostic] = []
+    for doc in docs:
+        errs = Errors()
+        locator = ExpressionLocator(doc, text)
+        for path, class_name, selectors in _requests(doc):
+            _request(errs, locator, evaluator, path, class_name, selectors, classes, devices)
+        out.extend(located(errs, doc))
+    return out
+
+
+def _request(errs: Errors, locator, evaluator: _Evaluator, path: str, class_name: str, selectors,
+             classes: dict, devices: list[_Device]) -> None:
+    if not class_name:
+        return
+    device_class = classes.get(class_name)
+    if device_class is None:
+        errs.warn(f"{path}.deviceClassName", f"DeviceClass {class_name!r} is not in the inventory: "
+                  "the claim cannot be allocated until it exists")
+        return
+    if evaluator.cel is None or not devices:
+        return
+    class_sels = [(i, evaluator.compile(s.cel.expression)) for i, s in enumerate(device_class.spec.selectors)
+                  if s.cel is not None]
+    request_sels = [(j, evaluator.compile(s.cel.expression)) for j, s in enumerate(selectors) if s.cel is not None]
+    if any(c is None for _, c in class_sels + request_sels):
+        return  # a compile error, reported by validation
+    class_failures: dict[int, list[str]] = {}
+    request_failures: dict[int, list[str]] = {}
+    in_class: list[_Device] = []
+    matching = 0
+    for dev in devices:
+        ok = True
+        for i, compiled in class_sels:
+            result, error = evaluator.evaluate(compiled, dev)
+            if error is not None:
+                class_failures.setdefault(i, []).append(f"{dev.id} ({error})")
+            if not result:
+                ok = False
+                break
+        if not ok:
+            continue
+        in_class.append(dev)
+        for j, compiled in request_sels:
+            result, error = evaluator.evaluate(compiled, dev)
+            if error is not None:
+                request_failures.setdefault(j, []).append(f"{dev.id} ({error})")
+            if not result:
+                ok = False
+                break
+        matching += ok
+    for i, failures in class_failures.items():
+        errs.warn(f"{path}.deviceClassName", f"DeviceClass {class_name!r} selector #{i} fails at runtime on "
+                  f"{len(failures)} device(s), which aborts allocation: {_listed(failures)}")
+    for j, failures in request_failures.items():
+        errs.warn(f"{path}.selectors[{j}].cel.expression", f"fails at runtime on {len(failures)} device(s) of "
+                  f"class {class_name!r}, which aborts allocation (guard with has(), 'in' or '.?'): "
+                  f"{_listed(failures)}")
+    for j, selector in enumerate(selectors):
+        if selector.cel is not None:
+            _unpublished(errs, locator, f"{path}.selectors[{j}].cel.expression", selector.cel.expression,
+                         class_name, in_class)
+    if matching == 0 and not class_failures and not request_failures:
+        errs.warn(path, f"no device in the inventory matches this request (class {class_name!r}"
+                  f"{' and its selectors' if request_sels else ''})")
+
+
+def _unpublished(errs: Errors, locator, path: str, expression: str, class_name: str, in_class: list[_Device]) -> None:
+    if not in_class:
+        return
+    reported = set()
+    for m in _REFERENCE.finditer(expression):
+        what = m.group(1)
+        domain = m.group(2) if m.group(2) is not None else m.group(3)
+        ident = m.group(4) or (m.group(5) if m.group(5) is not None else m.group(6))
+        if (what, domain, ident) in reported:
+            continue
+        reported.add((what, domain, ident))
+        if any((domain, ident) in dev.published[what] for dev in in_class):
+            continue
+        singular = "attribute" if what == "attributes" else "capacity"
+        line, col = _line_col(expression, m.start())
+        pos = locator.locate(path, expression, line, col)
+        errs.add(FieldError(path, WARNING, detail=f"no device of class {class_name!r} publishes {singular} "
+                            f"{domain}/{ident}: this selector is always false or fails at runtime",
+                            pos=pos, severity="warning"))
+
+
+def _line_col(expression: str, offset: int) -> tuple[int, int]:
+    line = expression.count("\n", 0, offset) + 1
+    start = expression.rfind("\n", 0, offset) + 1
+    return line, offset - start + 1
