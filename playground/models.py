@@ -1,1 +1,188 @@
-# Sample inventories and shared snapshots will live here.
+"""Sample inventories, gallery examples and shared snapshots.
+
+Interface (stable; ``api/`` imports it):
+
+``SampleInventory``
+    slug, title, description, provenance, license, kubernetes_version,
+    tags (list of feature tags), objects_yaml (the objects as multi-document
+    YAML), position (order in pickers).
+    ``inventory.as_yaml() -> str`` the objects as YAML text.
+    ``SampleInventory.objects.listed()`` in picker order.
+    ``SampleInventory.objects.default()`` the inventory the editor starts with (or None).
+
+``Example``
+    slug, title, description, inventory (FK to SampleInventory), documents,
+    node ("" = automatic), feature_gates (dict of overrides), kubernetes_version,
+    tags, expected (the expected outcome, as in the sample file's ``expect``),
+    position.
+    ``example.state() -> playground.state.State`` ready for the engine.
+    ``Example.objects.with_inventory()`` examples with their inventory joined, in gallery order.
+    ``Example.objects.tagged(tag)``, ``Example.objects.all_tags() -> list[str]``.
+
+``Share``
+    An immutable snapshot of a ``State``: id (derived from a hash of the
+    content, so sharing the same state twice gives the same id), inventory
+    (the YAML itself, not a reference), documents, node, kubernetes_version,
+    feature_gates, inventory_slug (where the inventory came from, for
+    display), created.
+    ``Share.objects.get_or_create_for(state: State | dict) -> (share, created)``;
+    a dict is checked with ``State.from_dict`` and may raise ``StateError``.
+    ``share.state() -> State``; ``share.get_absolute_url() -> "/s/<id>"``.
+"""
+
+from __future__ import annotations
+
+from django.db import IntegrityError, models, transaction
+from django.urls import reverse
+
+from allocator.features import CURRENT_RELEASE, RELEASES
+from playground.state import ID_LENGTH, ID_MAX_LENGTH, State
+
+VERSION_CHOICES = [(r, r) for r in RELEASES]
+DEFAULT_INVENTORY = "gpu-node"
+
+
+class SampleInventoryQuerySet(models.QuerySet):
+    def listed(self) -> SampleInventoryQuerySet:
+        return self.order_by("position", "title")
+
+    def default(self) -> SampleInventory | None:
+        return self.filter(slug=DEFAULT_INVENTORY).first() or self.listed().first()
+
+
+class SampleInventory(models.Model):
+    slug = models.SlugField(max_length=100, unique=True)
+    title = models.CharField(max_length=200)
+    description = models.TextField(blank=True)
+    provenance = models.TextField(blank=True, help_text="Where the objects come from (repository, file, commit).")
+    license = models.CharField(max_length=100, blank=True)
+    kubernetes_version = models.CharField(max_length=8, choices=VERSION_CHOICES, default=CURRENT_RELEASE)
+    tags = models.JSONField(default=list, blank=True, help_text="Feature tags, e.g. [\"partitionable\"].")
+    objects_yaml = models.TextField(
+        "objects (YAML)", help_text="Nodes, DeviceClasses and ResourceSlices as multi-document YAML."
+    )
+    position = models.PositiveIntegerField(default=0, help_text="Order in the inventory picker.")
+    updated = models.DateTimeField(auto_now=True)
+
+    objects = SampleInventoryQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["position", "title"]
+        verbose_name_plural = "sample inventories"
+
+    def __str__(self) -> str:
+        return self.title
+
+    def as_yaml(self) -> str:
+        return self.objects_yaml
+
+
+class ExampleQuerySet(models.QuerySet):
+    def with_inventory(self) -> ExampleQuerySet:
+        return self.select_related("inventory").order_by("position", "title")
+
+    def tagged(self, tag: str) -> ExampleQuerySet:
+        # Tags are a JSON list; SQLite has no JSON containment lookup, and the
+        # gallery is small, so filter in Python and return a queryset.
+        return self.filter(pk__in=[e.pk for e in self.only("pk", "tags") if tag in (e.tags or [])])
+
+    def all_tags(self) -> list[str]:
+        return sorted({tag for tags in self.values_list("tags", flat=True) for tag in (tags or [])})
+
+
+class Example(models.Model):
+    slug = models.SlugField(max_length=100, unique=True)
+    title = models.CharField(max_length=200)
+    description = models.TextField(blank=True)
+    inventory = models.ForeignKey(SampleInventory, on_delete=models.PROTECT, related_name="examples")
+    documents = models.TextField(help_text="ResourceClaims, templates and Pods as multi-document YAML.")
+    node = models.CharField(max_length=253, blank=True, help_text="Empty: try every node.")
+    feature_gates = models.JSONField(default=dict, blank=True, help_text="Overrides, e.g. {\"DRADeviceTaints\": false}.")
+    kubernetes_version = models.CharField(max_length=8, choices=VERSION_CHOICES, default=CURRENT_RELEASE)
+    tags = models.JSONField(default=list, blank=True)
+    expected = models.JSONField(default=dict, blank=True, help_text="The expected outcome (the sample's expect).")
+    position = models.PositiveIntegerField(default=0)
+    updated = models.DateTimeField(auto_now=True)
+
+    objects = ExampleQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["position", "title"]
+
+    def __str__(self) -> str:
+        return self.title
+
+    def get_absolute_url(self) -> str:
+        return reverse("example", args=[self.slug])
+
+    def state(self) -> State:
+        return State.from_dict(
+            {
+                "inventory": self.inventory.as_yaml(),
+                "documents": self.documents,
+                "node": self.node,
+                "kubernetesVersion": self.kubernetes_version,
+                "featureGates": self.feature_gates,
+                "inventorySlug": self.inventory.slug,
+            }
+        )
+
+
+class ShareQuerySet(models.QuerySet):
+    def get_or_create_for(self, state: State | dict) -> tuple[Share, bool]:
+        """The share of this exact state, created if new. Raises StateError for a bad dict."""
+        if not isinstance(state, State):
+            state = State.from_dict(state)
+        fields = {
+            "inventory": state.inventory,
+            "documents": state.documents,
+            "node": state.node,
+            "kubernetes_version": state.kubernetes_version,
+            "feature_gates": state.feature_gates,
+            "inventory_slug": state.inventory_slug,
+        }
+        # Lengthen the id in the (astronomically unlikely) case of a prefix collision.
+        for length in range(ID_LENGTH, ID_MAX_LENGTH + 1):
+            share_id = state.content_id(length)
+            existing = self.filter(pk=share_id).first()
+            if existing is None:
+                try:
+                    with transaction.atomic():
+                        return self.create(id=share_id, **fields), True
+                except IntegrityError:  # created concurrently
+                    existing = self.get(pk=share_id)
+            if existing.state() == state:
+                return existing, False
+        raise RuntimeError("share id collision at every length")
+
+
+class Share(models.Model):
+    id = models.CharField(primary_key=True, max_length=ID_MAX_LENGTH, editable=False)
+    inventory = models.TextField(blank=True)
+    documents = models.TextField(blank=True)
+    node = models.CharField(max_length=253, blank=True)
+    kubernetes_version = models.CharField(max_length=8, choices=VERSION_CHOICES, default=CURRENT_RELEASE)
+    feature_gates = models.JSONField(default=dict, blank=True)
+    inventory_slug = models.CharField(max_length=100, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    objects = ShareQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created"]
+
+    def __str__(self) -> str:
+        return self.id
+
+    def get_absolute_url(self) -> str:
+        return reverse("share", args=[self.id])
+
+    def state(self) -> State:
+        return State(
+            inventory=self.inventory,
+            documents=self.documents,
+            node=self.node,
+            kubernetes_version=self.kubernetes_version,
+            feature_gates=dict(sorted(self.feature_gates.items())),
+            inventory_slug=self.inventory_slug,
+        )

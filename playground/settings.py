@@ -34,6 +34,12 @@ CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", [])
 DATA_UPLOAD_MAX_MEMORY_SIZE = envint("DATA_UPLOAD_MAX_MEMORY_SIZE", 1024 * 1024, minimum=1)
 
 INSTALLED_APPS = [
+    # The admin (and what it needs) edits sample inventories and examples.
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
     "drf_spectacular",
@@ -47,8 +53,11 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "playground.middleware.BodySizeLimitMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
 ]
@@ -64,6 +73,8 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
             ],
         },
     },
@@ -93,6 +104,10 @@ STORAGES = {
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
 }
 
+# Requests a minute each anonymous client (IP address) may make to the API;
+# 0 turns throttling off.
+API_REQUESTS_PER_MINUTE = envint("API_REQUESTS_PER_MINUTE", 120, minimum=0)
+
 # The playground has no user accounts: the API is public and read-only in
 # the sense that nothing a request sends is tied to a person.
 REST_FRAMEWORK = {
@@ -101,6 +116,13 @@ REST_FRAMEWORK = {
     "UNAUTHENTICATED_USER": None,
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # --- REST API (api/): one error shape, per-IP throttling ---
+    "EXCEPTION_HANDLER": "api.errors.exception_handler",
+    "DEFAULT_THROTTLE_CLASSES": ["api.throttling.AnonymousRateThrottle"],
+    "DEFAULT_THROTTLE_RATES": {"anon": f"{API_REQUESTS_PER_MINUTE}/min" if API_REQUESTS_PER_MINUTE else None},
+    # Proxies in front of the site that append to X-Forwarded-For; with 0 the
+    # client is REMOTE_ADDR, so a client cannot pick its own identity.
+    "NUM_PROXIES": envint("API_NUM_PROXIES", 0, minimum=0),
 }
 
 SPECTACULAR_SETTINGS = {

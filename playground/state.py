@@ -1,0 +1,170 @@
+"""The state of the editor: what a result depends on, as one value.
+
+A ``State`` holds everything the engine needs to reproduce a result: the
+inventory objects themselves (YAML text, not a reference to a sample that
+may later change), the user's documents, the node (``""`` means automatic:
+try every node), the Kubernetes release and the feature-gate overrides
+(gates whose value differs from that release's default). ``inventory_slug``
+records which sample the inventory came from ("" for a custom one); it is
+informational only.
+
+``State.from_dict`` validates untrusted input (a form, an API body, an
+imported file) and raises ``StateError`` with a message meant for people.
+``content_id()`` is the short, stable id of a share: the same state always
+gives the same id.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass, field
+
+import yaml
+
+from allocator.features import CURRENT_RELEASE, RELEASES, FeatureGateError, make_gates
+
+# A share id is a prefix of the base62 form of the SHA-256 of the canonical
+# state: 11 characters (about 65 bits), like the Go playground's links.
+ID_LENGTH = 11
+ID_MAX_LENGTH = 22
+BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+EXPORT_KIND = "DRAPlaygroundState"
+EXPORT_API_VERSION = "playground.dra.dev/v1"
+
+# The largest inventory or documents text kept in a state, in characters.
+MAX_TEXT = 512 * 1024
+
+
+class StateError(ValueError):
+    """Input that cannot be a playground state; the message is for people."""
+
+
+def base62(data: bytes) -> str:
+    number = int.from_bytes(data, "big")
+    out = []
+    while number:
+        number, digit = divmod(number, 62)
+        out.append(BASE62[digit])
+    return "".join(reversed(out)) or "0"
+
+
+@dataclass(frozen=True)
+class State:
+    inventory: str = ""
+    documents: str = ""
+    node: str = ""
+    kubernetes_version: str = CURRENT_RELEASE
+    feature_gates: dict[str, bool] = field(default_factory=dict)
+    inventory_slug: str = ""
+
+    @classmethod
+    def from_dict(cls, data: dict) -> State:
+        """Build a state from the export/API form (camelCase keys), checking every value.
+
+        Accepts ``kubernetesVersion``, ``featureGates``, ``inventorySlug`` as
+        well as their snake_case names. ``node`` may be null (automatic).
+        """
+        if not isinstance(data, dict):
+            raise StateError("The state must be a mapping.")
+
+        def pick(*names, default=None):
+            for name in names:
+                if name in data:
+                    return data[name]
+            return default
+
+        inventory = _text(pick("inventory", default=""), "inventory")
+        documents = _text(pick("documents", default=""), "documents")
+        node = pick("node", default="") or ""
+        if not isinstance(node, str):
+            raise StateError("node must be a string (or empty for automatic).")
+        version = str(pick("kubernetesVersion", "kubernetes_version", default=CURRENT_RELEASE) or CURRENT_RELEASE)
+        if version not in RELEASES:
+            raise StateError(f"Unsupported Kubernetes version {version!r}: choose one of {', '.join(RELEASES)}.")
+        gates = pick("featureGates", "feature_gates", default={}) or {}
+        if not isinstance(gates, dict):
+            raise StateError("featureGates must be a mapping of gate names to true or false.")
+        try:
+            overrides = make_gates(gates, version).overrides()
+        except FeatureGateError as exc:
+            raise StateError(f"{exc}.") from None
+        slug = pick("inventorySlug", "inventory_slug", default="") or ""
+        if not isinstance(slug, str):
+            raise StateError("inventorySlug must be a string.")
+        return cls(
+            inventory=inventory,
+            documents=documents,
+            node=node.strip(),
+            kubernetes_version=version,
+            feature_gates=dict(sorted(overrides.items())),
+            inventory_slug=slug,
+        )
+
+    def to_dict(self) -> dict:
+        """The export/API form: camelCase keys, ``node`` null when automatic."""
+        return {
+            "kubernetesVersion": self.kubernetes_version,
+            "featureGates": dict(sorted(self.feature_gates.items())),
+            "node": self.node or None,
+            "inventorySlug": self.inventory_slug,
+            "inventory": self.inventory,
+            "documents": self.documents,
+        }
+
+    def canonical(self) -> bytes:
+        return json.dumps(asdict(self), sort_keys=True, separators=(",", ":")).encode()
+
+    def content_id(self, length: int = ID_LENGTH) -> str:
+        digest = base62(hashlib.sha256(self.canonical()).digest())
+        return digest[:length]
+
+    def analyze_kwargs(self) -> dict:
+        """Keyword arguments for ``allocator.engine.analyze``."""
+        return {
+            "documents": self.documents,
+            "inventory": self.inventory,
+            "node": self.node or None,
+            "feature_gates": dict(self.feature_gates),
+            "kubernetes_version": self.kubernetes_version,
+        }
+
+    def to_yaml(self) -> str:
+        """The whole state as one YAML file (see ``from_yaml``)."""
+        body = {"apiVersion": EXPORT_API_VERSION, "kind": EXPORT_KIND, **self.to_dict()}
+        return yaml.dump(body, Dumper=_BlockDumper, sort_keys=False, allow_unicode=True, width=1000)
+
+    @classmethod
+    def from_yaml(cls, text: str) -> State:
+        try:
+            data = yaml.safe_load(text)
+        except yaml.YAMLError as exc:
+            raise StateError(f"This file is not YAML: {exc}") from None
+        if not isinstance(data, dict) or data.get("kind") != EXPORT_KIND:
+            raise StateError(f"This file is not a DRA Playground export (expected kind: {EXPORT_KIND}).")
+        return cls.from_dict(data)
+
+
+def _text(value, name: str) -> str:
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise StateError(f"{name} must be YAML text.")
+    if len(value) > MAX_TEXT:
+        raise StateError(f"{name} is too long: {len(value)} characters, the limit is {MAX_TEXT}.")
+    return value.replace("\r\n", "\n")
+
+
+class _BlockDumper(yaml.SafeDumper):
+    """Writes multi-line strings as literal blocks, so an export reads like the editor."""
+
+
+def _str_representer(dumper: yaml.SafeDumper, value: str):
+    if "\n" in value:
+        # PyYAML falls back to a quoted scalar when a literal block cannot hold the text.
+        return dumper.represent_scalar("tag:yaml.org,2002:str", value, style="|")
+    return dumper.represent_scalar("tag:yaml.org,2002:str", value)
+
+
+_BlockDumper.add_representer(str, _str_representer)
