@@ -1,0 +1,82 @@
+"""Request body parsers: JSON objects, or raw YAML documents as text.
+
+Both turn whatever a client sends into data or a located 400 (never an
+exception DRF would answer with 500): bytes that are not text in the
+declared charset, JSON syntax errors, JSON nested beyond Python's recursion
+limit, numbers too long to convert.
+"""
+
+from __future__ import annotations
+
+import codecs
+import json
+
+from django.conf import settings
+from rest_framework import exceptions
+from rest_framework.parsers import BaseParser
+
+from allocator.diagnostics import PARSE
+
+from .errors import InvalidInput, error
+
+
+def _position(text: str, index: int) -> tuple[int, int]:
+    """1-based line and column of a character index."""
+    return text.count("\n", 0, index) + 1, index - text.rfind("\n", 0, index)
+
+
+def _decode(raw: bytes, parser_context: dict | None) -> str:
+    encoding = (parser_context or {}).get("encoding") or settings.DEFAULT_CHARSET
+    try:
+        codecs.lookup(encoding)
+    except LookupError:
+        raise exceptions.UnsupportedMediaType(f"charset={encoding}") from None
+    try:
+        return raw.decode(encoding)
+    except UnicodeDecodeError as exc:
+        before = raw[: exc.start].decode(encoding, "replace")
+        line, column = _position(before, len(before))
+        raise InvalidInput([error(f"the body is not {encoding} text (byte 0x{raw[exc.start]:02x} at offset {exc.start})",
+                                  type=PARSE, line=line, column=column)]) from None
+
+
+class JSONParser(BaseParser):
+    """A JSON value; DRF's own parser answers 500 to deep nesting and huge numbers."""
+
+    media_type = "application/json"
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        text = _decode(stream.read(), parser_context)
+        try:
+            return json.loads(text, parse_constant=_reject_constant)
+        except json.JSONDecodeError as exc:
+            raise InvalidInput([error(f"JSON syntax error: {exc.msg}", type=PARSE, line=exc.lineno,
+                                      column=exc.colno)]) from None
+        except ValueError as exc:  # NaN, Infinity, or an integer with too many digits
+            raise InvalidInput([error(f"JSON error: {exc}", type=PARSE)]) from None
+        except RecursionError:
+            raise InvalidInput([error("JSON error: nested too deeply", type=PARSE)]) from None
+
+
+def _reject_constant(name: str):
+    raise ValueError(f"{name} is not valid JSON")
+
+
+class YAMLParser(BaseParser):
+    """The body as text: multi-document YAML (or JSON) that the engine reads itself."""
+
+    media_type = "application/yaml"
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        return _decode(stream.read(), parser_context)
+
+
+class XYAMLParser(YAMLParser):
+    media_type = "application/x-yaml"
+
+
+class TextYAMLParser(YAMLParser):
+    media_type = "text/yaml"
+
+
+YAML_PARSERS = [YAMLParser, XYAMLParser, TextYAMLParser]
