@@ -9,6 +9,7 @@ Interface (stable; ``api/`` imports it):
     ``inventory.as_yaml() -> str`` the objects as YAML text.
     ``SampleInventory.objects.listed()`` in picker order.
     ``SampleInventory.objects.default()`` the inventory the editor starts with (or None).
+    ``SampleInventory.objects.update_or_create_from_sample(data, position)`` (load_samples).
 
 ``Example``
     slug, title, description, inventory (FK to SampleInventory), documents,
@@ -18,6 +19,7 @@ Interface (stable; ``api/`` imports it):
     ``example.state() -> playground.state.State`` ready for the engine.
     ``Example.objects.with_inventory()`` examples with their inventory joined, in gallery order.
     ``Example.objects.tagged(tag)``, ``Example.objects.all_tags() -> list[str]``.
+    ``Example.objects.update_or_create_from_sample(data, position)`` (load_samples).
 
 ``Share``
     An immutable snapshot of a ``State``: id (derived from a hash of the
@@ -32,11 +34,14 @@ Interface (stable; ``api/`` imports it):
 
 from __future__ import annotations
 
+import yaml
 from django.db import IntegrityError, models, transaction
 from django.urls import reverse
 
 from allocator.features import CURRENT_RELEASE, RELEASES
 from playground.state import ID_LENGTH, ID_MAX_LENGTH, State
+
+SafeDumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
 VERSION_CHOICES = [(r, r) for r in RELEASES]
 DEFAULT_INVENTORY = "gpu-node"
@@ -48,6 +53,22 @@ class SampleInventoryQuerySet(models.QuerySet):
 
     def default(self) -> SampleInventory | None:
         return self.filter(slug=DEFAULT_INVENTORY).first() or self.listed().first()
+
+    def update_or_create_from_sample(self, data: dict, position: int = 0) -> tuple[SampleInventory, bool]:
+        """Store one ``playground/samples/inventories/*.yaml`` file (already parsed)."""
+        return self.update_or_create(
+            slug=data["slug"],
+            defaults={
+                "title": data["title"],
+                "description": data.get("description", ""),
+                "provenance": data.get("provenance", ""),
+                "license": data.get("license", ""),
+                "kubernetes_version": str(data.get("kubernetesVersion") or CURRENT_RELEASE),
+                "tags": list(data.get("features") or []),
+                "objects_yaml": yaml.dump_all(data["objects"], Dumper=SafeDumper, sort_keys=False),
+                "position": position,
+            },
+        )
 
 
 class SampleInventory(models.Model):
@@ -88,6 +109,24 @@ class ExampleQuerySet(models.QuerySet):
 
     def all_tags(self) -> list[str]:
         return sorted({tag for tags in self.values_list("tags", flat=True) for tag in (tags or [])})
+
+    def update_or_create_from_sample(self, data: dict, position: int = 0) -> tuple[Example, bool]:
+        """Store one ``playground/samples/examples/*.yaml`` file; its inventory must be loaded."""
+        return self.update_or_create(
+            slug=data["slug"],
+            defaults={
+                "title": data["title"],
+                "description": data.get("description", ""),
+                "inventory": SampleInventory.objects.get(slug=data["inventory"]),
+                "documents": data["documents"],
+                "node": data.get("node") or "",
+                "feature_gates": dict(data.get("featureGates") or {}),
+                "kubernetes_version": str(data.get("kubernetesVersion") or CURRENT_RELEASE),
+                "tags": list(data.get("features") or []),
+                "expected": dict(data.get("expect") or {}),
+                "position": position,
+            },
+        )
 
 
 class Example(models.Model):
