@@ -19,10 +19,15 @@ class BodySizeLimitMiddleware:
         try:
             length = int(request.META.get("CONTENT_LENGTH") or 0)
         except ValueError:
-            return JsonResponse({"detail": "Invalid Content-Length header."}, status=400)
+            return _error(400, "Bad request", "Invalid Content-Length header.")
         if limit is not None and length > limit:
-            return JsonResponse(
-                {"detail": f"Request body too large: {length} bytes, the limit is {limit} bytes."},
-                status=413,
+            return _error(
+                413, "Request entity too large", f"Request body too large: {length} bytes, the limit is {limit} bytes."
             )
         return self.get_response(request)
+
+
+def _error(status: int, type: str, detail: str) -> JsonResponse:
+    """``detail``, plus the REST API's error shape (api/errors.py) so API clients parse one format."""
+    item = {"kind": "", "name": "", "field": "", "type": type, "detail": detail, "line": None, "column": None}
+    return JsonResponse({"detail": detail, "errors": [item]}, status=status)
