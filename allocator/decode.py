@@ -219,7 +219,7 @@ class Decoder:
                 continue
             else:
                 names = list(known) + sorted(ignored) + sorted(special[0] if special else ())
-                self.unknown_field(child, key, names, position_in(getattr(data, "key_pos", {}), key) or pos)
+                self.unknown_field(child, key, names, getattr(data, "key_pos", {}).get(key) or pos)
         return cls(**kwargs)
 
     def unknown_field(self, path: str, key: str, known: list[str], pos: Position | None) -> None:
@@ -238,7 +238,7 @@ class Decoder:
         for key in data:
             if key not in known:
                 child = f"{path}.{key}"
-                self.unknown_field(child, key, sorted(known), position_in(getattr(data, "key_pos", {}), key) or position_in(data, key))
+                self.unknown_field(child, key, sorted(known), getattr(data, "key_pos", {}).get(key) or position_in(data, key))
 
 
 # -- the parts of core/v1 Pod that the model flattens or leaves out ---------------------

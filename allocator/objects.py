@@ -145,7 +145,7 @@ def _read_one(data, pos: Position | None, index: int, result: ReadResult, defaul
     decoder = Decoder(kind=kind, name=name)
     for key in data:
         if key not in _TOP_LEVEL:
-            decoder.unknown_field(key, key, sorted(_TOP_LEVEL), position_in(getattr(data, "key_pos", {}), key))
+            decoder.unknown_field(key, key, sorted(_TOP_LEVEL), getattr(data, "key_pos", {}).get(key) or position_in(data, key))
     conversion = convert(kind, version, data) if kind in _RESOURCE_KINDS else Conversion(data=data)
     decoder.errors.extend(conversion.errors)
     v1_data = conversion.data
