@@ -1,0 +1,185 @@
+"""``python -m allocator``: the command line of DESIGN.md ("The engine's contract").
+
+Scripts depend on it; keep the options, output shapes and exit statuses stable.
+Nothing here imports Django, and heavy modules load only when a command runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+EXIT_OK, EXIT_UNSATISFIABLE, EXIT_ERROR = 0, 1, 2
+
+ALLOCATE_HELP = """\
+Allocate the ResourceClaims of the input the way the Kubernetes scheduler would.
+
+Input: DeviceClasses, ResourceSlices, Nodes and ResourceClaims, as
+multi-document YAML, JSON or List objects (as `kubectl get -o yaml` prints
+them), from files or `-` (stdin). Claims without status.allocation are
+allocated together (as for one pod); claims with status.allocation hold their
+devices. A namespaced object without namespace is in `default`.
+
+With --node NAME, prints
+  {"node": NAME, "claims": [ResourceClaim with status.allocation, ...]}
+and exits 0; exits 1 when the claims cannot be allocated on that node (the
+reason on stderr). The node's labels come from its Node object, if given.
+
+Without --node, every node is tried: the Node objects of the input (else the
+node names the slices use), in name order. Prints
+  {"node": FIRST_NODE_THAT_FITS or null,
+   "claims": [the claims allocated on that node],
+   "nodes": [{"name": NODE, "fits": true|false, "reason": WHY_NOT}, ...]}
+and exits 0 when some node fits, 1 when none does.
+
+Exit 2: unreadable or invalid input, an unknown feature gate, or an error
+that makes the scheduler give up (a CEL error, an unknown DeviceClass, ...).
+"""
+
+VALIDATE_HELP = """\
+Validate the input objects as the apiserver would (create), with CEL
+compilation and cost checks. Exit 0 when valid, 1 when not, 2 when the input
+cannot be read.
+"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m allocator",
+                                     description="DRA Playground engine: allocate and validate DRA objects.")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands.required = True
+    gates_help = "Kubernetes feature gates, e.g. DRAPrioritizedList=false,DRAListTypeAttributes=true " \
+                 "(defaults: Kubernetes 1.37)"
+
+    allocate = commands.add_parser("allocate", help="allocate claims on a node, or find the nodes that fit",
+                                   description=ALLOCATE_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+    allocate.add_argument("--node", metavar="NAME", help="the node to allocate on (default: try every node)")
+    allocate.add_argument("--feature-gates", metavar="K=V,...", default="", help=gates_help)
+    allocate.add_argument("-o", "--output", choices=("json", "yaml"), default="json", help="output format")
+    allocate.add_argument("files", nargs="+", metavar="FILE", help="input file, or - for stdin")
+
+    validate = commands.add_parser("validate", help="validate objects like the apiserver",
+                                   description=VALIDATE_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+    validate.add_argument("--feature-gates", metavar="K=V,...", default="", help=gates_help)
+    validate.add_argument("-o", "--output", choices=("json", "text"), default="json", help="output format")
+    validate.add_argument("files", nargs="+", metavar="FILE", help="input file, or - for stdin")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if args.command == "validate":
+        return _validate(args)
+    return _allocate(args)
+
+
+def _validate(args) -> int:
+    try:
+        from .validation.cli import run
+    except ImportError as err:
+        print(f"error: validation is not available in this build ({err})", file=sys.stderr)
+        return EXIT_ERROR
+    return run(args)
+
+
+def _read_inputs(paths: list[str]):
+    """All documents of all files, or raise SystemExit(2) after printing what is wrong."""
+    from .diagnostics import DiagnosticError
+    from .objects import read_documents
+
+    documents, problems = [], []
+    for path in paths:
+        source = "<stdin>" if path == "-" else path
+        try:
+            if path == "-":
+                text = sys.stdin.read()
+            else:
+                with open(path, encoding="utf-8") as handle:
+                    text = handle.read()
+            result = read_documents(text)
+        except (OSError, UnicodeDecodeError) as err:
+            problems.append(f"{source}: cannot read: {err}")
+            continue
+        except DiagnosticError as err:
+            problems.extend(f"{source}:{d}" for d in err.diagnostics)
+            continue
+        problems.extend(f"{source}:{d}" for d in result.errors)
+        documents.extend(result.documents)
+    if problems:
+        for line in problems:
+            print(f"error: {line}", file=sys.stderr)
+        raise SystemExit(EXIT_ERROR)
+    return documents
+
+
+def _allocate(args) -> int:
+    from .allocate import AllocatorError, search_nodes
+    from .allocate import allocate_claims as allocate_on_node
+    from .features import FeatureGateError, make_gates, parse_gate_list
+
+    try:
+        gates = make_gates(parse_gate_list(args.feature_gates or ""))
+    except FeatureGateError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return EXIT_ERROR
+    try:
+        documents = _read_inputs(args.files)
+    except SystemExit as stop:
+        return int(stop.code)
+
+    def of_kind(kind):
+        return [d.obj for d in documents if d.kind == kind]
+
+    claims = of_kind("ResourceClaim")
+    pending = [c for c in claims if c.status.allocation is None]
+    allocated = [c for c in claims if c.status.allocation is not None]
+    inputs = dict(classes=of_kind("DeviceClass"), slices=of_kind("ResourceSlice"), gates=gates,
+                  allocated_claims=allocated)
+    try:
+        if args.node is not None:
+            outcome = allocate_on_node(pending, nodes=of_kind("Node"), node_name=args.node, **inputs)
+            if not outcome.allocated:
+                print(f"cannot allocate the claims on node {args.node}: {outcome.reason}", file=sys.stderr)
+                return EXIT_UNSATISFIABLE
+            _print({"node": args.node, "claims": _claims_json(pending, outcome.results)}, args.output)
+            return EXIT_OK
+        found = search_nodes(pending, nodes=of_kind("Node"), **inputs)
+    except AllocatorError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return EXIT_ERROR
+
+    fit = found.first_fit
+    table = [{"name": o.node_name, "fits": o.allocated, **({} if o.allocated else {"reason": o.reason})}
+             for o in found.outcomes]
+    _print({"node": fit.node_name if fit else None,
+            "claims": _claims_json(pending, fit.results) if fit else [],
+            "nodes": table}, args.output)
+    if fit is None:
+        print("cannot allocate the claims on any node", file=sys.stderr)
+        return EXIT_UNSATISFIABLE
+    return EXIT_OK
+
+
+def _claims_json(claims, results) -> list[dict]:
+    from .allocation.encode import claim_to_json
+
+    return [claim_to_json(c, r) for c, r in zip(claims, results, strict=True)]
+
+
+def _print(data, output: str) -> None:
+    if output == "yaml":
+        import yaml
+
+        sys.stdout.write(yaml.safe_dump(data, sort_keys=False, default_flow_style=False))
+    else:
+        json.dump(data, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main())
+    except BrokenPipeError:  # output piped into head and the like
+        sys.stderr.close()
+        sys.exit(EXIT_OK)

@@ -1,0 +1,164 @@
+"""Allocate ResourceClaims the way the Kubernetes scheduler's DRA allocator does.
+
+Entry points:
+
+* ``allocate_claims(claims, classes, slices, nodes, node_name, gates, allocated_claims)``:
+  allocate claims together (as for one pod) on one node; returns an
+  ``AllocationOutcome`` with one ``model.AllocationResult`` per claim, or
+  unsatisfiable with reasons; raises ``AllocatorError`` where the scheduler
+  would abort (CEL errors, unknown classes, ...).
+* ``search_nodes(...)``: the same on every node of the inventory, in name order.
+* ``Allocator``: the inventory prepared once (like upstream's NewAllocator)
+  for many ``allocate(node, claims)`` calls.
+* ``explain(...)`` (from ``allocation.explain``): why each device does or does
+  not match each request.
+
+The implementation (stable, incubating, experimental) is chosen from the
+feature gates as upstream's ``NewAllocator`` does; see ``allocation.features``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from . import model
+from .allocation.errors import AllocatorError, NodeAllocationError
+from .allocation.features import Features, Variant, choose_variant, from_gates
+from .allocation.results import build_results
+from .allocation.search import Search
+from .allocation.selectors import SelectorEvaluator
+from .allocation.state import AllocatedState, gather_allocated_state
+from .features import FeatureGates, make_gates
+from .nodes import make_node
+from .nodes import search_nodes as nodes_to_search
+
+__all__ = [
+    "AllocationOutcome",
+    "Allocator",
+    "AllocatorError",
+    "NodeAllocationError",
+    "NodeSearch",
+    "allocate_claims",
+    "search_nodes",
+]
+
+
+@dataclass
+class AllocationOutcome:
+    """The answer for one node.
+
+    ``results`` holds one AllocationResult per claim (same order) when
+    ``allocated``; otherwise ``reason`` says why not, in one line.
+    """
+
+    node: model.Node
+    claims: list[model.ResourceClaim]
+    allocated: bool
+    results: list[model.AllocationResult] | None = None
+    reason: str = ""
+    variant: str = ""
+    # How often the search stepped (upstream's NumAllocateOneInvocations).
+    steps: int = 0
+
+    @property
+    def node_name(self) -> str:
+        return self.node.metadata.name
+
+
+class Allocator:
+    """An inventory prepared for allocation (upstream: NewAllocator).
+
+    Reusable for many nodes; caches CEL results and per-pool counters the
+    way upstream shares them between Allocate calls.
+    """
+
+    def __init__(self, classes: Iterable[model.DeviceClass], slices: Sequence[model.ResourceSlice],
+                 allocated_claims: Iterable[model.ResourceClaim] = (), gates: FeatureGates | None = None,
+                 features: Features | None = None, variant: Variant | None = None):
+        gates = gates or make_gates()
+        self.features = features if features is not None else from_gates(gates)
+        self.variant = variant or choose_variant(self.features)
+        if not self.features.enabled() <= self.variant.supported.enabled():
+            raise AllocatorError(f"internal error: no allocator available for feature set {self.features}")
+        self.classes: dict[str, model.DeviceClass] = {}
+        for c in classes:
+            self.classes.setdefault(c.metadata.name, c)
+        self.slices = list(slices)
+        self._on_node: dict[str, list[model.ResourceSlice]] = {}
+        self._shared: list[model.ResourceSlice] = []
+        for s in self.slices:
+            if s.spec.node_name:
+                self._on_node.setdefault(s.spec.node_name, []).append(s)
+            else:
+                self._shared.append(s)
+        self.state: AllocatedState = gather_allocated_state(allocated_claims, self.features.consumable_capacity)
+        cel_gates = gates.enabled_set()
+        self.selectors = SelectorEvaluator(cel_gates)
+        # Available counters per pool NAME (not driver), shared by all calls, as upstream keeps them.
+        self.available_counters: dict[str, dict] = {}
+
+    def slices_for(self, node: model.Node) -> list[model.ResourceSlice]:
+        """The slices GatherPools looks at for a node."""
+        if self.variant.is_stable:
+            return self.slices
+        return self._on_node.get(node.metadata.name, []) + self._shared
+
+    def search(self, node: model.Node, claims: Sequence[model.ResourceClaim]) -> Search:
+        """Run the search and return it (for callers that want its inner state, like explanations)."""
+        search = Search(self, node, list(claims))
+        search.run()
+        return search
+
+    def allocate(self, node: model.Node, claims: Sequence[model.ResourceClaim]) -> AllocationOutcome:
+        """Allocate all claims on ``node``. Raises AllocatorError (not NodeAllocationError, which is an outcome)."""
+        try:
+            search = self.search(node, claims)
+        except NodeAllocationError as err:
+            return AllocationOutcome(node=node, claims=list(claims), allocated=False, reason=str(err),
+                                     variant=self.variant.name)
+        if not search.found:
+            return AllocationOutcome(node=node, claims=list(claims), allocated=False,
+                                     reason="cannot allocate all claims", variant=self.variant.name,
+                                     steps=search.calls)
+        return AllocationOutcome(node=node, claims=list(claims), allocated=True, results=build_results(search),
+                                 variant=self.variant.name, steps=search.calls)
+
+
+def allocate_claims(claims: Sequence[model.ResourceClaim], classes: Iterable[model.DeviceClass],
+                    slices: Sequence[model.ResourceSlice], nodes: Iterable[model.Node] = (),
+                    node_name: str = "", gates: FeatureGates | None = None,
+                    allocated_claims: Iterable[model.ResourceClaim] = ()) -> AllocationOutcome:
+    """Allocate ``claims`` together on the node called ``node_name``.
+
+    The node's labels come from ``nodes`` (a bare node when it is not there).
+    Raises AllocatorError where the scheduler would give up.
+    """
+    allocator = Allocator(classes, slices, allocated_claims, gates)
+    return allocator.allocate(make_node(node_name, nodes), claims)
+
+
+@dataclass
+class NodeSearch:
+    """``outcomes`` per node tried, in order; ``first_fit`` the first that fits, if any."""
+
+    outcomes: list[AllocationOutcome] = field(default_factory=list)
+
+    @property
+    def first_fit(self) -> AllocationOutcome | None:
+        return next((o for o in self.outcomes if o.allocated), None)
+
+
+def search_nodes(claims: Sequence[model.ResourceClaim], classes: Iterable[model.DeviceClass],
+                 slices: Sequence[model.ResourceSlice], nodes: Sequence[model.Node] = (),
+                 gates: FeatureGates | None = None,
+                 allocated_claims: Iterable[model.ResourceClaim] = ()) -> NodeSearch:
+    """Try every node of the inventory (see ``nodes.search_nodes``) and report each.
+
+    Without any node in the inventory, one nameless node without labels is
+    tried (it reaches only slices for all nodes or matching empty labels).
+    Raises AllocatorError on the first node where the scheduler would give up.
+    """
+    allocator = Allocator(classes, slices, allocated_claims, gates)
+    candidates = nodes_to_search(list(nodes), slices) or [make_node("")]
+    return NodeSearch([allocator.allocate(node, claims) for node in candidates])

@@ -1,0 +1,1 @@
+"""The structured-parameters allocator, piece by piece (see ``allocator.allocate`` for the entry point)."""

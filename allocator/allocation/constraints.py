@@ -1,0 +1,173 @@
+"""Claim constraints: matchAttribute and distinctAttribute.
+
+Both track the devices picked so far for the requests they name (all
+requests when they name none) and are asked, device by device, whether one
+more fits. They keep upstream's bookkeeping on purpose, including its
+quirks, because the search depends on it: ``MatchAttribute`` does not widen
+its value set again when a device is taken back, and ``DistinctAttribute``
+remembers one value per request name, not per device.
+
+With DRAListTypeAttributes (experimental implementation) values are sets:
+scalars are one-element sets, match means a common element, distinct means
+pairwise disjoint.
+"""
+
+from __future__ import annotations
+
+from .. import model
+
+# (kind, frozenset of values): kind tells ints from strings from versions.
+ValueSet = tuple[str, frozenset]
+
+
+def lookup_attribute(device: model.Device, driver: str, name: str) -> model.DeviceAttribute | None:
+    """A fully qualified attribute of the device; ``driver/x`` also finds a plain ``x``."""
+    attr = device.attributes.get(name)
+    if attr is not None:
+        return attr
+    domain, slash, ident = name.partition("/")
+    if not slash or domain != driver:
+        return None
+    return device.attributes.get(ident)
+
+
+def as_value_set(attr: model.DeviceAttribute) -> ValueSet | None:
+    """The attribute as a set of values; list fields win over scalar ones."""
+    for kind in ("ints", "bools", "strings", "versions"):
+        values = getattr(attr, kind)
+        if values:
+            return kind, frozenset(values)
+    for kind, plural in (("int", "ints"), ("bool", "bools"), ("string", "strings"), ("version", "versions")):
+        value = getattr(attr, kind)
+        if value is not None:
+            return plural, frozenset((value,))
+    return None
+
+
+def _intersects(a: ValueSet | None, b: ValueSet | None) -> bool:
+    return a is not None and b is not None and a[0] == b[0] and bool(a[1] & b[1])
+
+
+def _scalar_kind(attr: model.DeviceAttribute) -> str | None:
+    for kind in ("string", "int", "bool", "version"):
+        if getattr(attr, kind) is not None:
+            return kind
+    return None
+
+
+class Constraint:
+    """Common part: which requests a constraint applies to."""
+
+    kind = ""
+
+    def __init__(self, requests: list[str], attribute: str, list_values: bool):
+        self.requests = frozenset(requests)
+        self.attribute = attribute
+        self.list_values = list_values
+        self.count = 0
+
+    def applies_to(self, request: str, subrequest: str) -> bool:
+        if not self.requests:
+            return True
+        if request in self.requests:
+            return True
+        return bool(subrequest) and f"{request}/{subrequest}" in self.requests
+
+    def add(self, request: str, subrequest: str, device: model.Device, driver: str) -> bool:
+        raise NotImplementedError
+
+    def remove(self, request: str, subrequest: str) -> None:
+        raise NotImplementedError
+
+
+class MatchAttribute(Constraint):
+    kind = "matchAttribute"
+
+    def __init__(self, requests, attribute, list_values):
+        super().__init__(requests, attribute, list_values)
+        self.value: model.DeviceAttribute | None = None
+        self.common: ValueSet | None = None
+
+    def add(self, request, subrequest, device, driver) -> bool:
+        if not self.applies_to(request, subrequest):
+            return True
+        attr = lookup_attribute(device, driver, self.attribute)
+        if attr is None:
+            return False
+        if self.count == 0:
+            if self.list_values:
+                self.common = as_value_set(attr)
+                if self.common is None:
+                    return False
+            else:
+                self.value = attr
+            self.count = 1
+            return True
+        if self.list_values:
+            values = as_value_set(attr)
+            if values is None or not _intersects(self.common, values):
+                return False
+            self.common = (self.common[0], self.common[1] & values[1])
+        else:
+            kind = _scalar_kind(attr)
+            if kind is None or getattr(self.value, kind) is None or getattr(attr, kind) != getattr(self.value, kind):
+                return False
+        self.count += 1
+        return True
+
+    def remove(self, request, subrequest) -> None:
+        if self.applies_to(request, subrequest):
+            self.count -= 1
+
+
+class DistinctAttribute(Constraint):
+    kind = "distinctAttribute"
+
+    def __init__(self, requests, attribute, list_values):
+        super().__init__(requests, attribute, list_values)
+        self.seen: dict[str, model.DeviceAttribute] = {}  # by request name
+
+    def add(self, request, subrequest, device, driver) -> bool:
+        if not self.applies_to(request, subrequest):
+            return True
+        attr = lookup_attribute(device, driver, self.attribute)
+        if attr is None:
+            return False
+        if self.count and not self._distinct(attr):
+            return False
+        self.seen[request] = attr
+        self.count += 1
+        return True
+
+    def _distinct(self, attr: model.DeviceAttribute) -> bool:
+        if self.list_values:
+            values = as_value_set(attr)
+            if values is None:
+                return False
+            return not any(_intersects(values, as_value_set(other)) for other in self.seen.values())
+        kind = _scalar_kind(attr)
+        for other in self.seen.values():
+            if kind is None:
+                return False
+            theirs = getattr(other, kind)
+            if theirs is not None and theirs == getattr(attr, kind):
+                return False
+        return True
+
+    def remove(self, request, subrequest) -> None:
+        if self.applies_to(request, subrequest):
+            self.seen.pop(request, None)
+            self.count -= 1
+
+
+def make_constraint(c: model.DeviceConstraint, list_values: bool, distinct: bool) -> Constraint | None:
+    """The constraint object; None for a kind this implementation does not know.
+
+    ``distinct`` says whether the implementation knows distinctAttribute
+    (the stable one does not).
+    """
+    if c.match_attribute is not None:
+        return MatchAttribute(c.requests, c.match_attribute, list_values)
+    if distinct and c.distinct_attribute is not None:
+        return DistinctAttribute(c.requests, c.distinct_attribute, list_values)
+    return None

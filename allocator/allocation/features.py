@@ -1,0 +1,91 @@
+"""Allocator features and the choice of implementation.
+
+Upstream keeps three implementations of the allocator (stable, incubating,
+experimental) and picks the most stable one that supports every enabled
+feature. They differ in behaviour users can see (pool order, how devices of
+one request are combined, counters of shared devices), so we model the
+same choice.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+from ..features import FeatureGates
+
+
+@dataclass(frozen=True)
+class Features:
+    """The allocator's switches; each maps to one or two Kubernetes feature gates."""
+
+    admin_access: bool = False
+    consumable_capacity: bool = False
+    device_binding_and_status: bool = False
+    device_taints: bool = False
+    list_type_attributes: bool = False
+    partitionable_devices: bool = False
+    prioritized_list: bool = False
+
+    def enabled(self) -> frozenset[str]:
+        return frozenset(f.name for f in fields(self) if getattr(self, f.name))
+
+
+ALL = Features(**{f.name: True for f in fields(Features)})
+
+
+def from_gates(gates: FeatureGates) -> Features:
+    """The features the scheduler derives from its gates."""
+    return Features(
+        admin_access=gates.enabled("DRAAdminAccess"),
+        consumable_capacity=gates.enabled("DRAConsumableCapacity"),
+        # Binding conditions report through the device status, so both are needed.
+        device_binding_and_status=gates.enabled("DRADeviceBindingConditions")
+        and gates.enabled("DRAResourceClaimDeviceStatus"),
+        device_taints=gates.enabled("DRADeviceTaints"),
+        list_type_attributes=gates.enabled("DRAListTypeAttributes"),
+        partitionable_devices=gates.enabled("DRAPartitionableDevices"),
+        prioritized_list=gates.enabled("DRAPrioritizedList"),
+    )
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One upstream implementation and the behaviour that sets it apart."""
+
+    name: str
+    supported: Features
+    # Pools sorted by driver and name (binding-condition pools last), slices by name.
+    sorted_order: bool
+    # Devices of one request are tried as combinations, not permutations.
+    combinations: bool
+
+    @property
+    def is_stable(self) -> bool:
+        """The stable implementation lacks distinctAttribute, capacity checks, binding conditions."""
+        return self.name == "stable"
+
+
+STABLE = Variant(
+    "stable",
+    Features(admin_access=True, prioritized_list=True, partitionable_devices=True, device_taints=True),
+    sorted_order=False,
+    combinations=False,
+)
+INCUBATING = Variant(
+    "incubating",
+    Features(admin_access=True, prioritized_list=True, partitionable_devices=True, device_taints=True,
+             device_binding_and_status=True, consumable_capacity=True),
+    sorted_order=True,
+    combinations=True,
+)
+EXPERIMENTAL = Variant("experimental", ALL, sorted_order=True, combinations=True)
+VARIANTS = (STABLE, INCUBATING, EXPERIMENTAL)
+
+
+def choose_variant(features: Features) -> Variant:
+    """The most stable implementation that supports every enabled feature."""
+    wanted = features.enabled()
+    for variant in VARIANTS:
+        if wanted <= variant.supported.enabled():
+            return variant
+    raise AssertionError("the experimental variant supports every feature")

@@ -1,0 +1,492 @@
+"""The search: pick devices for every request of every claim, backtracking like upstream.
+
+Claims are taken in order, requests in order, and for each needed device
+the pools, slices and devices in the order ``gather_pools`` gives. A
+device is tried if it is not in use, matches the class and request
+selectors, fits capacity and counters, is not tainted, and keeps every
+constraint satisfiable; then the search moves on to the next device and
+takes it back when that fails. The first complete solution wins. Requests
+with ``firstAvailable`` try their subrequests in order.
+
+This follows ``allocator_{stable,incubating,experimental}.go`` step by step,
+including what affects the choice of devices in corner cases (counters a
+rejected device keeps consuming, combinations vs permutations within a
+request, the 32-results limit).
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+
+from .. import model
+from ..nodes import NodeSelectorError, node_matches
+from ..pools import DeviceID, Pool, PoolError, gather_pools
+from . import capacity as cap
+from .constraints import Constraint, make_constraint
+from .errors import AllocatorError, NodeAllocationError
+from .requests import ALL, EXACT_COUNT, RequestView, claim_ref, exact_view, sub_view
+
+MAX_RESULTS = 32  # resourceapi.AllocationResultsMaxSize
+_SHARE_ID_NAMESPACE = uuid.UUID("6f1d2a52-4b8e-4c3a-9a43-0c7b5f3e2d10")
+
+
+class _MaxSizeExceeded(Exception):
+    """A claim would get more than MAX_RESULTS devices: backtrack further up."""
+
+
+class Candidate:
+    __slots__ = ("id", "device", "slice", "pool")
+
+    def __init__(self, device_id: DeviceID, device: model.Device, slice_: model.ResourceSlice, pool: Pool):
+        self.id = device_id
+        self.device = device
+        self.slice = slice_
+        self.pool = pool
+
+
+@dataclass
+class RequestData:
+    request: RequestView
+    parent: RequestView | None
+    device_class: model.DeviceClass | None = None
+    num_devices: int = 0
+    all_devices: list[Candidate] | None = None  # for allocationMode All
+    selected_sub: int = 0  # on the entry of subrequest 0: which subrequest won
+
+
+@dataclass
+class PickedDevice:
+    """One device in a claim's (partial) result."""
+
+    request: RequestView
+    candidate: Candidate
+    admin_access: bool = False
+    share_id: str | None = None
+    consumed: dict = field(default_factory=dict)
+
+
+class Search:
+    """One Allocate call: the state of the search for one node and a set of claims."""
+
+    def __init__(self, prepared, node: model.Node, claims: list[model.ResourceClaim]):
+        self.p = prepared  # allocator.allocate.Allocator
+        self.features = prepared.features
+        self.variant = prepared.variant
+        self.node = node
+        self.claims = claims
+        self.pools: list[Pool] = []
+        self.request_data: dict[tuple[int, int, int], RequestData] = {}
+        self.constraints: list[list[Constraint]] = []
+        self.matches: dict[tuple, bool] = {}
+        self.allocating: dict[DeviceID, set[int]] = {}
+        self.allocating_capacity: dict[DeviceID, dict] = {}
+        self.consumed_counters: dict[str, dict[str, dict]] = {}
+        self.results: list[list[PickedDevice]] = [[] for _ in claims]
+        self.calls = 0  # allocateOne invocations, as upstream counts them
+        self.found = False
+        self._share_ids = 0
+
+    # ------------------------------------------------------------------ setup
+
+    def prepare(self) -> None:
+        try:
+            self.pools = gather_pools(self.p.slices_for(self.node), self.node, self.features, self.p.slices, self.variant)
+        except PoolError as err:
+            raise AllocatorError(f"gather pool information: {err}") from err
+        for ci, claim in enumerate(self.claims):
+            ref = claim_ref(claim)
+            min_devices = 0
+            for ri, request in enumerate(claim.spec.devices.requests):
+                subs = request.first_available
+                if subs and not self.features.prioritized_list:
+                    raise AllocatorError(f"claim {ref}, request {request.name}: has subrequests, "
+                                         "but the DRAPrioritizedList feature is disabled")
+                if not self.features.consumable_capacity and not self.variant.is_stable:
+                    if request.exactly is not None and request.exactly.capacity is not None:
+                        raise AllocatorError(f"claim {ref}, request {request.name}: has capacity requests, "
+                                             "but the DRAConsumableCapacity feature is disabled")
+                    for sub in subs:
+                        if sub.capacity is not None:
+                            raise AllocatorError(f"claim {ref}, subrequest {sub.name}: has capacity requests, "
+                                                 "but the DRAConsumableCapacity feature is disabled")
+                if subs:
+                    parent = exact_view(request)
+                    fewest = None
+                    for si, sub in enumerate(subs):
+                        data = self._request_data((ci, ri, si), sub_view(request, sub), parent)
+                        self.request_data[(ci, ri, si)] = data
+                        fewest = data.num_devices if fewest is None else min(fewest, data.num_devices)
+                    min_devices += fewest
+                else:
+                    data = self._request_data((ci, ri, 0), exact_view(request), None)
+                    self.request_data[(ci, ri, 0)] = data
+                    min_devices += data.num_devices
+            if min_devices > MAX_RESULTS:
+                raise AllocatorError(f"claim {ref}: number of requested devices {min_devices} "
+                                     f"exceeds the claim limit of {MAX_RESULTS}")
+            constraints = []
+            for i, c in enumerate(claim.spec.devices.constraints):
+                made = make_constraint(c, self.features.list_type_attributes, distinct=not self.variant.is_stable)
+                if made is None:
+                    raise AllocatorError(f"claim {ref}, constraint #{i}: empty constraint (unsupported constraint type?)")
+                constraints.append(made)
+            self.constraints.append(constraints)
+
+    def _request_data(self, key, request: RequestView, parent: RequestView | None) -> RequestData:
+        claim = self.claims[key[0]]
+        ref = claim_ref(claim)
+        data = RequestData(request=request, parent=parent)
+        for i, selector in enumerate(request.selectors):
+            if selector.cel is None:
+                raise AllocatorError(f"claim {ref}, request {request.name}, selector #{i}: "
+                                     "CEL expression empty (unsupported selector type?)")
+        if not self.features.admin_access and request.has_admin_access:
+            raise AllocatorError(f"claim {ref}, request {request.name}: admin access is requested, "
+                                 "but the feature is disabled")
+        if not request.class_name:
+            raise AllocatorError(f"claim {ref}, request {request.name}: missing device class name "
+                                 "(unsupported request type?)")
+        device_class = self.p.classes.get(request.class_name)
+        if device_class is None:
+            raise AllocatorError(f"claim {ref}, request {request.name}: could not retrieve device class "
+                                 f'{request.class_name}: deviceclass.resource.k8s.io "{request.class_name}" not found')
+        data.device_class = device_class
+        if request.mode == EXACT_COUNT:
+            data.num_devices = request.count
+        elif request.mode == ALL:
+            data.all_devices = []
+            for pool in self.pools:
+                if pool.incomplete:
+                    raise AllocatorError(f"claim {ref}, request {request.name}: asks for all devices, "
+                                         f"but resource pool {pool.id} is currently being updated")
+                if pool.invalid:
+                    raise AllocatorError(f"claim {ref}, request {request.name}: asks for all devices, "
+                                         f"but resource pool {pool.id} is currently invalid")
+                for s in pool.slices:
+                    for device in s.spec.devices:
+                        cand = Candidate(DeviceID(s.spec.driver, s.spec.pool.name, device.name), device, s, pool)
+                        if not self.selectable(key, data, cand):
+                            continue
+                        if self.features.consumable_capacity and not self.capacity_fits(request, cand):
+                            continue
+                        data.all_devices.append(cand)
+            data.num_devices = len(data.all_devices)
+        else:
+            raise AllocatorError(f"claim {ref}, request {request.name}: unsupported count mode {request.mode}")
+        return data
+
+    # ------------------------------------------------------------------ checks
+
+    def selectable(self, key, data: RequestData, cand: Candidate) -> bool:
+        """Class and request selectors and per-device node selection (remembered per request)."""
+        device = cand.device
+        if not self.features.device_binding_and_status and device.binding_conditions:
+            return False
+        match_key = (cand.id, key)
+        known = self.matches.get(match_key)
+        if known is not None:
+            return known
+        ok = self.selector_verdict(key, data, cand)[0] == ""
+        self.matches[match_key] = ok
+        return ok
+
+    def selector_verdict(self, key, data: RequestData, cand: Candidate) -> tuple[str, int]:
+        """("", -1) when the device is selectable, else (what said no, selector index).
+
+        What said no: "class" or "request" selector #i, or "node" (per-device node selection).
+        """
+        device = cand.device
+        multi = not self.variant.is_stable and bool(device.allow_multiple_allocations)
+        evaluator = self.p.selectors
+        if data.device_class is not None:
+            ok, index = evaluator.match(data.device_class.spec.selectors, cand.id.driver, device, multi, cand.id,
+                                        f"class {data.device_class.metadata.name}")
+            if not ok:
+                return "class", index
+        ok, index = evaluator.match(data.request.selectors, cand.id.driver, device, multi, cand.id,
+                                    f"claim {claim_ref(self.claims[key[0]])}")
+        if not ok:
+            return "request", index
+        if not self.per_device_node_ok(cand):
+            return "node", -1
+        return "", -1
+
+    def per_device_node_ok(self, cand: Candidate) -> bool:
+        if not cand.slice.spec.per_device_node_selection:
+            return True
+        d = cand.device
+        try:
+            return node_matches(self.node, d.node_name or "", bool(d.all_nodes), d.node_selector)
+        except NodeSelectorError as err:
+            raise AllocatorError(str(err)) from err
+
+    def capacity_fits(self, request: RequestView, cand: Candidate) -> bool:
+        """CmpRequestOverCapacity: False also when the request names an unknown capacity."""
+        try:
+            return cap.fits(cand.device, request.capacity, self.p.state.capacity.get(cand.id),
+                            self.allocating_capacity.get(cand.id))
+        except cap.UnknownCapacity:
+            return False
+
+    def in_use(self, device_id: DeviceID) -> bool:
+        return device_id in self.p.state.devices or bool(self.allocating.get(device_id))
+
+    def in_use_by_claim(self, device_id: DeviceID, claim_index: int) -> bool:
+        return claim_index in self.allocating.get(device_id, ())
+
+    # ------------------------------------------------------------------ the search
+
+    def allocate_one(self, ci: int, ri: int, si: int, di: int, in_sub: bool, start: tuple[int, int, int]) -> bool:
+        """allocateOne: True when everything from here on got allocated.
+
+        Raises _MaxSizeExceeded to make callers backtrack further.
+        """
+        self.calls += 1
+        if ci >= len(self.claims):
+            return True
+        claim = self.claims[ci]
+        if ri >= len(claim.spec.devices.requests):
+            try:
+                return self.allocate_one(ci + 1, 0, 0, 0, False, (0, 0, 0))
+            except _MaxSizeExceeded:
+                # An earlier claim might choose a subrequest needing fewer devices.
+                return False
+
+        key = (ci, ri, si)
+        data = self.request_data[key]
+        if not in_sub and data.parent is not None:
+            all_exceeded = True
+            sub = 0
+            while (ci, ri, sub) in self.request_data:
+                try:
+                    done = self.allocate_one(ci, ri, sub, di, True, (0, 0, 0))
+                except _MaxSizeExceeded:
+                    sub += 1
+                    continue
+                all_exceeded = False
+                if done:
+                    data.selected_sub = sub
+                    return True
+                sub += 1
+            if all_exceeded:
+                raise _MaxSizeExceeded()
+            return False
+
+        request = data.request
+        do_all = request.mode == ALL
+        if do_all and not data.all_devices:
+            return False
+        if di >= data.num_devices:
+            return self.allocate_one(ci, ri + 1, 0, 0, False, (0, 0, 0))
+        if len(self.results[ci]) + data.num_devices - di > MAX_RESULTS:
+            raise _MaxSizeExceeded()
+
+        if do_all:
+            cand = data.all_devices[di]
+            undo = self.allocate_device(ci, key, data, cand, must=True)
+            if undo is None:
+                return False
+            try:
+                done = self.allocate_one(ci, ri, si, di + 1, in_sub, (0, 0, 0))
+            except BaseException:
+                undo()
+                raise
+            if not done:
+                undo()
+            return done
+
+        admin = request.admin_access
+        pools = self.pools
+        combinations = self.variant.combinations
+        p_start, s_start, d_start = start if combinations else (0, 0, 0)
+        for pi in range(p_start, len(pools)):
+            pool = pools[pi]
+            if pool.incomplete or pool.invalid:
+                continue
+            slices = pool.slices
+            for sj in range(s_start if pi == p_start else 0, len(slices)):
+                s = slices[sj]
+                devices = s.spec.devices
+                for dj in range(d_start if (pi == p_start and sj == s_start) else 0, len(devices)):
+                    device = devices[dj]
+                    device_id = DeviceID(pool.driver, pool.name, device.name)
+                    if admin:
+                        if self.in_use_by_claim(device_id, ci):
+                            continue
+                    elif self.in_use(device_id):
+                        continue
+                    cand = Candidate(device_id, device, s, pool)
+                    if not self.selectable(key, data, cand):
+                        continue
+                    if self.features.consumable_capacity and not self.capacity_fits(request, cand):
+                        continue
+                    undo = self.allocate_device(ci, key, data, cand, must=False)
+                    if undo is None:
+                        continue
+                    try:
+                        done = self.allocate_one(ci, ri, si, di + 1, in_sub, (pi, sj, dj + 1))
+                    except BaseException:
+                        undo()
+                        raise
+                    if done:
+                        return True
+                    undo()
+        return False
+
+    def allocate_device(self, ci: int, key, data: RequestData, cand: Candidate, must: bool):
+        """allocateDevice: take the device if it is usable; returns the undo function or None."""
+        request = data.request
+        features = self.features
+        device = cand.device
+        multi = features.consumable_capacity and bool(device.allow_multiple_allocations)
+        if request.admin_access:
+            if not multi and self.in_use_by_claim(cand.id, ci):
+                return None
+        elif self.in_use(cand.id):
+            return None
+        if not features.partitionable_devices and device.consumes_counters:
+            return None
+        skip_counters = multi and (cand.id in self.p.state.capacity or cand.id in self.allocating_capacity)
+        if not skip_counters and device.consumes_counters and not self.take_counters(cand):
+            return None
+        # Note: counters taken above stay taken when a later check fails, as upstream does.
+        if data.parent is None:
+            base, sub = request.name, ""
+        else:
+            base, sub = data.parent.name, request.name
+        if features.device_taints and taint_prevents(device, request):
+            return None
+        constraints = self.constraints[ci]
+        for i, constraint in enumerate(constraints):
+            if not constraint.add(base, sub, device, cand.id.driver):
+                if must:
+                    raise AllocatorError(f"claim {claim_ref(self.claims[ci])}, request {request.name}: cannot add "
+                                         f"device {cand.id} because a claim constraint would not be satisfied")
+                for earlier in constraints[:i]:
+                    earlier.remove(base, sub)
+                return None
+
+        holders = self.allocating.setdefault(cand.id, set())
+        if not multi:
+            holders.add(ci)
+        consumed: dict = {}
+        share_id = None
+        if features.consumable_capacity:
+            if not self.capacity_fits(request, cand):
+                return None  # upstream returns here without undoing the constraints
+            if multi:
+                consumed = cap.consumption(device, request.capacity)
+                share_id = self.new_share_id(ci, cand)
+                cap.add_into(self.allocating_capacity, cand.id, consumed)
+        picked = PickedDevice(request=request, candidate=cand, admin_access=request.admin_access,
+                              share_id=share_id, consumed=consumed)
+        results = self.results[ci]
+        results.append(picked)
+        before = len(results) - 1
+
+        def undo():
+            for constraint in constraints:
+                constraint.remove(base, sub)
+            holders.discard(ci)
+            if multi:
+                if consumed:
+                    cap.remove_from(self.allocating_capacity, cand.id, consumed)
+            elif features.partitionable_devices and device.consumes_counters:
+                self.release_counters(cand)
+            del results[before:]
+        return undo
+
+    def new_share_id(self, ci: int, cand: Candidate) -> str:
+        """A share id for one allocation of a shared device.
+
+        Upstream draws a random UID; ours is derived from what is allocated
+        so that the same input always gives the same output.
+        """
+        self._share_ids += 1
+        seed = f"{self.node.metadata.name}/{claim_ref(self.claims[ci])}/{cand.id}/{self._share_ids}"
+        return str(uuid.uuid5(_SHARE_ID_NAMESPACE, seed))
+
+    # ------------------------------------------------------------------ counters
+
+    def available_counters(self, pool: Pool) -> dict[str, dict]:
+        """What the pool's counter sets offer minus what allocated devices use (cached by pool name)."""
+        cache = self.p.available_counters
+        found = cache.get(pool.name)
+        if found is not None:
+            return found
+        available = {name: {c: cap.quantity(v.value) for c, v in cs.counters.items()}
+                     for name, cs in pool.counter_sets.items()}
+        allocated = self.p.state.allocated_for_counters(self.variant)
+        for slices in (pool.slices, pool.other_slices):
+            for s in slices:
+                for device in s.spec.devices:
+                    if DeviceID(s.spec.driver, s.spec.pool.name, device.name) not in allocated:
+                        continue
+                    for consumption in device.consumes_counters:
+                        counters = available.get(consumption.counter_set)
+                        for name, counter in consumption.counters.items():
+                            if counters is not None and name in counters:
+                                counters[name] = counters[name] - cap.quantity(counter.value)
+        cache[pool.name] = available
+        return available
+
+    def take_counters(self, cand: Candidate) -> bool:
+        available = self.available_counters(cand.pool)
+        consumed = self.consumed_counters.setdefault(cand.pool.name, {})
+        for consumption in cand.device.consumes_counters:
+            counters = consumed.setdefault(consumption.counter_set, {})
+            for name, counter in consumption.counters.items():
+                q = cap.quantity(counter.value)
+                counters[name] = counters[name] + q if name in counters else q
+        for set_name, counters in available.items():
+            used = consumed.get(set_name, {})
+            for name, have in counters.items():
+                if name in used and have.cmp(used[name]) < 0:
+                    self.release_counters(cand)
+                    return False
+                if name not in used and have.sign() < 0:
+                    self.release_counters(cand)
+                    return False
+        return True
+
+    def release_counters(self, cand: Candidate) -> None:
+        consumed = self.consumed_counters[cand.pool.name]
+        for consumption in cand.device.consumes_counters:
+            counters = consumed.setdefault(consumption.counter_set, {})
+            for name, counter in consumption.counters.items():
+                q = cap.quantity(counter.value)
+                counters[name] = counters[name] - q if name in counters else q.neg()
+
+    # ------------------------------------------------------------------ entry
+
+    def run(self) -> bool:
+        """Prepare and search; True when a solution was found. Raises AllocatorError."""
+        self.prepare()
+        try:
+            done = self.allocate_one(0, 0, 0, 0, False, (0, 0, 0))
+        except _MaxSizeExceeded as err:
+            # Upstream lets its internal sentinel error escape here.
+            raise AllocatorError("allocation max size exceeded") from err
+        self.found = done
+        if not done and any(p.invalid for p in self.pools):
+            raise NodeAllocationError("invalid resource pools were encountered")
+        return done
+
+
+def taint_prevents(device: model.Device, request: RequestView) -> model.DeviceTaint | None:
+    """The first NoSchedule/NoExecute taint no toleration of the request tolerates."""
+    for taint in device.taints:
+        if taint.effect in ("NoSchedule", "NoExecute") and not any(tolerates(t, taint) for t in request.tolerations):
+            return taint
+    return None
+
+
+def tolerates(toleration: model.DeviceToleration, taint: model.DeviceTaint) -> bool:
+    if toleration.effect and toleration.effect != taint.effect:
+        return False
+    if toleration.key and toleration.key != taint.key:
+        return False
+    if toleration.operator in ("", "Equal"):
+        return toleration.value == taint.value
+    return toleration.operator == "Exists"

@@ -1,0 +1,91 @@
+"""CEL selectors of classes and requests, evaluated per device and remembered.
+
+Upstream evaluates a device against a request once per allocation and
+remembers the answer. We remember per selector and device content, which
+gives the same answers (CEL sees only driver, attributes, capacity and
+allowMultipleAllocations) and lets a search over many nodes with identical
+devices evaluate each expression once.
+"""
+
+from __future__ import annotations
+
+from .. import model
+from .errors import AllocatorError
+
+# cel.EnhanceRuntimeError adds this to every "no such key" error.
+_NO_SUCH_KEY_HINT = (". consider using CEL optional chaining (.? followed by orValue()) or guarding the check "
+                     "with has() for optional fields")
+
+
+def enhance_runtime_error(message: str) -> str:
+    if "no such key:" in message and _NO_SUCH_KEY_HINT not in message:
+        return message + _NO_SUCH_KEY_HINT
+    return message
+
+
+def compile_error_text(err) -> str:
+    """The text of upstream's compile error: issues from cel-go get a prefix, a wrong result type does not."""
+    if getattr(err, "reason", "") in ("syntax", "type"):
+        return f"compilation failed: {err}"
+    return str(err)
+
+
+def device_fingerprint(driver: str, device: model.Device, allow_multiple: bool) -> tuple:
+    """What a CEL selector can see of a device, as a hashable value."""
+    attrs = tuple(sorted(
+        (name, a.int, a.bool, a.string, a.version,
+         tuple(a.ints) if a.ints is not None else None, tuple(a.bools) if a.bools is not None else None,
+         tuple(a.strings) if a.strings is not None else None, tuple(a.versions) if a.versions is not None else None)
+        for name, a in device.attributes.items()))
+    capacity = tuple(sorted((name, c.value) for name, c in device.capacity.items()))
+    return driver, attrs, capacity, allow_multiple
+
+
+class SelectorEvaluator:
+    """Compiles (through ``allocator.cel``) and evaluates selectors; one per prepared allocator."""
+
+    def __init__(self, gates: frozenset[str]):
+        self.gates = gates
+        self._results: dict[tuple, bool | Exception] = {}
+        self._fingerprints: dict[int, tuple] = {}
+
+    def _fingerprint(self, driver: str, device: model.Device, allow_multiple: bool) -> tuple:
+        key = id(device)
+        found = self._fingerprints.get(key)
+        if found is None or found[0] is not device:
+            found = (device, device_fingerprint(driver, device, allow_multiple))
+            self._fingerprints[key] = found
+        return found[1]
+
+    def match(self, selectors, driver: str, device: model.Device, allow_multiple: bool, device_id,
+              owner: str) -> tuple[bool, int]:
+        """(all selectors match, index of the first that does not or -1).
+
+        ``owner`` is ``class NAME`` or ``claim NS/NAME`` for the messages.
+        Raises AllocatorError with upstream's text on compile and runtime errors.
+        """
+        from ..cel import CELCompileError, CELRuntimeError, compile_selector
+
+        fingerprint = None
+        for i, selector in enumerate(selectors):
+            expression = selector.cel.expression if selector.cel is not None else ""
+            try:
+                compiled = compile_selector(expression, gates=self.gates, estimate_cost=False)
+            except CELCompileError as err:
+                raise AllocatorError(f"{owner}: selector #{i}: CEL compile error: {compile_error_text(err)}") from err
+            if fingerprint is None:
+                fingerprint = self._fingerprint(driver, device, allow_multiple)
+            key = (expression, fingerprint)
+            outcome = self._results.get(key)
+            if outcome is None:
+                try:
+                    outcome = bool(compiled.evaluate(driver, device.attributes, device.capacity, allow_multiple))
+                except CELRuntimeError as err:
+                    outcome = err
+                self._results[key] = outcome
+            if isinstance(outcome, Exception):
+                raise AllocatorError(f"{owner}: selector #{i} on device {device_id}: CEL runtime error: "
+                                     f"{enhance_runtime_error(str(outcome))}") from outcome
+            if not outcome:
+                return False, i
+        return True, -1

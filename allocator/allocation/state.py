@@ -1,0 +1,48 @@
+"""What already-allocated claims hold: the scheduler's AllocatedState.
+
+Devices given with admin access stay free for others. With
+DRAConsumableCapacity, results that carry a ``shareID`` are shares of a
+device: they add up their ``consumedCapacity`` instead of taking the device.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from .. import model
+from ..pools import DeviceID
+from . import capacity as cap
+
+
+@dataclass
+class AllocatedState:
+    devices: set[DeviceID] = field(default_factory=set)  # taken whole
+    shares: set[tuple[DeviceID, str]] = field(default_factory=set)  # (device, share id)
+    capacity: dict[DeviceID, dict] = field(default_factory=dict)  # consumed by shares, per capacity
+
+    def allocated_for_counters(self, variant) -> set[DeviceID]:
+        """Devices whose counters count as used: stable knows only whole devices."""
+        if variant.is_stable:
+            return self.devices
+        return self.devices | {device for device, _ in self.shares} | set(self.capacity)
+
+
+def gather_allocated_state(claims: Iterable[model.ResourceClaim], consumable_capacity: bool) -> AllocatedState:
+    state = AllocatedState()
+    for claim in claims:
+        allocation = claim.status.allocation
+        if allocation is None:
+            continue
+        for r in allocation.devices.results:
+            if r.admin_access:
+                continue
+            device = DeviceID(r.driver, r.pool, r.device)
+            if consumable_capacity and r.share_id is not None:
+                state.shares.add((device, r.share_id))
+                if r.consumed_capacity:
+                    consumed = {name: cap.quantity(q) for name, q in r.consumed_capacity.items()}
+                    cap.add_into(state.capacity, device, consumed)
+                continue
+            state.devices.add(device)
+    return state

@@ -1,0 +1,196 @@
+"""Resource pools as the allocator sees them from one node.
+
+A pool is all ResourceSlices of one driver with one pool name. Only the
+newest generation counts; a pool is complete when as many slices of that
+generation exist as ``resourceSliceCount`` says; it is invalid when device
+names repeat or counters are inconsistent. ``gather_pools`` follows the
+upstream ``GatherPools`` of the chosen implementation: which slices are
+relevant for the node, how incomplete pools are detected, and (incubating
+and later) the order: pools sorted by driver and name, pools with binding
+conditions last, slices sorted by name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from . import model
+from .allocation.features import Features, Variant
+from .nodes import NodeSelectorError, node_matches
+
+
+class DeviceID(NamedTuple):
+    driver: str
+    pool: str
+    device: str
+
+    def __str__(self) -> str:
+        return f"{self.driver}/{self.pool}/{self.device}"
+
+
+class PoolError(Exception):
+    """Pools could not be gathered (a node selector the scheduler cannot parse)."""
+
+
+@dataclass
+class Pool:
+    driver: str
+    name: str
+    incomplete: bool = False
+    invalid: bool = False
+    invalid_reason: str = ""
+    # Slices with devices that the node can reach, in allocation order.
+    slices: list[model.ResourceSlice] = field(default_factory=list)
+    # Slices of the same generation that the node cannot reach: their
+    # allocated devices still consume the pool's shared counters.
+    other_slices: list[model.ResourceSlice] = field(default_factory=list)
+    counter_sets: dict[str, model.CounterSet] = field(default_factory=dict)
+
+    @property
+    def id(self) -> str:
+        return f"{self.driver}/{self.name}"
+
+
+def _matches(node: model.Node, name: str | None, all_nodes: bool | None, selector, what: str) -> bool:
+    try:
+        return node_matches(node, name or "", bool(all_nodes), selector)
+    except NodeSelectorError as err:
+        raise PoolError(f"failed to perform node selection for {what}: {err}") from err
+
+
+def slice_is_relevant(s: model.ResourceSlice, node: model.Node) -> bool | None:
+    """Whether the slice offers devices to the node; None when it uses no known node selection."""
+    spec = s.spec
+    if spec.node_name or spec.all_nodes or spec.node_selector is not None:
+        return _matches(node, spec.node_name, spec.all_nodes, spec.node_selector, f"slice {s.metadata.name}")
+    if spec.per_device_node_selection:
+        return any(
+            _matches(node, d.node_name, d.all_nodes, d.node_selector,
+                     f"device {d.name} in slice {s.metadata.name}")
+            for d in spec.devices
+        )
+    return None
+
+
+def gather_pools(slices_for_node: Iterable[model.ResourceSlice], node: model.Node, features: Features,
+                 all_slices: list[model.ResourceSlice], variant: Variant) -> list[Pool]:
+    """The pools with devices for ``node``, in the order the allocator walks them."""
+    by_pool: dict[tuple[str, str], list[model.ResourceSlice]] = {}
+    for s in slices_for_node:
+        if not features.partitionable_devices and (
+                s.spec.per_device_node_selection is not None or s.spec.shared_counters):
+            continue
+        if not variant.sorted_order and s.spec.shared_counters:
+            # The stable implementation takes counter slices whatever node they name.
+            relevant = True
+        else:
+            relevant = bool(slice_is_relevant(s, node))
+        if relevant:
+            _add_slice(by_pool, s)
+
+    pools, with_binding = [], []
+    for (driver, name), found in by_pool.items():
+        generation, count = found[0].spec.pool.generation, found[0].spec.pool.resource_slice_count
+        every = None
+        if len(found) != count:
+            # Slices of this generation for other nodes may be missing from
+            # ``found``; only the whole list tells complete from incomplete.
+            obsolete, every = _slices_of_generation(all_slices, driver, name, generation)
+            if obsolete:
+                continue  # the driver is publishing a newer generation elsewhere
+            if len(every) != count:
+                pools.append(Pool(driver, name, incomplete=True))
+                continue
+        pool = _build_pool(driver, name, found, features, every, variant)
+        if variant.sorted_order and _has_binding_conditions(pool):
+            with_binding.append(pool)
+        else:
+            pools.append(pool)
+    # Stable walks a Go map here, in no defined order: name order is as good as any.
+    pools.sort(key=lambda p: (p.driver, p.name))
+    with_binding.sort(key=lambda p: (p.driver, p.name))
+    return pools + with_binding
+
+
+def _add_slice(by_pool: dict, s: model.ResourceSlice) -> None:
+    key = (s.spec.driver, s.spec.pool.name)
+    found = by_pool.get(key)
+    if found is None or s.spec.pool.generation > found[0].spec.pool.generation:
+        by_pool[key] = [s]
+    elif s.spec.pool.generation == found[0].spec.pool.generation:
+        found.append(s)
+
+
+def _slices_of_generation(all_slices, driver, name, generation) -> tuple[bool, list[model.ResourceSlice]]:
+    """(a newer generation exists, all slices of ``generation``) for one pool."""
+    out = []
+    for s in all_slices:
+        if s.spec.driver != driver or s.spec.pool.name != name:
+            continue
+        if s.spec.pool.generation == generation:
+            out.append(s)
+        elif s.spec.pool.generation > generation:
+            return True, []
+    return False, out
+
+
+def _build_pool(driver: str, name: str, found: list[model.ResourceSlice], features: Features,
+                every: list[model.ResourceSlice] | None, variant: Variant) -> Pool:
+    if variant.sorted_order:
+        found = sorted(found, key=lambda s: s.metadata.name)
+    device_slices, counter_slices, other_slices = [], [], []
+    for s in found:
+        (counter_slices if features.partitionable_devices and s.spec.shared_counters else device_slices).append(s)
+    if every is not None and len(found) < len(every):
+        seen = {s.metadata.name for s in found}
+        for s in every:
+            if s.metadata.name in seen:
+                continue
+            if variant.sorted_order and features.partitionable_devices and s.spec.shared_counters:
+                counter_slices.append(s)
+            else:
+                other_slices.append(s)
+
+    def invalid(reason: str) -> Pool:
+        return Pool(driver, name, invalid=True, invalid_reason=reason)
+
+    names: set[str] = set()
+    for s in device_slices:
+        for d in s.spec.devices:
+            if d.name in names:
+                return invalid(f"duplicate device name {d.name}")
+            names.add(d.name)
+    if not features.partitionable_devices:
+        return Pool(driver, name, slices=device_slices)
+
+    counter_sets: dict[str, model.CounterSet] = {}
+    for s in counter_slices:
+        for cs in s.spec.shared_counters:
+            if cs.name in counter_sets:
+                return invalid(f"duplicate counter set name {cs.name}")
+            counter_sets[cs.name] = cs
+    # Stable checks the counter slices too (they have no devices, so it is the same).
+    for group in (device_slices, other_slices):
+        reason = _check_counter_consumption(counter_sets, group)
+        if reason:
+            return invalid(reason)
+    return Pool(driver, name, slices=device_slices, other_slices=other_slices, counter_sets=counter_sets)
+
+
+def _check_counter_consumption(counter_sets: dict[str, model.CounterSet], slices) -> str:
+    for s in slices:
+        for d in s.spec.devices:
+            for consumption in d.consumes_counters:
+                counter_set = counter_sets.get(consumption.counter_set)
+                if counter_set is None:
+                    return f"counter set {consumption.counter_set} not found"
+                for counter in consumption.counters:
+                    if counter not in counter_set.counters:
+                        return f"counter {counter} not found in counter set {counter_set.name}"
+    return ""
+
+
+def _has_binding_conditions(pool: Pool) -> bool:
+    return any(d.binding_conditions for s in pool.slices for d in s.spec.devices)
