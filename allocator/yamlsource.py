@@ -159,6 +159,14 @@ def _offset_position(text: str, offset: int) -> Position:
     return data.count(b"\n") + 1, len(data[line_start:].decode("utf-8", "replace")) + 1
 
 
+def _clamp(text: str, line: int, column: int) -> Position:
+    """Keep an end-of-input mark on the last line of the text (libyaml puts it one line further)."""
+    lines = text.split("\n")
+    if line > len(lines):
+        return len(lines), len(lines[-1]) + 1
+    return line, column
+
+
 def _fail(line: int | None, column: int | None, detail: str) -> DiagnosticError:
     return DiagnosticError([Diagnostic(field="", type=PARSE, detail=detail, line=line, column=column)])
 
@@ -210,7 +218,7 @@ def load_yaml_stream(text: str, source: str = "<input>") -> list[RawDocument]:
         raise DiagnosticError([Diagnostic(field="", type=PARSE, detail=exc.message, line=line, column=column)]) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
-        line, column = (mark.line + 1, mark.column + 1) if mark else (None, None)
+        line, column = _clamp(text, mark.line + 1, mark.column + 1) if mark else (None, None)
         detail = f"YAML syntax error: {exc.problem or exc.context}"
         if exc.context and exc.problem:
             detail = f"YAML syntax error: {exc.problem} ({exc.context})"
