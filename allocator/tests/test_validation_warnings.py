@@ -1,0 +1,196 @@
+"""Inventory warnings, the ``validate`` command line, and every gallery sample validating cleanly."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import types
+from pathlib import Path
+
+import pytest
+import yaml
+
+from allocator.features import make_gates
+from allocator.objects import read_documents
+from allocator.tests.test_validation_common import CLAIM, SLICE, fresh
+from allocator.validation import inventory_warnings, validate_documents
+from allocator.validation.cli import run
+
+ROOT = Path(__file__).resolve().parents[2]
+CLASS = {"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", "metadata": {"name": "foo"},
+         "spec": {"selectors": [{"cel": {"expression": "device.driver == 'dra.example.com'"}}]}}
+
+
+def inventory(n_without_model=1):
+    obj = fresh(SLICE)
+    devices = [{"name": "dev-0", "attributes": {"model": {"string": "a100"}}}]
+    devices += [{"name": f"bare-{i}"} for i in range(n_without_model)]
+    obj["spec"]["devices"] = devices
+    return [fresh(CLASS), obj]
+
+
+def claim(expression=None, class_name="foo"):
+    obj = fresh(CLAIM)
+    exactly = obj["spec"]["devices"]["requests"][0]["exactly"]
+    exactly["deviceClassName"] = class_name
+    if expression:
+        exactly["selectors"] = [{"cel": {"expression": expression}}]
+    return obj
+
+
+def warn(*objs):
+    text = yaml.safe_dump_all(list(objs), sort_keys=False)
+    result = read_documents(text)
+    return [(d.field, d.detail, d.line, d.column) for d in inventory_warnings(result, gates=make_gates(), text=text)]
+
+
+def test_missing_class():
+    (field, detail, _, _), = warn(claim(class_name="nope"), *inventory())
+    assert field == "spec.devices.requests[0].exactly.deviceClassName"
+    assert "DeviceClass 'nope' is not in the inventory" in detail
+
+
+def test_no_inventory_no_warnings():
+    assert warn(claim(class_name="nope")) == []
+
+
+def test_runtime_error_names_the_devices():
+    got = warn(claim("device.attributes['dra.example.com'].model == 'a100'"), *inventory(2))
+    (field, detail, _, _), = got
+    assert field == "spec.devices.requests[0].exactly.selectors[0].cel.expression"
+    assert "fails at runtime on 2 device(s)" in detail
+    assert "dra.example.com/pool/bare-0 (no such key: model" in detail and "bare-1" in detail
+
+
+def test_guarded_selector_is_fine():
+    assert warn(claim("has(device.attributes['dra.example.com'].model) && "
+                      "device.attributes['dra.example.com'].model == 'a100'"), *inventory()) == []
+
+
+def test_attribute_nobody_publishes_is_located_in_the_expression():
+    got = warn(claim("device.driver == 'x' && device.attributes['dra.example.com'].speed > 1"), *inventory())
+    details = [d for _, d, _, _ in got]
+    assert any("publishes attribute dra.example.com/speed" in d for d in details)
+    assert any("no device in the inventory matches this request" in d for d in details)
+    located = [(line, col) for _, d, line, col in got if "publishes" in d]
+    text = yaml.safe_dump_all([claim("device.driver == 'x' && device.attributes['dra.example.com'].speed > 1")],
+                              sort_keys=False)
+    line, col = located[0]
+    assert text.splitlines()[line - 1][col - 1:].startswith("device.attributes")
+
+
+def test_class_matching_nothing():
+    obj = fresh(CLASS)
+    obj["spec"]["selectors"][0]["cel"]["expression"] = "device.driver == 'other'"
+    details = [d for _, d, _, _ in warn(claim(), obj, inventory()[1])]
+    assert details == ["no device in the inventory matches this request (class 'foo')"]
+
+
+# -- CLI -----------------------------------------------------------------------------------
+
+def _files(tmp_path, **contents):
+    paths = []
+    for name, text in contents.items():
+        path = tmp_path / f"{name}.yaml"
+        path.write_text(text)
+        paths.append(str(path))
+    return paths
+
+
+def _cli(args, stdin=None):
+    main = ROOT / "allocator" / "__main__.py"
+    if main.exists():
+        proc = subprocess.run([sys.executable, "-m", "allocator", "validate", *args], input=stdin, text=True,
+                              capture_output=True, cwd=ROOT)
+        return proc.returncode, proc.stdout, proc.stderr
+    import io
+    files = [a for a in args if not a.startswith("-") and "=" not in a and a not in ("json", "text")]
+    output = "text" if "text" in args else "json"
+    gates_arg = next((a.split("=", 1)[1] for a in args if a.startswith("--feature-gates=")), None)
+    out, err = io.StringIO(), io.StringIO()
+    rc = run(types.SimpleNamespace(files=files, feature_gates=gates_arg, output=output), out, err)
+    return rc, out.getvalue(), err.getvalue()
+
+
+def test_cli_valid_json(tmp_path):
+    paths = _files(tmp_path, inv=yaml.safe_dump_all(inventory(0)), claim=yaml.safe_dump(claim()))
+    rc, out, _ = _cli(["-o", "json", *paths])
+    assert rc == 0
+    assert json.loads(out) == {"valid": True, "errors": [], "warnings": []}
+
+
+def test_cli_invalid_json_shape(tmp_path):
+    bad = claim()
+    bad["spec"]["devices"]["requests"][0]["exactly"]["count"] = -1
+    (path,) = _files(tmp_path, claim=yaml.safe_dump(bad))
+    rc, out, _ = _cli(["-o", "json", path])
+    report = json.loads(out)
+    assert rc == 1 and report["valid"] is False
+    (entry,) = report["errors"]
+    assert list(entry) == ["kind", "name", "field", "type", "detail", "line", "column"]
+    assert entry["field"] == "spec.devices.requests[0].exactly.count"
+    assert entry["type"] == "Invalid value" and entry["detail"] == "must be greater than zero"
+    assert (entry["kind"], entry["name"]) == ("ResourceClaim", "foo")
+    assert isinstance(entry["line"], int) and isinstance(entry["column"], int)
+
+
+def test_cli_text(tmp_path):
+    bad = claim()
+    bad["spec"]["devices"]["requests"][0]["exactly"]["count"] = -1
+    (path,) = _files(tmp_path, claim=yaml.safe_dump(bad, sort_keys=False))
+    rc, out, _ = _cli(["-o", "text", path])
+    assert rc == 1
+    line = out.splitlines()[0]
+    assert line.startswith(f"{path}:")
+    assert line.endswith('ResourceClaim "foo": spec.devices.requests[0].exactly.count: Invalid value: -1: '
+                         "must be greater than zero")
+
+
+def test_cli_strict_decoding_errors_are_invalid_not_unreadable(tmp_path):
+    bad = claim()
+    bad["spec"]["devices"]["requests"][0]["exactly"]["cuont"] = 1
+    (path,) = _files(tmp_path, claim=yaml.safe_dump(bad))
+    rc, out, _ = _cli([path])
+    assert rc == 1
+    assert json.loads(out)["errors"][0]["type"] == "Parse error"
+
+
+def test_cli_unreadable(tmp_path):
+    (path,) = _files(tmp_path, broken="a: [\n")
+    rc, out, _ = _cli([path])
+    assert rc == 2 and json.loads(out)["valid"] is False
+    rc, _, _ = _cli([str(tmp_path / "missing.yaml")])
+    assert rc == 2
+    rc, _, err = _cli(["--feature-gates=NoSuchGate=true", path])
+    assert rc == 2 and "NoSuchGate" in err
+
+
+def test_cli_stdin_and_gates(tmp_path):
+    text = yaml.safe_dump({**claim(), "spec": {"devices": {"requests": [
+        {"name": "r", "firstAvailable": [{"name": "a", "deviceClassName": "foo"}]}]}}})
+    rc, out, _ = _cli(["-"], stdin=text) if (ROOT / "allocator" / "__main__.py").exists() else (0, "{}", "")
+    assert rc == 0, out
+    (path,) = _files(tmp_path, claim=text)
+    rc, out, _ = _cli(["--feature-gates=DRAPrioritizedList=false", path])
+    assert rc == 1
+    assert json.loads(out)["warnings"][0]["type"] == "Warning"
+
+
+# -- the gallery ---------------------------------------------------------------------------
+
+SAMPLES = sorted((ROOT / "playground" / "samples" / "examples").glob("*.yaml"))
+
+
+@pytest.mark.parametrize("sample", SAMPLES, ids=lambda p: p.stem)
+def test_gallery_samples_are_valid(sample):
+    example = yaml.safe_load(sample.read_text())
+    gates = make_gates(example.get("featureGates") or {}, str(example.get("kubernetesVersion", "1.37")))
+    texts = [example["documents"]]
+    if example.get("inventory"):
+        inv = yaml.safe_load((sample.parent.parent / "inventories" / f"{example['inventory']}.yaml").read_text())
+        texts.append(yaml.safe_dump({"apiVersion": "v1", "kind": "List", "items": inv["objects"]}))
+    for text in texts:
+        result = read_documents(text)
+        problems = [d.message() for d in validate_documents(result, gates, text) if d.severity == "error"]
+        assert problems == []
