@@ -1,0 +1,144 @@
+"""One call that answers everything the page, the API and the CLI show.
+
+``analyze(documents, inventory, node, feature_gates, kubernetes_version)``
+reads the user's documents and the inventory, validates both like the
+apiserver, warns about selectors that would abort allocation, allocates the
+pending claims like the scheduler (on the given node, or on the first node in
+name order that fits), explains per request which devices match and why the
+others do not, and maps the grant to containers. Bad input never raises: it
+becomes diagnostics. Only an unknown feature gate or release raises
+``FeatureGateError``, since that is a mistake in the call, not in the YAML.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .allocate import Allocator, AllocatorError
+from .allocation.encode import claim_to_json
+from .diagnostics import NOT_FOUND, Diagnostic, DiagnosticError
+from .features import CURRENT_RELEASE, FeatureGates, make_gates
+from .nodes import make_node
+from .nodes import search_nodes as nodes_to_search
+from .objects import ReadResult, read_documents
+from .pods import PodClaimError, container_devices
+from .validation import inventory_warnings, validate_documents
+from .workload import Workload, build_workload
+
+DOCUMENTS = "documents"
+INVENTORY = "inventory"
+
+
+@dataclass
+class Report:
+    kubernetes_version: str
+    gates: FeatureGates
+    objects: list[dict] = field(default_factory=list)
+    ignored: list[str] = field(default_factory=list)
+    diagnostics: list[tuple[str, Diagnostic]] = field(default_factory=list)  # (source, diagnostic)
+    requests: list[dict] = field(default_factory=list)
+    allocation: dict = field(default_factory=lambda: {
+        "status": "skipped", "node": None, "claims": [], "reasons": [], "error": None})
+    nodes: list[dict] = field(default_factory=list)
+    containers: list[dict] = field(default_factory=list)
+
+    @property
+    def valid(self) -> bool:
+        return not any(d.severity == "error" for _, d in self.diagnostics)
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for _, d in self.diagnostics if d.severity == "error"]
+
+    @property
+    def warnings(self) -> list[Diagnostic]:
+        return [d for _, d in self.diagnostics if d.severity == "warning"]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "kubernetesVersion": self.kubernetes_version,
+            "featureGates": self.gates.as_dict(),
+            "gateOverrides": self.gates.overrides(),
+            "objects": self.objects,
+            "ignored": self.ignored,
+            "valid": self.valid,
+            "diagnostics": [{**d.to_dict(), "source": source} for source, d in self.diagnostics],
+            "requests": self.requests,
+            "allocation": self.allocation,
+            "nodes": self.nodes,
+            "containers": self.containers,
+        }
+
+
+def _read(text: str, source: str, report: Report) -> ReadResult:
+    try:
+        result = read_documents(text) if text.strip() else ReadResult()
+    except DiagnosticError as err:
+        report.diagnostics.extend((source, d) for d in err.diagnostics)
+        return ReadResult()
+    for doc in result.documents:
+        report.objects.append({"kind": doc.kind, "name": doc.name, "namespace": doc.namespace,
+                               "apiVersion": doc.api_version, "source": source, "line": doc.line})
+    report.ignored.extend(result.ignored)
+    return result
+
+
+def analyze(documents: str, inventory: str = "", node: str | None = None,
+            feature_gates: dict[str, bool] | None = None,
+            kubernetes_version: str = CURRENT_RELEASE) -> Report:
+    gates = make_gates(feature_gates, kubernetes_version)
+    report = Report(kubernetes_version=kubernetes_version, gates=gates)
+    docs = _read(documents, DOCUMENTS, report)
+    inv = _read(inventory, INVENTORY, report)
+    report.diagnostics.extend((DOCUMENTS, d) for d in validate_documents(docs, gates, documents))
+    report.diagnostics.extend((INVENTORY, d) for d in validate_documents(inv, gates, inventory))
+    combined = ReadResult(documents=inv.documents + docs.documents)
+    report.diagnostics.extend((DOCUMENTS, d) for d in inventory_warnings(docs, combined, gates, documents))
+
+    try:
+        work = build_workload(combined.of_kind("ResourceClaim"), combined.of_kind("ResourceClaimTemplate"),
+                              combined.of_kind("Pod"))
+    except PodClaimError as err:
+        report.diagnostics.append((DOCUMENTS, Diagnostic(field="spec.resourceClaims", type=NOT_FOUND, detail=str(err),
+                                                         kind="Pod")))
+        return report
+    if not report.valid:
+        report.allocation["reasons"] = ["the objects are not valid: the apiserver would reject them"]
+        return report
+    if not work.pending:
+        report.allocation["reasons"] = ["no pending ResourceClaim: nothing to allocate"]
+        return report
+    _allocate(report, combined, work, node, gates)
+    return report
+
+
+def _allocate(report: Report, combined: ReadResult, work: Workload, node: str | None, gates: FeatureGates) -> None:
+    nodes = combined.of_kind("Node")
+    slices = combined.of_kind("ResourceSlice")
+    alloc = report.allocation
+    try:
+        allocator = Allocator(combined.of_kind("DeviceClass"), slices, work.allocated, gates)
+        candidates = [make_node(node, nodes)] if node else (nodes_to_search(nodes, slices) or [make_node("")])
+        # Every candidate is tried, for the node table; the first that fits is chosen.
+        outcomes = [allocator.allocate(candidate, work.pending) for candidate in candidates]
+    except AllocatorError as err:
+        alloc.update(status="error", error=str(err), reasons=[str(err)])
+        return
+    report.nodes = [{"name": o.node_name, "fits": o.allocated, "reason": o.reason or None} for o in outcomes]
+    chosen = next((o for o in outcomes if o.allocated), None)
+    if chosen is None:
+        alloc.update(status="unsatisfiable", node=node,
+                     reasons=[f"{o.node_name or '(any node)'}: {o.reason}" for o in outcomes])
+        return
+    results = dict(zip((c.metadata.name for c in work.pending), chosen.results, strict=True))
+    alloc.update(status="allocated", node=chosen.node_name,
+                 claims=[claim_to_json(c, r) for c, r in zip(work.pending, chosen.results, strict=True)])
+    for pod in work.pods:
+        for view in container_devices(pod, work.pod_claims[pod.metadata.name], results):
+            report.containers.append({
+                "pod": view.pod, "container": view.container, "init": view.init, "podClaim": view.pod_claim,
+                "claim": view.claim, "request": view.request,
+                "devices": [{"request": d.request, "driver": d.driver, "pool": d.pool, "device": d.device}
+                            for d in view.devices],
+            })

@@ -1,0 +1,126 @@
+"""The engine facade: documents + inventory in, the whole report out."""
+
+import pytest
+
+from allocator.engine import analyze
+from allocator.features import FeatureGateError
+
+INVENTORY = """
+apiVersion: v1
+kind: Node
+metadata: {name: node-a, labels: {zone: a}}
+---
+apiVersion: v1
+kind: Node
+metadata: {name: node-b, labels: {zone: b}}
+---
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: gpu}
+spec:
+  selectors: [{cel: {expression: "device.driver == 'gpu.example.com'"}}]
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: node-b-gpus}
+spec:
+  driver: gpu.example.com
+  nodeName: node-b
+  pool: {name: node-b, generation: 1, resourceSliceCount: 1}
+  devices:
+  - name: gpu-0
+    attributes: {model: {string: a100}}
+  - name: gpu-1
+    attributes: {model: {string: h100}}
+"""
+
+POD = """
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata: {name: one-h100}
+spec:
+  spec:
+    devices:
+      requests:
+      - name: gpu
+        exactly:
+          deviceClassName: gpu
+          selectors: [{cel: {expression: "device.attributes['gpu.example.com'].model == 'h100'"}}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: job}
+spec:
+  resourceClaims: [{name: accel, resourceClaimTemplateName: one-h100}]
+  containers:
+  - name: main
+    image: busybox
+    resources: {claims: [{name: accel}]}
+"""
+
+
+def test_it_allocates_a_pod_from_a_template_on_the_node_that_fits():
+    report = analyze(POD, INVENTORY)
+    data = report.to_dict()
+    assert data["valid"] is True and data["diagnostics"] == []
+    assert data["allocation"]["status"] == "allocated"
+    assert data["allocation"]["node"] == "node-b"
+    assert data["nodes"] == [{"name": "node-a", "fits": False, "reason": "cannot allocate all claims"},
+                             {"name": "node-b", "fits": True, "reason": None}]
+    (claim,) = data["allocation"]["claims"]
+    assert claim["metadata"]["name"].startswith("job-accel-")
+    assert [r["device"] for r in claim["status"]["allocation"]["devices"]["results"]] == ["gpu-1"]
+    (container,) = data["containers"]
+    assert container["container"] == "main" and [d["device"] for d in container["devices"]] == ["gpu-1"]
+    kinds = sorted((o["source"], o["kind"]) for o in data["objects"])
+    assert ("documents", "Pod") in kinds and ("inventory", "ResourceSlice") in kinds
+
+
+def test_it_reports_a_chosen_node_that_does_not_fit():
+    data = analyze(POD, INVENTORY, node="node-a").to_dict()
+    assert data["allocation"]["status"] == "unsatisfiable"
+    assert data["allocation"]["reasons"] == ["node-a: cannot allocate all claims"]
+    assert data["containers"] == []
+
+
+def test_it_turns_bad_yaml_into_located_diagnostics():
+    data = analyze("kind: ResourceClaim\napiVersion: resource.k8s.io/v1\nmetadata: {name: [}\n", INVENTORY).to_dict()
+    assert data["valid"] is False
+    (diag,) = data["diagnostics"]
+    assert diag["source"] == "documents" and diag["line"] == 3
+    assert data["allocation"]["status"] == "skipped"
+
+
+def test_it_does_not_allocate_invalid_objects():
+    claim = POD.replace("name: gpu\n", "name: GPU_bad\n", 1)
+    data = analyze(claim, INVENTORY).to_dict()
+    assert data["valid"] is False
+    assert any(d["field"] == "spec.spec.devices.requests[0].name" for d in data["diagnostics"])
+    assert data["allocation"]["status"] == "skipped"
+
+
+def test_a_selector_runtime_error_aborts_like_the_scheduler():
+    broken = POD.replace("['gpu.example.com'].model == 'h100'", "['gpu.example.com'].memory == 1")
+    data = analyze(broken, INVENTORY).to_dict()
+    assert data["allocation"]["status"] == "error"
+    assert "CEL runtime error: no such key: memory" in data["allocation"]["error"]
+
+
+def test_a_missing_template_is_reported_on_the_pod():
+    data = analyze(POD.split("---")[1], INVENTORY).to_dict()
+    assert data["valid"] is False
+    assert any(d["kind"] == "Pod" and "one-h100" in d["message"] for d in data["diagnostics"])
+
+
+def test_it_rejects_unknown_gates_and_releases():
+    with pytest.raises(FeatureGateError):
+        analyze(POD, INVENTORY, feature_gates={"Bogus": True})
+    with pytest.raises(FeatureGateError):
+        analyze(POD, INVENTORY, kubernetes_version="1.20")
+
+
+def test_it_says_which_version_and_gates_it_assumed():
+    data = analyze(POD, INVENTORY, feature_gates={"DRAAdminAccess": False}, kubernetes_version="1.36").to_dict()
+    assert data["kubernetesVersion"] == "1.36"
+    assert data["gateOverrides"] == {"DRAAdminAccess": False}
+    assert data["featureGates"]["DRAPartitionableDevices"] is True

@@ -1,0 +1,47 @@
+"""What a set of documents asks the scheduler to allocate.
+
+Claims that already carry ``status.allocation`` hold their devices. The rest
+are allocated together, as the scheduler does for one pod: first the claims
+of the pods, in the order of each pod's ``spec.resourceClaims`` (claims from
+templates are generated the way the resource-claim controller does), then
+any other pending claim in document order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from . import model
+from .pods import PodClaim, claims_for_pod
+
+
+@dataclass
+class Workload:
+    pending: list[model.ResourceClaim] = field(default_factory=list)
+    allocated: list[model.ResourceClaim] = field(default_factory=list)
+    pods: list[model.Pod] = field(default_factory=list)
+    pod_claims: dict[str, list[PodClaim]] = field(default_factory=dict)  # pod name -> its claims
+
+
+def _key(claim: model.ResourceClaim) -> tuple[str, str]:
+    return claim.metadata.namespace, claim.metadata.name
+
+
+def build_workload(claims: list[model.ResourceClaim], templates: list[model.ResourceClaimTemplate],
+                   pods: list[model.Pod]) -> Workload:
+    """Raises pods.PodClaimError when a pod refers to a claim or template that is missing."""
+    work = Workload(allocated=[c for c in claims if c.status.allocation is not None], pods=list(pods))
+    seen: set[tuple[str, str]] = set()
+    for pod in pods:
+        resolved = claims_for_pod(pod, claims, templates)
+        work.pod_claims[pod.metadata.name] = resolved
+        for pod_claim in resolved:
+            claim = pod_claim.claim
+            if claim.status.allocation is None and _key(claim) not in seen:
+                seen.add(_key(claim))
+                work.pending.append(claim)
+    for claim in claims:
+        if claim.status.allocation is None and _key(claim) not in seen:
+            seen.add(_key(claim))
+            work.pending.append(claim)
+    return work
