@@ -75,9 +75,12 @@ class Allocator:
 
     def __init__(self, classes: Iterable[model.DeviceClass], slices: Sequence[model.ResourceSlice],
                  allocated_claims: Iterable[model.ResourceClaim] = (), gates: FeatureGates | None = None,
-                 features: Features | None = None, variant: Variant | None = None):
-        gates = gates or make_gates()
-        self.features = features if features is not None else from_gates(gates)
+                 features: Features | None = None, variant: Variant | None = None,
+                 state: AllocatedState | None = None):
+        """``features`` (default: from ``gates``, default: Kubernetes 1.37) and ``variant`` (default:
+        upstream's choice) can be forced, as upstream's tests do; ``state`` replaces the state
+        gathered from ``allocated_claims``."""
+        self.features = features if features is not None else from_gates(gates or make_gates())
         self.variant = variant or choose_variant(self.features)
         if not self.features.enabled() <= self.variant.supported.enabled():
             raise AllocatorError(f"internal error: no allocator available for feature set {self.features}")
@@ -92,9 +95,14 @@ class Allocator:
                 self._on_node.setdefault(s.spec.node_name, []).append(s)
             else:
                 self._shared.append(s)
-        self.state: AllocatedState = gather_allocated_state(allocated_claims, self.features.consumable_capacity)
-        cel_gates = gates.enabled_set()
-        self.selectors = SelectorEvaluator(cel_gates)
+        if state is None:
+            state = gather_allocated_state(allocated_claims, self.features.consumable_capacity)
+        self.state = state
+        # The scheduler's CEL cache knows only these two features.
+        cel_gates = {"DRAConsumableCapacity"} if self.features.consumable_capacity else set()
+        if self.features.list_type_attributes:
+            cel_gates.add("DRAListTypeAttributes")
+        self.selectors = SelectorEvaluator(frozenset(cel_gates))
         # Available counters per pool NAME (not driver), shared by all calls, as upstream keeps them.
         self.available_counters: dict[str, dict] = {}
 
