@@ -25,6 +25,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from allocator.diagnostics import INTERNAL, INVALID, NOT_FOUND, PARSE, REQUIRED, TOO_LONG, UNSUPPORTED
+from allocator.features import FeatureGateError
 
 logger = logging.getLogger(__name__)
 
@@ -35,6 +36,7 @@ _VALIDATION_TYPES = {
     "blank": REQUIRED,
     "invalid_choice": UNSUPPORTED,
     "max_length": TOO_LONG,
+    "does_not_exist": NOT_FOUND,
 }
 
 
@@ -92,7 +94,9 @@ def _errors_of(exc: exceptions.APIException) -> list[dict[str, Any]]:
 
 def exception_handler(exc: Exception, context: dict) -> Response:
     """DRF's handler (status, headers, rollback), with the body in the error shape; never an HTML 500."""
-    if isinstance(exc, Http404):
+    if isinstance(exc, FeatureGateError):  # the serializer checks gates first; this is a safety net
+        exc = InvalidInput([error(str(exc), field="featureGates")])
+    elif isinstance(exc, Http404):
         exc = exceptions.NotFound(*exc.args)
     elif isinstance(exc, PermissionDenied):
         exc = exceptions.PermissionDenied(*exc.args)

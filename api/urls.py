@@ -1,9 +1,19 @@
-from django.urls import path
+from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from api import views
 
 app_name = "api"
 
 urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
+    path("v1/validate", views.ValidateView.as_view(), name="validate"),
+    path("v1/allocate", views.AllocateView.as_view(), name="allocate"),
+    path("v1/analyze", views.AnalyzeView.as_view(), name="analyze"),
+    path("v1/inventories", views.InventoryListView.as_view(), name="inventories"),
+    path("v1/inventories/<slug:slug>", views.InventoryDetailView.as_view(), name="inventory"),
+    path("v1/examples", views.ExampleListView.as_view(), name="examples"),
+    path("v1/examples/<slug:slug>", views.ExampleDetailView.as_view(), name="example"),
+    re_path(r"^v1(/.*)?$", views.NotFoundView.as_view(), name="not-found"),
 ]

@@ -1,1 +1,137 @@
-# REST views over the allocator engine will live here (see DESIGN.md).
+"""REST views: parse the request, call the engine or the models, serialize.
+
+The engine endpoints (validate, allocate, analyze) take the same input: a
+JSON object, or raw YAML with the other inputs as query parameters (see
+``AnalysisRequestSerializer``). Errors of every kind are answered by
+``api.errors.exception_handler`` in one shape.
+"""
+
+from __future__ import annotations
+
+from rest_framework import generics, status
+from rest_framework.exceptions import NotFound
+from rest_framework.renderers import JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from allocator.engine import analyze
+from playground.models import Example, SampleInventory, Share
+from playground.state import State
+
+from . import docs
+from .errors import InvalidInput
+from .parsers import YAML_PARSERS, JSONParser
+from .renderers import YAMLRenderer
+from .serializers import (
+    AllocateResponseSerializer,
+    AnalysisRequestSerializer,
+    ExampleDetailSerializer,
+    ExampleSerializer,
+    InventoryDetailSerializer,
+    InventorySerializer,
+    ShareCreatedSerializer,
+    ShareSerializer,
+    ValidateResponseSerializer,
+    unreadable_errors,
+)
+
+YAML_MEDIA_TYPES = frozenset(parser.media_type for parser in YAML_PARSERS)
+
+
+class StateInputView(APIView):
+    """Reads a ``State`` from a JSON object, or from a YAML body plus query parameters."""
+
+    parser_classes = [JSONParser, *YAML_PARSERS]
+
+    def state(self, request: Request) -> State:
+        data = request.data
+        if request.content_type.partition(";")[0].strip().lower() in YAML_MEDIA_TYPES:
+            # An empty body parses to {}: it is empty YAML all the same.
+            data = {**request.query_params.dict(), "documents": data if isinstance(data, str) else ""}
+        serializer = AnalysisRequestSerializer(data=data)
+        serializer.is_valid(raise_exception=True)
+        return serializer.validated_data
+
+    def report(self, request: Request) -> dict:
+        return analyze(**self.state(request).analyze_kwargs()).to_dict()
+
+
+@docs.validate
+class ValidateView(StateInputView):
+    def post(self, request: Request) -> Response:
+        report = self.report(request)
+        if unreadable := unreadable_errors(report):
+            raise InvalidInput(unreadable)
+        return Response(ValidateResponseSerializer(report).data)
+
+
+@docs.allocate
+class AllocateView(StateInputView):
+    def post(self, request: Request) -> Response:
+        report = self.report(request)
+        if not report["valid"]:
+            raise InvalidInput(ValidateResponseSerializer(report).data["errors"])
+        return Response(AllocateResponseSerializer(report["allocation"]).data)
+
+
+@docs.analyze
+class AnalyzeView(StateInputView):
+    def post(self, request: Request) -> Response:
+        return Response(self.report(request))
+
+
+@docs.inventory_list
+class InventoryListView(generics.ListAPIView):
+    queryset = SampleInventory.objects.listed()
+    serializer_class = InventorySerializer
+
+
+@docs.inventory_detail
+class InventoryDetailView(generics.RetrieveAPIView):
+    queryset = SampleInventory.objects.all()
+    serializer_class = InventoryDetailSerializer
+    lookup_field = "slug"
+    renderer_classes = [JSONRenderer, YAMLRenderer]
+
+    def retrieve(self, request: Request, *args, **kwargs) -> Response:
+        inventory = self.get_object()
+        if request.accepted_renderer.format == YAMLRenderer.format:
+            return Response(inventory.as_yaml())
+        return Response(self.get_serializer(inventory).data)
+
+
+@docs.example_list
+class ExampleListView(generics.ListAPIView):
+    queryset = Example.objects.with_inventory()
+    serializer_class = ExampleSerializer
+
+
+@docs.example_detail
+class ExampleDetailView(generics.RetrieveAPIView):
+    queryset = Example.objects.with_inventory()
+    serializer_class = ExampleDetailSerializer
+    lookup_field = "slug"
+
+
+@docs.share_create
+class ShareCreateView(StateInputView):
+    def post(self, request: Request) -> Response:
+        share, created = Share.objects.get_or_create_for(self.state(request))
+        return Response(ShareCreatedSerializer(share, context={"request": request}).data,
+                        status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
+
+
+@docs.share_detail
+class ShareDetailView(generics.RetrieveAPIView):
+    queryset = Share.objects.all()
+    serializer_class = ShareSerializer
+    lookup_url_kwarg = "id"
+
+
+@docs.not_found
+class NotFoundView(APIView):
+    """Any other path under /api/v1/: a 404 in the API's shape rather than Django's HTML page."""
+
+    def http_method_not_allowed(self, request: Request, *args, **kwargs) -> Response:
+        raise NotFound("No such endpoint; the endpoints are described at /api/docs/.")

@@ -1,0 +1,276 @@
+"""Request and response shapes of the API.
+
+Requests: ``AnalysisRequestSerializer`` reads what to analyze (JSON body, or
+query parameters beside a YAML body) into a ``playground.state.State``, the
+same value the page and shared links use. Responses: serializers that
+describe (for the OpenAPI schema) and shape the engine's report, the models
+and the errors.
+"""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from allocator.diagnostics import PARSE
+from allocator.features import CURRENT_RELEASE, RELEASES, FeatureGateError, make_gates, parse_gate_list
+from playground.models import Example, SampleInventory, Share
+from playground.state import MAX_TEXT, State, StateError
+
+# The keys of an entry of `python -m allocator validate -o json`, and of every API error.
+DIAGNOSTIC_KEYS = ("kind", "name", "field", "type", "detail", "line", "column")
+
+
+class StrictCharField(serializers.CharField):
+    """A string, and only a string (DRF's CharField turns numbers into text)."""
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class FeatureGatesField(serializers.DictField):
+    """Gate overrides: ``{"DRAAdminAccess": false}``, or ``DRAAdminAccess=false,...`` as the CLI takes them."""
+
+    def __init__(self, **kwargs):
+        super().__init__(child=serializers.BooleanField(), **kwargs)
+
+    def to_internal_value(self, data):
+        if isinstance(data, str):
+            try:
+                return parse_gate_list(data)
+            except FeatureGateError as exc:
+                raise serializers.ValidationError(str(exc)) from None
+        return super().to_internal_value(data)
+
+
+class AnalysisRequestSerializer(serializers.Serializer):
+    """What to analyze; ``validated_data`` is a ``State``."""
+
+    documents = StrictCharField(
+        allow_blank=True, trim_whitespace=False, max_length=MAX_TEXT,
+        help_text="ResourceClaims, ResourceClaimTemplates, Pods (and any inventory objects of your own) "
+        "as multi-document YAML or JSON, in any served apiVersion.",
+    )
+    inventory = serializers.SlugRelatedField(
+        slug_field="slug", queryset=SampleInventory.objects.all(), required=False, allow_null=True,
+        help_text="Slug of a sample inventory (GET /api/v1/inventories) whose objects are added to the documents.",
+    )
+    node = StrictCharField(
+        required=False, allow_blank=True, allow_null=True, max_length=253,
+        help_text="Allocate for this node; empty or absent: try every node.",
+    )
+    featureGates = FeatureGatesField(
+        required=False, help_text="Feature-gate overrides; the others keep the release's defaults.",
+    )
+    kubernetesVersion = serializers.ChoiceField(
+        choices=RELEASES, default=CURRENT_RELEASE, help_text="The Kubernetes release whose feature-gate defaults apply.",
+    )
+
+    def validate(self, attrs) -> State:
+        version, gates = attrs["kubernetesVersion"], attrs.get("featureGates") or {}
+        try:
+            make_gates(gates, version)
+        except FeatureGateError as exc:
+            raise serializers.ValidationError({"featureGates": str(exc)}) from None
+        inventory = attrs.get("inventory")
+        try:
+            return State.from_dict({
+                "documents": attrs["documents"],
+                "inventory": inventory.as_yaml() if inventory else "",
+                "inventorySlug": inventory.slug if inventory else "",
+                "node": attrs.get("node"),
+                "featureGates": gates,
+                "kubernetesVersion": version,
+            })
+        except StateError as exc:
+            raise serializers.ValidationError(str(exc)) from None
+
+
+# --- Responses -------------------------------------------------------------
+
+class ErrorSerializer(serializers.Serializer):
+    kind = serializers.CharField(help_text="Kind of the object the error is in, or empty.")
+    name = serializers.CharField(help_text="Name of that object, or empty.")
+    field = serializers.CharField(help_text="Field path: in the request (featureGates) or the apiserver's "
+                                  "(spec.devices.requests[0].name).")
+    type = serializers.CharField(help_text="The apiserver's error type (Required value, Invalid value...), "
+                                 "Parse error, or the HTTP status in words.")
+    detail = serializers.CharField()
+    line = serializers.IntegerField(allow_null=True, help_text="1-based line in the text sent, when known.")
+    column = serializers.IntegerField(allow_null=True, help_text="1-based column in the text sent, when known.")
+
+
+class ErrorsSerializer(serializers.Serializer):
+    errors = ErrorSerializer(many=True)
+
+
+def _entry(diagnostic: dict) -> dict:
+    return {key: diagnostic[key] for key in DIAGNOSTIC_KEYS}
+
+
+def unreadable_errors(report: dict) -> list[dict]:
+    """The report's diagnostics for text that is not objects at all (YAML syntax, binary data, not a mapping).
+
+    Those are parse errors outside any object; errors inside an object
+    (unknown field, wrong type) leave the rest readable.
+    """
+    return [_entry(d) for d in report["diagnostics"] if d["type"] == PARSE and not d["kind"]]
+
+
+class ValidateResponseSerializer(serializers.Serializer):
+    """``python -m allocator validate -o json``: diagnostics split into errors and warnings."""
+
+    valid = serializers.BooleanField()
+    errors = ErrorSerializer(many=True)
+    warnings = ErrorSerializer(many=True)
+
+    def to_representation(self, report: dict) -> dict:
+        diagnostics = report["diagnostics"]
+        return {
+            "valid": report["valid"],
+            "errors": [_entry(d) for d in diagnostics if d["severity"] != "warning"],
+            "warnings": [_entry(d) for d in diagnostics if d["severity"] == "warning"],
+        }
+
+
+class AllocateResponseSerializer(serializers.Serializer):
+    allocated = serializers.BooleanField(help_text="Whether every claim got devices.")
+    node = serializers.CharField(allow_null=True, help_text="The node the claims were allocated for.")
+    claims = serializers.ListField(
+        child=serializers.DictField(),
+        help_text="The ResourceClaims with status.allocation, as `python -m allocator allocate -o json` prints them.",
+    )
+    reasons = serializers.ListField(child=serializers.CharField(), help_text="Why the claims cannot be allocated.")
+    error = serializers.CharField(
+        allow_null=True, help_text="Set when the scheduler would give up rather than find no fit (a CEL runtime "
+        "error, an unknown DeviceClass...): where `python -m allocator allocate` exits 2, not 1.",
+    )
+
+    def to_representation(self, allocation: dict) -> dict:
+        return {
+            "allocated": allocation["status"] == "allocated",
+            "node": allocation["node"],
+            "claims": allocation["claims"],
+            "reasons": allocation["reasons"],
+            "error": allocation["error"],
+        }
+
+
+class DiagnosticSerializer(ErrorSerializer):
+    severity = serializers.ChoiceField(choices=["error", "warning"])
+    message = serializers.CharField(help_text="The text the apiserver would print.")
+    source = serializers.CharField(help_text="Which text the diagnostic is in: documents or inventory.")
+
+
+class DeviceMatchSerializer(serializers.Serializer):
+    driver = serializers.CharField()
+    pool = serializers.CharField()
+    device = serializers.CharField()
+    node = serializers.CharField(allow_null=True)
+    matches = serializers.BooleanField()
+    reason = serializers.CharField(allow_null=True, help_text="Why the device does not match.")
+
+
+class RequestMatchesSerializer(serializers.Serializer):
+    claim = serializers.CharField()
+    request = serializers.CharField()
+    deviceClass = serializers.CharField(allow_null=True)
+    devices = DeviceMatchSerializer(many=True)
+
+
+class AllocationSerializer(serializers.Serializer):
+    status = serializers.ChoiceField(choices=["allocated", "unsatisfiable", "error", "skipped"])
+    node = serializers.CharField(allow_null=True)
+    claims = serializers.ListField(child=serializers.DictField())
+    reasons = serializers.ListField(child=serializers.CharField())
+    error = serializers.CharField(allow_null=True)
+
+
+class NodeFitSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    fits = serializers.BooleanField()
+    reason = serializers.CharField(allow_null=True)
+
+
+class ContainerDevicesSerializer(serializers.Serializer):
+    pod = serializers.CharField()
+    container = serializers.CharField()
+    init = serializers.BooleanField()
+    podClaim = serializers.CharField()
+    claim = serializers.CharField()
+    request = serializers.CharField(allow_null=True)
+    devices = serializers.ListField(child=serializers.DictField())
+
+
+class AnalyzeResponseSerializer(serializers.Serializer):
+    """The engine's whole report (``allocator.engine.analyze(...).to_dict()``): what the page shows."""
+
+    kubernetesVersion = serializers.CharField()
+    featureGates = serializers.DictField(child=serializers.BooleanField(), help_text="Every gate's value.")
+    gateOverrides = serializers.DictField(child=serializers.BooleanField(), help_text="Gates that differ from the default.")
+    objects = serializers.ListField(child=serializers.DictField(), help_text="The objects read, with the apiVersion seen.")
+    ignored = serializers.ListField(child=serializers.CharField(), help_text="Objects of other kinds, not used.")
+    valid = serializers.BooleanField()
+    diagnostics = DiagnosticSerializer(many=True)
+    requests = RequestMatchesSerializer(many=True)
+    allocation = AllocationSerializer()
+    nodes = NodeFitSerializer(many=True)
+    containers = ContainerDevicesSerializer(many=True)
+
+
+class InventorySerializer(serializers.ModelSerializer):
+    kubernetesVersion = serializers.CharField(source="kubernetes_version")
+    url = serializers.HyperlinkedIdentityField(view_name="api:inventory", lookup_field="slug")
+
+    class Meta:
+        model = SampleInventory
+        fields = ["slug", "title", "description", "provenance", "license", "kubernetesVersion", "tags", "url"]
+
+
+class InventoryDetailSerializer(InventorySerializer):
+    documents = serializers.CharField(source="as_yaml", help_text="The objects as multi-document YAML.")
+
+    class Meta(InventorySerializer.Meta):
+        fields = [*InventorySerializer.Meta.fields, "documents"]
+
+
+class ExampleSerializer(serializers.ModelSerializer):
+    inventory = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    featureGates = serializers.DictField(source="feature_gates", child=serializers.BooleanField())
+    kubernetesVersion = serializers.CharField(source="kubernetes_version")
+    url = serializers.HyperlinkedIdentityField(view_name="api:example", lookup_field="slug")
+
+    class Meta:
+        model = Example
+        fields = ["slug", "title", "description", "inventory", "node", "featureGates", "kubernetesVersion", "tags",
+                  "url"]
+
+
+class ExampleDetailSerializer(ExampleSerializer):
+    documents = serializers.CharField(help_text="ResourceClaims and Pods as multi-document YAML.")
+    expected = serializers.DictField(help_text="The expected outcome.")
+
+    class Meta(ExampleSerializer.Meta):
+        fields = [*ExampleSerializer.Meta.fields, "documents", "expected"]
+
+
+class ShareCreatedSerializer(serializers.Serializer):
+    id = serializers.CharField(help_text="Derived from the content: the same state always gets the same id.")
+    url = serializers.URLField(help_text="The page that shows this state.")
+
+    def to_representation(self, share: Share) -> dict:
+        return {"id": share.id, "url": self.context["request"].build_absolute_uri(share.get_absolute_url())}
+
+
+class ShareSerializer(ShareCreatedSerializer):
+    created = serializers.DateTimeField()
+    kubernetesVersion = serializers.CharField()
+    featureGates = serializers.DictField(child=serializers.BooleanField(), help_text="Overrides of the defaults.")
+    node = serializers.CharField(allow_null=True)
+    inventorySlug = serializers.CharField(help_text="The sample the inventory came from, or empty.")
+    inventory = serializers.CharField(help_text="The inventory objects themselves, as YAML.")
+    documents = serializers.CharField()
+
+    def to_representation(self, share: Share) -> dict:
+        return {**super().to_representation(share), "created": share.created.isoformat(), **share.state().to_dict()}
