@@ -1,5 +1,6 @@
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.template.loader import render_to_string
 
 
 class BodySizeLimitMiddleware:
@@ -21,10 +22,24 @@ class BodySizeLimitMiddleware:
         except ValueError:
             return _error(400, "Bad request", "Invalid Content-Length header.")
         if limit is not None and length > limit:
-            return _error(
-                413, "Request entity too large", f"Request body too large: {length} bytes, the limit is {limit} bytes."
-            )
+            detail = f"Request body too large: {length} bytes, the limit is {limit} bytes."
+            if _wants_page(request):
+                return _page(request, detail, limit)
+            return _error(413, "Request entity too large", detail)
         return self.get_response(request)
+
+
+def _wants_page(request: HttpRequest) -> bool:
+    """A browser posting one of the pages (not the API) gets an HTML answer."""
+    if request.path.startswith("/api/"):
+        return False
+    return "text/html" in request.META.get("HTTP_ACCEPT", "") or request.headers.get("HX-Request") == "true"
+
+
+def _page(request: HttpRequest, detail: str, limit: int) -> HttpResponse:
+    htmx = request.headers.get("HX-Request") == "true"
+    template = "playground/partials/too_large.html" if htmx else "playground/too_large.html"
+    return HttpResponse(render_to_string(template, {"detail": detail, "limit": limit}), status=413)
 
 
 def _error(status: int, type: str, detail: str) -> JsonResponse:
