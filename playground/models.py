@@ -18,6 +18,7 @@ Interface (stable; ``api/`` imports it):
     position.
     ``example.state() -> playground.state.State`` ready for the engine.
     ``Example.objects.with_inventory()`` examples with their inventory joined, in gallery order.
+    ``Example.objects.default()`` the example the editor opens with (or None).
     ``Example.objects.tagged(tag)``, ``Example.objects.all_tags() -> list[str]``.
     ``Example.objects.update_or_create_from_sample(data, position)`` (load_samples).
 
@@ -45,6 +46,7 @@ SafeDumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
 VERSION_CHOICES = [(r, r) for r in RELEASES]
 DEFAULT_INVENTORY = "gpu-node"
+DEFAULT_EXAMPLE = "per-container-requests"
 
 
 class SampleInventoryQuerySet(models.QuerySet):
@@ -102,10 +104,19 @@ class ExampleQuerySet(models.QuerySet):
     def with_inventory(self) -> ExampleQuerySet:
         return self.select_related("inventory").order_by("position", "title")
 
+    def default(self) -> Example | None:
+        """The example the editor opens with: a pod whose containers each get a GPU."""
+        examples = self.with_inventory()
+        return (
+            examples.filter(slug=DEFAULT_EXAMPLE).first()
+            or examples.filter(inventory__slug=DEFAULT_INVENTORY).first()
+            or examples.first()
+        )
+
     def tagged(self, tag: str) -> ExampleQuerySet:
         # Tags are a JSON list; SQLite has no JSON containment lookup, and the
         # gallery is small, so filter in Python and return a queryset.
-        return self.filter(pk__in=[e.pk for e in self.only("pk", "tags") if tag in (e.tags or [])])
+        return self.filter(pk__in=[pk for pk, tags in self.values_list("pk", "tags") if tag in (tags or [])])
 
     def all_tags(self) -> list[str]:
         return sorted({tag for tags in self.values_list("tags", flat=True) for tag in (tags or [])})

@@ -5,6 +5,12 @@ from playground import views
 
 urlpatterns = [
     path("", views.index, name="index"),
+    path("share", views.create_share, name="create_share"),
+    path("s/<str:share_id>", views.share, name="share"),
+    path("export", views.export, name="export"),
+    path("import", views.import_state, name="import_state"),
+    path("examples/", views.gallery, name="gallery"),
+    path("examples/<slug:slug>", views.example, name="example"),
     path("healthz", views.healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("api/", include("api.urls")),

@@ -2,16 +2,107 @@ import logging
 
 from django.db import DatabaseError, connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_safe
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+from playground import results
+from playground.forms import PlaygroundForm, UploadError, read_upload
+from playground.models import Example, SampleInventory, Share
+from playground.state import State, StateError
 
 logger = logging.getLogger(__name__)
 
 
-@require_safe
+def _render_editor(request: HttpRequest, state: State | None, form: PlaygroundForm, **extra) -> HttpResponse:
+    """The editor page, or only its results when htmx asks for them (``hx-target="results"``)."""
+    ctx = {"form": form, "state": state, **extra}
+    if state is not None:
+        ctx.update(results.context(state))
+    if request.htmx and request.htmx.target == "results":
+        return render(request, "playground/partials/results_swap.html", ctx)
+    return render(request, "playground/index.html", ctx)
+
+
+def default_state() -> State:
+    example = Example.objects.default()
+    if example:
+        return example.state()
+    inventory = SampleInventory.objects.default()
+    return State(inventory=inventory.as_yaml() if inventory else "", inventory_slug=inventory.slug if inventory else "")
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
 def index(request: HttpRequest) -> HttpResponse:
-    return render(request, "playground/index.html")
+    if request.method != "POST":
+        state = default_state()
+        return _render_editor(request, state, PlaygroundForm.for_state(state))
+    form = PlaygroundForm(request.POST, request.FILES)
+    if not form.is_valid():
+        return _render_editor(request, None, form)
+    # Re-bind from the state so a loaded or uploaded inventory shows in the editor.
+    return _render_editor(request, form.state, PlaygroundForm.for_state(form.state, samples=form.samples))
+
+
+@require_safe
+def example(request: HttpRequest, slug: str) -> HttpResponse:
+    ex = get_object_or_404(Example.objects.with_inventory(), slug=slug)
+    state = ex.state()
+    return _render_editor(request, state, PlaygroundForm.for_state(state), example=ex)
+
+
+@require_safe
+def gallery(request: HttpRequest) -> HttpResponse:
+    tag = request.GET.get("tag", "")
+    examples = Example.objects.with_inventory()
+    if tag:
+        examples = examples.tagged(tag)
+    ctx = {"examples": examples, "tags": Example.objects.all_tags(), "tag": tag}
+    return render(request, "playground/gallery.html", ctx)
+
+
+@require_safe
+def share(request: HttpRequest, share_id: str) -> HttpResponse:
+    snapshot = get_object_or_404(Share, pk=share_id)
+    state = snapshot.state()
+    return _render_editor(request, state, PlaygroundForm.for_state(state), share=snapshot)
+
+
+@require_POST
+def create_share(request: HttpRequest) -> HttpResponse:
+    form = PlaygroundForm(request.POST, request.FILES)
+    if not form.is_valid():
+        return render(request, "playground/partials/share.html", {"form": form}, status=400)
+    snapshot, _ = Share.objects.get_or_create_for(form.state)
+    if not request.htmx:
+        return redirect(snapshot, permanent=False)
+    response = render(request, "playground/partials/share.html", {"share": snapshot})
+    response["HX-Push-Url"] = snapshot.get_absolute_url()
+    return response
+
+
+@require_POST
+def export(request: HttpRequest) -> HttpResponse:
+    form = PlaygroundForm(request.POST, request.FILES)
+    if not form.is_valid():
+        return _render_editor(request, None, form)
+    response = HttpResponse(form.state.to_yaml(), content_type="application/yaml; charset=utf-8")
+    response["Content-Disposition"] = 'attachment; filename="dra-playground.yaml"'
+    return response
+
+
+@require_POST
+def import_state(request: HttpRequest) -> HttpResponse:
+    upload = request.FILES.get("state_file")
+    try:
+        if upload is None:
+            raise StateError("Choose a file exported from DRA Playground to import.")
+        state = State.from_yaml(read_upload(upload))
+    except (StateError, UploadError) as exc:
+        form = PlaygroundForm(request.POST)
+        form.is_valid()
+        return _render_editor(request, getattr(form, "state", None), form, import_error=str(exc))
+    return _render_editor(request, state, PlaygroundForm.for_state(state), imported=True)
 
 
 @never_cache

@@ -1,0 +1,117 @@
+"""The editor form: binds what the page posts to a ``State``.
+
+One form serves the live htmx requests, the plain (no JavaScript) posts and
+the share and export buttons; each gate is a three-way choice (release
+default, on, off) so switching the Kubernetes version never turns defaults
+into overrides.
+"""
+
+from __future__ import annotations
+
+from django import forms
+
+from allocator.features import CURRENT_RELEASE, KNOWN_GATES, RELEASES
+from playground.models import SampleInventory
+from playground.state import MAX_TEXT, State, StateError
+
+GATE_CHOICES = [("", "default"), ("on", "on"), ("off", "off")]
+CUSTOM = ""  # the inventory picker's value for a pasted or uploaded inventory
+
+# Form actions besides the default "analyze".
+LOAD = "load"  # put the picked sample inventory into the inventory editor
+IMPORT = "import"  # put the uploaded file into the inventory editor
+
+
+def gate_field(gate: str) -> str:
+    return f"gate_{gate}"
+
+
+class UploadError(ValueError):
+    pass
+
+
+def read_upload(upload) -> str:
+    if upload.size > MAX_TEXT:
+        raise UploadError(f"{upload.name} is too large: {upload.size} bytes, the limit is {MAX_TEXT} bytes.")
+    try:
+        return upload.read().decode("utf-8")
+    except UnicodeDecodeError:
+        raise UploadError(f"{upload.name} is not UTF-8 text.") from None
+
+
+class PlaygroundForm(forms.Form):
+    inventory_slug = forms.ChoiceField(label="Inventory", required=False)
+    inventory = forms.CharField(
+        label="Inventory objects (YAML)", required=False, strip=False, max_length=MAX_TEXT,
+        widget=forms.Textarea(attrs={"rows": 14, "spellcheck": "false"}),
+    )
+    inventory_file = forms.FileField(label="Upload a file", required=False)
+    documents = forms.CharField(
+        label="Claims, templates and pods (YAML)", required=False, strip=False, max_length=MAX_TEXT,
+        widget=forms.Textarea(attrs={"rows": 24, "spellcheck": "false"}),
+    )
+    node = forms.CharField(label="Node", required=False, max_length=253)
+    kubernetes_version = forms.ChoiceField(
+        label="Kubernetes version", choices=[(r, r) for r in reversed(RELEASES)], initial=CURRENT_RELEASE
+    )
+    action = forms.CharField(required=False)
+
+    def __init__(self, *args, samples=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.samples = list(samples if samples is not None else SampleInventory.objects.listed())
+        self.fields["inventory_slug"].choices = [(s.slug, s.title) for s in self.samples] + [
+            (CUSTOM, "Custom (paste or upload below)")
+        ]
+        for gate in KNOWN_GATES:
+            self.fields[gate_field(gate)] = forms.ChoiceField(label=gate, choices=GATE_CHOICES, required=False)
+
+    @classmethod
+    def for_state(cls, state: State, samples=None) -> PlaygroundForm:
+        initial = {
+            "inventory_slug": state.inventory_slug,
+            "inventory": state.inventory,
+            "documents": state.documents,
+            "node": state.node,
+            "kubernetes_version": state.kubernetes_version,
+        }
+        for gate, on in state.feature_gates.items():
+            initial[gate_field(gate)] = "on" if on else "off"
+        return cls(initial=initial, samples=samples)
+
+    def gate_fields(self):
+        return [self[gate_field(gate)] for gate in KNOWN_GATES]
+
+    def clean(self):
+        data = super().clean()
+        action = data.get("action") or ""
+        slug = data.get("inventory_slug") or CUSTOM
+        inventory = data.get("inventory") or ""
+        if action == LOAD:
+            sample = next((s for s in self.samples if s.slug == slug), None)
+            inventory = sample.as_yaml() if sample else ""
+        upload = data.get("inventory_file")
+        if upload:
+            try:
+                inventory, slug = read_upload(upload), CUSTOM
+            except UploadError as exc:
+                self.add_error("inventory_file", str(exc))
+                return data
+        gates = {}
+        for gate in KNOWN_GATES:
+            choice = data.get(gate_field(gate))
+            if choice:
+                gates[gate] = choice == "on"
+        try:
+            self.state = State.from_dict(
+                {
+                    "inventory": inventory,
+                    "documents": data.get("documents") or "",
+                    "node": data.get("node") or "",
+                    "kubernetesVersion": data.get("kubernetes_version") or CURRENT_RELEASE,
+                    "featureGates": gates,
+                    "inventorySlug": slug,
+                }
+            )
+        except StateError as exc:
+            raise forms.ValidationError(str(exc)) from None
+        return data

@@ -1,0 +1,111 @@
+"""Run the engine on a state and shape its report for the templates.
+
+The engine decides everything; this module only groups and labels what it
+returns (errors apart from warnings, objects counted per kind, a colour per
+granted request) so templates stay free of logic.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import yaml
+
+from allocator.engine import analyze
+from allocator.features import KNOWN_GATES, exists_in
+from playground import picture
+from playground.state import State
+
+SafeDumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+
+
+def objects_summary(objects: list[dict], source: str) -> list[dict]:
+    """[{kind, count, apiVersions}] for the objects read from one source, in first-seen order."""
+    counts: Counter[str] = Counter()
+    versions: dict[str, list[str]] = {}
+    for obj in objects:
+        if obj.get("source") != source:
+            continue
+        counts[obj["kind"]] += 1
+        seen = versions.setdefault(obj["kind"], [])
+        if obj.get("apiVersion") not in seen:
+            seen.append(obj.get("apiVersion"))
+    return [{"kind": kind, "count": n, "apiVersions": versions[kind]} for kind, n in counts.items()]
+
+
+def gates_table(report: dict) -> list[dict]:
+    release = report["kubernetesVersion"]
+    overrides = report.get("gateOverrides") or {}
+    return [
+        {
+            "name": gate,
+            "enabled": report["featureGates"].get(gate, False),
+            "overridden": gate in overrides,
+            "exists": exists_in(gate, release),
+        }
+        for gate in KNOWN_GATES
+    ]
+
+
+def _short(claim: str) -> str:
+    """'default/name' -> 'name' (the allocation's claims carry the name alone)."""
+    return claim.split("/", 1)[-1]
+
+
+def claims_table(report: dict, colors: dict[tuple[str, str], int]) -> list[dict]:
+    out = []
+    for claim in (report.get("allocation") or {}).get("claims") or []:
+        meta = claim.get("metadata") or {}
+        name = meta.get("name") or meta.get("generateName") or ""
+        allocation = (claim.get("status") or {}).get("allocation") or {}
+        results = []
+        for r in (allocation.get("devices") or {}).get("results") or []:
+            results.append({**r, "color": colors.get((name, r.get("request", "")))})
+        out.append({"name": name, "namespace": meta.get("namespace", ""), "results": results})
+    return out
+
+
+def requests_table(report: dict, colors: dict[tuple[str, str], int]) -> list[dict]:
+    out = []
+    for req in report.get("requests") or []:
+        devices = req.get("devices") or []
+        out.append({
+            **req,
+            "color": colors.get((_short(req.get("claim", "")), req.get("request", ""))),
+            "matching": sum(1 for d in devices if d.get("matches")),
+        })
+    return out
+
+
+def containers_table(report: dict, colors: dict[tuple[str, str], int]) -> list[dict]:
+    out = []
+    for entry in report.get("containers") or []:
+        claim = _short(entry.get("claim") or "")
+        devices = [{**d, "color": colors.get((claim, d.get("request", "")))} for d in entry.get("devices") or []]
+        out.append({**entry, "devices": devices})
+    return out
+
+
+def status_yaml(report: dict) -> str:
+    claims = (report.get("allocation") or {}).get("claims") or []
+    return yaml.dump_all(claims, Dumper=SafeDumper, sort_keys=False) if claims else ""
+
+
+def context(state: State) -> dict:
+    report = analyze(**state.analyze_kwargs()).to_dict()
+    pic = picture.build(state.inventory, state.documents, report)
+    colors = {(g.claim, g.request): g.color for g in pic.legend}
+    diagnostics = report.get("diagnostics") or []
+    return {
+        "report": report,
+        "picture": pic,
+        "errors": [d for d in diagnostics if d.get("severity") == "error"],
+        "warnings": [d for d in diagnostics if d.get("severity") != "error"],
+        "inventory_summary": objects_summary(report.get("objects") or [], "inventory"),
+        "documents_summary": objects_summary(report.get("objects") or [], "documents"),
+        "gates": gates_table(report),
+        "claims": claims_table(report, colors),
+        "requests": requests_table(report, colors),
+        "containers": containers_table(report, colors),
+        "status_yaml": status_yaml(report),
+    }

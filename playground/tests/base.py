@@ -1,0 +1,38 @@
+"""Shared fixtures: two real sample inventories and a few examples from playground/samples/."""
+
+from pathlib import Path
+
+import yaml
+from django.test import TestCase
+
+from playground.models import Example, SampleInventory
+
+SAMPLES = Path(__file__).resolve().parents[1] / "samples"
+
+
+def sample(kind: str, slug: str) -> dict:
+    return yaml.safe_load((SAMPLES / kind / f"{slug}.yaml").read_text(encoding="utf-8"))
+
+
+class BaseTestCase(TestCase):
+    @classmethod
+    def setUpTestData(cls):
+        for position, slug in enumerate(["gpu-node", "mixed-cluster"]):
+            SampleInventory.objects.update_or_create_from_sample(sample("inventories", slug), position)
+        for position, slug in enumerate(["count-two-gpus", "per-container-requests", "prioritized-list"]):
+            Example.objects.update_or_create_from_sample(sample("examples", slug), position)
+        cls.inventory = SampleInventory.objects.get(slug="gpu-node")
+        cls.example = Example.objects.get(slug="count-two-gpus")
+
+    def form_data(self, **overrides) -> dict:
+        """What the editor form posts for an example's state."""
+        state = self.example.state()
+        data = {
+            "inventory_slug": state.inventory_slug,
+            "inventory": state.inventory,
+            "documents": state.documents,
+            "node": state.node,
+            "kubernetes_version": state.kubernetes_version,
+        }
+        data.update(overrides)
+        return data
