@@ -6,6 +6,7 @@ DEBUG=ture stops the process at start-up instead of silently meaning False.
 """
 
 import os
+import re
 
 from django.core.exceptions import ImproperlyConfigured
 
@@ -48,3 +49,17 @@ def envlist(name: str, default: list[str]) -> list[str]:
     if raw is None:
         return list(default)
     return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+_HEADER = re.compile(r"^[A-Za-z0-9][A-Za-z0-9-]*$")
+
+
+def envheader(name: str) -> str | None:
+    """An HTTP header name (``X-Forwarded-Proto``) as Django's META key
+    (``HTTP_X_FORWARDED_PROTO``), or None when unset."""
+    raw = _raw(name)
+    if raw is None:
+        return None
+    if not _HEADER.match(raw):
+        raise ImproperlyConfigured(f"{name}={raw!r} is not an HTTP header name, e.g. X-Forwarded-Proto")
+    return "HTTP_" + raw.upper().replace("-", "_")

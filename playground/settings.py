@@ -11,7 +11,7 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from playground.env import envbool, envint, envlist
+from playground.env import envbool, envheader, envint, envlist
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -32,6 +32,33 @@ CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", [])
 # it to form data; playground.middleware.BodySizeLimitMiddleware applies it to
 # every body, JSON included, before any view reads it.
 DATA_UPLOAD_MAX_MEMORY_SIZE = envint("DATA_UPLOAD_MAX_MEMORY_SIZE", 1024 * 1024, minimum=1)
+
+# --- Deployment and security (README: "Running in production") ---
+# HTTPS=1 says the site is only served over TLS (directly or by a proxy in
+# front of it): HTTP is redirected to HTTPS, cookies are secure-only and HSTS
+# is sent. Off by default so the site also runs on plain http://localhost.
+HTTPS = envbool("HTTPS", False)
+SECURE_SSL_REDIRECT = envbool("SECURE_SSL_REDIRECT", HTTPS)
+# Load balancers probe /healthz over plain HTTP; it answers instead of redirecting.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+SESSION_COOKIE_SECURE = HTTPS
+CSRF_COOKIE_SECURE = HTTPS
+SECURE_HSTS_SECONDS = envint("SECURE_HSTS_SECONDS", 365 * 24 * 3600 if HTTPS else 0, minimum=0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = envbool("SECURE_HSTS_INCLUDE_SUBDOMAINS", HTTPS)
+# Asking browsers to preload HSTS for the domain is hard to undo, so it is the
+# operator's explicit choice; without it, `check --deploy` would nag (W021).
+SECURE_HSTS_PRELOAD = envbool("SECURE_HSTS_PRELOAD", False)
+SILENCED_SYSTEM_CHECKS = [] if SECURE_HSTS_PRELOAD else ["security.W021"]
+# Trust a TLS-terminating proxy's header (e.g. SECURE_PROXY_SSL_HEADER=X-Forwarded-Proto)
+# to say the request came over HTTPS. Only set it when the proxy always sets
+# or strips that header: otherwise clients could claim HTTPS themselves.
+_proxy_ssl_header = envheader("SECURE_PROXY_SSL_HEADER")
+SECURE_PROXY_SSL_HEADER = (_proxy_ssl_header, "https") if _proxy_ssl_header else None
+X_FRAME_OPTIONS = "DENY"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+# --- end of deployment and security ---
 
 INSTALLED_APPS = [
     # The admin (and what it needs) edits sample inventories and examples.
@@ -80,10 +107,15 @@ TEMPLATES = [
     },
 ]
 
+# SQLite in the project folder unless DATABASE_URL names another database,
+# e.g. postgres://user:password@host:5432/name (psycopg 3: the `postgres` extra).
+_conn_max_age = envint("CONN_MAX_AGE", 0, minimum=0)
 DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        conn_max_age=envint("CONN_MAX_AGE", 0, minimum=0),
+        conn_max_age=_conn_max_age,
+        # A kept connection is checked before each request reuses it.
+        conn_health_checks=_conn_max_age > 0,
     )
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
