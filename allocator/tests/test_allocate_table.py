@@ -380,7 +380,7 @@ def run_case(case: dict, variant) -> None:
     want = sorted(map(_expected_allocation, case.get("expect") or []), key=repr)
     assert got == want
     steps = (case.get("steps_by") or {}).get(variant.name, case.get("steps"))
-    if steps and not variant.is_stable:
+    if steps:
         assert search.calls == steps
 
 
