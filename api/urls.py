@@ -15,5 +15,7 @@ urlpatterns = [
     path("v1/inventories/<slug:slug>", views.InventoryDetailView.as_view(), name="inventory"),
     path("v1/examples", views.ExampleListView.as_view(), name="examples"),
     path("v1/examples/<slug:slug>", views.ExampleDetailView.as_view(), name="example"),
+    path("v1/shares", views.ShareCreateView.as_view(), name="shares"),
+    path("v1/shares/<str:id>", views.ShareDetailView.as_view(), name="share"),
     re_path(r"^v1(/.*)?$", views.NotFoundView.as_view(), name="not-found"),
 ]

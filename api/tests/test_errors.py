@@ -22,7 +22,7 @@ class BodyTooLargeTestCase(APITestCase):
         self.assertNotEqual(r.status_code, 413)
 
 
-ENGINE_ENDPOINTS = ("/api/v1/validate", "/api/v1/allocate", "/api/v1/analyze")
+ENGINE_ENDPOINTS = ("/api/v1/validate", "/api/v1/allocate", "/api/v1/analyze", "/api/v1/shares")
 
 
 class RoutingErrorsTestCase(APITestCase):

@@ -13,6 +13,8 @@ ENDPOINTS = {
     "/api/v1/inventories/{slug}": {"get": {"200", "404", "429"}},
     "/api/v1/examples": {"get": {"200", "429"}},
     "/api/v1/examples/{slug}": {"get": {"200", "404", "429"}},
+    "/api/v1/shares": {"post": {"200", "201", "400", "413", "415", "429"}},
+    "/api/v1/shares/{id}": {"get": {"200", "404", "429"}},
 }
 
 
@@ -55,7 +57,7 @@ class SchemaTestCase(TestCase):
 
     def test_it_has_request_and_response_examples(self):
         paths = self.schema()["paths"]
-        for path in ("/api/v1/validate", "/api/v1/allocate"):
+        for path in ("/api/v1/validate", "/api/v1/allocate", "/api/v1/shares"):
             with self.subTest(path):
                 operation = paths[path]["post"]
                 content = operation["requestBody"]["content"]
