@@ -106,5 +106,9 @@ def exception_handler(exc: Exception, context: dict) -> Response:
         # still answer in the documented shape.
         logger.error("API error in %s", context.get("view").__class__.__name__, exc_info=exc)
         return Response({"errors": [error("Internal server error.", type=INTERNAL)]}, status=500)
-    response.data = {"errors": _errors_of(exc)}
+    errors = _errors_of(exc)
+    if isinstance(exc, exceptions.UnsupportedMediaType) and hasattr(context.get("view"), "parser_classes"):
+        accepted = ", ".join(parser.media_type for parser in context["view"].parser_classes)
+        errors[0]["detail"] += f" Send one of: {accepted}."
+    response.data = {"errors": errors}
     return response

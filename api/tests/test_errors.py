@@ -42,7 +42,9 @@ class RoutingErrorsTestCase(APITestCase):
                              "application/octet-stream"):
             with self.subTest(content_type):
                 r = self.client.post("/api/v1/validate", data=b"documents=x", content_type=content_type)
-                self.assertErrors(r, 415, type="Unsupported media type")
+                [error] = self.assertErrors(r, 415, type="Unsupported media type")
+                self.assertTrue(error["detail"].endswith(
+                    "Send one of: application/json, application/yaml, application/x-yaml, text/yaml."), error)
 
     def test_it_reads_declared_charset(self):
         r = self.client.generic("POST", "/api/v1/validate", b'{"documents": ""}',
