@@ -202,3 +202,12 @@ class GunicornTestCase(TestCase):
                 server.terminate()
                 output, _ = server.communicate(timeout=30)
         self.assertIn("Listening at: http://127.0.0.1", output)
+
+
+class DatabaseTestCase(DjangoTestCase):
+    def test_it_uses_database_url(self):
+        from django.db import connection
+
+        url = os.environ.get("DATABASE_URL", "sqlite:")
+        expected = "postgresql" if url.startswith(("postgres", "pgsql", "postgis")) else url.split(":")[0]
+        self.assertEqual(connection.vendor, expected)
