@@ -10,8 +10,8 @@ Entry points:
 * ``search_nodes(...)``: the same on every node of the inventory, in name order.
 * ``Allocator``: the inventory prepared once (like upstream's NewAllocator)
   for many ``allocate(node, claims)`` calls.
-* ``explain(...)`` (from ``allocation.explain``): why each device does or does
-  not match each request.
+* ``explain_claims(...)`` / ``Allocator.explain``: why each device does or does
+  not match each request, as data (``allocation.explain`` documents it).
 
 The implementation (stable, incubating, experimental) is chosen from the
 feature gates as upstream's ``NewAllocator`` does; see ``allocation.features``.
@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 
 from . import model
 from .allocation.errors import AllocatorError, NodeAllocationError
+from .allocation.explain import Explanation, explain
 from .allocation.features import Features, Variant, choose_variant, from_gates
 from .allocation.results import build_results
 from .allocation.search import Search
@@ -37,9 +38,11 @@ __all__ = [
     "AllocationOutcome",
     "Allocator",
     "AllocatorError",
+    "Explanation",
     "NodeAllocationError",
     "NodeSearch",
     "allocate_claims",
+    "explain_claims",
     "search_nodes",
 ]
 
@@ -60,6 +63,7 @@ class AllocationOutcome:
     variant: str = ""
     # How often the search stepped (upstream's NumAllocateOneInvocations).
     steps: int = 0
+    explanation: Explanation | None = None
 
     @property
     def node_name(self) -> str:
@@ -118,19 +122,33 @@ class Allocator:
         search.run()
         return search
 
-    def allocate(self, node: model.Node, claims: Sequence[model.ResourceClaim]) -> AllocationOutcome:
-        """Allocate all claims on ``node``. Raises AllocatorError (not NodeAllocationError, which is an outcome)."""
+    def allocate(self, node: model.Node, claims: Sequence[model.ResourceClaim],
+                 explain_failure: bool = True) -> AllocationOutcome:
+        """Allocate all claims on ``node``. Raises AllocatorError (not NodeAllocationError, which is an outcome).
+
+        When the claims do not fit, ``reason`` summarises the explanation
+        (unless ``explain_failure`` is off) and ``explanation`` holds it.
+        """
+        claims = list(claims)
+        search = Search(self, node, claims)
         try:
-            search = self.search(node, claims)
+            search.run()
         except NodeAllocationError as err:
-            return AllocationOutcome(node=node, claims=list(claims), allocated=False, reason=str(err),
-                                     variant=self.variant.name)
-        if not search.found:
-            return AllocationOutcome(node=node, claims=list(claims), allocated=False,
-                                     reason="cannot allocate all claims", variant=self.variant.name,
-                                     steps=search.calls)
-        return AllocationOutcome(node=node, claims=list(claims), allocated=True, results=build_results(search),
-                                 variant=self.variant.name, steps=search.calls)
+            return AllocationOutcome(node=node, claims=claims, allocated=False, reason=str(err),
+                                     variant=self.variant.name, steps=search.calls)
+        if search.found:
+            return AllocationOutcome(node=node, claims=claims, allocated=True, results=build_results(search),
+                                     variant=self.variant.name, steps=search.calls)
+        outcome = AllocationOutcome(node=node, claims=claims, allocated=False, reason="cannot allocate all claims",
+                                    variant=self.variant.name, steps=search.calls)
+        if explain_failure:
+            outcome.explanation = explain(self, node, claims, search)
+            outcome.reason = "; ".join(outcome.explanation.summary()) or outcome.reason
+        return outcome
+
+    def explain(self, node: model.Node, claims: Sequence[model.ResourceClaim]) -> Explanation:
+        """Per request and device in reach: matches or the first reason why not (see ``allocation.explain``)."""
+        return explain(self, node, list(claims))
 
 
 def allocate_claims(claims: Sequence[model.ResourceClaim], classes: Iterable[model.DeviceClass],
@@ -144,6 +162,19 @@ def allocate_claims(claims: Sequence[model.ResourceClaim], classes: Iterable[mod
     """
     allocator = Allocator(classes, slices, allocated_claims, gates)
     return allocator.allocate(make_node(node_name, nodes), claims)
+
+
+def explain_claims(claims: Sequence[model.ResourceClaim], classes: Iterable[model.DeviceClass],
+                   slices: Sequence[model.ResourceSlice], nodes: Iterable[model.Node] = (),
+                   node_name: str = "", gates: FeatureGates | None = None,
+                   allocated_claims: Iterable[model.ResourceClaim] = ()) -> Explanation:
+    """Why each device in reach of the node does or does not match each request (``allocation.explain``).
+
+    Never raises for allocator errors: those land in ``Explanation.error``
+    and, for failing selectors, as ``cel-error`` reasons on the devices.
+    """
+    allocator = Allocator(classes, slices, allocated_claims, gates)
+    return allocator.explain(make_node(node_name, nodes), claims)
 
 
 @dataclass

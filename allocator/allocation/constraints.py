@@ -44,11 +44,11 @@ def as_value_set(attr: model.DeviceAttribute) -> ValueSet | None:
     return None
 
 
-def _intersects(a: ValueSet | None, b: ValueSet | None) -> bool:
+def values_intersect(a: ValueSet | None, b: ValueSet | None) -> bool:
     return a is not None and b is not None and a[0] == b[0] and bool(a[1] & b[1])
 
 
-def _scalar_kind(attr: model.DeviceAttribute) -> str | None:
+def scalar_kind(attr: model.DeviceAttribute) -> str | None:
     for kind in ("string", "int", "bool", "version"):
         if getattr(attr, kind) is not None:
             return kind
@@ -105,11 +105,11 @@ class MatchAttribute(Constraint):
             return True
         if self.list_values:
             values = as_value_set(attr)
-            if values is None or not _intersects(self.common, values):
+            if values is None or not values_intersect(self.common, values):
                 return False
             self.common = (self.common[0], self.common[1] & values[1])
         else:
-            kind = _scalar_kind(attr)
+            kind = scalar_kind(attr)
             if kind is None or getattr(self.value, kind) is None or getattr(attr, kind) != getattr(self.value, kind):
                 return False
         self.count += 1
@@ -144,8 +144,8 @@ class DistinctAttribute(Constraint):
             values = as_value_set(attr)
             if values is None:
                 return False
-            return not any(_intersects(values, as_value_set(other)) for other in self.seen.values())
-        kind = _scalar_kind(attr)
+            return not any(values_intersect(values, as_value_set(other)) for other in self.seen.values())
+        kind = scalar_kind(attr)
         for other in self.seen.values():
             if kind is None:
                 return False

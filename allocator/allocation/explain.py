@@ -1,0 +1,414 @@
+"""Why each device does or does not match each request, as data.
+
+``explain(allocator, node, claims)`` answers, for every request (and every
+subrequest of a ``firstAvailable`` list) of the claims being allocated, and
+for every device in reach of the node, whether the device could serve the
+request and, if not, the FIRST reason, checked in the order upstream's
+allocator checks them:
+
+=====================  ====================================================================
+``code``               meaning (extra fields of ``Reason``)
+=====================  ====================================================================
+wrong-node             the slice, or the device's own node selection, does not offer the
+                       device to this node (``node``)
+pool-outdated          a newer generation of the pool is being published (``pool``)
+pool-incomplete        not all slices of the pool's newest generation exist (``pool``)
+pool-invalid           the pool is inconsistent, e.g. a device name repeats (``pool``)
+allocated              an already allocated claim holds the device
+binding-conditions     the device has binding conditions, DRADeviceBindingConditions is off
+cel-error              a selector fails at runtime, which aborts allocation (``error``,
+                       ``selector``, ``device_class`` when it is a class selector)
+class-selector         class selector #``selector`` of ``device_class`` is false
+request-selector       request selector #``selector`` is false
+capacity               the request's capacity does not fit what the device has left
+partitionable-disabled the device consumes counters or uses per-device node selection, and
+                       DRAPartitionableDevices is off
+counters               the pool's shared counters left are not enough for this device
+tainted                a NoSchedule/NoExecute taint is not tolerated (``taint``)
+constraint             constraint #``constraint`` (``attribute``) cannot hold: the device
+                       lacks the attribute, or no matching device of ``other_request``
+                       agrees with it (matchAttribute) or differs from it (distinctAttribute)
+=====================  ====================================================================
+
+A device "in reach" is one of the newest generation of its pool whose slice
+is either for this node or not tied to a single node; devices of slices
+pinned to other nodes are left out. When the claims were allocated,
+``chosen`` marks the devices picked for a request and ``taken_by`` names
+the request that got a device instead.
+
+Data shape (``to_dict`` gives the same as JSON)::
+
+    Explanation(node, allocated, error, requests=[
+        RequestExplanation(claim, request, device_class, mode, count, selected, error, devices=[
+            DeviceVerdict(driver, pool, device, slice, matches, chosen, taken_by,
+                          reason=Reason(code, message, selector, device_class, constraint,
+                                        attribute, other_request, taint, pool, node, error))])])
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+from .. import model
+from ..nodes import NodeSelectorError
+from ..pools import DeviceID, PoolError, gather_pools, slice_is_relevant
+from .capacity import quantity
+from .constraints import (
+    MatchAttribute,
+    as_value_set,
+    lookup_attribute,
+    make_constraint,
+    scalar_kind,
+    values_intersect,
+)
+from .errors import AllocatorError
+from .requests import ALL, RequestView, claim_ref, exact_view, sub_view
+from .search import Candidate, RequestData, Search, taint_prevents
+
+
+@dataclass(frozen=True)
+class Reason:
+    code: str
+    message: str
+    selector: int | None = None
+    device_class: str | None = None
+    constraint: int | None = None
+    attribute: str | None = None
+    other_request: str | None = None
+    taint: dict | None = None
+    pool: str | None = None
+    node: str | None = None
+    error: str | None = None
+
+
+@dataclass
+class DeviceVerdict:
+    driver: str
+    pool: str
+    device: str
+    slice: str
+    matches: bool
+    chosen: bool = False
+    taken_by: str | None = None
+    reason: Reason | None = None
+
+
+@dataclass
+class RequestExplanation:
+    claim: str
+    request: str  # "request" or "request/subrequest"
+    device_class: str
+    mode: str
+    count: int
+    selected: bool | None = None  # for subrequests: whether the allocation chose this one
+    error: str | None = None  # the request cannot be considered at all (unknown class...)
+    devices: list[DeviceVerdict] = field(default_factory=list)
+
+    @property
+    def matching(self) -> int:
+        return sum(d.matches for d in self.devices)
+
+
+@dataclass
+class Explanation:
+    node: str
+    allocated: bool
+    error: str | None = None
+    requests: list[RequestExplanation] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    def summary(self) -> list[str]:
+        """One line per request that cannot be satisfied on its own, or why the whole set fails."""
+        if self.error:
+            return [self.error]
+        lines = []
+        for r in self.requests:
+            if r.selected is False and self.allocated:
+                continue
+            line = _request_line(r)
+            if line:
+                lines.append(line)
+        if not lines and not self.allocated:
+            lines.append("every request has enough matching devices on its own, but no combination satisfies "
+                         "all requests, claims and constraints together")
+        return lines
+
+
+def _request_line(r: RequestExplanation) -> str:
+    where = f"claim {r.claim}, request {r.request}"
+    if r.error:
+        return f"{where}: {r.error}"
+    needed = 1 if r.mode == ALL else r.count
+    if r.matching >= needed:
+        return ""
+    counts: dict[str, int] = {}
+    for d in r.devices:
+        if d.reason:
+            counts[d.reason.message] = counts.get(d.reason.message, 0) + 1
+    why = "; ".join(f"{n} x {msg}" for msg, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
+    want = "at least one device (allocationMode All)" if r.mode == ALL else f"{r.count} device(s)"
+    if not r.devices:
+        return f"{where}: needs {want}, but no device is in reach of the node"
+    return f"{where}: needs {want}, {r.matching} of {len(r.devices)} in reach match ({why})"
+
+
+def explain(allocator, node: model.Node, claims: list[model.ResourceClaim], search: Search | None = None) -> Explanation:
+    """Explain ``claims`` on ``node`` against the prepared ``allocator`` (see the module docstring).
+
+    Pass the ``Search`` of an allocation that ran to mark the chosen devices;
+    without it the allocation runs here first.
+    """
+    error = None
+    if search is None:
+        search = Search(allocator, node, list(claims))
+        try:
+            search.run()
+        except AllocatorError as err:
+            error = str(err)
+    explainer = _Explainer(allocator, search, node)
+    out = Explanation(node=node.metadata.name, allocated=search.found, error=error)
+    for ci, claim in enumerate(search.claims):
+        out.requests.extend(explainer.claim(ci, claim))
+    return out
+
+
+class _Explainer:
+    def __init__(self, allocator, search: Search, node: model.Node):
+        self.a = allocator
+        self.search = search
+        self.node = node
+        if not search.pools:
+            try:  # the search may have stopped before gathering pools
+                search.pools = _gather(search)
+            except AllocatorError:
+                search.pools = []
+        self.pools = {(p.driver, p.name): p for p in search.pools}
+        self.reach = self._devices_in_reach()
+        self.chosen: dict[DeviceID, list[tuple[int, str]]] = {}
+        if search.found:
+            for ci, picked in enumerate(search.results):
+                for p in picked:
+                    self.chosen.setdefault(p.candidate.id, []).append((ci, p.request.full_name))
+
+    def _devices_in_reach(self) -> list[tuple[model.ResourceSlice, model.Device, bool]]:
+        """(slice, device, slice offers devices to the node) for the newest generation of every pool."""
+        newest: dict[tuple[str, str], int] = {}
+        for s in self.a.slices:
+            key = (s.spec.driver, s.spec.pool.name)
+            newest[key] = max(newest.get(key, s.spec.pool.generation), s.spec.pool.generation)
+        out = []
+        name = self.node.metadata.name
+        for s in sorted(self.a.slices, key=lambda s: (s.spec.driver, s.spec.pool.name, s.metadata.name)):
+            if s.spec.pool.generation != newest[(s.spec.driver, s.spec.pool.name)]:
+                continue
+            if s.spec.node_name and s.spec.node_name != name:
+                continue
+            try:
+                relevant = bool(slice_is_relevant(s, self.node))
+            except PoolError:
+                relevant = False
+            out.extend((s, d, relevant) for d in s.spec.devices)
+        return out
+
+    def claim(self, ci: int, claim: model.ResourceClaim) -> list[RequestExplanation]:
+        out = []
+        ref = claim_ref(claim)
+        # request full name -> (request, devices passing the per-device checks)
+        usable: dict[str, tuple[RequestView, list[Candidate]]] = {}
+        pending: list[tuple[RequestExplanation, RequestView, RequestData | None, list]] = []
+        for ri, request in enumerate(claim.spec.devices.requests):
+            if request.first_available:
+                parent = exact_view(request)
+                chosen_sub = None
+                data0 = self.search.request_data.get((ci, ri, 0))
+                if self.search.found and data0 is not None:
+                    chosen_sub = data0.selected_sub
+                views = [(si, sub_view(request, sub), parent) for si, sub in enumerate(request.first_available)]
+            else:
+                chosen_sub = None
+                views = [(0, exact_view(request), None)]
+            for si, view, parent in views:
+                selected = None if parent is None else (chosen_sub == si if chosen_sub is not None else None)
+                rex = RequestExplanation(claim=ref, request=view.full_name, device_class=view.class_name,
+                                         mode=view.mode, count=view.count, selected=selected)
+                out.append(rex)
+                data = self._request_data(ci, ri, si, view, parent, rex)
+                cands = []
+                if data is not None:
+                    for s, device, relevant in self.reach:
+                        verdict, cand = self._device(ci, (ci, ri, si), data, s, device, relevant)
+                        rex.devices.append(verdict)
+                        if cand is not None:
+                            cands.append((verdict, cand))
+                usable[view.full_name] = (view, [c for _, c in cands])
+                pending.append((rex, view, data, cands))
+        self._constraints(ci, claim, usable, pending)
+        return out
+
+    def _request_data(self, ci, ri, si, view: RequestView, parent, rex: RequestExplanation) -> RequestData | None:
+        data = self.search.request_data.get((ci, ri, si))
+        if data is not None:
+            return data
+        if not view.class_name:
+            rex.error = "no device class name"
+            return None
+        device_class = self.a.classes.get(view.class_name)
+        if device_class is None:
+            rex.error = f"device class {view.class_name} does not exist"
+            return None
+        return RequestData(request=view, parent=parent, device_class=device_class)
+
+    def _device(self, ci, key, data: RequestData, s, device, relevant) -> tuple[DeviceVerdict, Candidate | None]:
+        device_id = DeviceID(s.spec.driver, s.spec.pool.name, device.name)
+        verdict = DeviceVerdict(driver=device_id.driver, pool=device_id.pool, device=device_id.device,
+                                slice=s.metadata.name, matches=False)
+        for holder_ci, name in self.chosen.get(device_id, []):
+            if holder_ci == ci and name == data.request.full_name:
+                verdict.chosen = True
+            elif verdict.taken_by is None:
+                verdict.taken_by = f"{claim_ref(self.search.claims[holder_ci])}/{name}"
+        pool = self.pools.get((s.spec.driver, s.spec.pool.name))
+        cand = Candidate(device_id, device, s, pool)
+        verdict.reason = self._first_reason(key, data, cand, relevant)
+        verdict.matches = verdict.reason is None
+        return verdict, (cand if verdict.reason is None else None)
+
+    def _first_reason(self, key, data: RequestData, cand: Candidate, relevant: bool) -> Reason | None:
+        search, features, request = self.search, self.search.features, data.request
+        pool, device = cand.pool, cand.device
+        node = self.node.metadata.name
+        if not relevant:
+            return Reason("wrong-node", f"not available on node {node}", node=node)
+        if pool is None:
+            if not features.partitionable_devices and (
+                    cand.slice.spec.per_device_node_selection is not None or cand.slice.spec.shared_counters):
+                return Reason("partitionable-disabled", "per-device node selection needs DRAPartitionableDevices")
+            pool_id = f"{cand.id.driver}/{cand.id.pool}"
+            return Reason("pool-outdated", f"pool {pool_id} is being replaced by a newer generation", pool=pool_id)
+        if pool.incomplete:
+            return Reason("pool-incomplete", f"pool {pool.id} is incomplete (slices missing)", pool=pool.id)
+        if pool.invalid:
+            return Reason("pool-invalid", f"pool {pool.id} is invalid: {pool.invalid_reason}", pool=pool.id)
+        if not any(s is cand.slice for s in pool.slices):
+            return Reason("wrong-node", f"not available on node {node}", node=node)
+        if not request.admin_access and cand.id in self.a.state.devices:
+            return Reason("allocated", "already allocated to another claim")
+        if not features.device_binding_and_status and device.binding_conditions:
+            return Reason("binding-conditions", "has binding conditions, but DRADeviceBindingConditions is off")
+        try:
+            what, index = search.selector_verdict(key, data, cand)
+        except (AllocatorError, NodeSelectorError) as err:
+            return Reason("cel-error", str(err), error=str(err))
+        if what == "class":
+            name = data.device_class.metadata.name
+            return Reason("class-selector", f"selector #{index} of class {name} is false", selector=index,
+                          device_class=name)
+        if what == "request":
+            return Reason("request-selector", f"request selector #{index} is false", selector=index)
+        if what == "node":
+            return Reason("wrong-node", f"the device is not available on node {node}", node=node)
+        if features.consumable_capacity and not search.capacity_fits(request, cand):
+            return Reason("capacity", "not enough capacity left for the request")
+        if not features.partitionable_devices and device.consumes_counters:
+            return Reason("partitionable-disabled", "consumes counters, but DRAPartitionableDevices is off")
+        if device.consumes_counters and not self._counters_fit(cand):
+            return Reason("counters", f"not enough shared counters left in pool {pool.id}", pool=pool.id)
+        if features.device_taints:
+            taint = taint_prevents(device, request)
+            if taint is not None:
+                return Reason("tainted", f"taint {taint.key}={taint.value}:{taint.effect} is not tolerated",
+                              taint={"key": taint.key, "value": taint.value, "effect": taint.effect})
+        return None
+
+    def _counters_fit(self, cand: Candidate) -> bool:
+        available = self.search.available_counters(cand.pool)
+        use: dict[tuple[str, str], object] = {}
+        for consumption in cand.device.consumes_counters:
+            for name, counter in consumption.counters.items():
+                k = (consumption.counter_set, name)
+                q = quantity(counter.value)
+                use[k] = use[k] + q if k in use else q
+        for set_name, counters in available.items():
+            for name, have in counters.items():
+                want = use.get((set_name, name))
+                if (want is not None and have.cmp(want) < 0) or (want is None and have.sign() < 0):
+                    return False
+        return True
+
+    def _constraints(self, ci, claim, usable: dict[str, tuple[RequestView, list[Candidate]]], pending) -> None:
+        features = self.search.features
+        constraints = [make_constraint(c, features.list_type_attributes, distinct=not self.search.variant.is_stable)
+                       for c in claim.spec.devices.constraints]
+        for _rex, view, _data, cands in pending:
+            base, sub = (view.parent, view.name) if view.parent else (view.name, "")
+            for verdict, cand in cands:
+                for index, constraint in enumerate(constraints):
+                    if constraint is None or not constraint.applies_to(base, sub):
+                        continue
+                    reason = _constraint_reason(index, constraint, view, cand, usable)
+                    if reason is not None:
+                        verdict.reason, verdict.matches = reason, False
+                        break
+
+
+def _constraint_reason(index, constraint, view: RequestView, cand: Candidate, usable) -> Reason | None:
+    """Whether the other requests under the constraint can agree with this device (first order only)."""
+    attr = lookup_attribute(cand.device, cand.id.driver, constraint.attribute)
+    label = f"constraint #{index} ({constraint.kind} {constraint.attribute})"
+    if attr is None:
+        return Reason("constraint", f"{label}: the device has no such attribute", constraint=index,
+                      attribute=constraint.attribute)
+    match = isinstance(constraint, MatchAttribute)
+    own_base = view.parent or view.name
+    by_base: dict[str, list[tuple[RequestView, list[Candidate]]]] = {}
+    for other_view, others in usable.values():
+        other_base = other_view.parent or other_view.name
+        if other_base == own_base and other_view.full_name != view.full_name:
+            continue  # alternatives of one request are never allocated together
+        by_base.setdefault(other_base, []).append((other_view, others))
+    for alternatives in by_base.values():
+        failed = None
+        for other_view, others in alternatives:
+            base, sub = (other_view.parent, other_view.name) if other_view.parent else (other_view.name, "")
+            if not constraint.applies_to(base, sub):
+                failed = None
+                break  # this alternative is not bound by the constraint
+            peers = [c for c in others if c.id != cand.id]
+            wanted = len(peers) if other_view.mode == ALL else other_view.count
+            if other_view.full_name == view.full_name and other_view.mode != ALL:
+                wanted -= 1  # the device itself is one of them
+            if not others or wanted <= 0:
+                failed = None
+                break
+            agreeing = sum(1 for c in peers if _agrees(
+                attr, lookup_attribute(c.device, c.id.driver, constraint.attribute), match, constraint.list_values))
+            if agreeing >= wanted:
+                failed = None
+                break
+            failed = other_view.full_name
+        if failed is not None:
+            how = "share its value" if match else "have a different value"
+            return Reason("constraint", f"{label}: too few devices of request {failed} {how}", constraint=index,
+                          attribute=constraint.attribute, other_request=failed)
+    return None
+
+
+def _agrees(mine, theirs, match: bool, list_values: bool) -> bool:
+    if theirs is None:
+        return False
+    if list_values:
+        common = values_intersect(as_value_set(mine), as_value_set(theirs))
+        return common if match else not common
+    kind = scalar_kind(mine)
+    same = kind is not None and getattr(theirs, kind) is not None and getattr(theirs, kind) == getattr(mine, kind)
+    return same if match else not same
+
+
+def _gather(search: Search):
+    try:
+        return gather_pools(search.p.slices_for(search.node), search.node, search.features, search.p.slices,
+                            search.variant)
+    except PoolError as err:
+        raise AllocatorError(str(err)) from err

@@ -1,0 +1,216 @@
+"""Explanations: for every request and device in reach, matches or the first reason why not."""
+
+from __future__ import annotations
+
+import textwrap
+
+from allocator.allocate import allocate_claims, explain_claims
+from allocator.features import make_gates
+from allocator.objects import read_or_raise
+
+INVENTORY = """
+apiVersion: v1
+kind: Node
+metadata: {name: node-1, labels: {zone: a}}
+---
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: gpu}
+spec:
+  selectors: [{cel: {expression: 'device.driver == "gpu.example.com"'}}]
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: node-1-gpus}
+spec:
+  driver: gpu.example.com
+  pool: {name: node-1, generation: 1, resourceSliceCount: 1}
+  nodeName: node-1
+  devices:
+  - {name: gpu-0, attributes: {model: {string: a100}, numa: {int: 0}}}
+  - {name: gpu-1, attributes: {model: {string: a100}, numa: {int: 1}}}
+  - {name: gpu-2, attributes: {model: {string: t4}, numa: {int: 1}}}
+  - name: gpu-3
+    attributes: {model: {string: a100}, numa: {int: 1}}
+    taints: [{key: broken, value: "yes", effect: NoSchedule}]
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: node-2-gpus}
+spec:
+  driver: gpu.example.com
+  pool: {name: node-2, generation: 1, resourceSliceCount: 1}
+  nodeName: node-2
+  devices: [{name: gpu-0}]
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: zone-b-gpus}
+spec:
+  driver: gpu.example.com
+  pool: {name: zone-b, generation: 1, resourceSliceCount: 1}
+  nodeSelector: {nodeSelectorTerms: [{matchExpressions: [{key: zone, operator: In, values: [b]}]}]}
+  devices: [{name: remote-0}]
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: half-pool}
+spec:
+  driver: gpu.example.com
+  pool: {name: half, generation: 1, resourceSliceCount: 2}
+  allNodes: true
+  devices: [{name: lonely-0}]
+"""
+
+
+def _docs(text: str):
+    read = read_or_raise(textwrap.dedent(text))
+    return {kind: read.of_kind(kind) for kind in ("Node", "DeviceClass", "ResourceSlice", "ResourceClaim")}
+
+
+def _explain(claims_yaml: str, **kwargs):
+    inv, claims = _docs(INVENTORY), _docs(claims_yaml)["ResourceClaim"]
+    pending = [c for c in claims if c.status.allocation is None]
+    allocated = [c for c in claims if c.status.allocation is not None]
+    return explain_claims(pending, inv["DeviceClass"], inv["ResourceSlice"], inv["Node"], kwargs.get("node", "node-1"),
+                          kwargs.get("gates"), allocated)
+
+
+def _verdicts(request) -> dict[str, tuple]:
+    return {f"{d.pool}/{d.device}": (d.matches, d.reason.code if d.reason else None) for d in request.devices}
+
+
+CLAIM = """
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: train}
+spec:
+  devices:
+    requests:
+    - name: gpus
+      exactly:
+        deviceClassName: gpu
+        count: 2
+        selectors: [{cel: {expression: 'device.attributes["gpu.example.com"].model == "a100"'}}]
+"""
+
+
+def test_it_gives_the_first_reason_for_every_device_in_reach():
+    ex = _explain(CLAIM)
+    assert ex.node == "node-1" and ex.allocated and ex.error is None
+    (request,) = ex.requests
+    assert (request.claim, request.request, request.device_class, request.count) == ("default/train", "gpus", "gpu", 2)
+    assert _verdicts(request) == {
+        "half/lonely-0": (False, "pool-incomplete"),
+        "node-1/gpu-0": (True, None),
+        "node-1/gpu-1": (True, None),
+        "node-1/gpu-2": (False, "request-selector"),
+        "node-1/gpu-3": (False, "tainted"),
+        "zone-b/remote-0": (False, "wrong-node"),
+    }  # node-2's slice is pinned to another node: not in reach
+    chosen = [d.device for d in request.devices if d.chosen]
+    assert chosen == ["gpu-0", "gpu-1"]
+    tainted = next(d for d in request.devices if d.device == "gpu-3")
+    assert tainted.reason.taint == {"key": "broken", "value": "yes", "effect": "NoSchedule"}
+    selector = next(d for d in request.devices if d.device == "gpu-2").reason
+    assert (selector.selector, selector.message) == (0, "request selector #0 is false")
+
+
+def test_devices_held_by_allocated_claims_are_reported_as_allocated():
+    ex = _explain(CLAIM + """
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: other}
+spec:
+  devices:
+    requests: [{name: one, exactly: {deviceClassName: gpu}}]
+status:
+  allocation:
+    devices:
+      results: [{request: one, driver: gpu.example.com, pool: node-1, device: gpu-0}]
+""")
+    verdicts = _verdicts(ex.requests[0])
+    assert verdicts["node-1/gpu-0"] == (False, "allocated")
+    assert not ex.allocated
+    assert ex.summary() == ["claim default/train, request gpus: needs 2 device(s), 1 of 6 in reach match "
+                            "(1 x already allocated to another claim; 1 x not available on node node-1; "
+                            "1 x pool gpu.example.com/half is incomplete (slices missing); 1 x request selector #0 "
+                            "is false; 1 x taint broken=yes:NoSchedule is not tolerated)"]
+
+
+def test_class_selector_and_constraint_reasons():
+    ex = _explain("""
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: pair}
+spec:
+  devices:
+    requests:
+    - {name: a, exactly: {deviceClassName: gpu, selectors: [{cel: {expression: 'device.attributes["gpu.example.com"].model == "t4"'}}]}}
+    - {name: b, exactly: {deviceClassName: gpu, selectors: [{cel: {expression: 'device.attributes["gpu.example.com"].numa == 0'}}]}}
+    constraints: [{requests: [a, b], matchAttribute: gpu.example.com/numa}]
+""")
+    a, b = ex.requests
+    assert _verdicts(a)["node-1/gpu-2"] == (False, "constraint")
+    reason = next(d for d in a.devices if d.device == "gpu-2").reason
+    assert (reason.constraint, reason.attribute, reason.other_request) == (0, "gpu.example.com/numa", "b")
+    assert _verdicts(b)["node-1/gpu-0"] == (False, "constraint")
+    assert not ex.allocated
+
+
+def test_a_cel_runtime_error_is_a_reason_and_the_error():
+    ex = _explain("""
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: broken}
+spec:
+  devices:
+    requests:
+    - {name: r, exactly: {deviceClassName: gpu, selectors: [{cel: {expression: 'device.attributes["gpu.example.com"].memory > 1'}}]}}
+""")
+    assert ex.error.startswith("claim default/broken: selector #0 on device gpu.example.com/")
+    assert "CEL runtime error: no such key: memory" in ex.error
+    codes = {v[1] for v in _verdicts(ex.requests[0]).values()}
+    assert "cel-error" in codes
+
+
+def test_subrequests_are_explained_each_and_marked_selected():
+    ex = _explain("""
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: alt}
+spec:
+  devices:
+    requests:
+    - name: r
+      firstAvailable:
+      - {name: big, deviceClassName: gpu, count: 4}
+      - {name: small, deviceClassName: gpu, count: 1}
+""")
+    big, small = ex.requests
+    assert (big.request, big.selected, small.request, small.selected) == ("r/big", False, "r/small", True)
+    assert [d.device for d in small.devices if d.chosen] == ["gpu-0"]
+    assert ex.summary() == []
+
+
+def test_unknown_class_is_an_error_of_the_request():
+    ex = _explain("""
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: lost}
+spec:
+  devices:
+    requests: [{name: r, exactly: {deviceClassName: nope}}]
+""")
+    assert 'could not retrieve device class nope' in ex.error
+    assert ex.requests[0].error == "device class nope does not exist"
+
+
+def test_failed_allocation_carries_the_explanation_as_reason():
+    inv, claims = _docs(INVENTORY), _docs(CLAIM.replace("count: 2", "count: 3"))["ResourceClaim"]
+    outcome = allocate_claims(claims, inv["DeviceClass"], inv["ResourceSlice"], inv["Node"], "node-1", make_gates())
+    assert not outcome.allocated
+    assert outcome.reason.startswith("claim default/train, request gpus: needs 3 device(s), 2 of 6 in reach match")
+    assert outcome.explanation.requests[0].matching == 2
+    assert outcome.explanation.to_dict()["requests"][0]["devices"][0]["reason"]["code"] == "pool-incomplete"
