@@ -1,0 +1,166 @@
+"""``python -m allocator allocate``: the command-line contract of DESIGN.md."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+
+INVENTORY = """
+apiVersion: v1
+kind: Node
+metadata: {name: node-b}
+---
+apiVersion: v1
+kind: Node
+metadata: {name: node-a}
+---
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: gpu}
+spec:
+  selectors: [{cel: {expression: 'device.driver == "gpu.example.com"'}}]
+  config: [{opaque: {driver: gpu.example.com, parameters: {mode: shared}}}]
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: node-b-gpus}
+spec:
+  driver: gpu.example.com
+  pool: {name: node-b, generation: 1, resourceSliceCount: 1}
+  nodeName: node-b
+  devices: [{name: gpu-0}, {name: gpu-1}]
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: node-a-gpus}
+spec:
+  driver: gpu.example.com
+  pool: {name: node-a, generation: 1, resourceSliceCount: 1}
+  nodeName: node-a
+  devices: [{name: gpu-0}]
+"""
+
+CLAIM = """
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: two-gpus}
+spec:
+  devices:
+    requests: [{name: gpus, exactly: {deviceClassName: gpu, count: 2}}]
+"""
+
+
+def run(*args, stdin: str | None = None):
+    return subprocess.run([sys.executable, "-m", "allocator", *args], cwd=ROOT, input=stdin,
+                          capture_output=True, text=True, timeout=120)
+
+
+@pytest.fixture
+def files(tmp_path):
+    inventory = tmp_path / "inventory.yaml"
+    inventory.write_text(INVENTORY)
+    claim = tmp_path / "claim.yaml"
+    claim.write_text(CLAIM)
+    return str(inventory), str(claim)
+
+
+def test_it_prints_the_allocated_claim_and_exits_0(files):
+    proc = run("allocate", "--node", "node-b", *files)
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert out["node"] == "node-b"
+    (claim,) = out["claims"]
+    assert claim["apiVersion"] == "resource.k8s.io/v1" and claim["kind"] == "ResourceClaim"
+    assert claim["metadata"] == {"name": "two-gpus", "namespace": "default"}
+    allocation = claim["status"]["allocation"]
+    assert allocation["devices"]["results"] == [
+        {"request": "gpus", "driver": "gpu.example.com", "pool": "node-b", "device": "gpu-0"},
+        {"request": "gpus", "driver": "gpu.example.com", "pool": "node-b", "device": "gpu-1"},
+    ]
+    assert allocation["devices"]["config"] == [
+        {"source": "FromClass", "opaque": {"driver": "gpu.example.com", "parameters": {"mode": "shared"}}}]
+    assert allocation["nodeSelector"] == {"nodeSelectorTerms": [
+        {"matchFields": [{"key": "metadata.name", "operator": "In", "values": ["node-b"]}]}]}
+    # Defaults the apiserver would store are written out.
+    assert claim["spec"]["devices"]["requests"][0]["exactly"]["count"] == 2
+
+
+def test_it_exits_1_with_the_reason_when_the_node_is_too_small(files):
+    proc = run("allocate", "--node", "node-a", *files)
+    assert proc.returncode == 1
+    assert proc.stdout == ""
+    assert "cannot allocate the claims on node node-a" in proc.stderr
+    assert "request gpus: needs 2 device(s), 1 of 1 in reach match" in proc.stderr
+
+
+def test_without_node_it_tries_every_node_in_name_order(files):
+    proc = run("allocate", *files)
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert out["node"] == "node-b"
+    assert [n["name"] for n in out["nodes"]] == ["node-a", "node-b"]
+    assert out["nodes"][0]["fits"] is False and "needs 2 device(s)" in out["nodes"][0]["reason"]
+    assert out["nodes"][1] == {"name": "node-b", "fits": True}
+    assert out["claims"][0]["status"]["allocation"]["devices"]["results"][0]["pool"] == "node-b"
+
+
+def test_no_node_fits_exits_1(files):
+    proc = run("allocate", files[0], "-", stdin=CLAIM.replace("count: 2", "count: 3"))
+    assert proc.returncode == 1
+    out = json.loads(proc.stdout)
+    assert out["node"] is None and out["claims"] == [] and not any(n["fits"] for n in out["nodes"])
+
+
+def test_stdin_yaml_output_and_lists(files):
+    listed = {"apiVersion": "v1", "kind": "List", "items": list(yaml.safe_load_all(INVENTORY + "---" + CLAIM))}
+    proc = run("allocate", "--node=node-b", "-o", "yaml", "-", stdin=json.dumps(listed))
+    assert proc.returncode == 0, proc.stderr
+    out = yaml.safe_load(proc.stdout)
+    assert out["node"] == "node-b" and len(out["claims"][0]["status"]["allocation"]["devices"]["results"]) == 2
+
+
+def test_errors_exit_2(files, tmp_path):
+    assert run("allocate", "--feature-gates", "NoSuchGate=true", *files).returncode == 2
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("kind: [")
+    proc = run("allocate", "--node", "node-b", files[0], str(broken))
+    assert proc.returncode == 2 and "YAML syntax error" in proc.stderr
+    bad_cel = CLAIM.replace("count: 2", "count: 1, selectors: [{cel: {expression: 'device.attributes[\"x\"].y'}}]")
+    proc = run("allocate", "--node", "node-b", files[0], "-", stdin=bad_cel)
+    assert proc.returncode == 2
+    assert "claim default/two-gpus: selector #0 on device gpu.example.com/node-b/gpu-0: CEL runtime error: no such key: y" \
+        in proc.stderr
+
+
+def test_feature_gates_switch_the_implementation(files):
+    sub = CLAIM.replace("requests: [{name: gpus, exactly: {deviceClassName: gpu, count: 2}}]",
+                        "requests: [{name: gpus, firstAvailable: [{name: one, deviceClassName: gpu}]}]")
+    proc = run("allocate", "--node", "node-b", "--feature-gates", "DRAPrioritizedList=false", files[0], "-", stdin=sub)
+    assert proc.returncode == 2
+    assert "has subrequests, but the DRAPrioritizedList feature is disabled" in proc.stderr
+    proc = run("allocate", "--node", "node-b", files[0], "-", stdin=sub)
+    assert proc.returncode == 0
+    assert json.loads(proc.stdout)["claims"][0]["status"]["allocation"]["devices"]["results"][0]["request"] == "gpus/one"
+
+
+def test_help_works_without_django():
+    proc = subprocess.run([sys.executable, "-c", "import sys\nfrom allocator.__main__ import main\ntry:\n"
+                           "    main(['allocate', '--help'])\nexcept SystemExit:\n    pass\n"
+                           "print('django' in sys.modules)"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0
+    assert "Without --node, every node is tried" in proc.stdout
+    assert proc.stdout.strip().endswith("False")
+    assert run("--help").returncode == 0
+
+
+def test_validate_subcommand_is_wired(files):
+    proc = run("validate", "-o", "json", *files)
+    assert proc.returncode in (0, 1), proc.stderr
+    assert "valid" in json.loads(proc.stdout)
