@@ -19,6 +19,24 @@
     textarea.dispatchEvent(new Event("input", { bubbles: true }));
   }
 
+  const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), ' +
+    'select:not([disabled]), textarea:not([disabled]), summary, [tabindex]:not([tabindex="-1"])';
+
+  // Move the focus to the control after (or before) the editor, as Tab would.
+  function focusNext(cm, forward) {
+    const wrapper = cm.getWrapperElement();
+    const all = Array.from(document.querySelectorAll(FOCUSABLE)).filter(function (el) {
+      return !wrapper.contains(el) && el.offsetParent !== null;
+    });
+    const after = all.filter(function (el) {
+      return wrapper.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING;
+    });
+    const before = all.filter(function (el) { return after.indexOf(el) < 0; });
+    const target = forward ? after[0] : before[before.length - 1];
+    cm.state.releaseTab = false;
+    if (target) target.focus();
+  }
+
   function initEditor(textarea) {
     if (textarea.dataset.ready || typeof CodeMirror === "undefined") return;
     textarea.dataset.ready = "1";
@@ -29,17 +47,16 @@
       indentUnit: 2,
       tabSize: 2,
       indentWithTabs: false,
-      inputStyle: "contenteditable",
       gutters: ["diagnostics", "CodeMirror-linenumbers"],
       extraKeys: {
         // Tab indents with spaces (YAML forbids tabs); after Esc it leaves the editor.
         Tab: function (cm) {
-          if (cm.state.releaseTab) return CodeMirror.Pass;
+          if (cm.state.releaseTab) return focusNext(cm, true);
           if (cm.somethingSelected()) cm.indentSelection("add");
           else cm.replaceSelection("  ", "end");
         },
         "Shift-Tab": function (cm) {
-          if (cm.state.releaseTab) return CodeMirror.Pass;
+          if (cm.state.releaseTab) return focusNext(cm, false);
           cm.indentSelection("subtract");
         },
         Esc: function (cm) { cm.state.releaseTab = true; },
@@ -68,7 +85,9 @@
   function markDiagnostics() {
     Object.values(editors).forEach(function (cm) {
       cm.clearGutter("diagnostics");
-      (cm.state.diagnosticLines || []).forEach(function (h) { cm.removeLineClass(h, "background"); });
+      (cm.state.diagnosticLines || []).forEach(function (h) {
+        if (h.lineNo() !== null) cm.removeLineClass(h, "background");
+      });
       cm.state.diagnosticLines = [];
     });
     document.querySelectorAll("#results a.diagnostic[data-line]").forEach(function (link) {
