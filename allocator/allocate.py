@@ -19,6 +19,7 @@ feature gates as upstream's ``NewAllocator`` does; see ``allocation.features``.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -110,11 +111,22 @@ class Allocator:
         # Available counters per pool NAME (not driver), shared by all calls, as upstream keeps them.
         self.available_counters: dict[str, dict] = {}
 
+    def slices_near(self, node: model.Node) -> list[model.ResourceSlice]:
+        """The slices of this node and those not tied to one node (whatever the implementation)."""
+        return self._on_node.get(node.metadata.name, []) + self._shared
+
+    @functools.cached_property
+    def newest_generation(self) -> dict[tuple[str, str], int]:
+        """(driver, pool) -> the highest generation any slice of the pool has."""
+        newest: dict[tuple[str, str], int] = {}
+        for s in self.slices:
+            key = (s.spec.driver, s.spec.pool.name)
+            newest[key] = max(newest.get(key, s.spec.pool.generation), s.spec.pool.generation)
+        return newest
+
     def slices_for(self, node: model.Node) -> list[model.ResourceSlice]:
         """The slices GatherPools looks at for a node."""
-        if self.variant.is_stable:
-            return self.slices
-        return self._on_node.get(node.metadata.name, []) + self._shared
+        return self.slices if self.variant.is_stable else self.slices_near(node)
 
     def search(self, node: model.Node, claims: Sequence[model.ResourceClaim]) -> Search:
         """Run the search and return it (for callers that want its inner state, like explanations)."""

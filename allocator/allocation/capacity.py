@@ -39,6 +39,9 @@ def fits(device: model.Device, requests: Mapping[str, str] | None, allocated: Co
     Raises UnknownCapacity when the request names a capacity the device lacks.
     """
     capacity = device.capacity
+    if not requests and allocated is None and allocating is None \
+            and all(cap.request_policy is None for cap in capacity.values()):
+        return True  # takes each capacity whole, which always fits an unshared device
     if requests and any(name not in capacity for name in requests):
         raise UnknownCapacity()
     for name, cap in capacity.items():

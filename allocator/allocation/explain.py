@@ -194,16 +194,10 @@ class _Explainer:
 
     def _devices_in_reach(self) -> list[tuple[model.ResourceSlice, model.Device, bool]]:
         """(slice, device, slice offers devices to the node) for the newest generation of every pool."""
-        newest: dict[tuple[str, str], int] = {}
-        for s in self.a.slices:
-            key = (s.spec.driver, s.spec.pool.name)
-            newest[key] = max(newest.get(key, s.spec.pool.generation), s.spec.pool.generation)
+        newest = self.a.newest_generation
         out = []
-        name = self.node.metadata.name
-        for s in sorted(self.a.slices, key=lambda s: (s.spec.driver, s.spec.pool.name, s.metadata.name)):
+        for s in sorted(self.a.slices_near(self.node), key=lambda s: (s.spec.driver, s.spec.pool.name, s.metadata.name)):
             if s.spec.pool.generation != newest[(s.spec.driver, s.spec.pool.name)]:
-                continue
-            if s.spec.node_name and s.spec.node_name != name:
                 continue
             try:
                 relevant = bool(slice_is_relevant(s, self.node))

@@ -10,6 +10,7 @@ devices evaluate each expression once.
 from __future__ import annotations
 
 from .. import model
+from ..cel import CELCompileError, CELRuntimeError, compile_selector
 from .errors import AllocatorError
 
 # cel.EnhanceRuntimeError adds this to every "no such key" error.
@@ -46,16 +47,30 @@ class SelectorEvaluator:
 
     def __init__(self, gates: frozenset[str]):
         self.gates = gates
-        self._results: dict[tuple, bool | Exception] = {}
-        self._fingerprints: dict[int, tuple] = {}
+        self._compiled: dict[str, object] = {}  # expression -> compiled selector or CELCompileError
+        self._results: dict[tuple[str, int], bool | Exception] = {}
+        self._device_keys: dict[int, tuple[model.Device, int]] = {}  # id(device) -> (device, content key)
+        self._content_keys: dict[tuple, int] = {}
 
-    def _fingerprint(self, driver: str, device: model.Device, allow_multiple: bool) -> tuple:
-        key = id(device)
-        found = self._fingerprints.get(key)
+    def _content_key(self, driver: str, device: model.Device, allow_multiple: bool) -> int:
+        """A small number per distinct device content (cheap to hash, unlike the content itself)."""
+        found = self._device_keys.get(id(device))
         if found is None or found[0] is not device:
-            found = (device, device_fingerprint(driver, device, allow_multiple))
-            self._fingerprints[key] = found
+            fingerprint = device_fingerprint(driver, device, allow_multiple)
+            key = self._content_keys.setdefault(fingerprint, len(self._content_keys))
+            found = (device, key)
+            self._device_keys[id(device)] = found
         return found[1]
+
+    def _compile(self, expression: str):
+        compiled = self._compiled.get(expression)
+        if compiled is None:
+            try:
+                compiled = compile_selector(expression, gates=self.gates, estimate_cost=False)
+            except CELCompileError as err:
+                compiled = err
+            self._compiled[expression] = compiled
+        return compiled
 
     def match(self, selectors, driver: str, device: model.Device, allow_multiple: bool, device_id,
               owner: str) -> tuple[bool, int]:
@@ -64,18 +79,15 @@ class SelectorEvaluator:
         ``owner`` is ``class NAME`` or ``claim NS/NAME`` for the messages.
         Raises AllocatorError with upstream's text on compile and runtime errors.
         """
-        from ..cel import CELCompileError, CELRuntimeError, compile_selector
-
-        fingerprint = None
+        content = None
         for i, selector in enumerate(selectors):
             expression = selector.cel.expression if selector.cel is not None else ""
-            try:
-                compiled = compile_selector(expression, gates=self.gates, estimate_cost=False)
-            except CELCompileError as err:
-                raise AllocatorError(f"{owner}: selector #{i}: CEL compile error: {compile_error_text(err)}") from err
-            if fingerprint is None:
-                fingerprint = self._fingerprint(driver, device, allow_multiple)
-            key = (expression, fingerprint)
+            compiled = self._compile(expression)
+            if isinstance(compiled, CELCompileError):
+                raise AllocatorError(f"{owner}: selector #{i}: CEL compile error: {compile_error_text(compiled)}")
+            if content is None:
+                content = self._content_key(driver, device, allow_multiple)
+            key = (expression, content)
             outcome = self._results.get(key)
             if outcome is None:
                 try:
@@ -83,9 +95,9 @@ class SelectorEvaluator:
                 except CELRuntimeError as err:
                     outcome = err
                 self._results[key] = outcome
-            if isinstance(outcome, Exception):
+            if outcome is not True:
+                if outcome is False:
+                    return False, i
                 raise AllocatorError(f"{owner}: selector #{i} on device {device_id}: CEL runtime error: "
                                      f"{enhance_runtime_error(str(outcome))}") from outcome
-            if not outcome:
-                return False, i
         return True, -1
