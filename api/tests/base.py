@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
 
 from django.conf import settings
 from django.test import TestCase, override_settings
@@ -72,6 +76,22 @@ UNSATISFIABLE_CLAIM_YAML = CLAIM_YAML.replace("one-gpu", "big-gpu") + """\
 
 # spec.devices.requests[0].name is not a DNS label.
 INVALID_CLAIM_YAML = CLAIM_YAML.replace("- name: gpu", "- name: Not_A_Label")
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run_cli(command: str, *texts: str, options: tuple[str, ...] = ()) -> tuple[int, dict | None]:
+    """Exit status and JSON output of `python -m allocator COMMAND -o json OPTIONS FILE...`, one file per text."""
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = []
+        for index, text in enumerate(texts):
+            path = Path(tmp) / f"{index}.yaml"
+            path.write_text(text, encoding="utf-8")
+            paths.append(str(path))
+        p = subprocess.run([sys.executable, "-m", "allocator", command, "-o", "json", *options, *paths], cwd=ROOT,
+                           capture_output=True, text=True, timeout=120)
+    return p.returncode, json.loads(p.stdout) if p.stdout.strip() else None
+
 
 NO_THROTTLING = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {"anon": None}}
 

@@ -1,9 +1,3 @@
-import json
-import subprocess
-import sys
-import tempfile
-from pathlib import Path
-
 from django.core.management import call_command
 
 from api.tests.base import (
@@ -12,21 +6,9 @@ from api.tests.base import (
     INVENTORY_YAML,
     UNSATISFIABLE_CLAIM_YAML,
     APITestCase,
+    run_cli,
 )
 from playground.models import Example
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def cli_allocate(text: str, node: str | None = None, gates: str = "") -> tuple[int, dict | None]:
-    """Exit status and output of `python -m allocator allocate -o json` on one file."""
-    with tempfile.NamedTemporaryFile("w", suffix=".yaml", encoding="utf-8") as f:
-        f.write(text)
-        f.flush()
-        args = [sys.executable, "-m", "allocator", "allocate", "-o", "json", f"--feature-gates={gates}"]
-        args += ["--node", node] if node else []
-        p = subprocess.run([*args, f.name], cwd=ROOT, capture_output=True, text=True, timeout=120)
-    return p.returncode, json.loads(p.stdout) if p.stdout.strip() else None
 
 
 class AllocateTestCase(APITestCase):
@@ -127,7 +109,8 @@ class AllocateAgreesWithCLITestCase(APITestCase):
         self.assertEqual(r.status_code, 200, r.content)
         body = r.json()
         text = self.inventory_yaml(inventory) + "---\n" + documents
-        code, printed = cli_allocate(text, node, ",".join(f"{k}={str(v).lower()}" for k, v in gates.items()))
+        options = ("--feature-gates", ",".join(f"{k}={str(v).lower()}" for k, v in gates.items()))
+        code, printed = run_cli("allocate", text, options=options + (("--node", node) if node else ()))
         self.assertEqual(code, 0 if body["allocated"] else 2 if body["error"] else 1, printed)
         if body["allocated"]:
             self.assertEqual(body["claims"], printed["claims"])

@@ -1,26 +1,4 @@
-import json
-import subprocess
-import sys
-import tempfile
-from pathlib import Path
-
-from api.tests.base import CLAIM_YAML, INVALID_CLAIM_YAML, INVENTORY_YAML, APITestCase
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def cli_validate(*texts: str) -> dict:
-    """`python -m allocator validate -o json` on one file per text."""
-    with tempfile.TemporaryDirectory() as tmp:
-        paths = []
-        for index, text in enumerate(texts):
-            path = Path(tmp) / f"{index}.yaml"
-            path.write_text(text, encoding="utf-8")
-            paths.append(str(path))
-        p = subprocess.run([sys.executable, "-m", "allocator", "validate", "-o", "json", *paths], cwd=ROOT,
-                           capture_output=True, text=True, timeout=120)
-    assert p.returncode in (0, 1), p.stderr
-    return json.loads(p.stdout)
+from api.tests.base import CLAIM_YAML, INVALID_CLAIM_YAML, INVENTORY_YAML, APITestCase, run_cli
 
 
 class ValidateTestCase(APITestCase):
@@ -65,7 +43,9 @@ class ValidateTestCase(APITestCase):
             r = self.post_json("/api/v1/validate", {"documents": documents, "inventory": "two-gpus"})
             self.assertEqual(r.status_code, 200)
             # The CLI sees the inventory as a file of its own; positions are per text either way.
-            self.assertEqual(r.json(), cli_validate(documents, INVENTORY_YAML))
+            code, printed = run_cli("validate", documents, INVENTORY_YAML)
+            self.assertEqual(code, 0 if printed["valid"] else 1)
+            self.assertEqual(r.json(), printed)
 
     def test_it_refuses_yaml_syntax_error_with_location(self):
         r = self.post_yaml("/api/v1/validate", "apiVersion: v1\nkind: Pod\nmetadata: name: x\n")
