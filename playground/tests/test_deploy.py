@@ -23,9 +23,10 @@ from django.test import override_settings
 from playground.env import envheader
 
 ROOT = Path(__file__).resolve().parents[2]
-# What the settings read; cleared so the developer's own environment does not leak in.
+# What the settings read, cleared so the developer's own environment does not
+# leak in; DJANGO_ALLOW_ASYNC_UNSAFE is set by the e2e harness and fails check --deploy.
 SETTINGS_VARS = {
-    "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "HTTPS", "SECURE_SSL_REDIRECT", "SECURE_HSTS_SECONDS",
+    "DJANGO_ALLOW_ASYNC_UNSAFE", "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "HTTPS", "SECURE_SSL_REDIRECT", "SECURE_HSTS_SECONDS",
     "SECURE_HSTS_INCLUDE_SUBDOMAINS", "SECURE_HSTS_PRELOAD", "SECURE_PROXY_SSL_HEADER", "CSRF_TRUSTED_ORIGINS",
 }
 PRODUCTION = {
