@@ -20,7 +20,7 @@ SafeDumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
 
 def objects_summary(objects: list[dict], source: str) -> list[dict]:
-    """[{kind, count, apiVersions}] for the objects read from one source, in first-seen order."""
+    """[{kind, count, label, apiVersions, converted}] for the objects read from one source, in first-seen order."""
     counts: Counter[str] = Counter()
     versions: dict[str, list[str]] = {}
     for obj in objects:
@@ -30,7 +30,22 @@ def objects_summary(objects: list[dict], source: str) -> list[dict]:
         seen = versions.setdefault(obj["kind"], [])
         if obj.get("apiVersion") not in seen:
             seen.append(obj.get("apiVersion"))
-    return [{"kind": kind, "count": n, "apiVersions": versions[kind]} for kind, n in counts.items()]
+    return [
+        {
+            "kind": kind,
+            "count": n,
+            "label": f"{n} {_plural(kind, n)}",
+            "apiVersions": versions[kind],
+            "converted": any(v.startswith("resource.k8s.io/") and v != "resource.k8s.io/v1" for v in versions[kind]),
+        }
+        for kind, n in counts.items()
+    ]
+
+
+def _plural(kind: str, n: int) -> str:
+    if n == 1:
+        return kind
+    return kind + ("es" if kind.endswith("s") else "s")
 
 
 def gates_table(report: dict) -> list[dict]:

@@ -159,7 +159,8 @@
     if (copy) {
       const source = document.getElementById(copy.dataset.copy);
       const status = copy.parentElement.querySelector(".copy-status");
-      navigator.clipboard.writeText(source.textContent).then(
+      const text = source.value !== undefined ? source.value : source.textContent;
+      navigator.clipboard.writeText(text).then(
         function () { if (status) status.textContent = "Copied."; },
         function () { if (status) status.textContent = "Copy failed: select the text and copy it."; }
       );

@@ -30,3 +30,8 @@ class ExampleTestCase(BaseTestCase):
         r = self.client.get("/examples/count-two-gpus")
         self.assertNotContains(r, "<script>alert")
         self.assertContains(r, "&lt;script&gt;alert")
+
+    def test_it_states_the_upstream_outcome(self):
+        r = self.client.get("/examples/count-two-gpus")
+        self.assertContains(r, 'id="example-expected"')
+        self.assertContains(r, "allocated on <code>dra-example-driver-cluster-worker</code>", html=False)

@@ -25,3 +25,8 @@ class GalleryTestCase(BaseTestCase):
     def test_it_rejects_post(self):
         r = self.client.post("/examples/")
         self.assertEqual(r.status_code, 405)
+
+    def test_it_states_each_outcome(self):
+        r = self.client.get("/examples/")
+        self.assertContains(r, "Upstream outcome:", count=3)
+        self.assertContains(r, "allocated on <code>l40s-node-2</code>", html=False)
