@@ -311,3 +311,35 @@ def test_it_shows_the_inventory_picture_with_attributes(page: Page, samples):
     expect(tiles.first).to_have_attribute("title", re.compile(r"uuid: gpu-"))
     expect(page.locator("#picture .tile.granted")).to_have_count(2)
     expect(page.locator("#legend li")).to_have_count(1)
+
+
+def test_it_survives_back_and_forward_after_sharing(page: Page, samples):
+    page.goto("/examples/count-two-gpus")
+    replace_text(page, ONE_GPU)
+    expect(page.locator("#claims-table")).to_contain_text("one-gpu")
+    page.get_by_role("button", name="Share").click()
+    expect(page).to_have_url(re.compile(r"/s/\w+$"))
+    page.go_back()
+    expect(page).to_have_url(re.compile(r"/examples/count-two-gpus$"))
+    expect(page.locator("#claims-table")).to_contain_text("two-gpus")
+    page.go_forward()
+    expect(page.locator("#share-banner")).to_be_visible()
+    expect(page.locator("#claims-table")).to_contain_text("one-gpu")
+    # The editor still works after the history round trip.
+    replace_text(page, ONE_GPU.replace("one-gpu", "third-gpu"))
+    expect(page.locator("#claims-table")).to_contain_text("third-gpu")
+
+
+def test_it_shows_the_inventory_editor_when_opened(page: Page, samples):
+    page.goto("/")
+    page.locator("#inventory-source summary").click()
+    expect(editor(page, "inventory").locator(".CodeMirror-line").first).to_contain_text("apiVersion")
+
+
+def test_it_tries_every_node_automatically(page: Page, samples):
+    page.goto("/examples/prioritized-list")
+    rows = page.locator("#nodes tbody tr")
+    expect(rows).to_have_count(4)
+    expect(page.locator("#nodes tr.fits")).to_contain_text("l40s-node-2")
+    expect(page.locator("#nodes tr.fits .badge")).to_have_text("chosen")
+    expect(page.locator("#picture .node.chosen")).to_contain_text("l40s-node-2")

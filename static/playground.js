@@ -167,6 +167,14 @@
     }
   });
 
+  // An editor set up inside a closed <details> measures nothing until it is shown.
+  document.addEventListener("toggle", function (event) {
+    if (!event.target.open) return;
+    event.target.querySelectorAll("textarea[data-editor]").forEach(function (textarea) {
+      if (textarea.cm) textarea.cm.refresh();
+    });
+  }, true);
+
   document.addEventListener("change", function (event) {
     if (event.target.id === "id_inventory_file") readInventoryFile(event.target);
   });
