@@ -1,0 +1,88 @@
+"""The shaping of the engine's report for templates (playground.results, playground.picture)."""
+
+from unittest.mock import patch
+
+from allocator.engine import analyze
+from playground import picture, results
+from playground.tests.base import BaseTestCase
+
+HTMX = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "results"}
+
+
+def with_requests(report_requests):
+    """analyze as usual, with the contract's per-request explanation filled in."""
+
+    class Wrapped:
+        def __init__(self, report):
+            self.report = report
+
+        def to_dict(self):
+            return {**self.report.to_dict(), "requests": report_requests}
+
+    return lambda **kwargs: Wrapped(analyze(**kwargs))
+
+
+class ResultsTestCase(BaseTestCase):
+    def test_it_counts_objects_and_notices_conversion(self):
+        objects = [
+            {"kind": "DeviceClass", "apiVersion": "resource.k8s.io/v1beta1", "source": "inventory"},
+            {"kind": "DeviceClass", "apiVersion": "resource.k8s.io/v1", "source": "inventory"},
+            {"kind": "Node", "apiVersion": "v1", "source": "inventory"},
+            {"kind": "Pod", "apiVersion": "v1", "source": "documents"},
+        ]
+        summary = results.objects_summary(objects, "inventory")
+        self.assertEqual([s["label"] for s in summary], ["2 DeviceClasses", "1 Node"])
+        self.assertTrue(summary[0]["converted"])
+        self.assertFalse(summary[1]["converted"])
+
+    def test_it_colours_requests_in_allocation_order(self):
+        ctx = results.context(self.example.state())
+        self.assertEqual([(g.claim, g.request, g.color) for g in ctx["picture"].legend], [("two-gpus", "gpu", 0)])
+        self.assertEqual([r["color"] for r in ctx["claims"][0]["results"]], [0, 0])
+        self.assertIn("status:\n  allocation:", ctx["status_yaml"])
+
+    def test_it_marks_tiles_with_grants_and_containers(self):
+        example = self.example.__class__.objects.get(slug="per-container-requests")
+        ctx = results.context(example.state())
+        tiles = {t.name: t for n in ctx["picture"].nodes for p in n.pools for t in p.devices}
+        self.assertEqual(tiles["gpu-0"].containers, ["trainer/trainer"])
+        self.assertEqual(tiles["gpu-1"].containers, ["trainer/exporter"])
+        self.assertEqual(tiles["gpu-1"].color, 1)
+        self.assertIsNone(tiles["gpu-2"].color)
+        self.assertIn("model: LATEST-GPU-MODEL", tiles["gpu-2"].title)
+
+    def test_it_groups_network_attached_devices(self):
+        slice_yaml = (
+            "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata:\n  name: s\nspec:\n"
+            "  driver: d.example.com\n  allNodes: true\n  pool:\n    name: p\n    generation: 0\n"
+            "    resourceSliceCount: 1\n  devices:\n  - name: dev-0\n"
+        )
+        pic = picture.build(slice_yaml, "", None)
+        self.assertEqual([n.name for n in pic.nodes], [picture.ALL_NODES])
+        self.assertTrue(pic.nodes[0].shared)
+        self.assertEqual(pic.node_names, [])
+
+    def test_it_survives_unreadable_inventory(self):
+        pic = picture.build("a: [", "kind: [", {"allocation": {"status": "error"}})
+        self.assertEqual(pic.nodes, [])
+
+    def test_it_renders_matching_devices_per_request(self):
+        requests = [
+            {
+                "claim": "default/two-gpus",
+                "request": "gpu",
+                "deviceClass": "gpu.example.com",
+                "devices": [
+                    {"driver": "gpu.example.com", "pool": "p", "device": "gpu-0", "node": "n", "matches": True,
+                     "reason": None},
+                    {"driver": "gpu.example.com", "pool": "p", "device": "gpu-9", "node": "n", "matches": False,
+                     "reason": "selector #0 is false: <script>"},
+                ],
+            }
+        ]
+        with patch("playground.results.analyze", with_requests(requests)):
+            r = self.client.post("/", self.form_data(), **HTMX)
+        self.assertContains(r, 'id="requests"')
+        self.assertContains(r, "1 of 2 devices match")
+        self.assertContains(r, '<span class="swatch grant-0" aria-hidden="true"></span>', html=False)
+        self.assertContains(r, "selector #0 is false: &lt;script&gt;")
