@@ -51,7 +51,7 @@ from dataclasses import asdict, dataclass, field
 
 from .. import model
 from ..nodes import NodeSelectorError
-from ..pools import DeviceID, PoolError, gather_pools, slice_is_relevant
+from ..pools import DeviceID, PoolError, slice_is_relevant
 from .capacity import quantity
 from .constraints import (
     MatchAttribute,
@@ -181,7 +181,7 @@ class _Explainer:
         self.node = node
         if not search.pools:
             try:  # the search may have stopped before gathering pools
-                search.pools = _gather(search)
+                search.gather()
             except AllocatorError:
                 search.pools = []
         self.pools = {(p.driver, p.name): p for p in search.pools}
@@ -398,11 +398,3 @@ def _agrees(mine, theirs, match: bool, list_values: bool) -> bool:
     kind = scalar_kind(mine)
     same = kind is not None and getattr(theirs, kind) is not None and getattr(theirs, kind) == getattr(mine, kind)
     return same if match else not same
-
-
-def _gather(search: Search):
-    try:
-        return gather_pools(search.p.slices_for(search.node), search.node, search.features, search.p.slices,
-                            search.variant)
-    except PoolError as err:
-        raise AllocatorError(str(err)) from err

@@ -70,7 +70,7 @@ class Search:
     """One Allocate call: the state of the search for one node and a set of claims."""
 
     def __init__(self, prepared, node: model.Node, claims: list[model.ResourceClaim]):
-        self.p = prepared  # allocator.allocate.Allocator
+        self.allocator = prepared  # allocator.allocate.Allocator
         self.features = prepared.features
         self.variant = prepared.variant
         self.node = node
@@ -89,11 +89,16 @@ class Search:
 
     # ------------------------------------------------------------------ setup
 
-    def prepare(self) -> None:
+    def gather(self) -> None:
+        """The pools as this node sees them (upstream: GatherPools)."""
         try:
-            self.pools = gather_pools(self.p.slices_for(self.node), self.node, self.features, self.p.slices, self.variant)
+            self.pools = gather_pools(self.allocator.slices_for(self.node), self.node, self.features,
+                                      self.allocator.slices, self.variant)
         except PoolError as err:
             raise AllocatorError(f"gather pool information: {err}") from err
+
+    def prepare(self) -> None:
+        self.gather()
         for ci, claim in enumerate(self.claims):
             ref = claim_ref(claim)
             min_devices = 0
@@ -147,7 +152,7 @@ class Search:
         if not request.class_name:
             raise AllocatorError(f"claim {ref}, request {request.name}: missing device class name "
                                  "(unsupported request type?)")
-        device_class = self.p.classes.get(request.class_name)
+        device_class = self.allocator.classes.get(request.class_name)
         if device_class is None:
             raise AllocatorError(f"claim {ref}, request {request.name}: could not retrieve device class "
                                  f'{request.class_name}: deviceclass.resource.k8s.io "{request.class_name}" not found')
@@ -198,7 +203,7 @@ class Search:
         """
         device = cand.device
         multi = not self.variant.is_stable and bool(device.allow_multiple_allocations)
-        evaluator = self.p.selectors
+        evaluator = self.allocator.selectors
         if data.device_class is not None:
             ok, index = evaluator.match(data.device_class.spec.selectors, cand.id.driver, device, multi, cand.id,
                                         f"class {data.device_class.metadata.name}")
@@ -224,13 +229,13 @@ class Search:
     def capacity_fits(self, request: RequestView, cand: Candidate) -> bool:
         """CmpRequestOverCapacity: False also when the request names an unknown capacity."""
         try:
-            return cap.fits(cand.device, request.capacity, self.p.state.capacity.get(cand.id),
+            return cap.fits(cand.device, request.capacity, self.allocator.state.capacity.get(cand.id),
                             self.allocating_capacity.get(cand.id))
         except cap.UnknownCapacity:
             return False
 
     def in_use(self, device_id: DeviceID) -> bool:
-        return device_id in self.p.state.devices or bool(self.allocating.get(device_id))
+        return device_id in self.allocator.state.devices or bool(self.allocating.get(device_id))
 
     def in_use_by_claim(self, device_id: DeviceID, claim_index: int) -> bool:
         return claim_index in self.allocating.get(device_id, ())
@@ -347,7 +352,7 @@ class Search:
             return None
         if not features.partitionable_devices and device.consumes_counters:
             return None
-        skip_counters = multi and (cand.id in self.p.state.capacity or cand.id in self.allocating_capacity)
+        skip_counters = multi and (cand.id in self.allocator.state.capacity or cand.id in self.allocating_capacity)
         if not skip_counters and device.consumes_counters and not self.take_counters(cand):
             return None
         # Note: counters taken above stay taken when a later check fails, as upstream does.
@@ -411,13 +416,13 @@ class Search:
 
     def available_counters(self, pool: Pool) -> dict[str, dict]:
         """What the pool's counter sets offer minus what allocated devices use (cached by pool name)."""
-        cache = self.p.available_counters
+        cache = self.allocator.available_counters
         found = cache.get(pool.name)
         if found is not None:
             return found
         available = {name: {c: cap.quantity(v.value) for c, v in cs.counters.items()}
                      for name, cs in pool.counter_sets.items()}
-        allocated = self.p.state.allocated_for_counters(self.variant)
+        allocated = self.allocator.state.allocated_for_counters(self.variant)
         for slices in (pool.slices, pool.other_slices):
             for s in slices:
                 for device in s.spec.devices:
