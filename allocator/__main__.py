@@ -15,11 +15,15 @@ EXIT_OK, EXIT_UNSATISFIABLE, EXIT_ERROR = 0, 1, 2
 ALLOCATE_HELP = """\
 Allocate the ResourceClaims of the input the way the Kubernetes scheduler would.
 
-Input: DeviceClasses, ResourceSlices, Nodes and ResourceClaims, as
-multi-document YAML, JSON or List objects (as `kubectl get -o yaml` prints
-them), from files or `-` (stdin). Claims without status.allocation are
-allocated together (as for one pod); claims with status.allocation hold their
-devices. A namespaced object without namespace is in `default`.
+Input: DeviceClasses, ResourceSlices, Nodes, ResourceClaims, and optionally
+ResourceClaimTemplates and Pods, as multi-document YAML, JSON or List objects
+(as `kubectl get -o yaml` prints them), from files or `-` (stdin). Claims
+without status.allocation are allocated together (as for one pod); claims
+with status.allocation hold their devices. A Pod's claims come first, in the
+order of its spec.resourceClaims; claims from templates are generated as the
+resource-claim controller does (<pod>-<claim>-<5 characters derived from a
+hash, so the same input gives the same name>). A namespaced object without
+namespace is in `default`. Objects the apiserver would reject are refused.
 
 With --node NAME, prints
   {"node": NAME, "claims": [ResourceClaim with status.allocation, ...]}
@@ -116,7 +120,9 @@ def _read_inputs(paths: list[str]):
 def _allocate(args) -> int:
     from .allocate import AllocatorError, search_nodes
     from .allocate import allocate_claims as allocate_on_node
-    from .features import FeatureGateError, make_gates, parse_gate_list
+    from .features import FeatureGateError, make_gates, parse_gate_list, stored_object_gates
+    from .pods import PodClaimError
+    from .workload import build_workload
 
     try:
         gates = make_gates(parse_gate_list(args.feature_gates or ""))
@@ -131,9 +137,19 @@ def _allocate(args) -> int:
     def of_kind(kind):
         return [d.obj for d in documents if d.kind == kind]
 
-    claims = of_kind("ResourceClaim")
-    pending = [c for c in claims if c.status.allocation is None]
-    allocated = [c for c in claims if c.status.allocation is not None]
+    # The apiserver would not have stored invalid objects: refuse them too. The
+    # input stands for stored objects, so no field of a disabled gate is dropped.
+    invalid = _validation_errors(documents, stored_object_gates(gates.release))
+    if invalid:
+        for line in invalid:
+            print(f"error: {line}", file=sys.stderr)
+        return EXIT_ERROR
+    try:
+        work = build_workload(of_kind("ResourceClaim"), of_kind("ResourceClaimTemplate"), of_kind("Pod"))
+    except PodClaimError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return EXIT_ERROR
+    pending, allocated = work.pending, work.allocated
     inputs = dict(classes=of_kind("DeviceClass"), slices=of_kind("ResourceSlice"), gates=gates,
                   allocated_claims=allocated)
     try:
@@ -159,6 +175,14 @@ def _allocate(args) -> int:
         print("cannot allocate the claims on any node", file=sys.stderr)
         return EXIT_UNSATISFIABLE
     return EXIT_OK
+
+
+def _validation_errors(documents, gates) -> list[str]:
+    from .objects import ReadResult
+    from .validation import validate_documents
+
+    found = validate_documents(ReadResult(documents=documents), gates)
+    return [str(d) for d in found if d.severity == "error"]
 
 
 def _claims_json(claims, results) -> list[dict]:

@@ -18,7 +18,7 @@ from typing import Any
 from .allocate import Allocator, AllocatorError
 from .allocation.encode import claim_to_json
 from .diagnostics import NOT_FOUND, Diagnostic, DiagnosticError
-from .features import CURRENT_RELEASE, FeatureGates, make_gates
+from .features import CURRENT_RELEASE, FeatureGates, make_gates, stored_object_gates
 from .nodes import make_node
 from .nodes import search_nodes as nodes_to_search
 from .objects import ReadResult, read_documents
@@ -92,7 +92,9 @@ def analyze(documents: str, inventory: str = "", node: str | None = None,
     docs = _read(documents, DOCUMENTS, report)
     inv = _read(inventory, INVENTORY, report)
     report.diagnostics.extend((DOCUMENTS, d) for d in validate_documents(docs, gates, documents))
-    report.diagnostics.extend((INVENTORY, d) for d in validate_documents(inv, gates, inventory))
+    # The inventory stands for stored objects: fields of disabled gates stay.
+    report.diagnostics.extend((INVENTORY, d) for d in validate_documents(inv, stored_object_gates(kubernetes_version),
+                                                                         inventory))
     combined = ReadResult(documents=inv.documents + docs.documents)
     report.diagnostics.extend((DOCUMENTS, d) for d in inventory_warnings(docs, combined, gates, documents))
 

@@ -99,6 +99,16 @@ def make_gates(overrides: dict[str, bool] | None = None, release: str = CURRENT_
     return FeatureGates(release=release, values=MappingProxyType(values))
 
 
+def stored_object_gates(release: str = CURRENT_RELEASE) -> FeatureGates:
+    """Every gate of the release on: for checking objects that already exist.
+
+    Fields of a disabled feature are dropped only when an object is created;
+    objects stored while the gate was on keep them and the allocator sees
+    them as they are.
+    """
+    return make_gates({g: True for g in _HISTORY if exists_in(g, release)}, release)
+
+
 def parse_gate_list(text: str) -> dict[str, bool]:
     """Parse ``K=V,K2=V2`` the way kube components parse --feature-gates."""
     out: dict[str, bool] = {}

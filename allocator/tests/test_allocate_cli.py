@@ -164,3 +164,45 @@ def test_validate_subcommand_is_wired(files):
     proc = run("validate", "-o", "json", *files)
     assert proc.returncode in (0, 1), proc.stderr
     assert "valid" in json.loads(proc.stdout)
+
+
+POD_WITH_TEMPLATE = """
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata: {name: one-gpu}
+spec:
+  spec:
+    devices:
+      requests: [{name: gpu, exactly: {deviceClassName: gpu}}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: job}
+spec:
+  resourceClaims: [{name: accel, resourceClaimTemplateName: one-gpu}, {name: pair, resourceClaimName: two-gpus}]
+  containers: [{name: main, image: busybox, resources: {claims: [{name: accel}]}}]
+"""
+
+
+def test_pods_and_templates_give_the_pods_claims_in_pod_order(files):
+    proc = run("allocate", "--node", "node-b", "-o", "json", files[0], files[1], "-", stdin=POD_WITH_TEMPLATE)
+    assert proc.returncode == 1, proc.stderr  # three GPUs wanted, node-b has two
+    fewer = POD_WITH_TEMPLATE.replace(", {name: pair, resourceClaimName: two-gpus}", "")
+    proc = run("allocate", "--node", "node-b", "-o", "json", files[0], "-", stdin=fewer)
+    assert proc.returncode == 0, proc.stderr
+    (claim,) = json.loads(proc.stdout)["claims"]
+    assert claim["metadata"]["name"].startswith("job-accel-")
+    assert claim["metadata"]["annotations"] == {"resource.kubernetes.io/pod-claim-name": "accel"}
+    assert [r["device"] for r in claim["status"]["allocation"]["devices"]["results"]] == ["gpu-0"]
+
+
+def test_a_pod_with_a_missing_template_exits_2(files):
+    proc = run("allocate", "--node", "node-b", files[0], "-", stdin=POD_WITH_TEMPLATE.split("---")[1])
+    assert proc.returncode == 2 and 'resource claim template "one-gpu" not found' in proc.stderr
+
+
+def test_objects_the_apiserver_would_reject_exit_2(files):
+    invalid = CLAIM.replace("count: 2", "count: -1")
+    proc = run("allocate", "--node", "node-b", files[0], "-", stdin=invalid)
+    assert proc.returncode == 2
+    assert "spec.devices.requests[0].exactly.count: Invalid value: -1: must be greater than zero" in proc.stderr

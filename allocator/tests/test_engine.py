@@ -65,8 +65,10 @@ def test_it_allocates_a_pod_from_a_template_on_the_node_that_fits():
     assert data["valid"] is True and data["diagnostics"] == []
     assert data["allocation"]["status"] == "allocated"
     assert data["allocation"]["node"] == "node-b"
-    assert data["nodes"] == [{"name": "node-a", "fits": False, "reason": "cannot allocate all claims"},
-                             {"name": "node-b", "fits": True, "reason": None}]
+    node_a, node_b = data["nodes"]
+    assert node_a["name"] == "node-a" and node_a["fits"] is False
+    assert "request gpu: needs 1 device(s), but no device is in reach of the node" in node_a["reason"]
+    assert node_b == {"name": "node-b", "fits": True, "reason": None}
     (claim,) = data["allocation"]["claims"]
     assert claim["metadata"]["name"].startswith("job-accel-")
     assert [r["device"] for r in claim["status"]["allocation"]["devices"]["results"]] == ["gpu-1"]
@@ -79,7 +81,8 @@ def test_it_allocates_a_pod_from_a_template_on_the_node_that_fits():
 def test_it_reports_a_chosen_node_that_does_not_fit():
     data = analyze(POD, INVENTORY, node="node-a").to_dict()
     assert data["allocation"]["status"] == "unsatisfiable"
-    assert data["allocation"]["reasons"] == ["node-a: cannot allocate all claims"]
+    (reason,) = data["allocation"]["reasons"]
+    assert reason.startswith("node-a: claim default/job-accel-") and "no device is in reach" in reason
     assert data["containers"] == []
 
 

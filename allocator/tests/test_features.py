@@ -69,3 +69,11 @@ def test_parse_gate_list_like_kube_components():
 
 def test_known_gates_are_all_dra_related():
     assert all(g.startswith("DRA") or g == "DynamicResourceAllocation" for g in KNOWN_GATES)
+
+
+def test_stored_objects_are_checked_with_every_gate_of_their_release():
+    from allocator.features import stored_object_gates
+
+    gates = stored_object_gates("1.34")
+    assert gates.release == "1.34" and gates["DRAConsumableCapacity"] and gates["DRAPartitionableDevices"]
+    assert not gates["DRAListTypeAttributes"]  # did not exist in 1.34
