@@ -15,8 +15,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import model
 from .allocate import Allocator, AllocatorError
 from .allocation.encode import claim_to_json
+from .allocation.explain import explain
 from .diagnostics import NOT_FOUND, Diagnostic, DiagnosticError
 from .features import CURRENT_RELEASE, FeatureGates, make_gates, stored_object_gates
 from .nodes import make_node
@@ -42,6 +44,7 @@ class Report:
         "status": "skipped", "node": None, "claims": [], "reasons": [], "error": None})
     nodes: list[dict] = field(default_factory=list)
     containers: list[dict] = field(default_factory=list)
+    explained_node: str | None = None  # the node the per-request explanation looks from
 
     @property
     def valid(self) -> bool:
@@ -65,6 +68,7 @@ class Report:
             "valid": self.valid,
             "diagnostics": [{**d.to_dict(), "source": source} for source, d in self.diagnostics],
             "requests": self.requests,
+            "explainedNode": self.explained_node,
             "allocation": self.allocation,
             "nodes": self.nodes,
             "containers": self.containers,
@@ -121,14 +125,23 @@ def _allocate(report: Report, combined: ReadResult, work: Workload, node: str | 
     alloc = report.allocation
     try:
         allocator = Allocator(combined.of_kind("DeviceClass"), slices, work.allocated, gates)
-        candidates = [make_node(node, nodes)] if node else (nodes_to_search(nodes, slices) or [make_node("")])
-        # Every candidate is tried, for the node table; the first that fits is chosen.
-        outcomes = [allocator.allocate(candidate, work.pending) for candidate in candidates]
     except AllocatorError as err:
         alloc.update(status="error", error=str(err), reasons=[str(err)])
         return
+    candidates = [make_node(node, nodes)] if node else (nodes_to_search(nodes, slices) or [make_node("")])
+    # Every candidate is tried, for the node table; the first that fits is chosen.
+    outcomes = []
+    try:
+        for candidate in candidates:
+            outcomes.append(allocator.allocate(candidate, work.pending))
+    except AllocatorError as err:
+        alloc.update(status="error", error=str(err), reasons=[str(err)])
+        # Still show which devices match, seen from the node where the scheduler gave up.
+        _explain(report, allocator, candidates[len(outcomes)], work, slices)
+        return
     report.nodes = [{"name": o.node_name, "fits": o.allocated, "reason": o.reason or None} for o in outcomes]
     chosen = next((o for o in outcomes if o.allocated), None)
+    _explain(report, allocator, chosen.node if chosen else candidates[0], work, slices)
     if chosen is None:
         alloc.update(status="unsatisfiable", node=node,
                      reasons=[f"{o.node_name or '(any node)'}: {o.reason}" for o in outcomes])
@@ -144,3 +157,22 @@ def _allocate(report: Report, combined: ReadResult, work: Workload, node: str | 
                 "devices": [{"request": d.request, "driver": d.driver, "pool": d.pool, "device": d.device}
                             for d in view.devices],
             })
+
+
+def _explain(report: Report, allocator: Allocator, node: model.Node, work: Workload,
+             slices: list[model.ResourceSlice]) -> None:
+    """Per request: every device in reach of ``node``, whether it matches and the first reason if not."""
+    node_of_slice = {s.metadata.name: s.spec.node_name for s in slices}
+    explanation = explain(allocator, node, work.pending)
+    report.explained_node = explanation.node
+    for req in explanation.requests:
+        report.requests.append({
+            "claim": req.claim, "request": req.request, "deviceClass": req.device_class, "mode": req.mode,
+            "count": req.count, "selected": req.selected, "error": req.error,
+            "devices": [{
+                "driver": d.driver, "pool": d.pool, "device": d.device, "slice": d.slice,
+                "node": node_of_slice.get(d.slice), "matches": d.matches, "chosen": d.chosen,
+                "takenBy": d.taken_by, "reason": d.reason.message if d.reason else None,
+                "reasonCode": d.reason.code if d.reason else None,
+            } for d in req.devices],
+        })

@@ -127,3 +127,22 @@ def test_it_says_which_version_and_gates_it_assumed():
     assert data["kubernetesVersion"] == "1.36"
     assert data["gateOverrides"] == {"DRAAdminAccess": False}
     assert data["featureGates"]["DRAPartitionableDevices"] is True
+
+
+def test_it_explains_each_device_per_request_from_the_chosen_node():
+    data = analyze(POD, INVENTORY).to_dict()
+    assert data["explainedNode"] == "node-b"
+    (request,) = data["requests"]
+    assert request["request"] == "gpu" and request["deviceClass"] == "gpu"
+    verdicts = {d["device"]: (d["matches"], d["chosen"], d["reasonCode"], d["node"]) for d in request["devices"]}
+    assert verdicts == {"gpu-0": (False, False, "request-selector", "node-b"),
+                        "gpu-1": (True, True, None, "node-b")}
+    assert request["devices"][0]["reason"] == "request selector #0 is false"
+
+
+def test_an_aborting_selector_is_explained_on_the_node_where_it_failed():
+    broken = POD.replace("['gpu.example.com'].model == 'h100'", "['gpu.example.com'].memory == 1")
+    data = analyze(broken, INVENTORY).to_dict()
+    assert data["explainedNode"] == "node-b"
+    codes = {d["device"]: d["reasonCode"] for d in data["requests"][0]["devices"]}
+    assert codes == {"gpu-0": "cel-error", "gpu-1": "cel-error"}
