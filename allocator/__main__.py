@@ -166,13 +166,16 @@ def _allocate(args) -> int:
         return EXIT_ERROR
 
     fit = found.first_fit
-    table = [{"name": o.node_name, "fits": o.allocated, **({} if o.allocated else {"reason": o.reason})}
+    # An inventory without nodes is tried on one nameless node: its name is null.
+    table = [{"name": o.node_name or None, "fits": o.allocated, **({} if o.allocated else {"reason": o.reason})}
              for o in found.outcomes]
-    _print({"node": fit.node_name if fit else None,
+    _print({"node": (fit.node_name or None) if fit else None,
             "claims": _claims_json(pending, fit.results) if fit else [],
             "nodes": table}, args.output)
     if fit is None:
         print("cannot allocate the claims on any node", file=sys.stderr)
+        for o in found.outcomes:
+            print(f"  {o.node_name or '(no node)'}: {o.reason}", file=sys.stderr)
         return EXIT_UNSATISFIABLE
     return EXIT_OK
 

@@ -151,7 +151,7 @@ def _request_line(r: RequestExplanation) -> str:
     want = "at least one device (allocationMode All)" if r.mode == ALL else f"{r.count} device(s)"
     if not r.devices:
         return f"{where}: needs {want}, but no device is in reach of the node"
-    return f"{where}: needs {want}, {r.matching} of {len(r.devices)} in reach match ({why})"
+    return f"{where}: needs {want}, {r.matching} of {len(r.devices)} in reach match" + (f" ({why})" if why else "")
 
 
 def explain(allocator, node: model.Node, claims: list[model.ResourceClaim], search: Search | None = None) -> Explanation:
