@@ -57,8 +57,8 @@ def machine(env: dict) -> str:
         memory = "RAM unknown"
     database = subprocess.run(
         [sys.executable, "-c", "from django.db import connection; connection.ensure_connection(); "
-         "print(connection.vendor, connection.cursor().connection.info.server_version "
-         "if connection.vendor == 'postgresql' else __import__('sqlite3').sqlite_version)"],
+         "v = connection.cursor().connection.info.server_version if connection.vendor == 'postgresql' else 0; "
+         "print(connection.vendor, f'{v // 10000}.{v % 100}' if v else __import__('sqlite3').sqlite_version)"],
         cwd=ROOT, env={**env, "DJANGO_SETTINGS_MODULE": "playground.settings"},
         capture_output=True, text=True, check=True,
     ).stdout.strip()
