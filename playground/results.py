@@ -81,13 +81,19 @@ def claims_table(report: dict, colors: dict[tuple[str, str], int]) -> list[dict]
 
 
 def requests_table(report: dict, colors: dict[tuple[str, str], int]) -> list[dict]:
+    """Each request with its matching devices, and the others grouped by the engine's reason."""
     out = []
     for req in report.get("requests") or []:
         devices = req.get("devices") or []
+        groups: dict[str, list[dict]] = {}
+        for d in devices:
+            if not d.get("matches"):
+                groups.setdefault(d.get("reason") or "does not match", []).append(d)
         out.append({
             **req,
             "color": colors.get((_short(req.get("claim", "")), req.get("request", ""))),
-            "matching": sum(1 for d in devices if d.get("matches")),
+            "matching": [d for d in devices if d.get("matches")],
+            "rejected": [{"reason": reason, "devices": group} for reason, group in groups.items()],
         })
     return out
 
