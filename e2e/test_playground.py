@@ -343,3 +343,16 @@ def test_it_tries_every_node_automatically(page: Page, samples):
     expect(page.locator("#nodes tr.fits")).to_contain_text("l40s-node-2")
     expect(page.locator("#nodes tr.fits .badge")).to_have_text("chosen")
     expect(page.locator("#picture .node.chosen")).to_contain_text("l40s-node-2")
+
+
+def test_it_explains_why_devices_do_not_match(page: Page, samples):
+    page.goto("/examples/count-two-gpus")
+    expect(summary(page)).to_contain_text("Allocated")
+    expect(page.locator("#requests")).to_contain_text("8 of 8 devices match")
+    text = page.locator("#id_documents").input_value().replace("== 'LATEST-GPU-MODEL'", "== 'OLD-MODEL'")
+    replace_text(page, text)
+    expect(summary(page)).to_contain_text("Cannot allocate on any node")
+    expect(page.locator("#requests")).to_contain_text("0 of 8 devices match")
+    expect(page.locator("#requests .rejected")).to_contain_text("request selector #0 is false: 8 devices")
+    expect(page.locator("#nodes tr.no-fit")).to_contain_text("dra-example-driver-cluster-worker")
+    expect(page.locator("#picture .tile.granted")).to_have_count(0)
