@@ -170,12 +170,23 @@ class DeviceMatchSerializer(serializers.Serializer):
     node = serializers.CharField(allow_null=True)
     matches = serializers.BooleanField()
     reason = serializers.CharField(allow_null=True, help_text="Why the device does not match.")
+    reasonCode = serializers.CharField(allow_null=True, help_text=(
+        "The reason as a stable code: wrong-node, pool-outdated, pool-incomplete, pool-invalid, allocated, "
+        "binding-conditions, cel-error, class-selector, request-selector, capacity, partitionable-disabled, "
+        "counters, tainted, constraint."))
+    slice = serializers.CharField(help_text="The ResourceSlice that publishes the device.")
+    chosen = serializers.BooleanField(help_text="The allocation picked this device for this request.")
+    takenBy = serializers.CharField(allow_null=True, help_text="The request that got this device instead.")
 
 
 class RequestMatchesSerializer(serializers.Serializer):
     claim = serializers.CharField()
     request = serializers.CharField()
     deviceClass = serializers.CharField(allow_null=True)
+    mode = serializers.CharField(help_text="ExactCount or All.")
+    count = serializers.IntegerField()
+    selected = serializers.BooleanField(allow_null=True, help_text="For a subrequest: whether the allocation chose it.")
+    error = serializers.CharField(allow_null=True, help_text="Why the request cannot be considered at all.")
     devices = DeviceMatchSerializer(many=True)
 
 
@@ -214,6 +225,7 @@ class AnalyzeResponseSerializer(serializers.Serializer):
     valid = serializers.BooleanField()
     diagnostics = DiagnosticSerializer(many=True)
     requests = RequestMatchesSerializer(many=True)
+    explainedNode = serializers.CharField(allow_null=True, help_text="The node the per-request explanation looks from.")
     allocation = AllocationSerializer()
     nodes = NodeFitSerializer(many=True)
     containers = ContainerDevicesSerializer(many=True)

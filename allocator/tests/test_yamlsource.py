@@ -7,8 +7,9 @@ import pytest
 from allocator.diagnostics import PARSE, DiagnosticError
 from allocator.yamlsource import MAX_DEPTH, MAX_NODES, PosDict, PosList, load_yaml_stream, position_in
 
-# Generous for slow CI machines; a hang or an unbounded expansion takes far longer.
-FAST = 5.0
+# Not a speed target (those live in bench/): a guard against hangs and
+# unbounded expansion, generous enough for a loaded CI machine.
+HANG_GUARD = 30.0
 
 
 def fails(text: str) -> tuple[int, int, str]:
@@ -16,7 +17,7 @@ def fails(text: str) -> tuple[int, int, str]:
     start = time.monotonic()
     with pytest.raises(DiagnosticError) as info:
         load_yaml_stream(text)
-    assert time.monotonic() - start < FAST
+    assert time.monotonic() - start < HANG_GUARD
     (diag,) = info.value.diagnostics
     assert diag.type == PARSE and diag.field == ""
     assert diag.line is not None and diag.column is not None
@@ -167,9 +168,7 @@ def test_huge_text_is_refused():
 
 def test_large_but_reasonable_input_reads():
     devices = "".join(f"  - name: gpu-{i}\n    attributes: {{index: {{int: {i}}}}}\n" for i in range(5000))
-    start = time.monotonic()
     (doc,) = load_yaml_stream("spec:\n  devices:\n" + devices)
-    assert time.monotonic() - start < FAST
     assert len(doc.data["spec"]["devices"]) == 5000
     assert doc.data["spec"]["devices"].item_pos[4999] == (3 + 2 * 4999, 5)
 

@@ -1,7 +1,7 @@
 from api.tests.base import CLAIM_YAML, INVALID_CLAIM_YAML, UNSATISFIABLE_CLAIM_YAML, APITestCase
 
 REPORT_KEYS = ["kubernetesVersion", "featureGates", "gateOverrides", "objects", "ignored", "valid", "diagnostics",
-               "requests", "allocation", "nodes", "containers"]
+               "requests", "explainedNode", "allocation", "nodes", "containers"]
 
 POD_YAML = """\
 apiVersion: resource.k8s.io/v1
