@@ -27,6 +27,7 @@ from . import model
 from .allocation.errors import AllocatorError, NodeAllocationError
 from .allocation.explain import Explanation, explain
 from .allocation.features import Features, Variant, choose_variant, from_gates
+from .allocation.requests import ViewCache
 from .allocation.results import build_results
 from .allocation.search import Search
 from .allocation.selectors import SelectorEvaluator
@@ -53,22 +54,31 @@ class AllocationOutcome:
     """The answer for one node.
 
     ``results`` holds one AllocationResult per claim (same order) when
-    ``allocated``; otherwise ``reason`` says why not, in one line.
+    ``allocated``; otherwise ``reason`` says why not, in one line. Results
+    are built when first read (a node search needs them for one node only);
+    building them can raise AllocatorError like upstream's Allocate would.
     """
 
     node: model.Node
     claims: list[model.ResourceClaim]
     allocated: bool
-    results: list[model.AllocationResult] | None = None
     reason: str = ""
     variant: str = ""
     # How often the search stepped (upstream's NumAllocateOneInvocations).
     steps: int = 0
     explanation: Explanation | None = None
+    search: Search | None = field(default=None, repr=False, compare=False)
+    _results: list[model.AllocationResult] | None = field(default=None, repr=False, compare=False)
 
     @property
     def node_name(self) -> str:
         return self.node.metadata.name
+
+    @property
+    def results(self) -> list[model.AllocationResult] | None:
+        if self._results is None and self.allocated and self.search is not None:
+            self._results = build_results(self.search)
+        return self._results
 
 
 class Allocator:
@@ -110,6 +120,7 @@ class Allocator:
         self.selectors = SelectorEvaluator(frozenset(cel_gates))
         # Available counters per pool NAME (not driver), shared by all calls, as upstream keeps them.
         self.available_counters: dict[str, dict] = {}
+        self.views = ViewCache()  # claims' requests with API defaults, computed once per claim
 
     def slices_near(self, node: model.Node) -> list[model.ResourceSlice]:
         """The slices of this node and those not tied to one node (whatever the implementation)."""
@@ -149,7 +160,7 @@ class Allocator:
             return AllocationOutcome(node=node, claims=claims, allocated=False, reason=str(err),
                                      variant=self.variant.name, steps=search.calls)
         if search.found:
-            return AllocationOutcome(node=node, claims=claims, allocated=True, results=build_results(search),
+            return AllocationOutcome(node=node, claims=claims, allocated=True, search=search,
                                      variant=self.variant.name, steps=search.calls)
         outcome = AllocationOutcome(node=node, claims=claims, allocated=False, reason="cannot allocate all claims",
                                     variant=self.variant.name, steps=search.calls)

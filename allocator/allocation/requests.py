@@ -9,6 +9,7 @@ for ExactCount, toleration ``operator: Equal``.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from dataclasses import dataclass
 
 from .. import model
@@ -31,6 +32,11 @@ class RequestView:
     # Whether adminAccess is set at all (even to false): that needs the feature.
     has_admin_access: bool = False
     parent: str = ""  # the request of a subrequest
+
+    @functools.cached_property
+    def expressions(self) -> tuple[str, ...]:
+        """The CEL expressions of the selectors ("" for a selector without CEL)."""
+        return tuple(s.cel.expression if s.cel is not None else "" for s in self.selectors)
 
     @property
     def full_name(self) -> str:
@@ -75,3 +81,25 @@ def claim_ref(claim: model.ResourceClaim) -> str:
     """``namespace/name`` as klog.KObj prints a claim (just the name without namespace)."""
     meta = claim.metadata
     return f"{meta.namespace}/{meta.name}" if meta.namespace else meta.name
+
+
+def claim_views(claim: model.ResourceClaim) -> list[tuple[RequestView, list[RequestView]]]:
+    """Per request: its view and the views of its subrequests (empty without firstAvailable)."""
+    out = []
+    for request in claim.spec.devices.requests:
+        out.append((exact_view(request), [sub_view(request, sub) for sub in request.first_available]))
+    return out
+
+
+class ViewCache:
+    """Views of claims that stay the same over many searches (one per node in a node search)."""
+
+    def __init__(self):
+        self._views: dict[int, tuple[model.ResourceClaim, list]] = {}
+
+    def __call__(self, claim: model.ResourceClaim) -> list[tuple[RequestView, list[RequestView]]]:
+        found = self._views.get(id(claim))
+        if found is None or found[0] is not claim:
+            found = (claim, claim_views(claim))
+            self._views[id(claim)] = found
+        return found[1]

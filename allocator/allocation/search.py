@@ -25,7 +25,7 @@ from ..pools import DeviceID, Pool, PoolError, gather_pools
 from . import capacity as cap
 from .constraints import Constraint, make_constraint
 from .errors import AllocatorError, NodeAllocationError
-from .requests import ALL, EXACT_COUNT, RequestView, claim_ref, exact_view, sub_view
+from .requests import ALL, EXACT_COUNT, RequestView, claim_ref
 
 MAX_RESULTS = 32  # resourceapi.AllocationResultsMaxSize
 _SHARE_ID_NAMESPACE = uuid.UUID("6f1d2a52-4b8e-4c3a-9a43-0c7b5f3e2d10")
@@ -75,6 +75,7 @@ class Search:
         self.variant = prepared.variant
         self.node = node
         self.claims = claims
+        self.refs = [claim_ref(c) for c in claims]  # namespace/name, for messages
         self.pools: list[Pool] = []
         self.request_data: dict[tuple[int, int, int], RequestData] = {}
         self.constraints: list[list[Constraint]] = []
@@ -102,6 +103,7 @@ class Search:
         for ci, claim in enumerate(self.claims):
             ref = claim_ref(claim)
             min_devices = 0
+            views = self.allocator.views(claim)
             for ri, request in enumerate(claim.spec.devices.requests):
                 subs = request.first_available
                 if subs and not self.features.prioritized_list:
@@ -115,16 +117,16 @@ class Search:
                         if sub.capacity is not None:
                             raise AllocatorError(f"claim {ref}, subrequest {sub.name}: has capacity requests, "
                                                  "but the DRAConsumableCapacity feature is disabled")
+                view, sub_views = views[ri]
                 if subs:
-                    parent = exact_view(request)
                     fewest = None
-                    for si, sub in enumerate(subs):
-                        data = self._request_data((ci, ri, si), sub_view(request, sub), parent)
+                    for si, sub in enumerate(sub_views):
+                        data = self._request_data((ci, ri, si), sub, view)
                         self.request_data[(ci, ri, si)] = data
                         fewest = data.num_devices if fewest is None else min(fewest, data.num_devices)
                     min_devices += fewest
                 else:
-                    data = self._request_data((ci, ri, 0), exact_view(request), None)
+                    data = self._request_data((ci, ri, 0), view, None)
                     self.request_data[(ci, ri, 0)] = data
                     min_devices += data.num_devices
             if min_devices > MAX_RESULTS:
@@ -203,16 +205,10 @@ class Search:
         """
         device = cand.device
         multi = not self.variant.is_stable and bool(device.allow_multiple_allocations)
-        evaluator = self.allocator.selectors
-        if data.device_class is not None:
-            ok, index = evaluator.match(data.device_class.spec.selectors, cand.id.driver, device, multi, cand.id,
-                                        f"class {data.device_class.metadata.name}")
-            if not ok:
-                return "class", index
-        ok, index = evaluator.match(data.request.selectors, cand.id.driver, device, multi, cand.id,
-                                    f"claim {claim_ref(self.claims[key[0]])}")
-        if not ok:
-            return "request", index
+        found = self.allocator.selectors.verdict(data.device_class, data.request.expressions, cand.id.driver, device,
+                                                 multi, cand.id, self.refs[key[0]])
+        if found[0]:
+            return found
         if not self.per_device_node_ok(cand):
             return "node", -1
         return "", -1

@@ -49,6 +49,7 @@ class SelectorEvaluator:
         self.gates = gates
         self._compiled: dict[str, object] = {}  # expression -> compiled selector or CELCompileError
         self._results: dict[tuple[str, int], bool | Exception] = {}
+        self._verdicts: dict[tuple, tuple[str, int]] = {}
         self._device_keys: dict[int, tuple[model.Device, int]] = {}  # id(device) -> (device, content key)
         self._content_keys: dict[tuple, int] = {}
 
@@ -72,21 +73,41 @@ class SelectorEvaluator:
             self._compiled[expression] = compiled
         return compiled
 
-    def match(self, selectors, driver: str, device: model.Device, allow_multiple: bool, device_id,
-              owner: str) -> tuple[bool, int]:
-        """(all selectors match, index of the first that does not or -1).
+    def verdict(self, device_class: model.DeviceClass | None, request_expressions: tuple[str, ...], driver: str,
+                device: model.Device, allow_multiple: bool, device_id, claim: str) -> tuple[str, int]:
+        """("", -1) when class and request selectors all match, else ("class" or "request", index).
 
-        ``owner`` is ``class NAME`` or ``claim NS/NAME`` for the messages.
-        Raises AllocatorError with upstream's text on compile and runtime errors.
+        Remembered per device content, class and request selectors, so the
+        same question on another node (or for another claim) costs a lookup.
+        ``claim`` (``NS/NAME``) is for the messages of errors, which raise
+        AllocatorError with upstream's text and are not remembered.
         """
-        content = None
-        for i, selector in enumerate(selectors):
-            expression = selector.cel.expression if selector.cel is not None else ""
+        content = self._content_key(driver, device, allow_multiple)
+        key = (content, id(device_class), request_expressions)
+        found = self._verdicts.get(key)
+        if found is None:
+            found = ("", -1)
+            if device_class is not None:
+                expressions = tuple(s.cel.expression if s.cel is not None else "" for s in device_class.spec.selectors)
+                index = self._first_false(expressions, content, driver, device, allow_multiple, device_id,
+                                          f"class {device_class.metadata.name}")
+                if index >= 0:
+                    found = ("class", index)
+            if found[0] == "":
+                index = self._first_false(request_expressions, content, driver, device, allow_multiple, device_id,
+                                          f"claim {claim}")
+                if index >= 0:
+                    found = ("request", index)
+            self._verdicts[key] = found
+        return found
+
+    def _first_false(self, expressions, content: int, driver: str, device: model.Device, allow_multiple: bool,
+                     device_id, owner: str) -> int:
+        """Index of the first selector that is false, -1 when all are true. Raises on CEL errors."""
+        for i, expression in enumerate(expressions):
             compiled = self._compile(expression)
             if isinstance(compiled, CELCompileError):
                 raise AllocatorError(f"{owner}: selector #{i}: CEL compile error: {compile_error_text(compiled)}")
-            if content is None:
-                content = self._content_key(driver, device, allow_multiple)
             key = (expression, content)
             outcome = self._results.get(key)
             if outcome is None:
@@ -97,7 +118,7 @@ class SelectorEvaluator:
                 self._results[key] = outcome
             if outcome is not True:
                 if outcome is False:
-                    return False, i
+                    return i
                 raise AllocatorError(f"{owner}: selector #{i} on device {device_id}: CEL runtime error: "
                                      f"{enhance_runtime_error(str(outcome))}") from outcome
-        return True, -1
+        return -1
