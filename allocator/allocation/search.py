@@ -101,7 +101,7 @@ class Search:
     def prepare(self) -> None:
         self.gather()
         for ci, claim in enumerate(self.claims):
-            ref = claim_ref(claim)
+            ref = self.refs[ci]
             min_devices = 0
             views = self.allocator.views(claim)
             for ri, request in enumerate(claim.spec.devices.requests):
@@ -141,8 +141,7 @@ class Search:
             self.constraints.append(constraints)
 
     def _request_data(self, key, request: RequestView, parent: RequestView | None) -> RequestData:
-        claim = self.claims[key[0]]
-        ref = claim_ref(claim)
+        ref = self.refs[key[0]]
         data = RequestData(request=request, parent=parent)
         for i, selector in enumerate(request.selectors):
             if selector.cel is None:
@@ -362,7 +361,7 @@ class Search:
         for i, constraint in enumerate(constraints):
             if not constraint.add(base, sub, device, cand.id.driver):
                 if must:
-                    raise AllocatorError(f"claim {claim_ref(self.claims[ci])}, request {request.name}: cannot add "
+                    raise AllocatorError(f"claim {self.refs[ci]}, request {request.name}: cannot add "
                                          f"device {cand.id} because a claim constraint would not be satisfied")
                 for earlier in constraints[:i]:
                     earlier.remove(base, sub)
@@ -405,7 +404,7 @@ class Search:
         so that the same input always gives the same output.
         """
         self._share_ids += 1
-        seed = f"{self.node.metadata.name}/{claim_ref(self.claims[ci])}/{cand.id}/{self._share_ids}"
+        seed = f"{self.node.metadata.name}/{self.refs[ci]}/{cand.id}/{self._share_ids}"
         return str(uuid.uuid5(_SHARE_ID_NAMESPACE, seed))
 
     # ------------------------------------------------------------------ counters
