@@ -18,7 +18,7 @@ from typing import Any
 from . import model
 from .allocate import Allocator, AllocatorError
 from .allocation.encode import claim_to_json
-from .allocation.explain import explain
+from .allocation.explain import Explanation, explain
 from .diagnostics import NOT_FOUND, Diagnostic, DiagnosticError
 from .features import CURRENT_RELEASE, FeatureGates, make_gates, stored_object_gates
 from .nodes import make_node
@@ -134,23 +134,27 @@ def _allocate(report: Report, combined: ReadResult, work: Workload, node: str | 
     try:
         for candidate in candidates:
             outcomes.append(allocator.allocate(candidate, work.pending))
+        chosen = next((o for o in outcomes if o.allocated), None)
+        results = chosen.results if chosen else None  # built lazily; may raise like upstream's Allocate
     except AllocatorError as err:
         alloc.update(status="error", error=str(err), reasons=[str(err)])
         # Still show which devices match, seen from the node where the scheduler gave up.
-        _explain(report, allocator, candidates[len(outcomes)], work, slices)
+        failed_on = candidates[min(len(outcomes), len(candidates) - 1)]
+        _explain(report, allocator.explain(failed_on, work.pending), slices)
         return
     report.nodes = [{"name": o.node_name, "fits": o.allocated, "reason": o.reason or None} for o in outcomes]
-    chosen = next((o for o in outcomes if o.allocated), None)
-    _explain(report, allocator, chosen.node if chosen else candidates[0], work, slices)
     if chosen is None:
+        first = outcomes[0]
+        _explain(report, first.explanation or allocator.explain(first.node, work.pending), slices)
         alloc.update(status="unsatisfiable", node=node,
                      reasons=[f"{o.node_name or '(any node)'}: {o.reason}" for o in outcomes])
         return
-    results = dict(zip((c.metadata.name for c in work.pending), chosen.results, strict=True))
+    _explain(report, explain(allocator, chosen.node, work.pending, chosen.search), slices)
     alloc.update(status="allocated", node=chosen.node_name,
-                 claims=[claim_to_json(c, r) for c, r in zip(work.pending, chosen.results, strict=True)])
+                 claims=[claim_to_json(c, r) for c, r in zip(work.pending, results, strict=True)])
+    by_claim = dict(zip((c.metadata.name for c in work.pending), results, strict=True))
     for pod in work.pods:
-        for view in container_devices(pod, work.pod_claims[pod.metadata.name], results):
+        for view in container_devices(pod, work.pod_claims[pod.metadata.name], by_claim):
             report.containers.append({
                 "pod": view.pod, "container": view.container, "init": view.init, "podClaim": view.pod_claim,
                 "claim": view.claim, "request": view.request,
@@ -159,11 +163,9 @@ def _allocate(report: Report, combined: ReadResult, work: Workload, node: str | 
             })
 
 
-def _explain(report: Report, allocator: Allocator, node: model.Node, work: Workload,
-             slices: list[model.ResourceSlice]) -> None:
-    """Per request: every device in reach of ``node``, whether it matches and the first reason if not."""
+def _explain(report: Report, explanation: Explanation, slices: list[model.ResourceSlice]) -> None:
+    """Per request: every device in reach of the node, whether it matches and the first reason if not."""
     node_of_slice = {s.metadata.name: s.spec.node_name for s in slices}
-    explanation = explain(allocator, node, work.pending)
     report.explained_node = explanation.node
     for req in explanation.requests:
         report.requests.append({
