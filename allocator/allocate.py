@@ -13,6 +13,11 @@ Entry points:
 * ``explain_claims(...)`` / ``Allocator.explain``: why each device does or does
   not match each request, as data (``allocation.explain`` documents it).
 
+Every search is bounded: at most ``max_steps`` steps (default
+``DEFAULT_MAX_STEPS``) and, like the scheduler's DynamicResources Filter when
+the DRASchedulerFilterTimeout gate is on, ``filter_timeout`` seconds per node
+(default 10). Past either it raises ``SearchLimitError``, an AllocatorError.
+
 The implementation (stable, incubating, experimental) is chosen from the
 feature gates as upstream's ``NewAllocator`` does; see ``allocation.features``.
 """
@@ -21,11 +26,13 @@ from __future__ import annotations
 
 import functools
 import gc
-from collections.abc import Iterable, Sequence
+import time
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from . import model
-from .allocation.errors import AllocatorError, NodeAllocationError
+from .allocation import search as search_limits
+from .allocation.errors import AllocatorError, NodeAllocationError, SearchLimitError
 from .allocation.explain import Explanation, explain
 from .allocation.features import Features, Variant, choose_variant, from_gates
 from .allocation.requests import ViewCache
@@ -44,6 +51,7 @@ __all__ = [
     "Explanation",
     "NodeAllocationError",
     "NodeSearch",
+    "SearchLimitError",
     "allocate_claims",
     "explain_claims",
     "search_nodes",
@@ -82,6 +90,19 @@ class AllocationOutcome:
         return self._results
 
 
+def default_filter_timeout(gates: FeatureGates) -> float | None:
+    """The scheduler's per-node filter timeout for these gates: 10 s with DRASchedulerFilterTimeout, else none.
+
+    The gate (beta, on by default since 1.34) is not one the playground lets
+    users switch; when the gates do not list it, the release decides.
+    """
+    on = gates.values.get("DRASchedulerFilterTimeout")
+    if on is None:
+        major, minor = (int(part) for part in gates.release.split("."))
+        on = (major, minor) >= (1, 34)
+    return search_limits.FILTER_TIMEOUT if on else None
+
+
 class Allocator:
     """An inventory prepared for allocation (upstream: NewAllocator).
 
@@ -92,11 +113,22 @@ class Allocator:
     def __init__(self, classes: Iterable[model.DeviceClass], slices: Sequence[model.ResourceSlice],
                  allocated_claims: Iterable[model.ResourceClaim] = (), gates: FeatureGates | None = None,
                  features: Features | None = None, variant: Variant | None = None,
-                 state: AllocatedState | None = None):
+                 state: AllocatedState | None = None, *, max_steps: int | None = ...,
+                 filter_timeout: float | None = ..., clock: Callable[[], float] = time.monotonic):
         """``features`` (default: from ``gates``, default: Kubernetes 1.37) and ``variant`` (default:
         upstream's choice) can be forced, as upstream's tests do; ``state`` replaces the state
-        gathered from ``allocated_claims``."""
-        self.features = features if features is not None else from_gates(gates or make_gates())
+        gathered from ``allocated_claims``.
+
+        Limits per search (per node): ``max_steps`` (default ``search.DEFAULT_MAX_STEPS``; None:
+        unbounded) and ``filter_timeout`` seconds on ``clock`` (default: see ``default_filter_timeout``;
+        None or 0: none). Past either, ``allocate`` raises SearchLimitError."""
+        gates = gates or make_gates()
+        self.max_steps = search_limits.DEFAULT_MAX_STEPS if max_steps is ... else max_steps
+        self.filter_timeout = default_filter_timeout(gates) if filter_timeout is ... else filter_timeout
+        self.clock = clock
+        # The last search stopped by a limit, so that explaining that node does not search again.
+        self._stopped: tuple[model.Node, list[model.ResourceClaim], Search, SearchLimitError] | None = None
+        self.features = features if features is not None else from_gates(gates)
         self.variant = variant or choose_variant(self.features)
         if not self.features.enabled() <= self.variant.supported.enabled():
             raise AllocatorError(f"internal error: no allocator available for feature set {self.features}")
@@ -160,6 +192,9 @@ class Allocator:
         except NodeAllocationError as err:
             return AllocationOutcome(node=node, claims=claims, allocated=False, reason=str(err),
                                      variant=self.variant.name, steps=search.calls)
+        except SearchLimitError as err:
+            self._stopped = (node, claims, search, err)
+            raise
         if search.found:
             return AllocationOutcome(node=node, claims=claims, allocated=True, search=search,
                                      variant=self.variant.name, steps=search.calls)
@@ -188,8 +223,19 @@ class Allocator:
                 gc.enable()
 
     def explain(self, node: model.Node, claims: Sequence[model.ResourceClaim]) -> Explanation:
-        """Per request and device in reach: matches or the first reason why not (see ``allocation.explain``)."""
-        return explain(self, node, list(claims))
+        """Per request and device in reach: matches or the first reason why not (see ``allocation.explain``).
+
+        Right after ``allocate`` hit a search limit for this node and these
+        claims, the stopped search is explained instead of running it again.
+        """
+        claims = list(claims)
+        stopped = self._stopped
+        if (stopped is not None and stopped[0] is node and len(stopped[1]) == len(claims)
+                and all(a is b for a, b in zip(stopped[1], claims, strict=True))):
+            out = explain(self, node, claims, stopped[2])
+            out.error = str(stopped[3])
+            return out
+        return explain(self, node, claims)
 
 
 def allocate_claims(claims: Sequence[model.ResourceClaim], classes: Iterable[model.DeviceClass],

@@ -12,3 +12,25 @@ class AllocatorError(Exception):
 
 class NodeAllocationError(AllocatorError):
     """Allocation failed on this node only; other nodes may still work (upstream's ErrFailedAllocationOnNode)."""
+
+
+class SearchLimitError(AllocatorError):
+    """The search stopped before it could decide: its step budget or its deadline ran out.
+
+    Upstream's allocator has no step budget; the scheduler cancels it when
+    the DynamicResources plugin's ``filterTimeout`` (10 s by default, with the
+    DRASchedulerFilterTimeout gate) runs out, and then reports ``timed out
+    trying to allocate devices`` for the node. The playground bounds the steps
+    too, so that a claim that makes the search backtrack exponentially ends
+    the same way on every machine instead of holding a worker.
+
+    ``limit`` is ``"steps"`` or ``"timeout"``; ``steps`` how many steps ran.
+    Like upstream's timeout it aborts the whole attempt (it is not a
+    per-node ``NodeAllocationError``): the answer for this node is unknown.
+    """
+
+    def __init__(self, message: str, limit: str, steps: int, node: str):
+        super().__init__(message)
+        self.limit = limit
+        self.steps = steps
+        self.node = node

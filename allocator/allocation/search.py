@@ -16,6 +16,8 @@ request, the 32-results limit).
 
 from __future__ import annotations
 
+import sys
+import time
 import uuid
 from dataclasses import dataclass, field
 
@@ -24,10 +26,19 @@ from ..nodes import NodeSelectorError, node_matches
 from ..pools import DeviceID, Pool, PoolError, gather_pools
 from . import capacity as cap
 from .constraints import Constraint, make_constraint
-from .errors import AllocatorError, NodeAllocationError
+from .errors import AllocatorError, NodeAllocationError, SearchLimitError
 from .requests import ALL, EXACT_COUNT, RequestView, claim_ref
 
 MAX_RESULTS = 32  # resourceapi.AllocationResultsMaxSize
+
+# Bounds on one search (one node, one set of claims); see SearchLimitError.
+# Steps are allocateOne invocations; a million take seconds in this port.
+DEFAULT_MAX_STEPS = 1_000_000
+# The DynamicResources plugin's default filterTimeout, in seconds
+# (pkg/scheduler/apis/config: DynamicResourcesFilterTimeoutDefault).
+FILTER_TIMEOUT = 10.0
+# The clock is read on the first step and then once every so many steps.
+CLOCK_EVERY = 1000
 _SHARE_ID_NAMESPACE = uuid.UUID("6f1d2a52-4b8e-4c3a-9a43-0c7b5f3e2d10")
 
 
@@ -87,6 +98,12 @@ class Search:
         self.calls = 0  # allocateOne invocations, as upstream counts them
         self.found = False
         self._share_ids = 0
+        # Limits (upstream: the Filter's context). None means unbounded.
+        self.max_steps: int | None = getattr(prepared, "max_steps", DEFAULT_MAX_STEPS)
+        self.timeout: float | None = getattr(prepared, "filter_timeout", None)
+        self.clock = getattr(prepared, "clock", time.monotonic)
+        self._deadline: float | None = None
+        self._check_at = 1  # the step at which limits are looked at next
 
     # ------------------------------------------------------------------ setup
 
@@ -243,6 +260,8 @@ class Search:
         Raises _MaxSizeExceeded to make callers backtrack further.
         """
         self.calls += 1
+        if self.calls >= self._check_at:
+            self._check_limits()
         if ci >= len(self.claims):
             return True
         claim = self.claims[ci]
@@ -458,10 +477,45 @@ class Search:
                 q = cap.quantity(counter.value)
                 counters[name] = counters[name] - q if name in counters else q.neg()
 
+    # ------------------------------------------------------------------ limits
+
+    def _check_limits(self) -> None:
+        """Raise SearchLimitError when the step budget or the deadline is used up; else plan the next check.
+
+        Called on the first step and then only when ``calls`` reaches
+        ``_check_at``, so a step costs one comparison; the clock is read on
+        the first step and every CLOCK_EVERY steps after.
+        """
+        steps = self.calls - 1  # steps completed before this one
+        name = self.node.metadata.name
+        if self.max_steps is not None and steps >= self.max_steps:
+            claims = ", ".join(self.refs)
+            raise SearchLimitError(
+                f"search limit reached after {steps} steps: gave up allocating claim(s) {claims} on node "
+                f"{name or '(any)'}: the requests and constraints make the search backtrack through too many "
+                "combinations of devices (fewer devices per request or fewer matchAttribute constraints help)",
+                limit="steps", steps=steps, node=name)
+        next_check = self.max_steps + 1 if self.max_steps is not None else None
+        if self._deadline is not None:
+            if self.clock() >= self._deadline:
+                # The scheduler's words when the DynamicResources Filter times out on a node.
+                raise SearchLimitError(f"node {name}: timed out trying to allocate devices",
+                                       limit="timeout", steps=steps, node=name)
+            clock_at = self.calls + CLOCK_EVERY
+            next_check = clock_at if next_check is None else min(next_check, clock_at)
+        self._check_at = next_check if next_check is not None else sys.maxsize
+
     # ------------------------------------------------------------------ entry
 
     def run(self) -> bool:
-        """Prepare and search; True when a solution was found. Raises AllocatorError."""
+        """Prepare and search; True when a solution was found. Raises AllocatorError.
+
+        Raises SearchLimitError when the search needs more than ``max_steps``
+        steps or runs past ``timeout`` seconds (counted from here, as the
+        scheduler's filter timeout counts from the start of Filter).
+        """
+        if self.timeout:
+            self._deadline = self.clock() + self.timeout
         self.prepare()
         try:
             done = self.allocate_one(0, 0, 0, 0, False, (0, 0, 0))
