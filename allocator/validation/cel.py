@@ -13,6 +13,7 @@ line and column of the YAML text, for plain, quoted and block scalars.
 from __future__ import annotations
 
 import bisect
+import functools
 from dataclasses import dataclass, field
 
 from .. import diagnostics as dg
@@ -94,6 +95,17 @@ def expression_offset(expression: str, line: int, col: int) -> int:
     return offset + max(0, min(col - 1, len(lines[line - 1])))
 
 
+@functools.lru_cache(maxsize=8)
+def _line_starts(text: str) -> tuple[int, ...]:
+    """Offsets where each line of ``text`` starts (one scan per text, shared by all its documents)."""
+    starts = [0]
+    newline = text.find("\n")
+    while newline >= 0:
+        starts.append(newline + 1)
+        newline = text.find("\n", newline + 1)
+    return tuple(starts)
+
+
 class ExpressionLocator:
     """Maps positions inside a scalar's value back to the YAML source text."""
 
@@ -102,12 +114,11 @@ class ExpressionLocator:
     def __init__(self, document, text: str | None):
         self.document = document
         self.text = text
-        self._starts = None
-        if text is not None:
-            self._starts = [0]
-            for i, ch in enumerate(text):
-                if ch == "\n":
-                    self._starts.append(i + 1)
+
+    @property
+    def _starts(self) -> tuple[int, ...]:
+        # Only needed to place a CEL message: most documents never ask.
+        return _line_starts(self.text)
 
     def _index(self, line: int, col: int) -> int:
         return self._starts[line - 1] + col - 1
