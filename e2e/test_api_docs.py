@@ -2,25 +2,19 @@
 
 import json
 import re
+import urllib.request
 
 import pytest
 from playwright.sync_api import Page, expect
 
-from playground.models import SampleInventory
-
 pytestmark = pytest.mark.e2e
-
-INVENTORY = """\
-apiVersion: v1
-kind: Node
-metadata:
-  name: worker-1
-"""
 
 
 @pytest.fixture
-def inventory(transactional_db):
-    return SampleInventory.objects.create(slug="one-node", title="One node", objects_yaml=INVENTORY)
+def inventory(samples) -> str:
+    """The sample inventory gpu-node's YAML, as the API serves it."""
+    with urllib.request.urlopen(samples.url + "/api/v1/inventories/gpu-node") as r:
+        return json.load(r)["documents"]
 
 
 def test_it_executes_a_request_from_the_docs(page: Page, inventory):
@@ -28,20 +22,20 @@ def test_it_executes_a_request_from_the_docs(page: Page, inventory):
     operation = page.locator("#operations-Samples-inventories_retrieve")
     operation.locator(".opblock-summary").click()
     operation.get_by_role("button", name="Try it out").click()
-    operation.locator("input[placeholder='slug']").fill("one-node")
+    operation.locator("input[placeholder='slug']").fill("gpu-node")
     operation.get_by_role("button", name="Execute").click()
     response = operation.locator(".responses-table.live-responses-table .response")
     expect(response.locator(".response-col_status")).to_have_text("200")
     body = response.locator(".response-col_description .microlight").first
-    expect(body).to_contain_text('"slug": "one-node"')
-    assert json.loads(body.inner_text())["documents"] == INVENTORY
+    expect(body).to_contain_text('"slug": "gpu-node"')
+    assert json.loads(body.inner_text())["documents"] == inventory
 
 
 def test_it_posts_yaml_from_the_docs(page: Page, inventory):
     page.goto("/api/docs/")
     operation = page.locator("#operations-Engine-validate")
     operation.locator(".opblock-summary").click()
-    # The JSON example is the default body; it names the gpu-node sample, absent here.
+    # The YAML body, with no inventory: the claim alone is valid.
     operation.locator(".opblock-section-request-body select.content-type").select_option("application/yaml")
     operation.get_by_role("button", name="Try it out").click()
     expect(operation.locator("textarea.body-param__text")).to_have_value(re.compile(r"^apiVersion: resource.k8s.io/v1"))

@@ -1,11 +1,11 @@
 """The editor page, driven like a person would: pick, type, read, share, switch versions."""
 
 import re
-from io import StringIO
 
 import pytest
-from django.core.management import call_command
 from playwright.sync_api import Browser, Page, expect
+
+from e2e.conftest import new_context
 
 pytestmark = pytest.mark.e2e
 
@@ -65,11 +65,6 @@ spec:
       exactly:
         deviceClassName: gpu.example.com
 """
-
-
-@pytest.fixture
-def samples(transactional_db):
-    call_command("load_samples", stdout=StringIO())
 
 
 def editor(page: Page, name: str = "documents"):
@@ -167,7 +162,7 @@ def test_it_rejects_first_available_on_1_32(page: Page, samples):
     expect(summary(page)).to_contain_text("Allocated on node l40s-node-2")
 
 
-def test_it_shares_a_link_that_restores_everything(page: Page, browser: Browser, live_server, samples):
+def test_it_shares_a_link_that_restores_everything(page: Page, browser: Browser, samples):
     page.goto("/examples/count-two-gpus")
     page.get_by_label("Node", exact=True).select_option("dra-example-driver-cluster-worker")
     page.get_by_label("Kubernetes version").select_option("1.35")
@@ -178,7 +173,7 @@ def test_it_shares_a_link_that_restores_everything(page: Page, browser: Browser,
     expect(summary(page)).to_contain_text("Allocated")
     page.get_by_role("button", name="Share").click()
     url = page.locator("#share-url").input_value()
-    assert re.fullmatch(rf"{re.escape(live_server.url)}/s/[0-9A-Za-z]{{11}}", url), url
+    assert re.fullmatch(rf"{re.escape(samples.url)}/s/[0-9A-Za-z]{{11}}", url), url
     expect(page).to_have_url(url)
 
     fresh = browser.new_context()
@@ -246,8 +241,8 @@ def test_it_exports_and_imports_the_state(page: Page, samples, tmp_path):
     expect(page.locator("#claims-table")).to_contain_text("two-gpus")
 
 
-def test_it_works_without_javascript(browser: Browser, live_server, samples):
-    context = browser.new_context(base_url=live_server.url, java_script_enabled=False)
+def test_it_works_without_javascript(browser: Browser, samples):
+    context, _ = new_context(browser, samples.url, java_script_enabled=False)
     try:
         page = context.new_page()
         page.goto("/")
@@ -269,13 +264,19 @@ def test_it_works_without_javascript(browser: Browser, live_server, samples):
         context.close()
 
 
-def test_it_says_when_a_request_is_too_large(page: Page, samples, settings):
-    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 60_000
-    page.goto("/")
-    expect(summary(page)).to_contain_text("Allocated")
-    replace_text(page, ONE_GPU + "# " + "x" * 70_000 + "\n")
-    expect(page.locator("#request-status")).to_contain_text("Too large")
-    expect(page.locator("#request-status")).to_contain_text("the limit is 60000 bytes")
+def test_it_says_when_a_request_is_too_large(browser: Browser, server_with):
+    small = server_with(DATA_UPLOAD_MAX_MEMORY_SIZE="60000")
+    context, problems = new_context(browser, small.url)
+    try:
+        page = context.new_page()
+        page.goto("/")
+        expect(summary(page)).to_contain_text("Allocated")
+        replace_text(page, ONE_GPU + "# " + "x" * 70_000 + "\n")
+        expect(page.locator("#request-status")).to_contain_text("Too large")
+        expect(page.locator("#request-status")).to_contain_text("the limit is 60000 bytes")
+    finally:
+        context.close()
+    problems.check()
 
 
 def test_it_can_be_used_with_the_keyboard(page: Page, samples):

@@ -9,6 +9,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
 from playground.env import envbool, envheader, envint, envlist
@@ -58,6 +59,36 @@ X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+
+# Content-Security-Policy (django-csp): only our own scripts, styles and
+# connections; no inline script, no eval (htmx runs with allowEval off, see
+# base.html). Swagger UI (/api/docs/) and the embeddable result view
+# (/s/<id>/embed) widen it for themselves only, with django-csp's decorators.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        # data: for the blank favicon and CSS-embedded icons.
+        "img-src": [SELF, "data:"],
+        "connect-src": [SELF],
+        "font-src": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+        "base-uri": [NONE],
+        "object-src": [NONE],
+    },
+}
+
+# Page rate limits (playground.ratelimit), per client address and minute,
+# counted in Django's cache: posts that run an analysis (live editing, Run,
+# Load, Import, Export) and embeds, and shares (which write to the database).
+# 0 turns a limit off.
+PAGE_ANALYSES_PER_MINUTE = envint("PAGE_ANALYSES_PER_MINUTE", 240, minimum=0)
+PAGE_SHARES_PER_MINUTE = envint("PAGE_SHARES_PER_MINUTE", 30, minimum=0)
+# Proxies in front of the site that append to X-Forwarded-For (also the API's
+# throttle); with 0 the client is REMOTE_ADDR, so a client cannot pick its own identity.
+NUM_PROXIES = envint("API_NUM_PROXIES", 0, minimum=0)
 # --- end of deployment and security ---
 
 INSTALLED_APPS = [
@@ -78,6 +109,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "playground.middleware.BodySizeLimitMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -152,9 +184,7 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "api.errors.exception_handler",
     "DEFAULT_THROTTLE_CLASSES": ["api.throttling.AnonymousRateThrottle"],
     "DEFAULT_THROTTLE_RATES": {"anon": f"{API_REQUESTS_PER_MINUTE}/min" if API_REQUESTS_PER_MINUTE else None},
-    # Proxies in front of the site that append to X-Forwarded-For; with 0 the
-    # client is REMOTE_ADDR, so a client cannot pick its own identity.
-    "NUM_PROXIES": envint("API_NUM_PROXIES", 0, minimum=0),
+    "NUM_PROXIES": NUM_PROXIES,
 }
 
 SPECTACULAR_SETTINGS = {

@@ -179,6 +179,16 @@
     if (event.target.id === "id_inventory_file") readInventoryFile(event.target);
   });
 
+  // Live analysis: every edit of the form (but of controls marked data-no-live,
+  // which act on their own) becomes a "live-edit" event, the form's htmx
+  // trigger. A plain listener instead of an hx-trigger filter expression, which
+  // htmx would have to eval and our Content-Security-Policy forbids.
+  document.addEventListener("input", function (event) {
+    const target = event.target;
+    if (!target.form || target.form.id !== "playground-form" || target.hasAttribute("data-no-live")) return;
+    target.dispatchEvent(new CustomEvent("live-edit", { bubbles: true }));
+  });
+
   // An inventory typed or pasted by hand is a custom one.
   document.addEventListener("input", function (event) {
     if (event.target.id === "id_inventory") {
