@@ -6,10 +6,18 @@ JSON, ``kind: List`` and typed lists (``ResourceSliceList``) as ``kubectl get
 object is converted to the v1 model (see ``convert``) and strictly decoded
 (see ``decode``). The result keeps, per object, the apiVersion it was written
 in and the positions of its fields.
+
+Results are cached by the exact text (a small LRU): the live editor sends
+the same inventory with every keystroke and the page reads each text twice.
+The typed objects of a cached result are shared between calls, so they are
+read-only for everyone (the engine never modifies them: defaulting and
+conversion work on copies); the lists of a ``ReadResult`` are fresh per call.
 """
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 
 from . import model
@@ -96,8 +104,63 @@ def _typed_item(wrapper, item):
     return out
 
 
+class _ReadCache:
+    """LRU of read results keyed by (text, default namespace), bounded in entries and in characters of text.
+
+    Parsed objects take about 15 bytes per character of YAML, so the default
+    bound of 2 Mi characters keeps a worker's cache near 30 MB at most.
+    """
+
+    def __init__(self, entries: int = 16, chars: int = 2 * 1024 * 1024):
+        self.entries = entries
+        self.chars = chars
+        self._items: OrderedDict[tuple[str, str], ReadResult] = OrderedDict()
+        self._size = 0
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[str, str]) -> ReadResult | None:
+        with self._lock:
+            found = self._items.get(key)
+            if found is not None:
+                self._items.move_to_end(key)
+            return found
+
+    def put(self, key: tuple[str, str], result: ReadResult) -> None:
+        size = len(key[0])
+        if size > self.chars:
+            return
+        with self._lock:
+            if key in self._items:
+                return
+            self._items[key] = result
+            self._size += size
+            while len(self._items) > self.entries or self._size > self.chars:
+                old, _ = self._items.popitem(last=False)
+                self._size -= len(old[0])
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+            self._size = 0
+
+
+_cache = _ReadCache()
+
+
 def read_documents(text: str, *, default_namespace: str = "default") -> ReadResult:
-    """Read a stream of Kubernetes documents. Syntax errors raise DiagnosticError."""
+    """Read a stream of Kubernetes documents. Syntax errors raise DiagnosticError.
+
+    The same text gives the same (shared, read-only) objects; see the module docstring.
+    """
+    key = (text, default_namespace)
+    result = _cache.get(key)
+    if result is None:
+        result = _read_uncached(text, default_namespace)
+        _cache.put(key, result)
+    return ReadResult(documents=list(result.documents), errors=list(result.errors), ignored=list(result.ignored))
+
+
+def _read_uncached(text: str, default_namespace: str) -> ReadResult:
     raw_docs = load_yaml_stream(text)
     result = ReadResult()
     for index, (data, pos) in enumerate(_flatten(raw_docs)):
