@@ -6,9 +6,15 @@ change that breaks something shows up here by name.
 """
 
 import re
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
+
+from e2e.conftest import new_context
 
 pytestmark = pytest.mark.e2e
 
@@ -81,3 +87,79 @@ def test_it_has_no_violations_in_the_api_docs(page: Page, samples):
     operation.get_by_role("button", name="Try it out").click()
     operation.get_by_role("button", name="Execute").click()
     expect(operation.locator(".live-responses-table .response .response-col_status")).to_have_text("200")
+
+
+def share_id(page: Page) -> str:
+    page.goto("/examples/count-two-gpus")
+    expect(page.locator("#result-summary")).to_contain_text("Allocated")
+    page.get_by_role("button", name="Share").click()
+    expect(page).to_have_url(re.compile(r"/s/\w{11}$"))
+    return page.url.rsplit("/", 1)[1]
+
+
+@contextmanager
+def framing_site(html: str) -> Iterator[str]:
+    """Another origin (its own loopback port) serving one page: ``html``."""
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self):
+            body = html.encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_port}/"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+def test_only_the_embed_view_can_be_framed_by_another_site(page: Page, browser: Browser, samples):
+    sid = share_id(page)
+    html = (f'<iframe id="embed" src="{samples.url}/s/{sid}/embed"></iframe>'
+            f'<iframe id="page" src="{samples.url}/s/{sid}"></iframe>')
+    context, problems = new_context(browser, samples.url)
+    try:
+        with framing_site(html) as framer:
+            other = context.new_page()
+            other.goto(framer)
+            embed = other.frame_locator("#embed")
+            expect(embed.locator("#result-summary")).to_contain_text("Allocated")
+            expect(embed.locator("#claims-table")).to_contain_text("two-gpus")
+            expect(embed.locator("form, textarea")).to_have_count(0)
+            # The share page refuses to be framed: nothing of it is shown.
+            other.wait_for_load_state("load")
+            expect(other.frame_locator("#page").locator("#share-banner")).to_have_count(0)
+    finally:
+        context.close()
+    assert any("frame-ancestors 'none'" in v for v in problems.csp), problems.csp
+    assert not problems.errors, problems.errors
+
+
+def test_it_says_when_there_are_too_many_requests(browser: Browser, server_with):
+    tight = server_with(PAGE_ANALYSES_PER_MINUTE="2", PAGE_SHARES_PER_MINUTE="1", WEB_CONCURRENCY="1")
+    context, problems = new_context(browser, tight.url)
+    try:
+        page = context.new_page()
+        page.goto("/")
+        for name in ("first", "second", "third"):
+            type_claim(page, CLAIM.replace("typed-claim", name))
+            if name != "third":
+                expect(page.locator("#claims-table")).to_contain_text(name)
+        status = page.locator("#request-status")
+        expect(status).to_contain_text("Too many requests")
+        expect(status).to_contain_text("more than 2 in a minute")
+        # The results stay those of the last answer.
+        expect(page.locator("#claims-table")).to_contain_text("second")
+    finally:
+        context.close()
+    problems.check()

@@ -7,6 +7,7 @@ urlpatterns = [
     path("", views.index, name="index"),
     path("share", views.create_share, name="create_share"),
     path("s/<str:share_id>", views.share, name="share"),
+    path("s/<str:share_id>/embed", views.share_embed, name="share_embed"),
     path("export", views.export, name="export"),
     path("import", views.import_state, name="import_state"),
     path("examples/", views.gallery, name="gallery"),

@@ -1,14 +1,17 @@
 import logging
 
+from csp.decorators import csp_replace
 from django.db import DatabaseError, connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.cache import never_cache
+from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from playground import results
 from playground.forms import PlaygroundForm, UploadError, read_upload
 from playground.models import Example, SampleInventory, Share
+from playground.ratelimit import rate_limit
 from playground.state import State, StateError
 
 logger = logging.getLogger(__name__)
@@ -33,6 +36,7 @@ def default_state() -> State:
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
+@rate_limit("PAGE_ANALYSES_PER_MINUTE")
 def index(request: HttpRequest) -> HttpResponse:
     if request.method != "POST":
         state = default_state()
@@ -68,7 +72,21 @@ def share(request: HttpRequest, share_id: str) -> HttpResponse:
     return _render_editor(request, state, PlaygroundForm.for_state(state), share=snapshot)
 
 
+# Other sites may frame this view (and only this one): read-only results, no
+# editor, no form, no script, so there is nothing to click-jack.
+@xframe_options_exempt
+@csp_replace({"frame-ancestors": ["*"]})
+@require_safe
+@rate_limit("PAGE_ANALYSES_PER_MINUTE", methods=("GET", "HEAD"))
+def share_embed(request: HttpRequest, share_id: str) -> HttpResponse:
+    snapshot = get_object_or_404(Share, pk=share_id)
+    state = snapshot.state()
+    ctx = {"share": snapshot, "state": state, "form": PlaygroundForm.for_state(state), **results.context(state)}
+    return render(request, "playground/embed.html", ctx)
+
+
 @require_POST
+@rate_limit("PAGE_SHARES_PER_MINUTE")
 def create_share(request: HttpRequest) -> HttpResponse:
     form = PlaygroundForm(request.POST, request.FILES)
     if not form.is_valid():
@@ -82,6 +100,7 @@ def create_share(request: HttpRequest) -> HttpResponse:
 
 
 @require_POST
+@rate_limit("PAGE_ANALYSES_PER_MINUTE")
 def export(request: HttpRequest) -> HttpResponse:
     form = PlaygroundForm(request.POST, request.FILES)
     if not form.is_valid():
@@ -92,6 +111,7 @@ def export(request: HttpRequest) -> HttpResponse:
 
 
 @require_POST
+@rate_limit("PAGE_ANALYSES_PER_MINUTE")
 def import_state(request: HttpRequest) -> HttpResponse:
     upload = request.FILES.get("state_file")
     try:

@@ -6,7 +6,7 @@
  * - marks errors and warnings from the results in the editors' gutters, and
  *   moves the cursor to one when its link is clicked;
  * - reads an uploaded inventory file into the inventory editor;
- * - copies the status.allocation YAML, and explains refused requests (413).
+ * - copies the status.allocation YAML, and explains refused requests (413, 429).
  * Without JavaScript the page still works: the textareas post as a form.
  */
 (function () {
@@ -207,7 +207,9 @@
   document.addEventListener("htmx:responseError", function (event) {
     const xhr = event.detail.xhr;
     const detail = responseText(xhr);
-    if (xhr.status === 413) {
+    if (xhr.status === 429) {
+      showRequestError((detail || "Too many requests: wait a minute.") + " The results below are from the last answer.");
+    } else if (xhr.status === 413) {
       showRequestError((detail || "Too large: the request is over the size limit.") + " The results below are from the last request that fit.");
     } else {
       showRequestError("The server could not answer (HTTP " + xhr.status + "). " + detail);

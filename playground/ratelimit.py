@@ -1,0 +1,86 @@
+"""A per-client rate limit for the pages, counted in Django's cache.
+
+The API has DRF's throttling; the pages' posts (live analysis, shares) and
+the embed view run the same engine, so they get a limit too:
+
+    @rate_limit("PAGE_ANALYSES_PER_MINUTE")
+    def index(request): ...
+
+Counts are kept per client address and calendar minute (a fixed window)
+under ``ratelimit:<setting>:<address>:<minute>``. The client address is
+REMOTE_ADDR, or with ``NUM_PROXIES`` set, the address the outermost of our
+proxies saw in X-Forwarded-For (as DRF's throttles read it), so a client
+cannot choose its own identity. A limit of 0 turns it off. Only the methods
+named are counted (POST by default). Over the limit the answer is 429 with
+Retry-After: a page, or for htmx a fragment that the editor shows in place.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from functools import wraps
+
+from django.conf import settings
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse
+from django.template.loader import render_to_string
+
+WINDOW = 60  # seconds
+
+
+def client_address(request: HttpRequest) -> str:
+    remote = request.META.get("REMOTE_ADDR", "")
+    proxies = settings.NUM_PROXIES
+    forwarded = request.META.get("HTTP_X_FORWARDED_FOR")
+    if proxies and forwarded:
+        addresses = [a.strip() for a in forwarded.split(",") if a.strip()]
+        if addresses:
+            return addresses[-min(proxies, len(addresses))]
+    return remote
+
+
+def hit(scope: str, address: str, limit: int) -> int | None:
+    """Count one request; None when it is within ``limit``, else the seconds until the window ends."""
+    now = time.time()
+    window = int(now // WINDOW)
+    key = f"ratelimit:{scope}:{address}:{window}"
+    # add() is atomic where the cache is shared (memcached, Redis, database);
+    # incr() then counts. A key lives a little longer than its window.
+    if cache.add(key, 1, WINDOW + 5):
+        count = 1
+    else:
+        try:
+            count = cache.incr(key)
+        except ValueError:  # expired between add() and incr()
+            cache.add(key, 1, WINDOW + 5)
+            count = 1
+    if count <= limit:
+        return None
+    return max(1, int((window + 1) * WINDOW - now) + 1)
+
+
+def too_many(request: HttpRequest, limit: int, retry_after: int) -> HttpResponse:
+    ctx = {"limit": limit, "retry_after": retry_after}
+    template = "playground/partials/too_many.html" if request.htmx else "playground/too_many.html"
+    response = HttpResponse(render_to_string(template, ctx, request=request), status=429)
+    response["Retry-After"] = str(retry_after)
+    return response
+
+
+def rate_limit(setting: str, methods: tuple[str, ...] = ("POST",)) -> Callable:
+    """Limit a view to ``settings.<setting>`` requests a minute per client (0: no limit)."""
+
+    def decorator(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+        @wraps(view)
+        def wrapped(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+            limit = getattr(settings, setting)
+            if limit and request.method in methods:
+                retry_after = hit(setting, client_address(request), limit)
+                if retry_after is not None:
+                    return too_many(request, limit, retry_after)
+            return view(request, *args, **kwargs)
+
+        return wrapped
+
+    return decorator
