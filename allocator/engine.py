@@ -12,6 +12,7 @@ becomes diagnostics. Only an unknown feature gate or release raises
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -88,6 +89,22 @@ def _read(text: str, source: str, report: Report) -> ReadResult:
     return result
 
 
+@functools.lru_cache(maxsize=8)
+def _inventory_diagnostics(inventory: str, kubernetes_version: str) -> tuple[Diagnostic, ...]:
+    """The inventory's decoding and validation diagnostics (syntax errors are ``_read``'s).
+
+    The inventory stands for stored objects, so fields of disabled gates stay
+    and only the release matters, not the gate overrides. Depending on the
+    text and the release alone, it is computed once per inventory: the live
+    editor sends the same one with every keystroke.
+    """
+    try:
+        inv = read_documents(inventory) if inventory.strip() else ReadResult()
+    except DiagnosticError:
+        return ()
+    return tuple(validate_documents(inv, stored_object_gates(kubernetes_version), inventory))
+
+
 def analyze(documents: str, inventory: str = "", node: str | None = None,
             feature_gates: dict[str, bool] | None = None,
             kubernetes_version: str = CURRENT_RELEASE) -> Report:
@@ -96,9 +113,7 @@ def analyze(documents: str, inventory: str = "", node: str | None = None,
     docs = _read(documents, DOCUMENTS, report)
     inv = _read(inventory, INVENTORY, report)
     report.diagnostics.extend((DOCUMENTS, d) for d in validate_documents(docs, gates, documents))
-    # The inventory stands for stored objects: fields of disabled gates stay.
-    report.diagnostics.extend((INVENTORY, d) for d in validate_documents(inv, stored_object_gates(kubernetes_version),
-                                                                         inventory))
+    report.diagnostics.extend((INVENTORY, d) for d in _inventory_diagnostics(inventory, kubernetes_version))
     combined = ReadResult(documents=inv.documents + docs.documents)
     report.diagnostics.extend((DOCUMENTS, d) for d in inventory_warnings(docs, combined, gates, documents))
 
