@@ -17,7 +17,6 @@ request, the 32-results limit).
 from __future__ import annotations
 
 import sys
-import time
 import uuid
 from dataclasses import dataclass, field
 
@@ -99,9 +98,9 @@ class Search:
         self.found = False
         self._share_ids = 0
         # Limits (upstream: the Filter's context). None means unbounded.
-        self.max_steps: int | None = getattr(prepared, "max_steps", DEFAULT_MAX_STEPS)
-        self.timeout: float | None = getattr(prepared, "filter_timeout", None)
-        self.clock = getattr(prepared, "clock", time.monotonic)
+        self.max_steps: int | None = prepared.max_steps
+        self.timeout: float | None = prepared.filter_timeout
+        self.clock = prepared.clock
         self._deadline: float | None = None
         self._check_at = 1  # the step at which limits are looked at next
 
