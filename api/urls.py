@@ -26,5 +26,6 @@ urlpatterns = [
     path("v1/examples/<slug:slug>", views.ExampleDetailView.as_view(), name="example"),
     path("v1/shares", views.ShareCreateView.as_view(), name="shares"),
     path("v1/shares/<str:id>", views.ShareDetailView.as_view(), name="share"),
-    re_path(r"^v1(/.*)?$", views.NotFoundView.as_view(), name="not-found"),
+    # Any other path under v1, newlines included (found by schemathesis), gets a JSON 404.
+    re_path(r"^v1(/[\s\S]*)?\Z", views.NotFoundView.as_view(), name="not-found"),
 ]
