@@ -62,3 +62,9 @@ class EmbedTestCase(BaseTestCase):
         self.assertEqual(r.status_code, 200)
         self.assertNotRegex(r.content.decode(), re.compile(r"<script>alert", re.I))
         self.assertContains(r, "&lt;script&gt;alert(1)&lt;/script&gt;")
+
+    def test_sharing_offers_the_embed_code(self):
+        r = self.client.post("/share", self.form_data(), headers={"HX-Request": "true"})
+        share = Share.objects.latest("created")
+        self.assertContains(r, 'id="share-embed"')
+        self.assertContains(r, f"""value='<iframe src="http://testserver/s/{share.id}/embed" """)
