@@ -44,6 +44,18 @@ class FeatureGatesField(serializers.DictField):
         return super().to_internal_value(data)
 
 
+class NulSafeSlugRelatedField(serializers.SlugRelatedField):
+    """A slug that cannot match when it holds a NUL byte, instead of a database error.
+
+    PostgreSQL refuses NUL in query text (a 500); no slug can contain one.
+    """
+
+    def to_internal_value(self, data):
+        if isinstance(data, str) and "\x00" in data:
+            self.fail("does_not_exist", slug_name=self.slug_field, value=data.replace("\x00", "\\x00"))
+        return super().to_internal_value(data)
+
+
 class AnalysisRequestSerializer(serializers.Serializer):
     """What to analyze; ``validated_data`` is a ``State``."""
 
@@ -52,7 +64,7 @@ class AnalysisRequestSerializer(serializers.Serializer):
         help_text="ResourceClaims, ResourceClaimTemplates, Pods (and any inventory objects of your own) "
         "as multi-document YAML or JSON, in any served apiVersion.",
     )
-    inventory = serializers.SlugRelatedField(
+    inventory = NulSafeSlugRelatedField(
         slug_field="slug", queryset=SampleInventory.objects.all(), required=False, allow_null=True,
         help_text="Slug of a sample inventory (GET /api/v1/inventories) whose objects are added to the documents.",
     )

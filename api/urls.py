@@ -4,6 +4,7 @@ from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from api import views
+from playground import converters  # noqa: F401 (registers <share_id:...>)
 
 app_name = "api"
 
@@ -25,7 +26,7 @@ urlpatterns = [
     path("v1/examples", views.ExampleListView.as_view(), name="examples"),
     path("v1/examples/<slug:slug>", views.ExampleDetailView.as_view(), name="example"),
     path("v1/shares", views.ShareCreateView.as_view(), name="shares"),
-    path("v1/shares/<str:id>", views.ShareDetailView.as_view(), name="share"),
+    path("v1/shares/<share_id:id>", views.ShareDetailView.as_view(), name="share"),
     # Any other path under v1, newlines included (found by schemathesis), gets a JSON 404.
     re_path(r"^v1(/[\s\S]*)?\Z", views.NotFoundView.as_view(), name="not-found"),
 ]

@@ -1,13 +1,13 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from playground import views
+from playground import converters, views  # noqa: F401 (converters registers <share_id:...>)
 
 urlpatterns = [
     path("", views.index, name="index"),
     path("share", views.create_share, name="create_share"),
-    path("s/<str:share_id>", views.share, name="share"),
-    path("s/<str:share_id>/embed", views.share_embed, name="share_embed"),
+    path("s/<share_id:share_id>", views.share, name="share"),
+    path("s/<share_id:share_id>/embed", views.share_embed, name="share_embed"),
     path("export", views.export, name="export"),
     path("import", views.import_state, name="import_state"),
     path("examples/", views.gallery, name="gallery"),

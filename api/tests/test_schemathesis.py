@@ -15,8 +15,11 @@ from __future__ import annotations
 import os
 from io import StringIO
 
+import pytest
 import schemathesis
 from django.core.management import call_command
+from django.core.signals import request_finished, request_started
+from django.db import close_old_connections
 from hypothesis import HealthCheck, given, settings
 from hypothesis.errors import Unsatisfiable
 from schemathesis.checks import not_a_server_error
@@ -61,7 +64,20 @@ def run_operation(operation, mode: GenerationMode) -> str | None:
     return None
 
 
-def test_the_api_conforms_to_its_schema(db, settings):
+@pytest.fixture
+def keep_connections():
+    """Calls through the WSGI handler (not Django's test client) would close the
+    database connection at each request's start and end, and with it the test's
+    transaction (PostgreSQL; SQLite's in-memory test database ignores it).
+    Django's test client detaches the same handler."""
+    for signal in (request_started, request_finished):
+        signal.disconnect(close_old_connections)
+    yield
+    for signal in (request_started, request_finished):
+        signal.connect(close_old_connections)
+
+
+def test_the_api_conforms_to_its_schema(db, settings, keep_connections):
     settings.REST_FRAMEWORK = NO_THROTTLING
     settings.ALLOWED_HOSTS = ["localhost"]  # the host schemathesis sends
     call_command("load_samples", stdout=StringIO())
@@ -89,3 +105,17 @@ def test_a_path_with_a_newline_gets_the_apis_404(client, db):
     call_command("load_samples", stdout=StringIO())
     r = client.get("/api/v1/examples")
     assert r.status_code == 200 and r.json()[0]["url"].startswith("http://testserver/api/v1/examples/")
+
+
+def test_nul_bytes_get_a_4xx_not_a_database_error(client, db):
+    # Found by the run above on PostgreSQL, which refuses NUL in query text.
+    call_command("load_samples", stdout=StringIO())
+    for path in ["/api/v1/shares/%00", "/api/v1/shares/abc%00", "/api/v1/inventories/%00", "/api/v1/examples/a%00"]:
+        assert client.get(path).status_code == 404, path
+    for endpoint in ["validate", "allocate", "analyze", "shares"]:
+        r = client.post(f"/api/v1/{endpoint}", {"documents": "", "inventory": "gpu-node\x00"},
+                        content_type="application/json")
+        assert r.status_code == 400, endpoint
+        assert r.json()["errors"][0]["field"] == "inventory", endpoint
+        r = client.post(f"/api/v1/{endpoint}?inventory=%00", "kind: x\x00", content_type="application/yaml")
+        assert r.status_code == 400, endpoint
