@@ -87,9 +87,11 @@ class Server:
             self.process.wait()
 
 
-def start_server(folder: Path, **overrides: str) -> Server:
+def start_server(folder: Path, database_url: str | None = None, **overrides: str) -> Server:
+    """gunicorn on a free port, logging into `folder`, on `database_url` (default:
+    a SQLite file in `folder`) after `migrate` and `load_samples`."""
     env = {k: v for k, v in os.environ.items() if k not in CLEARED}
-    env.update(SERVER_ENV, DATABASE_URL=f"sqlite:///{folder / 'db.sqlite3'}", **overrides)
+    env.update(SERVER_ENV, DATABASE_URL=database_url or f"sqlite:///{folder / 'db.sqlite3'}", **overrides)
     for command in (["migrate", "--no-input"], ["load_samples"]):
         subprocess.run([sys.executable, "manage.py", *command], cwd=ROOT, env=env, check=True,
                        capture_output=True, timeout=300)

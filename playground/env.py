@@ -63,3 +63,13 @@ def envheader(name: str) -> str | None:
     if not _HEADER.match(raw):
         raise ImproperlyConfigured(f"{name}={raw!r} is not an HTTP header name, e.g. X-Forwarded-Proto")
     return "HTTP_" + raw.upper().replace("-", "_")
+
+
+def envchoice(name: str, default: str, choices: tuple[str, ...]) -> str:
+    """One of ``choices`` (compared without case)."""
+    raw = _raw(name)
+    if raw is None:
+        return default
+    if raw.lower() not in choices:
+        raise ImproperlyConfigured(f"{name}={raw!r} is not one of: {', '.join(choices)}")
+    return raw.lower()

@@ -12,7 +12,7 @@ import dj_database_url
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
-from playground.env import envbool, envheader, envint, envlist
+from playground.env import envbool, envchoice, envheader, envint, envlist
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -86,6 +86,18 @@ CONTENT_SECURITY_POLICY = {
 # 0 turns a limit off.
 PAGE_ANALYSES_PER_MINUTE = envint("PAGE_ANALYSES_PER_MINUTE", 240, minimum=0)
 PAGE_SHARES_PER_MINUTE = envint("PAGE_SHARES_PER_MINUTE", 30, minimum=0)
+# Django's default cache holds the rate-limit counts (the pages' and the
+# API's). "local": each process's memory, so every gunicorn worker and app
+# server counts alone. "database": a table in the site's database, shared by
+# all of them; `migrate` creates it (playground.apps).
+CACHE = envchoice("CACHE", "local", ("local", "database"))
+CACHES = {
+    "default": (
+        {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "playground_cache"}
+        if CACHE == "database"
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    )
+}
 # Proxies in front of the site that append to X-Forwarded-For (also the API's
 # throttle); with 0 the client is REMOTE_ADDR, so a client cannot pick its own identity.
 NUM_PROXIES = envint("API_NUM_PROXIES", 0, minimum=0)

@@ -3,7 +3,7 @@ from unittest.mock import patch
 
 from django.core.exceptions import ImproperlyConfigured
 
-from playground.env import envbool, envint, envlist
+from playground.env import envbool, envchoice, envint, envlist
 
 
 def env(**values):
@@ -68,3 +68,18 @@ class EnvListTestCase(TestCase):
     def test_it_uses_default(self):
         with patch.dict("os.environ", clear=True):
             self.assertEqual(envlist("HOSTS", ["localhost"]), ["localhost"])
+
+
+class EnvChoiceTestCase(TestCase):
+    def test_it_reads_a_choice_without_case(self):
+        with env(CACHE=" Database "):
+            self.assertEqual(envchoice("CACHE", "local", ("local", "database")), "database")
+
+    def test_it_uses_default(self):
+        with patch.dict("os.environ", clear=True):
+            self.assertEqual(envchoice("CACHE", "local", ("local", "database")), "local")
+
+    def test_it_rejects_anything_else(self):
+        with env(CACHE="redis"):
+            with self.assertRaisesRegex(ImproperlyConfigured, "^CACHE='redis' is not one of: local, database$"):
+                envchoice("CACHE", "local", ("local", "database"))

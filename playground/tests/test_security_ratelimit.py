@@ -3,8 +3,10 @@
 from unittest import mock
 
 from django.core.cache import cache
+from django.db import connection
 from django.test import override_settings
 
+from playground.apps import create_cache_tables
 from playground.models import Share
 from playground.tests.base import BaseTestCase
 
@@ -92,3 +94,28 @@ class RateLimitTestCase(BaseTestCase):
     def test_zero_turns_it_off(self):
         for _ in range(6):
             self.assertEqual(self.client.post("/", self.form_data(), headers=HTMX).status_code, 200)
+
+
+DATABASE_CACHE = {"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "playground_cache"}}
+
+
+@override_settings(PAGE_ANALYSES_PER_MINUTE=2, NUM_PROXIES=0, CACHES=DATABASE_CACHE)
+class DatabaseCacheRateLimitTestCase(BaseTestCase):
+    """CACHE=database: the counts live in a table of the site's database, which
+    every worker and app server reads (e2e/test_deployment.py runs two servers)."""
+
+    def setUp(self):
+        # What `migrate` does after the apps' migrations with CACHE=database.
+        create_cache_tables(using="default")
+        clock = mock.patch("playground.ratelimit.time.time", return_value=1_800_000_030.0)
+        clock.start()
+        self.addCleanup(clock.stop)
+
+    def test_it_counts_in_the_database(self):
+        for _ in range(2):
+            self.assertEqual(self.client.post("/", self.form_data(), headers=HTMX).status_code, 200)
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT cache_key FROM playground_cache")
+            keys = [row[0] for row in cursor.fetchall()]
+        self.assertEqual(keys, [":1:ratelimit:PAGE_ANALYSES_PER_MINUTE:127.0.0.1:30000000"])
+        self.assertEqual(self.client.post("/", self.form_data(), headers=HTMX).status_code, 429)

@@ -13,15 +13,15 @@ READ_SETTINGS = (
 )
 
 
-def load_settings(**env):
+def load_settings(code=READ_SETTINGS, **env):
     clean = {
         k: v
         for k, v in os.environ.items()
-        if k not in {"DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DATA_UPLOAD_MAX_MEMORY_SIZE"}
+        if k not in {"DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DATA_UPLOAD_MAX_MEMORY_SIZE", "CACHE"}
     }
     clean.update(env, DJANGO_SETTINGS_MODULE="playground.settings")
     return subprocess.run(
-        [sys.executable, "-c", READ_SETTINGS], cwd=ROOT, env=clean, capture_output=True, text=True, timeout=60
+        [sys.executable, "-c", code], cwd=ROOT, env=clean, capture_output=True, text=True, timeout=60
     )
 
 
@@ -57,3 +57,13 @@ class SettingsTestCase(TestCase):
         p = load_settings(SECRET_KEY="x", DATA_UPLOAD_MAX_MEMORY_SIZE="1MiB")
         self.assertNotEqual(p.returncode, 0)
         self.assertIn("DATA_UPLOAD_MAX_MEMORY_SIZE='1MiB' is not an integer", p.stderr)
+
+    def test_it_counts_in_local_memory_or_the_database(self):
+        code = "from django.conf import settings; print(settings.CACHES['default']['BACKEND'])"
+        p = load_settings(code, SECRET_KEY="x")
+        self.assertEqual(p.stdout.strip(), "django.core.cache.backends.locmem.LocMemCache", p.stderr)
+        p = load_settings(code, SECRET_KEY="x", CACHE="database")
+        self.assertEqual(p.stdout.strip(), "django.core.cache.backends.db.DatabaseCache", p.stderr)
+        p = load_settings(code, SECRET_KEY="x", CACHE="memcached")
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn("CACHE='memcached' is not one of: local, database", p.stderr)

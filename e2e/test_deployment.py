@@ -1,0 +1,112 @@
+"""Several app servers on one database, as the README's production setup runs them.
+
+Two gunicorn servers share a database (the `DATABASE_URL` of the test run when
+it is PostgreSQL, as in CI's second pass, else a SQLite file) and
+`CACHE=database`: a share made on one is served by the other and survives a
+restart, and the API's rate limit counts across both.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from e2e.conftest import Server, start_server
+
+pytestmark = pytest.mark.e2e
+
+CLAIM = """\
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata:
+  name: survives-restarts
+spec:
+  devices:
+    requests:
+    - name: gpu
+      exactly:
+        deviceClassName: gpu.example.com
+"""
+LIMIT = 8
+
+
+def shared_database(folder: Path) -> str:
+    url = os.environ.get("DATABASE_URL", "")
+    return url if url.startswith(("postgres://", "postgresql://")) else f"sqlite:///{folder / 'shared.sqlite3'}"
+
+
+def call(method: str, url: str, body: dict | None = None, client: str = "") -> tuple[int, dict | str]:
+    data = json.dumps(body).encode() if body is not None else None
+    headers = {"Content-Type": "application/json"}
+    if client:
+        headers["X-Forwarded-For"] = client
+    request = urllib.request.Request(url, data=data, method=method, headers=headers)
+    try:
+        with urllib.request.urlopen(request, timeout=60) as r:
+            status, text = r.status, r.read().decode()
+    except urllib.error.HTTPError as e:
+        status, text = e.code, e.read().decode()
+    try:
+        return status, json.loads(text)
+    except ValueError:
+        return status, text
+
+
+@pytest.fixture
+def two_servers(tmp_path: Path) -> Iterator[tuple[Server, Server, Path, str]]:
+    database = shared_database(tmp_path)
+    # Behind one (pretend) proxy, so each test can count as a client of its own:
+    # on PostgreSQL the database, and with it the counts, outlive a test.
+    settings = {"CACHE": "database", "API_REQUESTS_PER_MINUTE": str(LIMIT), "API_NUM_PROXIES": "1",
+                "WEB_CONCURRENCY": "2"}
+    servers = []
+    try:
+        for name in ("a", "b"):
+            folder = tmp_path / name
+            folder.mkdir()
+            servers.append(start_server(folder, database, **settings))
+        yield servers[0], servers[1], tmp_path, database
+    finally:
+        for s in servers:
+            s.stop()
+
+
+def test_a_share_is_seen_by_the_other_server_and_survives_a_restart(two_servers):
+    a, b, folder, database = two_servers
+    status, created = call("POST", a.url + "/api/v1/shares", {"documents": CLAIM, "inventory": "gpu-node"})
+    assert status in (200, 201), created
+    share = created["id"]
+
+    status, seen = call("GET", f"{b.url}/api/v1/shares/{share}")
+    assert status == 200, seen
+    assert seen["documents"] == CLAIM
+    status, page = call("GET", f"{b.url}/s/{share}")
+    assert status == 200 and "survives-restarts" in page
+
+    a.stop()
+    restarted = start_server(folder / "a", database, CACHE="database")
+    try:
+        status, again = call("GET", f"{restarted.url}/api/v1/shares/{share}")
+        assert status == 200 and again["documents"] == CLAIM
+        # Sharing the same content again on the other server gives the same id.
+        status, twice = call("POST", b.url + "/api/v1/shares", {"documents": CLAIM, "inventory": "gpu-node"})
+        assert (status, twice["id"]) == (200, share)
+    finally:
+        restarted.stop()
+
+
+def test_the_rate_limit_counts_across_servers_and_workers(two_servers):
+    a, b, _, _ = two_servers
+    # Alternate between the servers (each with two workers): with per-process
+    # counts the limit would only bite after 4 x LIMIT requests.
+    client = f"2001:db8::{secrets.token_hex(2)}:{secrets.token_hex(2)}"
+    statuses = [call("GET", (a if i % 2 else b).url + "/api/v1/inventories", client=client)[0]
+                for i in range(LIMIT + 1)]
+    assert statuses == [200] * LIMIT + [429]
