@@ -1,0 +1,167 @@
+"""Hostile input against the server as deployed (gunicorn, DEBUG off): every
+request gets a clear answer quickly enough, and the server keeps serving.
+
+The Django tests (api/tests/test_errors.py, playground/tests/test_security_*.py)
+cover each kind of input in depth in-process; these send the worst of them
+over HTTP, where a hung or crashed worker would show.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import re
+import time
+import urllib.error
+import urllib.request
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from e2e.conftest import Server
+from e2e.test_playground import replace_text, summary
+
+pytestmark = pytest.mark.e2e
+
+FIFTY_MB = 50 * 1024 * 1024
+GAVE_UP = re.compile("search limit reached after 1000000 steps|timed out trying to allocate devices")
+DEVICES = 31  # the most a claim may ask for is 32: one more than the node has
+
+
+def backtracking_inventory() -> str:
+    """One node with 31 identical GPUs: asking for 32 makes the search try every combination."""
+    devices = "".join(f"  - name: gpu-{i}\n" for i in range(DEVICES))
+    return f"""\
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {{name: gpu}}
+spec:
+  selectors: [{{cel: {{expression: 'device.driver == "gpu.example.com"'}}}}]
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {{name: node-0-gpus}}
+spec:
+  driver: gpu.example.com
+  nodeName: node-0
+  pool: {{name: node-0, generation: 1, resourceSliceCount: 1}}
+  devices:
+{devices}"""
+
+
+GREEDY_CLAIM = f"""\
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {{name: greedy}}
+spec:
+  devices:
+    requests:
+    - name: gpus
+      exactly: {{deviceClassName: gpu, count: {DEVICES + 1}}}
+"""
+
+
+def post(server: Server, path: str, body: dict | bytes, content_type: str = "application/json") -> tuple[int, dict]:
+    data = body if isinstance(body, bytes) else json.dumps(body).encode()
+    request = urllib.request.Request(server.url + path, data=data, headers={"Content-Type": content_type})
+    try:
+        with urllib.request.urlopen(request, timeout=60) as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read())
+
+
+def assert_healthy(server: Server) -> None:
+    with urllib.request.urlopen(server.url + "/healthz", timeout=10) as r:
+        assert r.status == 200
+    assert server.process.poll() is None
+
+
+def test_a_50_mb_body_gets_413_without_being_read(server: Server):
+    url = urlsplit(server.url)
+    for path in ("/api/v1/analyze", "/"):
+        connection = http.client.HTTPConnection(url.hostname, url.port, timeout=30)
+        try:
+            connection.putrequest("POST", path)
+            connection.putheader("Content-Type", "application/json")
+            connection.putheader("Content-Length", str(FIFTY_MB))
+            connection.endheaders()
+            # Send the first megabyte only: the answer must come from the
+            # headers alone, not after reading (or waiting for) 50 MB.
+            connection.send(b"x" * (1024 * 1024))
+            response = connection.getresponse()
+            assert response.status == 413, path
+            assert b"too large" in response.read()
+        finally:
+            connection.close()
+    assert_healthy(server)
+
+
+def test_ten_thousand_objects_and_an_alias_bomb_get_answers(server: Server):
+    # 10,000 claims from one anchor: each one invalid (no name).
+    documents = "- &c {apiVersion: resource.k8s.io/v1, kind: ResourceClaim}\n" + "- *c\n" * 9_999
+    documents = "apiVersion: v1\nkind: List\nitems:\n" + documents
+    status, answer = post(server, "/api/v1/validate", {"documents": documents})
+    assert status == 200
+    assert answer["valid"] is False
+    assert answer["errors"][0]["detail"].startswith("name or generateName is required")
+
+    bomb = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
+        f"{chr(98 + i)}: &{chr(98 + i)} [{', '.join(['*' + chr(97 + i)] * 9)}]\n" for i in range(8))
+    status, answer = post(server, "/api/v1/analyze", bomb.encode(), "application/yaml")
+    # The body was read; the documents in it are what is wrong, located.
+    assert status == 200 and answer["valid"] is False
+    [error] = answer["diagnostics"]
+    assert error["detail"] == "document too large: more than 200000 values (or an alias bomb)"
+    assert (error["line"], error["column"]) == (1, 14)
+    assert_healthy(server)
+
+
+def test_cel_built_to_run_forever_is_refused_before_it_runs(server: Server):
+    # Ten million iterations of a regular expression, if it ever ran.
+    forever = "".join(f"[1,2,3,4,5,6,7,8,9,10].all(v{i}, " for i in range(7))
+    forever += "device.attributes['x'].s.matches('^(a+)+$')" + ")" * 7
+    documents = f"""\
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {{name: forever}}
+spec:
+  selectors:
+  - cel:
+      expression: "{forever}"
+"""
+    started = time.monotonic()
+    status, answer = post(server, "/api/v1/validate", {"documents": documents})
+    assert status == 200 and answer["valid"] is False
+    [error] = answer["errors"]
+    assert error["field"] == "spec.selectors[0].cel.expression"
+    assert "cost limit" in error["detail"]
+    assert error["line"] == 7
+    assert time.monotonic() - started < 20
+    assert_healthy(server)
+
+
+def test_an_exponential_search_stops_at_the_limit_with_a_clear_message(server: Server):
+    started = time.monotonic()
+    status, answer = post(server, "/api/v1/allocate?node=node-0",
+                          (backtracking_inventory() + "---\n" + GREEDY_CLAIM).encode(), "application/yaml")
+    elapsed = time.monotonic() - started
+    assert status == 200, answer
+    assert answer["allocated"] is False
+    # Bounded by the step budget or, on a slow machine, by the scheduler's 10 s
+    # filter timeout first; either way well inside gunicorn's 30 s.
+    assert any(GAVE_UP.search(reason) for reason in map(str, answer["reasons"])), answer["reasons"]
+    assert elapsed < 25
+    assert_healthy(server)
+
+
+def test_the_page_says_when_the_search_limit_is_reached(page: Page, server: Server):
+    page.goto("/")
+    page.get_by_label("Sample inventory").select_option("")
+    replace_text(page, backtracking_inventory(), name="inventory")
+    replace_text(page, GREEDY_CLAIM)
+    # The answer takes seconds to come: the search runs until its bound.
+    expect(summary(page)).to_contain_text(GAVE_UP, timeout=40_000)
+    expect(summary(page)).to_contain_text("The scheduler would give up")
+    assert_healthy(server)
