@@ -62,7 +62,8 @@ SERVER_ENV = {
 }
 # Settings of the test process that must not leak into the server's.
 CLEARED = ("DATABASE_URL", "CSRF_TRUSTED_ORIGINS", "SECURE_PROXY_SSL_HEADER", "SECURE_SSL_REDIRECT",
-           "DATA_UPLOAD_MAX_MEMORY_SIZE", "STATIC_ROOT", "API_NUM_PROXIES", "BIND", "DJANGO_SETTINGS_MODULE")
+           "DATA_UPLOAD_MAX_MEMORY_SIZE", "STATIC_ROOT", "API_NUM_PROXIES", "BIND", "DJANGO_SETTINGS_MODULE",
+           "CACHE")
 
 
 def _free_port() -> int:

@@ -1,7 +1,8 @@
 """A per-client rate limit for the pages, counted in Django's cache.
 
-The API has DRF's throttling; the pages' posts (live analysis, shares) and
-the embed view run the same engine, so they get a limit too:
+The API has DRF's throttling; the pages that run the same engine (the
+editor, examples and shares, read or posted, the embed view) and the share
+posts get a limit too:
 
     @rate_limit("PAGE_ANALYSES_PER_MINUTE")
     def index(request): ...

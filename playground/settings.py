@@ -81,8 +81,9 @@ CONTENT_SECURITY_POLICY = {
 }
 
 # Page rate limits (playground.ratelimit), per client address and minute,
-# counted in Django's cache: posts that run an analysis (live editing, Run,
-# Load, Import, Export) and embeds, and shares (which write to the database).
+# counted in Django's cache: pages that run an analysis (the editor, examples
+# and shares, read or posted, embeds, Import, Export) and shares (which
+# write to the database).
 # 0 turns a limit off.
 PAGE_ANALYSES_PER_MINUTE = envint("PAGE_ANALYSES_PER_MINUTE", 240, minimum=0)
 PAGE_SHARES_PER_MINUTE = envint("PAGE_SHARES_PER_MINUTE", 30, minimum=0)

@@ -35,8 +35,9 @@ def default_state() -> State:
     return State(inventory=inventory.as_yaml() if inventory else "", inventory_slug=inventory.slug if inventory else "")
 
 
+# Every view that renders results runs the engine, reading included.
 @require_http_methods(["GET", "HEAD", "POST"])
-@rate_limit("PAGE_ANALYSES_PER_MINUTE")
+@rate_limit("PAGE_ANALYSES_PER_MINUTE", methods=("GET", "HEAD", "POST"))
 def index(request: HttpRequest) -> HttpResponse:
     if request.method != "POST":
         state = default_state()
@@ -49,6 +50,7 @@ def index(request: HttpRequest) -> HttpResponse:
 
 
 @require_safe
+@rate_limit("PAGE_ANALYSES_PER_MINUTE", methods=("GET", "HEAD"))
 def example(request: HttpRequest, slug: str) -> HttpResponse:
     ex = get_object_or_404(Example.objects.with_inventory(), slug=slug)
     state = ex.state()
@@ -66,6 +68,7 @@ def gallery(request: HttpRequest) -> HttpResponse:
 
 
 @require_safe
+@rate_limit("PAGE_ANALYSES_PER_MINUTE", methods=("GET", "HEAD"))
 def share(request: HttpRequest, share_id: str) -> HttpResponse:
     snapshot = get_object_or_404(Share, pk=share_id)
     state = snapshot.state()

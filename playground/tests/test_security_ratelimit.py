@@ -49,9 +49,19 @@ class RateLimitTestCase(BaseTestCase):
         self.client.post("/import", {})
         self.assertEqual(self.client.post("/export", self.form_data()).status_code, 429)
 
-    def test_it_does_not_limit_reading_pages(self):
+    def test_reading_a_page_with_results_counts_as_an_analysis(self):
+        share, _ = Share.objects.get_or_create_for(self.example.state())
+        for path in ("/", f"/examples/{self.example.slug}", f"/s/{share.id}"):
+            self.assertEqual(self.client.get(path).status_code, 200, path)
+        for path in ("/", f"/examples/{self.example.slug}", f"/s/{share.id}"):
+            r = self.client.get(path)
+            self.assertEqual(r.status_code, 429, path)
+            self.assertContains(r, "<h1>Too many requests</h1>", status_code=429)
+
+    def test_it_does_not_limit_pages_without_results(self):
         for _ in range(5):
-            self.assertEqual(self.client.get("/").status_code, 200)
+            self.assertEqual(self.client.get("/examples/").status_code, 200)
+            self.assertEqual(self.client.get("/healthz").status_code, 200)
         self.assertEqual(self.client.post("/", self.form_data()).status_code, 200)
 
     def test_it_limits_shares_separately(self):
