@@ -6,16 +6,24 @@
 Needs the `load` extra (pip install -e '.[load,postgres]'). It migrates the
 database named by DATABASE_URL (a fresh SQLite file when unset), loads the
 samples, starts gunicorn with gunicorn.conf.py (WORKERS, default 3) on a
-free 127.0.0.1 port with DEBUG off and API throttling off, runs locust
-headless (USERS, default 50; DURATION, default 60s; see locustfile.py for
-the mix), stops everything, and prints latency percentiles, throughput and
-errors per endpoint together with a description of the machine. Nothing
-listens beyond loopback.
+free 127.0.0.1 port with DEBUG off and the rate limits off (the pages' and
+the API's: every simulated user comes from 127.0.0.1), runs locust headless
+(USERS, default 50; DURATION, default 60s; see locustfile.py for the mix),
+stops everything, and prints latency percentiles, throughput and errors per
+endpoint (and any failure's message) together with a description of the
+machine and its load average during the run; then the same table without
+the requests started in the first WARMUP seconds, when all the users
+arrive at once. Nothing listens beyond loopback; locust stops after
+DURATION (plus at most 10 s for the users' last requests).
+
+    USERS=1 DURATION=20s .ci/with-postgres .venv/bin/python bench/load/run.py   # one user alone
 """
 
 from __future__ import annotations
 
+import csv
 import json
+import math
 import os
 import platform
 import secrets
@@ -23,6 +31,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -32,6 +41,7 @@ BIN = Path(sys.executable).parent
 USERS = int(os.environ.get("USERS", "50"))
 DURATION = os.environ.get("DURATION", "60s")
 WORKERS = int(os.environ.get("WORKERS", "3"))
+WARMUP = 10.0  # seconds: the second table leaves out requests started this early
 
 
 def free_port() -> int:
@@ -65,6 +75,43 @@ def machine(env: dict) -> str:
     return (f"{cpu}, {os.cpu_count()} CPUs, {memory}; {platform.system()} {platform.release()}; "
             f"Python {platform.python_version()}; database {database}; "
             f"gunicorn {WORKERS} sync workers; locust on the same machine")
+
+
+def cpu_times() -> tuple[int, int] | None:
+    """(busy, total) jiffies of all CPUs since boot, from /proc/stat."""
+    try:
+        fields = [int(x) for x in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
+    except (OSError, ValueError, IndexError):
+        return None
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)  # idle + iowait
+    return sum(fields) - idle, sum(fields)
+
+
+class LoadSampler(threading.Thread):
+    """Reads the 1-minute load average every few seconds until stopped, and how busy the CPUs were."""
+
+    def __init__(self, every: float = 5.0):
+        super().__init__(daemon=True)
+        self.every, self.samples, self.stopped = every, [], threading.Event()
+        self.cpu_start = cpu_times()
+
+    def run(self) -> None:
+        while True:
+            if hasattr(os, "getloadavg"):
+                self.samples.append(os.getloadavg()[0])
+            if self.stopped.wait(self.every):
+                return
+
+    def stop(self) -> str:
+        self.stopped.set()
+        self.join()
+        load = (f"min {min(self.samples):.2f}, max {max(self.samples):.2f} ({len(self.samples)} samples)"
+                if self.samples else "n/a")
+        end = cpu_times()
+        if self.cpu_start and end and end[1] > self.cpu_start[1]:
+            busy = (end[0] - self.cpu_start[0]) / (end[1] - self.cpu_start[1])
+            load += f"; CPUs {busy:.0%} busy (all processes, /proc/stat)"
+        return load
 
 
 def wait_for(url: str, server: subprocess.Popen) -> None:
@@ -119,6 +166,41 @@ def report(entries: list[dict]) -> list[str]:
     return rows
 
 
+def steady(log: Path) -> list[str]:
+    """Rows like report()'s for the requests started WARMUP s or more after the first one.
+
+    From the locustfile's request log, with exact times (nearest-rank percentiles)."""
+    if not log.exists():
+        return ["no request log"]
+    records = []
+    for line in log.read_text(encoding="utf-8").splitlines():
+        started, name, ms, failed = line.split("\t")
+        records.append((float(started), name, float(ms), int(failed)))
+    if not records:
+        return ["no request log"]
+    first = min(r[0] for r in records)
+    kept = [r for r in records if r[0] - first >= WARMUP]
+    if not kept:
+        return [f"no request started after the first {WARMUP:.0f} s"]
+    seconds = max(max(r[0] + r[2] / 1000 for r in kept) - (first + WARMUP), 1e-9)
+
+    def nearest_rank(values: list[float], fraction: float) -> float:
+        return values[max(0, math.ceil(fraction * len(values)) - 1)]
+
+    header = f"{'endpoint':<24}{'requests':>9}{'errors':>8}{'req/s':>8}{'p50 ms':>8}{'p95 ms':>8}{'p99 ms':>8}{'max ms':>8}"
+    rows = [header, "-" * len(header)]
+    groups = {name: [r for r in kept if r[1] == name] for name in sorted({r[1] for r in kept})}
+    for name, group in [*groups.items(), ("all", kept)]:
+        times = sorted(r[2] for r in group)
+        rows.append(
+            f"{name:<24}{len(group):>9}{sum(r[3] for r in group):>8}{len(group) / seconds:>8.1f}"
+            + "".join(f"{nearest_rank(times, f):>8.0f}" for f in (0.50, 0.95, 0.99))
+            + f"{times[-1]:>8.0f}"
+        )
+    rows.append(f"requests started from {WARMUP:.0f} s on, over {seconds:.0f} s")
+    return rows
+
+
 def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         env = {k: v for k, v in os.environ.items() if k not in ("DEBUG", "HTTPS", "SECURE_SSL_REDIRECT")}
@@ -129,7 +211,9 @@ def main() -> int:
             env["DATABASE_URL"] = f"sqlite:///{tmp}/load.sqlite3"
         env.update(
             SECRET_KEY=secrets.token_urlsafe(50), ALLOWED_HOSTS="127.0.0.1", BIND=f"127.0.0.1:{port}",
-            WEB_CONCURRENCY=str(WORKERS), API_REQUESTS_PER_MINUTE="0", LOG_LEVEL="WARNING",
+            WEB_CONCURRENCY=str(WORKERS), LOG_LEVEL="WARNING",
+            # All the users share one address: any per-client limit would answer 429.
+            API_REQUESTS_PER_MINUTE="0", PAGE_ANALYSES_PER_MINUTE="0", PAGE_SHARES_PER_MINUTE="0",
         )
         manage = [sys.executable, "manage.py"]
         subprocess.run([*manage, "migrate", "--no-input", "-v", "0"], cwd=ROOT, env=env, check=True)
@@ -148,14 +232,19 @@ def main() -> int:
                 raise
             print(f"==> locust: {USERS} users for {DURATION} against {host}")
             stats = Path(tmp) / "stats.json"
+            load_before = " ".join(f"{x:.2f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "n/a"
+            sampler = LoadSampler()
+            sampler.start()
             with open(Path(tmp) / "locust.log", "w") as locust_log:
                 locust = subprocess.run(
                     [str(BIN / "locust"), "-f", str(Path(__file__).with_name("locustfile.py")), "--headless",
                      "--users", str(USERS), "--spawn-rate", str(USERS), "--run-time", DURATION, "--host", host,
-                     "--json-file", str(stats.with_suffix("")), "--skip-log", "--loglevel", "WARNING",
-                     "--stop-timeout", "10"],
-                    cwd=ROOT, env=env, check=False, stdout=locust_log, stderr=subprocess.STDOUT,
+                     "--json-file", str(stats.with_suffix("")), "--csv", str(Path(tmp) / "locust"),
+                     "--skip-log", "--loglevel", "WARNING", "--stop-timeout", "10"],
+                    cwd=ROOT, env={**env, "LOAD_REQUEST_LOG": str(Path(tmp) / "requests.tsv")}, check=False,
+                    stdout=locust_log, stderr=subprocess.STDOUT,
                 )
+            load_during = sampler.stop()
         finally:
             server.terminate()
             server.wait(timeout=30)
@@ -165,17 +254,26 @@ def main() -> int:
             raise SystemExit(f"locust wrote no statistics (exit {locust.returncode})")
         entries = json.loads(stats.read_text())
         print(f"==> machine: {described}")
-        print(f"==> {USERS} users, think time 0.5-2 s (bench/load/locustfile.py), for {DURATION}")
+        print(f"==> load average before: {load_before} (1, 5, 15 min); 1-minute load average during the run: "
+              f"{load_during}")
+        print(f"==> {USERS} users, think time 0.5-2 s (mix: bench/load/locustfile.py), for {DURATION}")
         print("\n".join(report(entries)))
+        print(f"==> the same without the first {WARMUP:.0f} s (all the users arrive at once and open /)")
+        print("\n".join(steady(Path(tmp) / "requests.tsv")))
         failures = [e for e in entries if e["num_failures"]]
+        failures_csv = Path(tmp) / "locust_failures.csv"
+        if failures_csv.exists():
+            with open(failures_csv, newline="") as f:
+                for row in csv.DictReader(f):
+                    print(f"failure: {row['Method']} {row['Name']}: {row['Error']} ({row['Occurrences']}x)")
         errors = Path(tmp) / "locust.log"
-        for line in errors.read_text().splitlines()[-20:] if failures else []:
+        for line in errors.read_text().splitlines()[-20:] if failures or locust.returncode else []:
             print(f"locust: {line}")
         server_errors = [line for line in (Path(tmp) / "gunicorn.log").read_text().splitlines()
                          if "Traceback" in line or "[CRITICAL]" in line or "WORKER TIMEOUT" in line]
         for line in server_errors[:10]:
             print(f"server: {line}")
-        return 1 if failures or server_errors else 0
+        return 1 if failures or server_errors or locust.returncode else 0
 
 
 if __name__ == "__main__":
