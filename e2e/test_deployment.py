@@ -19,21 +19,10 @@ from pathlib import Path
 import pytest
 
 from e2e.conftest import Server, start_server
+from e2e.test_playground import ONE_GPU as CLAIM
 
 pytestmark = pytest.mark.e2e
 
-CLAIM = """\
-apiVersion: resource.k8s.io/v1
-kind: ResourceClaim
-metadata:
-  name: survives-restarts
-spec:
-  devices:
-    requests:
-    - name: gpu
-      exactly:
-        deviceClassName: gpu.example.com
-"""
 LIMIT = 8
 
 
@@ -88,7 +77,7 @@ def test_a_share_is_seen_by_the_other_server_and_survives_a_restart(two_servers)
     assert status == 200, seen
     assert seen["documents"] == CLAIM
     status, page = call("GET", f"{b.url}/s/{share}")
-    assert status == 200 and "survives-restarts" in page
+    assert status == 200 and "one-gpu" in page
 
     a.stop()
     restarted = start_server(folder / "a", database, CACHE="database")

@@ -100,6 +100,7 @@ def _allocation_mode(ctx: Context, mode: str, count: int, path: str) -> None:
 
 def _request_refs(ctx: Context, refs: list[str], path: str, known: RequestNames) -> None:
     def one(ref, p):
+        ref = ref or ""  # null in a string list decodes to "" in the apiserver
         if len(ref.split("/")) > 2:
             ctx.errs.invalid(p, ref, REQUEST_REF_MESSAGE)
             return

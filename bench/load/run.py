@@ -142,6 +142,15 @@ def percentile(buckets: dict[str, int], fraction: float) -> float:
     return times[-1][0] if times else 0.0
 
 
+HEADER = f"{'endpoint':<24}{'requests':>9}{'errors':>8}{'req/s':>8}{'p50 ms':>8}{'p95 ms':>8}{'p99 ms':>8}{'max ms':>8}"
+
+
+def row(name: str, requests: int, failures: int, seconds: float, quantiles: list[float], slowest: float) -> str:
+    """One line of the tables: counts, rate, p50/p95/p99 and the slowest, in ms."""
+    return (f"{name:<24}{requests:>9}{failures:>8}{requests / seconds:>8.1f}"
+            + "".join(f"{q:>8.0f}" for q in quantiles) + f"{slowest:>8.0f}")
+
+
 def report(entries: list[dict]) -> list[str]:
     """Rows of the results table (one per endpoint, then all together)."""
     first = min(e["start_time"] for e in entries)
@@ -154,14 +163,10 @@ def report(entries: list[dict]) -> list[str]:
         together["max_response_time"] = max(together["max_response_time"], e["max_response_time"])
         for ms, count in e["response_times"].items():
             together["response_times"][ms] = together["response_times"].get(ms, 0) + count
-    header = f"{'endpoint':<24}{'requests':>9}{'errors':>8}{'req/s':>8}{'p50 ms':>8}{'p95 ms':>8}{'p99 ms':>8}{'max ms':>8}"
-    rows = [header, "-" * len(header)]
+    rows = [HEADER, "-" * len(HEADER)]
     for e in [*sorted(entries, key=lambda e: e["name"]), together]:
-        rows.append(
-            f"{e['name']:<24}{e['num_requests']:>9}{e['num_failures']:>8}{e['num_requests'] / seconds:>8.1f}"
-            + "".join(f"{percentile(e['response_times'], f):>8.0f}" for f in (0.50, 0.95, 0.99))
-            + f"{e['max_response_time']:>8.0f}"
-        )
+        quantiles = [percentile(e["response_times"], f) for f in (0.50, 0.95, 0.99)]
+        rows.append(row(e["name"], e["num_requests"], e["num_failures"], seconds, quantiles, e["max_response_time"]))
     rows.append(f"over {seconds:.0f} s of requests")
     return rows
 
@@ -187,16 +192,12 @@ def steady(log: Path) -> list[str]:
     def nearest_rank(values: list[float], fraction: float) -> float:
         return values[max(0, math.ceil(fraction * len(values)) - 1)]
 
-    header = f"{'endpoint':<24}{'requests':>9}{'errors':>8}{'req/s':>8}{'p50 ms':>8}{'p95 ms':>8}{'p99 ms':>8}{'max ms':>8}"
-    rows = [header, "-" * len(header)]
+    rows = [HEADER, "-" * len(HEADER)]
     groups = {name: [r for r in kept if r[1] == name] for name in sorted({r[1] for r in kept})}
     for name, group in [*groups.items(), ("all", kept)]:
         times = sorted(r[2] for r in group)
-        rows.append(
-            f"{name:<24}{len(group):>9}{sum(r[3] for r in group):>8}{len(group) / seconds:>8.1f}"
-            + "".join(f"{nearest_rank(times, f):>8.0f}" for f in (0.50, 0.95, 0.99))
-            + f"{times[-1]:>8.0f}"
-        )
+        quantiles = [nearest_rank(times, f) for f in (0.50, 0.95, 0.99)]
+        rows.append(row(name, len(group), sum(r[3] for r in group), seconds, quantiles, times[-1]))
     rows.append(f"requests started from {WARMUP:.0f} s on, over {seconds:.0f} s")
     return rows
 
