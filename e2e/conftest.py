@@ -19,12 +19,14 @@ Content-Security-Policy violation.
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -115,6 +117,25 @@ def start_server(folder: Path, database_url: str | None = None, **overrides: str
             server.stop()
             raise RuntimeError(f"gunicorn did not start:\n{log.read_text(errors='replace')[-3000:]}")
         time.sleep(0.2)
+
+
+def http_call(method: str, url: str, body: dict | bytes | None = None, content_type: str = "application/json",
+         headers: dict[str, str] | None = None) -> tuple[int, dict | str]:
+    """One HTTP request to a test server: the status and the answer (JSON decoded when it is JSON).
+
+    A dict body is sent as JSON; 4xx and 5xx answers are returned, not raised."""
+    data = json.dumps(body).encode() if isinstance(body, dict) else body
+    request = urllib.request.Request(url, data=data, method=method,
+                                     headers={"Content-Type": content_type, **(headers or {})})
+    try:
+        with urllib.request.urlopen(request, timeout=60) as r:
+            status, text = r.status, r.read().decode()
+    except urllib.error.HTTPError as e:
+        status, text = e.code, e.read().decode()
+    try:
+        return status, json.loads(text)
+    except ValueError:
+        return status, text
 
 
 @pytest.fixture(scope="session")

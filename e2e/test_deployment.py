@@ -8,17 +8,14 @@ restart, and the API's rate limit counts across both.
 
 from __future__ import annotations
 
-import json
 import os
 import secrets
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from e2e.conftest import Server, start_server
+from e2e.conftest import Server, http_call, start_server
 from e2e.test_playground import ONE_GPU as CLAIM
 
 pytestmark = pytest.mark.e2e
@@ -32,20 +29,7 @@ def shared_database(folder: Path) -> str:
 
 
 def call(method: str, url: str, body: dict | None = None, client: str = "") -> tuple[int, dict | str]:
-    data = json.dumps(body).encode() if body is not None else None
-    headers = {"Content-Type": "application/json"}
-    if client:
-        headers["X-Forwarded-For"] = client
-    request = urllib.request.Request(url, data=data, method=method, headers=headers)
-    try:
-        with urllib.request.urlopen(request, timeout=60) as r:
-            status, text = r.status, r.read().decode()
-    except urllib.error.HTTPError as e:
-        status, text = e.code, e.read().decode()
-    try:
-        return status, json.loads(text)
-    except ValueError:
-        return status, text
+    return http_call(method, url, body, headers={"X-Forwarded-For": client} if client else None)
 
 
 @pytest.fixture

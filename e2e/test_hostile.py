@@ -9,17 +9,15 @@ over HTTP, where a hung or crashed worker would show.
 from __future__ import annotations
 
 import http.client
-import json
 import re
 import time
-import urllib.error
 import urllib.request
 from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import Page, expect
 
-from e2e.conftest import Server
+from e2e.conftest import Server, http_call
 from e2e.test_playground import replace_text, summary
 
 pytestmark = pytest.mark.e2e
@@ -63,13 +61,9 @@ spec:
 
 
 def post(server: Server, path: str, body: dict | bytes, content_type: str = "application/json") -> tuple[int, dict]:
-    data = body if isinstance(body, bytes) else json.dumps(body).encode()
-    request = urllib.request.Request(server.url + path, data=data, headers={"Content-Type": content_type})
-    try:
-        with urllib.request.urlopen(request, timeout=60) as r:
-            return r.status, json.loads(r.read())
-    except urllib.error.HTTPError as e:
-        return e.code, json.loads(e.read())
+    status, answer = http_call("POST", server.url + path, body, content_type)
+    assert isinstance(answer, dict), answer
+    return status, answer
 
 
 def assert_healthy(server: Server) -> None:

@@ -13,15 +13,19 @@ from playground.tests.base import BaseTestCase
 HTMX = {"HX-Request": "true", "HX-Target": "results"}
 
 
+def freeze_mid_minute(test) -> None:
+    """Mid-minute, and frozen: a test never straddles two counting windows."""
+    clock = mock.patch("playground.ratelimit.time.time", return_value=1_800_000_030.0)
+    clock.start()
+    test.addCleanup(clock.stop)
+
+
 @override_settings(PAGE_ANALYSES_PER_MINUTE=3, PAGE_SHARES_PER_MINUTE=2, NUM_PROXIES=0)
 class RateLimitTestCase(BaseTestCase):
     def setUp(self):
         cache.clear()
         self.addCleanup(cache.clear)
-        # Mid-minute, and frozen: a test never straddles two counting windows.
-        clock = mock.patch("playground.ratelimit.time.time", return_value=1_800_000_030.0)
-        clock.start()
-        self.addCleanup(clock.stop)
+        freeze_mid_minute(self)
 
     def test_it_limits_live_analyses(self):
         for _ in range(3):
@@ -117,9 +121,7 @@ class DatabaseCacheRateLimitTestCase(BaseTestCase):
     def setUp(self):
         # What `migrate` does after the apps' migrations with CACHE=database.
         create_cache_tables(using="default")
-        clock = mock.patch("playground.ratelimit.time.time", return_value=1_800_000_030.0)
-        clock.start()
-        self.addCleanup(clock.stop)
+        freeze_mid_minute(self)
 
     def test_it_counts_in_the_database(self):
         for _ in range(2):
