@@ -166,6 +166,13 @@ def test_layouts_from_phone_to_desktop(browser: Browser, samples):
                 assert results["y"] < 400, results  # in view beside the editor, not below it
             else:
                 assert results["y"] >= claims["y"] + claims["height"], (width, claims, results)
+            if width == 390:  # long field paths, device names and node tables wrap too
+                for slug in ("selector-missing-attribute", "opaque-config", "pcie-root-too-many-gpus", "admin-access"):
+                    page.goto(f"/examples/{slug}")
+                    expect(summary(page)).to_be_visible()
+                    no_sideways_scrolling(page)
+                page.goto("/examples/pcie-root-alignment")
+                page.locator("#gate-picker summary").click()
             if width == 1440:
                 assert claims["width"] >= max(700, width / 2), claims
                 assert box(page, "#inventory")["width"] >= 700
