@@ -315,6 +315,25 @@ def test_a_reload_keeps_the_edits_until_reset(page: Page, samples):
     assert "one-gpu" not in editor_value(page)
 
 
+def test_it_asks_before_an_upload_replaces_a_custom_inventory(page: Page, samples, tmp_path):
+    path = tmp_path / "other.yaml"
+    path.write_text(KUBECTL_LIST.replace("pasted-node", "uploaded-node"))
+    page.goto("/")
+    page.get_by_label("Sample inventory").select_option("")
+    replace_text(page, KUBECTL_LIST, name="inventory")
+    asked = []
+    page.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+    page.get_by_label("Upload an inventory file").set_input_files(str(path))
+    expect(page.get_by_label("Sample inventory")).to_have_value("")
+    page.wait_for_timeout(300)
+    assert asked and "with the file other.yaml" in asked[0], asked
+    assert "uploaded-node" not in editor_value(page, "inventory")
+    page.once("dialog", lambda d: d.accept())
+    page.get_by_label("Upload an inventory file").set_input_files(str(path))
+    expect(page.locator("#inventory-objects")).to_contain_text("1 Node")
+    assert "uploaded-node" in editor_value(page, "inventory")
+
+
 def test_it_asks_before_a_custom_inventory_is_replaced(page: Page, samples):
     page.goto("/")
     page.get_by_label("Sample inventory").select_option("")
