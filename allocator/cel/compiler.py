@@ -9,14 +9,18 @@ from allocator.cel.library import FUNCTIONS, compile_regex, index_value, opt_ind
 from allocator.cel.parser import Node
 from allocator.cel.values import (
     NONE,
+    Abort,
     CELError,
     CostExceeded,
+    EvalPanic,
     Optional,
     TypeValue,
     cel_equal,
+    equal_is_true,
     go_type_name,
     map_lookup,
 )
+from allocator.semver import Version
 
 UNKNOWN = (1 << 64) - 1
 TYPE_NAMES = frozenset({"int", "uint", "double", "bool", "string", "bytes", "list", "map", "null_type", "type"})
@@ -227,7 +231,7 @@ class Checker:
                     raise CheckError(e.pos, f"expected type '{T.fmt(elem)}' but found '{T.fmt(et)}'")
                 elem = j
         self.entry_sizes[n.id] = max((s if s is not None else UNKNOWN) for s in sizes) if sizes else 0
-        return T.list_of(elem or T.DYN), cost, len(n.a)
+        return T.list_of(elem or T.FREE), cost, len(n.a)
 
     def c_map(self, n):
         cost = 30
@@ -252,7 +256,7 @@ class Checker:
                 if jv is None:
                     raise CheckError(val.pos, f"expected type '{T.fmt(vt)}' but found '{T.fmt(v_t)}'")
                 kt, vt = jk, jv
-        return T.map_of(kt or T.DYN, vt or T.DYN), cost, len(n.a)
+        return T.map_of(kt or T.FREE, vt or T.FREE), cost, len(n.a)
 
     def c_struct(self, n):
         raise CheckError(n.pos, f"undeclared reference to '{n.a}'")
@@ -506,6 +510,70 @@ def check(env: Env, root: Node, estimate: bool):
     return t, cost, c.overloads
 
 
+def _equivalent(a, b) -> bool:
+    """Same static type; a type parameter left free (see ``T.FREE``) would have been bound to match."""
+    return a == b or T.has_free(a) or T.has_free(b)
+
+
+def heterogeneous_literals(root: Node) -> list[tuple[int, str]]:
+    """cel-go's homogeneous aggregate literal validator (on in Kubernetes): the elements of a list literal,
+    and the keys and the values of a map literal, must all have the same static type -- ``dyn`` and ``int``
+    differ. Literals inside a ``format()`` call are exempt."""
+    issues: list[tuple[int, str]] = []
+
+    def mismatch(node, expected, found):
+        issues.append((node.pos, f"expected type '{T.fmt(expected)}' but found '{T.fmt(found)}'"))
+
+    def visit(n, exempt):
+        if n is None or not isinstance(n, Node):
+            return
+        k = n.kind
+        if k == "list" and not exempt:
+            first = None
+            for i, e in enumerate(n.a):
+                et = e.type[1] if i in n.b and e.type[0] == "opt" else e.type
+                if first is None or T.has_free(first):
+                    first = et if first is None or not T.has_free(et) else first
+                elif not _equivalent(first, et):
+                    mismatch(e, first, et)
+                    break
+        elif k == "map" and not exempt:
+            first_k = first_v = None
+            for key, val, opt in n.a:
+                kt, vt = key.type, (val.type[1] if opt and val.type[0] == "opt" else val.type)
+                if first_k is None:
+                    first_k, first_v = kt, vt
+                    continue
+                if not _equivalent(first_k, kt):
+                    mismatch(key, first_k, kt)
+                if not _equivalent(first_v, vt):
+                    mismatch(val, first_v, vt)
+        if k == "call":
+            exempt = exempt or n.a == "format"
+            visit(n.b, exempt)
+            for a in n.c:
+                visit(a, exempt)
+        elif k == "list":
+            for e in n.a:
+                visit(e, exempt)
+        elif k == "map":
+            for key, val, _ in n.a:
+                visit(key, exempt)
+                visit(val, exempt)
+        elif k == "select":
+            visit(n.a, exempt)
+        elif k == "comp":
+            visit(n.b, exempt)
+            for b in n.d:
+                visit(b, exempt)
+        elif k == "bind":
+            visit(n.b, exempt)
+            visit(n.c, exempt)
+
+    visit(root, False)
+    return issues
+
+
 # --------------------------------------------------------------------------- closures
 class Budget:
     __slots__ = ("left",)
@@ -521,13 +589,59 @@ def _charge(act, amount):
         raise CostExceeded()
 
 
+class ProgramError(Exception):
+    """The program cannot be built: cel-go's planner evaluated a constant and it failed."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+# Conversions that cel-go's optimiser (OptOptimize, on in Kubernetes) evaluates when the program is built
+# if their argument is a constant; a failure then refuses the program.
+CONVERSIONS = frozenset({"int", "uint", "double", "string", "bool", "bytes", "dyn", "type", "duration",
+                         "timestamp"})
+
+
+class _LazyBinding:
+    """A cel.bind variable: its expression runs on first use, once; an error is kept as its value."""
+
+    __slots__ = ("init", "act", "done", "value", "error")
+
+    def __init__(self, init, act):
+        self.init = init
+        self.act = act
+        self.done = False
+        self.value = None
+        self.error = None
+
+    def get(self):
+        if not self.done:
+            try:
+                self.value = self.init(self.act)
+            except Abort:
+                raise
+            except CELError as e:
+                self.error = e
+            self.done = True
+            self.act = None
+        if self.error is not None:
+            raise self.error
+        return self.value
+
+
 class Compiler:
     def __init__(self, env: Env, overloads):
         self.env = env
         self.overloads = overloads
+        self.scopes: list[dict[str, str]] = []  # innermost last: variable name -> "bind" or "iter"
+        self.constants: set[int] = set()  # ids of nodes whose value is known when the program is built
 
     def compile(self, n: Node):
         return getattr(self, "k_" + n.kind)(n)
+
+    def _is_constant(self, n: Node) -> bool:
+        return n.kind == "lit" or id(n) in self.constants
 
     def k_lit(self, n):
         v = n.a
@@ -535,6 +649,11 @@ class Compiler:
 
     def k_ident(self, n):
         name = n.a
+        for scope in reversed(self.scopes):
+            if name in scope:
+                if scope[name] == "bind":
+                    return lambda act: act[name].get()
+                break
         if n.type[0] == "type" and name in TYPE_NAMES:
             tv = TypeValue(name)
             return lambda act: tv
@@ -579,6 +698,8 @@ class Compiler:
         elems = [self.compile(e) for e in n.a]
         opts = n.b
         if not opts:
+            if all(self._is_constant(e) for e in n.a):
+                self.constants.add(id(n))
             return lambda act: [e(act) for e in elems]
 
         def mk(act):
@@ -597,6 +718,8 @@ class Compiler:
 
     def k_map(self, n):
         entries = [(self.compile(k), self.compile(v), opt) for k, v, opt in n.a]
+        if all(not opt and self._is_constant(k) and self._is_constant(v) for k, v, opt in n.a):
+            self.constants.add(id(n))
 
         def mk(act):
             out = {}
@@ -620,11 +743,15 @@ class Compiler:
     def k_bind(self, n):
         name = n.a
         init = self.compile(n.b)
-        body = self.compile(n.c)
+        self.scopes.append({name: "bind"})
+        try:
+            body = self.compile(n.c)
+        finally:
+            self.scopes.pop()
 
         def bind(act):
             inner = dict(act)
-            inner[name] = init(act)
+            inner[name] = _LazyBinding(init, act)
             return body(inner)
         return bind
 
@@ -635,7 +762,11 @@ class Compiler:
         rng = self.compile(n.b)
         v1 = n.c[0]
         v2 = n.c[1] if len(n.c) == 2 else None
-        bodies = [self.compile(b) for b in n.d]
+        self.scopes.append({v: "iter" for v in n.c})
+        try:
+            bodies = [self.compile(b) for b in n.d]
+        finally:
+            self.scopes.pop()
 
         def items(act):
             r = rng(act)
@@ -667,7 +798,7 @@ class Compiler:
                 for inner in loop(act):
                     try:
                         r = pred(inner)
-                    except CostExceeded:
+                    except Abort:
                         raise
                     except CELError as e:
                         if err is None:
@@ -789,7 +920,12 @@ class Compiler:
                         return x == y
                     return cel_equal(x, y)
                 return eq
-            return lambda act: not cel_equal(a0(act), a1(act))
+            # cel-go's `!=` is "Equal is not true": a failed comparison reads as unequal.
+            return lambda act: not equal_is_true(a0(act), a1(act))
+        if name == "@in" and n.c[1].kind in ("list", "map") and _hashes_lookup(n.c[1]):
+            return self._hashed_in(self._generic_call(ovs, args))
+        if name in CONVERSIONS and n.b is None and len(n.c) == 1 and self._is_constant(n.c[0]):
+            return self._fold(n, self._generic_call(ovs, args))
         if static_ok and ovs[0].charge is None:
             impl = ovs[0].impl
             if len(args) == 1:
@@ -800,8 +936,30 @@ class Compiler:
                 return lambda act: impl(a0(act), a1(act))
             return lambda act: impl(*[a(act) for a in args])
 
-        def dispatch(act):
+        return self._generic_call(ovs, args)
+
+    def _fold(self, n, call):
+        """Evaluate a conversion of a constant now, as cel-go's optimiser does; failing refuses the program."""
+        try:
+            value = call({"@budget": Budget(COST_LIMIT)})
+        except CELError as e:
+            raise ProgramError(e.message) from None
+        self.constants.add(id(n))
+        return lambda act: value
+
+    @staticmethod
+    def _hashed_in(generic):
+        """`x in <literal>` where cel-go looks ``x`` up in a Go map: a semver cannot be hashed there."""
+        def hashed_in(act):
+            return generic(act, check_hashable=True)
+        return hashed_in
+
+    @staticmethod
+    def _generic_call(ovs, args):
+        def dispatch(act, check_hashable=False):
             vals = [a(act) for a in args]
+            if check_hashable and type(vals[0]) is Version:
+                raise EvalPanic("hash of unhashable type cel.Semver")
             for ov in ovs:
                 if all(value_matches(t, v) for t, v in zip(ov.args, vals, strict=True)):
                     if ov.charge is not None:
@@ -823,14 +981,14 @@ class Compiler:
                 lerr = None
                 if lv is stop:
                     return stop
-            except CostExceeded:
+            except Abort:
                 raise
             except CELError as e:
                 lerr = e
                 lv = None
             try:
                 rv = right(act)
-            except CostExceeded:
+            except Abort:
                 raise
             except CELError:
                 if lerr is not None:
@@ -846,6 +1004,14 @@ class Compiler:
                 raise CELError("no such overload")
             return not stop
         return logic
+
+
+def _hashes_lookup(container: Node) -> bool:
+    """Does cel-go answer `x in container` by hashing x? Map literals always (their entries live in a Go
+    map); list literals when the optimiser turned them into a set: constant elements of primitive types."""
+    if container.kind == "map":
+        return True
+    return all(e.kind == "lit" and type(e.a) is not bytes and e.a is not None for e in container.a) and bool(container.a)
 
 
 def _bool(v):
