@@ -21,6 +21,7 @@ from allocator.cel.compiler import (
     check,
     heterogeneous_literals,
 )
+from allocator.cel.cost import estimate as estimate_cost_of
 from allocator.cel.parser import ParseError, parse
 from allocator.cel.values import CELError, type_name
 from allocator.quantity import Quantity
@@ -207,10 +208,11 @@ def _compile_checked(expression: str, gates: frozenset[str], estimate_cost: bool
         raise CELCompileError(msg, errs, "syntax") from None
     env = Env(gates)
     try:
-        result_type, cost, overloads = check(env, root, estimate_cost)
+        result_type, overloads = check(env, root)
     except CheckError as e:
         msg, errs = format_issues(expression, [(e.pos, e.message)])
         raise CELCompileError(msg, errs, "type") from None
+    cost, coster = estimate_cost_of(root, overloads)
     issues = heterogeneous_literals(root)
     if issues:
         msg, errs = format_issues(expression, issues)
@@ -220,12 +222,12 @@ def _compile_checked(expression: str, gates: frozenset[str], estimate_cost: bool
     if result_type != T.BOOL and result_type != env.attr_type:
         raise CELCompileError(f"must evaluate to bool or the unknown type, not {T.fmt(result_type)}", [],
                               "result-type")
-    if estimate_cost and cost > MAX_COST:
-        raise CELCompileError("too complex, exceeds cost limit", [], "cost")
     try:
-        program = Compiler(env, overloads).compile(root)
+        program = Compiler(env, overloads, coster.per_iteration).compile(root)
     except ProgramError as e:
         raise CELCompileError(f"program instantiation failed: {e.message}", [], "program") from None
+    if estimate_cost and cost > MAX_COST:
+        raise CELCompileError("too complex, exceeds cost limit", [], "cost")
     return CompiledSelector(expression, gates, program, cost if estimate_cost else None, result_type)
 
 

@@ -190,3 +190,34 @@ def test_the_command_line_exits_2_on_an_internal_error(monkeypatch, tmp_path):
     assert "internal error in the playground's CEL implementation" in text
     assert "selector #0 on device x.example.com/node-a/dev-0" in text
     json.dumps(text)  # plain text, nothing half-written
+
+
+# Estimated costs, worked out with cel-go's checker.Cost and the apiserver's library.CostEstimator:
+# (expression, estimated cost, or None when the apiserver refuses it as too complex).
+COSTS = {
+    # replace(): traversal of the text (2 * 0.1 per character) and a result no longer than the text.
+    "replace-then-indexof": ('"ab".replace("b", "c").indexOf("a") == 0', 3),
+    # a comprehension variable has the size of the range's elements (here a 2-character literal).
+    "exists-over-literal": ('["ab"].exists(x, x.contains("a"))', 17),
+    # join() of a list literal: its elements have no declared size, so the result is unbounded.
+    "join-of-literal": ('["ab"].join("") == "a"', None),
+    # charAt() declares no result size: indexOf() on it is unbounded.
+    "charat-then-indexof": ('"ab".charAt(0).indexOf("a") == 0', None),
+    "split-then-join": ('"ab".split("a").join("-") < "a"', None),
+    # != on two quantities is costed by their sizes, which a capacity field does not declare.
+    "quantity-ne-quantity": (f"{MEM} != {BW}", None),
+    "quantity-eq-quantity": (f"{MEM} == {BW}", 1 + 4 + 4),  # == on quantities is O(1)
+    "driver-eq": ('device.driver == "x.example.com"', 4),
+    "attribute-lowerascii": (f'{X}.s.lowerAscii() == "abc"', 4 + 7 + 1),
+    "bind": (f"cel.bind(d, {X}, d.a > 0 && d.b)", 10 + 3 + (3 + 2)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(COSTS))
+def test_estimated_cost(name):
+    expression, expected = COSTS[name]
+    if expected is None:
+        with pytest.raises(CELCompileError, match="too complex, exceeds cost limit"):
+            compile_selector(expression, gates=STORED)
+    else:
+        assert compile_selector(expression, gates=STORED).estimated_cost == expected
