@@ -138,13 +138,9 @@ class Checker:
                 if et[0] != "opt" and not T.is_dyn(et):
                     raise CheckError(e.pos, f"expected type 'optional_type({T.fmt(et)})' but found '{T.fmt(et)}'")
                 et = et[1] if et[0] == "opt" else T.DYN
-            if elem is None:
-                elem = et
-            else:
-                j = T.join(elem, et)
-                if j is None:
-                    raise CheckError(e.pos, f"expected type '{T.fmt(elem)}' but found '{T.fmt(et)}'")
-                elem = j
+            # Elements of different types make a list(dyn); heterogeneous_literals then refuses it
+            # unless it is exempt (inside format()), as cel-go's validator does.
+            elem = et if elem is None else (T.join(elem, et) or T.DYN)
         return T.list_of(elem or T.FREE)
 
     def c_map(self, n):
@@ -162,12 +158,7 @@ class Checker:
             if kt is None:
                 kt, vt = k_t, v_t
             else:
-                jk, jv = T.join(kt, k_t), T.join(vt, v_t)
-                if jk is None:
-                    raise CheckError(key.pos, f"expected type '{T.fmt(kt)}' but found '{T.fmt(k_t)}'")
-                if jv is None:
-                    raise CheckError(val.pos, f"expected type '{T.fmt(vt)}' but found '{T.fmt(v_t)}'")
-                kt, vt = jk, jv
+                kt, vt = T.join(kt, k_t) or T.DYN, T.join(vt, v_t) or T.DYN
         return T.map_of(kt or T.FREE, vt or T.FREE)
 
     def c_struct(self, n):

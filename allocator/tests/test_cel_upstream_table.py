@@ -221,3 +221,52 @@ def test_estimated_cost(name):
             compile_selector(expression, gates=STORED)
     else:
         assert compile_selector(expression, gates=STORED).estimated_cost == expected
+
+
+def _corpus_devices():
+    full = dict(ATTRS)
+    full.update({
+        "big": A(int=9223372036854775807), "e": A(string=""), "pre": A(version="1.0.0-rc.1+build.5"),
+        "k8s.io/numa": A(int=0), "ints": A(ints=[1, 2, 3]), "strs": A(strings=["a", "b"]),
+        "vers": A(versions=["1.0.0", "2.0.0"]),
+    })
+    capacity = dict(CAPACITY)
+    capacity["cores"] = C(value="500m")
+    return {"full": (full, capacity), "bare": ({}, {})}
+
+
+def _corpus():
+    from allocator.tests.data.cel_corpus import CORPUS
+
+    return CORPUS
+
+
+def test_the_corpus_is_large_and_unique():
+    corpus = _corpus()
+    assert len(corpus) >= 200
+    keys = [(device, expression, repr(expected)) for device, expression, expected in corpus]
+    assert len(set(keys)) == len(keys)
+
+
+@pytest.mark.parametrize("index", range(len(_corpus())))
+def test_corpus(index):
+    device, expression, expected = _corpus()[index]
+    attrs, capacity = _corpus_devices()[device]
+    try:
+        selector = compile_selector(expression, gates=STORED, estimate_cost=True)
+    except CELCompileError as err:
+        assert isinstance(expected, str) and expected.startswith("compile:"), (expression, str(err))
+        assert expected[len("compile:"):] in str(err), (expression, str(err))
+        return
+    assert not (isinstance(expected, str) and expected.startswith("compile:")), (expression, "compiled")
+    if isinstance(expected, tuple):
+        assert selector.estimated_cost == expected[1], expression
+        return
+    try:
+        got = selector.evaluate(DRV, attrs, capacity)
+    except CELRuntimeError as err:
+        assert isinstance(expected, str) and expected.startswith("!"), (expression, str(err))
+        assert expected[1:] in str(err), (expression, str(err))
+        assert not err.internal, expression
+        return
+    assert got is expected, expression
