@@ -58,6 +58,9 @@ def compile_outcome(expression: str, enabled_gates: frozenset[str]) -> Outcome |
             return Outcome(dg.TOO_LONG, f"may not be more than {MAX_EXPRESSION_LENGTH} bytes")
         if reason == "cost":
             return Outcome(dg.FORBIDDEN, "too complex, exceeds cost limit")
+        if reason in ("program", "internal"):
+            # The apiserver reports a program it cannot build as field.InternalError.
+            return Outcome(dg.INTERNAL, message)
         if message.startswith("ERROR:"):
             message = "compilation failed: " + message
         return Outcome(dg.INVALID, message, where)
