@@ -263,6 +263,10 @@ def test_text_contrast_is_at_least_4_5_to_1(browser: Browser, samples, scheme):
         replace_text(page, ONE_GPU.replace("deviceClassName", "deviceClassNam"))  # an error line
         expect(page.locator("#editor .gutter-error")).to_have_count(1)
         assert page.evaluate(CONTRAST) == []
+        replace_text(page, CLAIM_HEAD + "        ")  # the completion list, its active entry and docs
+        page.keyboard.press("Control+Space")
+        expect(hints(page).first).to_be_visible()
+        assert page.evaluate(CONTRAST) == []
     finally:
         context.close()
     problems.check()
