@@ -92,6 +92,11 @@ def test_it_completes_field_names_for_the_kind_and_version(page: Page, samples):
     assert any(t.startswith("deviceClassName") for t in texts), texts
     assert any(t.startswith("allocationMode") for t in texts), texts
     page.keyboard.press("Escape")
+    # Keys already written in the mapping are not offered again.
+    replace_text(page, CLAIM_HEAD.replace("      exactly:\n", "      "))
+    page.keyboard.press("Control+Space")
+    expect(hints(page)).to_have_text([re.compile("^exactly"), re.compile("^firstAvailable")])
+    page.keyboard.press("Escape")
     # v1beta1 has no `exactly`: the request's own fields are offered one level up.
     replace_text(page, CLAIM_HEAD.replace("resource.k8s.io/v1", "resource.k8s.io/v1beta1").replace("      exactly:\n", "      "))
     page.keyboard.press("Control+Space")
@@ -108,6 +113,20 @@ def test_it_shows_a_fields_doc_on_hover(page: Page, samples):
     page.mouse.move(box["x"] + box["width"] - 30, box["y"] + box["height"] / 2)  # the span starts with the indent
     expect(page.locator("#editor-tip")).to_be_visible()
     expect(page.locator("#editor-tip")).to_contain_text("deviceClassName The DeviceClass")
+    # A function in a CEL expression shows its signature and what it does.
+    replace_text(page, CLAIM_HEAD + "        deviceClassName: gpu.example.com\n        selectors:\n        - cel:\n"
+                 '            expression: device.capacity["gpu.example.com"].memory.compareTo(quantity("40Gi")) >= 0\n')
+    page.mouse.move(0, 0)
+    expect(page.locator("#editor-tip")).to_be_hidden()
+    line = page.locator("#editor .CodeMirror-line", has_text="compareTo")
+    text_box = line.bounding_box()
+    at = page.evaluate("""() => { const cm = document.getElementById('id_documents').cm;
+        const n = cm.lineCount() - 2; const ch = cm.getLine(n).indexOf('compareTo') + 3;
+        const c = cm.charCoords({line: n, ch: ch}, 'window'); return [c.left, (c.top + c.bottom) / 2]; }""")
+    assert text_box["y"] <= at[1] <= text_box["y"] + text_box["height"]
+    page.mouse.move(at[0], at[1])
+    expect(page.locator("#editor-tip")).to_contain_text("kubernetes.Quantity.compareTo(kubernetes.Quantity) -> int")
+    expect(page.locator("#editor-tip")).to_contain_text("instead of < and >")
 
 
 # ------------------------------------------------------------------ Format and shortcuts

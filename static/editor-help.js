@@ -123,6 +123,27 @@
     return mapValue ? null : { schema: schema, type: type };
   }
 
+  // The keys already written in the mapping that holds column `col` on `line` (that line left out);
+  // on a line that starts a list item, only the lines below belong to its mapping.
+  function siblingKeys(cm, line, col, newItem) {
+    const keys = {};
+    const range = documentRange(cm, line);
+    (newItem ? [1] : [-1, 1]).forEach(function (dir) {
+      for (let i = line + dir; i >= range.first && i <= range.last; i += dir) {
+        const text = cm.getLine(i);
+        if (!text.trim() || /^\s*#/.test(text)) continue;
+        const k = lineKey(text);
+        if (k && k.dash >= 0 && k.col === col) { // where a list item starts: ours above, the next below
+          if (dir < 0) keys[k.key] = true;
+          break;
+        }
+        if (/^\s*/.exec(text)[0].length < col) break;
+        if (k && k.col === col) keys[k.key] = true;
+      }
+    });
+    return keys;
+  }
+
   // Is `line` inside a CEL expression (after `expression:` or in its block scalar)?
   function inExpression(cm, line, ch) {
     const text = cm.getLine(line);
@@ -233,7 +254,8 @@
       if (!found) return { prefix: m[3], items: [] };
       fields = Object.keys(found.schema.types[found.type] || {});
     }
-    return { prefix: m[3], items: fields.map(function (f) {
+    const written = siblingKeys(cm, cur.line, col, !!m[2]);
+    return { prefix: m[3], items: fields.filter(function (f) { return !written[f]; }).map(function (f) {
       const it = item(f + ": ", lang.fieldDocs[f], "field");
       it.label = f;
       return it;
