@@ -22,6 +22,7 @@ from allocator.cel.compiler import (
     heterogeneous_literals,
 )
 from allocator.cel.cost import estimate as estimate_cost_of
+from allocator.cel.cost import explain_cost
 from allocator.cel.parser import ParseError, parse
 from allocator.cel.values import CELError, type_name
 from allocator.quantity import Quantity
@@ -38,11 +39,12 @@ NO_SUCH_KEY_HINT = (". consider using CEL optional chaining (.? followed by orVa
 
 
 class CELCompileError(Exception):
-    def __init__(self, message: str, errors: list[tuple[int, int, str]], reason: str):
+    def __init__(self, message: str, errors: list[tuple[int, int, str]], reason: str, hint: str | None = None):
         super().__init__(message)
         self.message = message
         self.errors = errors
         self.reason = reason
+        self.hint = hint  # the playground's advice, beside cel-go's message
 
     def __str__(self):
         return self.message
@@ -153,14 +155,16 @@ def build_device(driver, attributes, capacity, allow_multiple_allocations=None) 
 
 
 class CompiledSelector:
-    __slots__ = ("expression", "gates", "estimated_cost", "_program", "_env", "result_type")
+    __slots__ = ("expression", "gates", "estimated_cost", "_program", "_env", "result_type", "root", "closures")
 
-    def __init__(self, expression, gates, program, estimated_cost, result_type):
+    def __init__(self, expression, gates, program, estimated_cost, result_type, root=None, closures=None):
         self.expression = expression
         self.gates = gates
         self._program = program
         self.estimated_cost = estimated_cost
         self.result_type = result_type
+        self.root = root  # the checked expression (spans, types) and each node's closure, for explanations
+        self.closures = closures or {}
 
     def evaluate(self, driver: str, attributes: Mapping, capacity: Mapping,
                  allow_multiple_allocations: bool | None = None) -> bool:
@@ -222,13 +226,17 @@ def _compile_checked(expression: str, gates: frozenset[str], estimate_cost: bool
     if result_type != T.BOOL and result_type != env.attr_type:
         raise CELCompileError(f"must evaluate to bool or the unknown type, not {T.fmt(result_type)}", [],
                               "result-type")
+    compiler = Compiler(env, overloads, coster.per_iteration)
     try:
-        program = Compiler(env, overloads, coster.per_iteration).compile(root)
+        program = compiler.compile(root)
     except ProgramError as e:
         raise CELCompileError(f"program instantiation failed: {e.message}", [], "program") from None
     if estimate_cost and cost > MAX_COST:
-        raise CELCompileError("too complex, exceeds cost limit", [], "cost")
-    return CompiledSelector(expression, gates, program, cost if estimate_cost else None, result_type)
+        error = CELCompileError("too complex, exceeds cost limit", [], "cost")
+        error.hint = explain_cost(expression, root, coster, MAX_COST)
+        raise error
+    return CompiledSelector(expression, gates, program, cost if estimate_cost else None, result_type, root,
+                            compiler.closures)
 
 
 _CACHE: OrderedDict = OrderedDict()

@@ -374,7 +374,7 @@ CONVERSIONS = frozenset({"int", "uint", "double", "string", "bool", "bytes", "dy
                          "timestamp"})
 
 
-class _LazyBinding:
+class LazyBinding:
     """A cel.bind variable: its expression runs on first use, once; an error is kept as its value."""
 
     __slots__ = ("init", "act", "done", "value", "error")
@@ -408,9 +408,12 @@ class Compiler:
         self.per_iteration = per_iteration  # comprehension id -> estimated cost of one iteration
         self.scopes: list[dict[str, str]] = []  # innermost last: variable name -> "bind" or "iter"
         self.constants: set[int] = set()  # ids of nodes whose value is known when the program is built
+        self.closures: dict[int, object] = {}  # node id -> its closure
 
     def compile(self, n: Node):
-        return getattr(self, "k_" + n.kind)(n)
+        closure = getattr(self, "k_" + n.kind)(n)
+        self.closures[n.id] = closure  # explanations evaluate sub-expressions with these
+        return closure
 
     def _is_constant(self, n: Node) -> bool:
         return n.kind == "lit" or id(n) in self.constants
@@ -523,7 +526,7 @@ class Compiler:
 
         def bind(act):
             inner = dict(act)
-            inner[name] = _LazyBinding(init, act)
+            inner[name] = LazyBinding(init, act)
             return body(inner)
         return bind
 

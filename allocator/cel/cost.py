@@ -550,3 +550,58 @@ def estimate(root: Node, overloads: dict[int, list]) -> tuple[int, Coster]:
     """The worst-case cost of a checked expression (its max), and the coster holding the parts."""
     coster = Coster(overloads)
     return coster.cost(root).hi, coster
+
+
+def _children(n: Node):
+    if n.kind == "call":
+        if n.b is not None:
+            yield n.b
+        yield from n.c
+    elif n.kind == "select":
+        yield n.a
+    elif n.kind == "list":
+        yield from n.a
+    elif n.kind == "map":
+        for key, val, _ in n.a:
+            yield key
+            yield val
+    elif n.kind == "comp":
+        yield n.b
+        yield from n.d
+    elif n.kind == "bind":
+        yield n.b
+        yield n.c
+
+
+# Estimates this large only come from sizes without a declared maximum (2^64 - 1 times a factor).
+_UNBOUNDED = 1 << 60
+
+
+def _figure(v: int) -> str:
+    return "unbounded" if v >= _UNBOUNDED else f"{v:,}"
+
+
+def explain_cost(source: str, root: Node, coster: Coster, limit: int) -> str:
+    """Which part of a refused expression costs what: the smallest sub-expression over the limit."""
+    node = root
+    while True:
+        over = [c for c in _children(node) if coster.parts.get(c.id, ZERO).hi > limit]
+        if not over:
+            break
+        node = max(over, key=lambda c: coster.parts[c.id].hi)
+    total = coster.parts[root.id].hi
+    part = source[node.start:node.end]
+    if len(part) > 80:
+        part = part[:77] + "..."
+    text = f"estimated cost {_figure(total)}, the limit is {limit:,}"
+    if node is not root:
+        text += f"; the costliest part is `{part}` ({_figure(coster.parts[node.id].hi)})"
+    per = coster.per_iteration.get(node.id)
+    if per is not None and node.kind == "comp":
+        count = coster.size_or_unknown(node.b).hi
+        text += (f": it runs its body up to {_figure(count)} times at up to {_figure(per)} each"
+                 if count < _UNBOUNDED else ": it iterates over something of unknown size")
+    elif coster.parts[node.id].hi >= _UNBOUNDED:
+        text += (": its cost grows with the size of a value whose maximum is not declared (the elements of "
+                 "a list literal, the result of charAt(), a capacity read as a field)")
+    return text
