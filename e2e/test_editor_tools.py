@@ -29,6 +29,8 @@ def hints(page: Page):
 
 
 def editor_value(page: Page, name: str = "documents") -> str:
+    # After a sample is loaded the form is new: its editors exist once the page script has set them up.
+    page.wait_for_function(f"!!document.getElementById('id_{name}').cm")
     return page.evaluate(f"document.getElementById('id_{name}').cm.getValue()")
 
 
@@ -374,6 +376,7 @@ def test_it_asks_before_a_custom_inventory_is_replaced(page: Page, samples):
     page.once("dialog", lambda d: d.accept())
     page.get_by_label("Sample inventory").select_option("mixed-cluster")
     expect(page.locator("#picture")).to_contain_text("l40s-node-2")
+    expect(editor(page, "inventory")).to_have_count(1)  # the new form's editors are set up
     assert "pasted-node" not in editor_value(page, "inventory")
     # The edited claims stay; a sample inventory over a sample one is replaced without asking.
     assert editor_value(page) == ONE_GPU

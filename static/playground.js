@@ -422,11 +422,16 @@
 
   // ------------------------------------------------------------------ ask before replacing a custom inventory
 
+  // Is the inventory in the editor one of the user's own (pasted, uploaded, edited)? Read from the
+  // current form, which may be a just-loaded one whose editors this script has not set up yet.
   function inventoryIsCustom() {
-    const cm = editors.inventory;
+    const textarea = document.getElementById("id_inventory");
     const picker = document.getElementById("id_inventory_slug");
-    const text = cm ? cm.getValue() : "";
-    return !!text.trim() && (!picker || picker.dataset.loaded !== text);
+    if (!textarea) return false;
+    const text = textarea.cm ? textarea.cm.getValue() : textarea.value;
+    if (!text.trim()) return false;
+    if (picker && picker.dataset.loaded !== undefined) return picker.dataset.loaded !== text;
+    return !(textarea.dataset.sample && text === textarea.defaultValue);
   }
 
   function confirmReplaceInventory(what) {
