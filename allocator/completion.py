@@ -7,8 +7,9 @@
   values are T) or ``None`` (a scalar, or something not modelled further).
 * ``inventory_names(text)``: the DeviceClass, driver, node, attribute and
   capacity names of an inventory (attribute and capacity names grouped by
-  their domain, as ``device.attributes["<domain>"]`` sees them), bounded so
-  that a hostile inventory cannot make the answer large.
+  their domain, as ``device.attributes["<domain>"]`` sees them, with each
+  attribute's CEL type), bounded so that a hostile inventory cannot make the
+  answer large.
 * ``cel_functions()``: the CEL functions and macros of the DRA environment,
   each with its signature and a one-line description.
 * ``FIELD_DOCS``: one line about each field, for hover help.
@@ -148,6 +149,7 @@ def inventory_names(text: str) -> dict:
     nodes: set[str] = set()
     attributes: dict[str, set[str]] = {}
     capacity: dict[str, set[str]] = {}
+    types_: dict[str, dict[str, str]] = {}  # domain -> attribute -> CEL type, as the first device has it
     try:
         read = read_documents(text)
     except DiagnosticError:
@@ -167,13 +169,28 @@ def inventory_names(text: str) -> dict:
                         domain, ident = _split_qualified(name, driver)
                         if domain in table or len(table) < MAX_DOMAINS:
                             table.setdefault(domain, set()).add(ident)
+                for name, value in device.attributes.items():
+                    domain, ident = _split_qualified(name, driver)
+                    if domain in attributes and ident not in types_.get(domain, {}):
+                        types_.setdefault(domain, {})[ident] = _attribute_type(value)
     return {
         "classes": _bounded(classes),
         "drivers": _bounded(drivers),
         "nodes": _bounded(nodes),
         "attributes": {d: _bounded(n) for d, n in sorted(attributes.items())},
+        "attributeTypes": {d: {n: types_[d][n] for n in _bounded(names)} for d, names in sorted(attributes.items())},
         "capacity": {d: _bounded(n) for d, n in sorted(capacity.items())},
     }
+
+
+# The CEL type of each kind of attribute value (capacities are all kubernetes.Quantity).
+_ATTRIBUTE_TYPES = (("int", "int"), ("bool", "bool"), ("string", "string"), ("version", "kubernetes.Semver"),
+                    ("ints", "list(int)"), ("bools", "list(bool)"), ("strings", "list(string)"),
+                    ("versions", "list(kubernetes.Semver)"))
+
+
+def _attribute_type(value: model.DeviceAttribute) -> str:
+    return next((cel for field, cel in _ATTRIBUTE_TYPES if getattr(value, field) is not None), "dyn")
 
 
 # --------------------------------------------------------------------------- CEL
@@ -263,7 +280,8 @@ def _type_text(t) -> str:
 
 @functools.cache
 def cel_functions() -> list[dict]:
-    """[{"name", "member", "signature", "doc"}] for the named functions and the macros."""
+    """[{"name", "member", "signature", "doc"}] for the named functions and the macros; member
+    functions also list the types they can be called on ("receivers")."""
     from .cel.library import FUNCTIONS
 
     out = []
@@ -276,9 +294,15 @@ def cel_functions() -> list[dict]:
             signature = f"{args[0]}.{name}({', '.join(args[1:])}) -> {_type_text(ov.result)}"
         else:
             signature = f"{name}({', '.join(args)}) -> {_type_text(ov.result)}"
-        out.append({"name": name, "member": ov.member, "signature": signature, "doc": CEL_DOCS.get(name, "")})
+        entry = {"name": name, "member": ov.member, "signature": signature, "doc": CEL_DOCS.get(name, "")}
+        if ov.member:  # the types it can be called on, to offer after a value of that type
+            entry["receivers"] = sorted({_type_text(o.args[0]) for o in overloads if o.member and o.args})
+        out.append(entry)
     for name, (signature, doc) in MACROS.items():
-        out.append({"name": name, "member": name != "has", "signature": signature, "doc": doc, "macro": True})
+        entry = {"name": name, "member": name != "has", "signature": signature, "doc": doc, "macro": True}
+        if entry["member"]:
+            entry["receivers"] = ["list(A)", "map(K, V)"]
+        out.append(entry)
     return out
 
 

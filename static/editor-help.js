@@ -184,13 +184,31 @@
     return starts.concat(inside);
   }
 
+  // Methods callable on a value of `type` (a CEL type name from the engine), or all when unknown.
+  function memberItems(lang, type) {
+    const generic = type && /^list\(/.test(type) ? "list(A)" : null;
+    return lang.cel.functions.filter(function (f) {
+      if (!f.member) return false;
+      if (!type) return true;
+      const on = f.receivers || [];
+      return on.indexOf(type) >= 0 || on.indexOf("dyn") >= 0 || (generic && on.indexOf(generic) >= 0);
+    }).map(function (f) { return item(f.name, f.doc || f.signature, "function"); });
+  }
+
   function celItems(lang, inv, before) {
     let m = /device\.(attributes|capacity)\[\s*["']([^"']*)["']\s*\]\.(\w*)$/.exec(before);
     if (m) {
       const table = m[1] === "attributes" ? inv.attributes : inv.capacity;
-      return { prefix: m[3], items: (table[m[2]] || []).map(function (n) {
-        return item(n, (m[1] === "attributes" ? "attribute of " : "capacity of ") + m[2], "name");
+      const domain = m[2];
+      return { prefix: m[3], items: (table[domain] || []).map(function (n) {
+        const type = m[1] === "attributes" ? ((inv.attributeTypes || {})[domain] || {})[n] : "kubernetes.Quantity";
+        return item(n, (type ? type + " " : "") + (m[1] === "attributes" ? "attribute of " : "capacity of ") + domain, "name");
       }) };
+    }
+    m = /device\.(attributes|capacity)\[\s*["']([^"']*)["']\s*\]\.(\w+)\.(\w*)$/.exec(before);
+    if (m) { // a method of the attribute's (or capacity's) type
+      const type = m[1] === "capacity" ? "kubernetes.Quantity" : ((inv.attributeTypes || {})[m[2]] || {})[m[3]];
+      return { prefix: m[4], items: memberItems(lang, type) };
     }
     m = /device\.(attributes|capacity)\[\s*["']([^"']*)$/.exec(before);
     if (m) {
@@ -207,10 +225,7 @@
         .map(function (v) { return item(v.slice(7), lang.cel.variables[v], "field"); }) };
     }
     m = /\.(\w*)$/.exec(before);
-    if (m) {
-      return { prefix: m[1], items: lang.cel.functions.filter(function (f) { return f.member; })
-        .map(function (f) { return item(f.name, f.doc || f.signature, "function"); }) };
-    }
+    if (m) return { prefix: m[1], items: memberItems(lang, null) };
     m = /([\w.]*)$/.exec(before);
     const globals = lang.cel.functions.filter(function (f) { return !f.member; })
       .map(function (f) { return item(f.name, f.doc || f.signature, "function"); });

@@ -100,10 +100,17 @@ def test_inventory_names_group_attributes_by_domain():
     # A bare name belongs to the driver's domain, as device.attributes["gpu.example.com"].model reads it.
     assert names["attributes"] == {"gpu.example.com": ["model"], "resource.kubernetes.io": ["pcieRoot"]}
     assert names["capacity"] == {"gpu.example.com": ["memory"]}
+    assert names["attributeTypes"] == {"gpu.example.com": {"model": "string"}, "resource.kubernetes.io": {"pcieRoot": "string"}}
+
+
+def test_attribute_types_are_cel_types():
+    text = INVENTORY.replace("model: {string: A100}", "model: {string: A100}\n        v: {version: 1.2.3}\n        n: {int: 3}\n        b: {bool: true}")
+    types = inventory_names(text)["attributeTypes"]["gpu.example.com"]
+    assert types == {"model": "string", "v": "kubernetes.Semver", "n": "int", "b": "bool"}
 
 
 def test_unreadable_inventories_give_empty_names():
-    empty = {"classes": [], "drivers": [], "nodes": [], "attributes": {}, "capacity": {}}
+    empty = {"classes": [], "drivers": [], "nodes": [], "attributes": {}, "attributeTypes": {}, "capacity": {}}
     assert inventory_names("spec: [\n") == empty
     assert inventory_names("") == empty
     # An object the engine refuses contributes nothing; the others still do.
@@ -130,6 +137,11 @@ def test_cel_functions_and_macros_have_signatures_and_docs():
     assert by_name["has"]["macro"] and not by_name["has"]["member"]
     assert by_name["exists"]["macro"] and by_name["exists"]["member"]
     assert by_name["sets.contains"]["signature"].startswith("sets.contains(")
+    # Member functions say what they can be called on, so that a quantity is offered its own.
+    assert by_name["compareTo"]["receivers"] == ["kubernetes.Quantity", "kubernetes.Semver"]
+    assert by_name["startsWith"]["receivers"] == ["string"]
+    assert by_name["exists"]["receivers"] == ["list(A)", "map(K, V)"]
+    assert "receivers" not in by_name["quantity"]
     # Every description is about a function that exists.
     assert set(completion.CEL_DOCS) <= set(by_name)
 
