@@ -191,5 +191,8 @@ def _explain(report: Report, explanation: Explanation, slices: list[model.Resour
                 "node": node_of_slice.get(d.slice), "matches": d.matches, "chosen": d.chosen,
                 "takenBy": d.taken_by, "reason": d.reason.message if d.reason else None,
                 "reasonCode": d.reason.code if d.reason else None,
+                # the parts of a selector that decided (span, verdict, values read, hint)
+                "why": (d.reason.parts or None) if d.reason else None,
+                "reasonShort": (d.reason.short or d.reason.message) if d.reason else None,
             } for d in req.devices],
         })

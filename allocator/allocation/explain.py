@@ -47,6 +47,7 @@ Data shape (``to_dict`` gives the same as JSON)::
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass, field
 
 from .. import model
@@ -82,6 +83,7 @@ class Reason:
     # For a false selector: the parts of its expression that decided, with the values they read
     # (``allocator.cel.explain.Part.to_dict``); the message ends with their summaries.
     parts: list | None = None
+    short: str | None = None  # the message without the parts' summaries
 
 
 @dataclass
@@ -106,6 +108,8 @@ class RequestExplanation:
     selected: bool | None = None  # for subrequests: whether the allocation chose this one
     error: str | None = None  # the request cannot be considered at all (unknown class...)
     devices: list[DeviceVerdict] = field(default_factory=list)
+    # Its devices are its alone: no admin access, no device that allows multiple allocations.
+    exclusive: bool = True
 
     @property
     def matching(self) -> int:
@@ -134,9 +138,30 @@ class Explanation:
             if line:
                 lines.append(line)
         if not lines and not self.allocated:
-            lines.append("every request has enough matching devices on its own, but no combination satisfies "
-                         "all requests, claims and constraints together")
+            lines.append(self._too_few_together() or (
+                "every request has enough matching devices on its own, but no combination satisfies "
+                "all requests, claims and constraints together"))
         return lines
+
+    def _too_few_together(self) -> str:
+        """"needs 9 devices together, but only 8 distinct devices match on node-a", when it is that simple:
+        plain requests (no alternatives, no sharing) whose counts add up to more than the devices they match."""
+        if any("/" in r.request or not r.exclusive or r.error for r in self.requests):
+            return ""
+        needed = 0
+        matching: set[tuple[str, str, str]] = set()
+        for r in self.requests:
+            mine = {(d.driver, d.pool, d.device) for d in r.devices if d.matches}
+            needed += len(mine) if r.mode == ALL else r.count
+            matching |= mine
+        if needed <= len(matching):
+            return ""
+        where = f" on node {self.node}" if self.node else ""
+        return (f"the requests need {needed} devices together, but only {len(matching)} distinct devices "
+                f"match them{where}")
+
+
+_ON_DEVICE = re.compile(r" on device [^:\s]+")
 
 
 def _with_parts(message: str, parts: list[dict]) -> str:
@@ -246,6 +271,8 @@ class _Explainer:
                         rex.devices.append(verdict)
                         if cand is not None:
                             cands.append((verdict, cand))
+                rex.exclusive = not view.admin_access and not any(
+                    c.device.allow_multiple_allocations for _, c in cands)
                 usable[view.full_name] = (view, [c for _, c in cands])
                 pending.append((rex, view, data, cands))
         self._constraints(ci, claim, usable, pending)
@@ -304,17 +331,21 @@ class _Explainer:
         try:
             what, index = search.selector_verdict(key, data, cand)
         except (AllocatorError, NodeSelectorError) as err:
-            return Reason("cel-error", str(err), error=str(err))
+            expression = getattr(err, "expression", None)
+            parts = self._selector_parts(expression, cand) if expression is not None else None
+            # The device is named by the row already: without it, the same error groups across devices.
+            return Reason("cel-error", _ON_DEVICE.sub("", str(err)), error=str(err), parts=parts)
         if what == "class":
             name = data.device_class.metadata.name
             selector = data.device_class.spec.selectors[index]
             parts = self._selector_parts(selector.cel.expression if selector.cel else "", cand)
-            return Reason("class-selector", _with_parts(f"selector #{index} of class {name} is false", parts),
-                          selector=index, device_class=name, parts=parts)
+            short = f"selector #{index} of class {name} is false"
+            return Reason("class-selector", _with_parts(short, parts), selector=index, device_class=name,
+                          parts=parts, short=short)
         if what == "request":
             parts = self._selector_parts(request.expressions[index], cand)
-            return Reason("request-selector", _with_parts(f"request selector #{index} is false", parts),
-                          selector=index, parts=parts)
+            short = f"request selector #{index} is false"
+            return Reason("request-selector", _with_parts(short, parts), selector=index, parts=parts, short=short)
         if what == "node":
             return Reason("wrong-node", f"the device is not available on node {node}", node=node)
         if features.consumable_capacity and not search.capacity_fits(request, cand):

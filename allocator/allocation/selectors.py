@@ -131,6 +131,8 @@ class SelectorEvaluator:
             if outcome is not True:
                 if outcome is False:
                     return i
-                raise AllocatorError(f"{owner}: selector #{i} on device {device_id}: CEL runtime error: "
-                                     f"{enhance_runtime_error(str(outcome))}") from outcome
+                error = AllocatorError(f"{owner}: selector #{i} on device {device_id}: CEL runtime error: "
+                                       f"{enhance_runtime_error(str(outcome))}")
+                error.expression = expression
+                raise error from outcome
         return -1
