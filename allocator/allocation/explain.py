@@ -430,12 +430,27 @@ def _constraint_reason(index, constraint, view: RequestView, cand: Candidate, us
             if agreeing >= wanted:
                 failed = None
                 break
-            failed = other_view.full_name
+            failed = (other_view.full_name, agreeing, wanted)
         if failed is not None:
-            how = "share its value" if match else "have a different value"
-            return Reason("constraint", f"{label}: too few devices of request {failed} {how}", constraint=index,
-                          attribute=constraint.attribute, other_request=failed)
+            other, agreeing, wanted = failed
+            how = "share" if match else "differ from"
+            return Reason("constraint", f"{label}: this device has {_attribute_text(attr)}; {agreeing} device(s) "
+                          f"of request {other} {how} it, {wanted} needed", constraint=index,
+                          attribute=constraint.attribute, other_request=other)
     return None
+
+
+def _attribute_text(attr: model.DeviceAttribute) -> str:
+    """An attribute's value as the user wrote it in the ResourceSlice."""
+    for kind in ("ints", "bools", "strings", "versions", "int", "bool", "string", "version"):
+        value = getattr(attr, kind)
+        if value is not None:
+            if kind in ("string", "version"):
+                return f'{kind} "{value}"'
+            if kind == "bool":
+                return f"bool {str(value).lower()}"
+            return f"{kind} {value}"
+    return "no value"  # pragma: no cover - validation requires one
 
 
 def _agrees(mine, theirs, match: bool, list_values: bool) -> bool:

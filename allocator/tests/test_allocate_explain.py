@@ -162,6 +162,9 @@ spec:
     assert _verdicts(a)["node-1/gpu-2"] == (False, "constraint")
     reason = next(d for d in a.devices if d.device == "gpu-2").reason
     assert (reason.constraint, reason.attribute, reason.other_request) == (0, "gpu.example.com/numa", "b")
+    # which value this device has, and how many of the other request's devices agree with it
+    assert reason.message.startswith("constraint #0 (matchAttribute gpu.example.com/numa): this device has int ")
+    assert reason.message.endswith("; 0 device(s) of request b share it, 1 needed")
     assert _verdicts(b)["node-1/gpu-0"] == (False, "constraint")
     assert not ex.allocated
 
