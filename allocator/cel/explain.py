@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from allocator.cel import internal_error_message
 from allocator.cel import types as T
 from allocator.cel.compiler import COST_LIMIT, Budget, LazyBinding
 from allocator.cel.hints import runtime_hint
@@ -113,6 +114,8 @@ class _Explainer:
             return None, e.message
         except (KeyError, RecursionError):  # a variable of an enclosing macro: not evaluable alone
             return None, None
+        except Exception as e:  # noqa: BLE001 - a bug of ours is shown as such, never raised into a page
+            return None, internal_error_message(e)
 
     def why(self, n: Node, act: dict, want: bool) -> None:
         """Explain why ``n`` is not ``want`` (it evaluated to ``not want`` or failed)."""
