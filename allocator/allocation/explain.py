@@ -352,8 +352,10 @@ class _Explainer:
             return Reason("capacity", "not enough capacity left for the request")
         if not features.partitionable_devices and device.consumes_counters:
             return Reason("partitionable-disabled", "consumes counters, but DRAPartitionableDevices is off")
-        if device.consumes_counters and not self._counters_fit(cand):
-            return Reason("counters", f"not enough shared counters left in pool {pool.id}", pool=pool.id)
+        shortage = self._counter_shortage(cand) if device.consumes_counters else ""
+        if shortage:
+            return Reason("counters", f"not enough shared counters left in pool {pool.id}: {shortage}",
+                          pool=pool.id)
         if features.device_taints:
             taint = taint_prevents(device, request)
             if taint is not None:
@@ -365,7 +367,8 @@ class _Explainer:
         multi = not self.search.variant.is_stable and bool(cand.device.allow_multiple_allocations)
         return self.a.selectors.explain(expression, cand.id.driver, cand.device, multi)
 
-    def _counters_fit(self, cand: Candidate) -> bool:
+    def _counter_shortage(self, cand: Candidate) -> str:
+        """"" when the pool's counters left cover the device, else which counter is short, with the numbers."""
         available = self.search.available_counters(cand.pool)
         use: dict[tuple[str, str], object] = {}
         for consumption in cand.device.consumes_counters:
@@ -376,9 +379,11 @@ class _Explainer:
         for set_name, counters in available.items():
             for name, have in counters.items():
                 want = use.get((set_name, name))
-                if (want is not None and have.cmp(want) < 0) or (want is None and have.sign() < 0):
-                    return False
-        return True
+                if want is not None and have.cmp(want) < 0:
+                    return f"counter {name} of {set_name} has {have} left, the device consumes {want}"
+                if want is None and have.sign() < 0:
+                    return f"counter {name} of {set_name} is overdrawn ({have})"
+        return ""
 
     def _constraints(self, ci, claim, usable: dict[str, tuple[RequestView, list[Candidate]]], pending) -> None:
         features = self.search.features

@@ -224,3 +224,62 @@ def test_failed_allocation_carries_the_explanation_as_reason():
     assert outcome.reason.startswith("claim default/train, request gpus: needs 3 device(s), 2 of 6 in reach match")
     assert outcome.explanation.requests[0].matching == 2
     assert outcome.explanation.to_dict()["requests"][0]["devices"][0]["reason"]["code"] == "pool-incomplete"
+
+
+def test_a_short_counter_is_named_with_the_numbers():
+    inv = _docs("""
+apiVersion: v1
+kind: Node
+metadata: {name: node-1}
+---
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: mig}
+spec:
+  selectors: [{cel: {expression: 'device.driver == "gpu.example.com"'}}]
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: counters}
+spec:
+  driver: gpu.example.com
+  pool: {name: gpu-0, generation: 1, resourceSliceCount: 2}
+  nodeName: node-1
+  sharedCounters: [{name: gpu-0-counters, counters: {memory: {value: 40Gi}}}]
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: devices}
+spec:
+  driver: gpu.example.com
+  pool: {name: gpu-0, generation: 1, resourceSliceCount: 2}
+  nodeName: node-1
+  devices:
+  - {name: mig-a, consumesCounters: [{counterSet: gpu-0-counters, counters: {memory: {value: 30Gi}}}]}
+  - {name: mig-b, consumesCounters: [{counterSet: gpu-0-counters, counters: {memory: {value: 30Gi}}}]}
+""")
+    claims = _docs("""
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: held}
+spec:
+  devices:
+    requests: [{name: one, exactly: {deviceClassName: mig}}]
+status:
+  allocation:
+    devices:
+      results: [{request: one, driver: gpu.example.com, pool: gpu-0, device: mig-a}]
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: more}
+spec:
+  devices:
+    requests: [{name: one, exactly: {deviceClassName: mig}}]
+""")["ResourceClaim"]
+    held, more = claims
+    ex = explain_claims([more], inv["DeviceClass"], inv["ResourceSlice"], inv["Node"], "node-1", None, [held])
+    reason = next(d for d in ex.requests[0].devices if d.device == "mig-b").reason
+    assert reason.code == "counters"
+    assert reason.message == ("not enough shared counters left in pool gpu.example.com/gpu-0: counter memory of "
+                              "gpu-0-counters has 10Gi left, the device consumes 30Gi")
