@@ -18,6 +18,7 @@ from typing import Any
 
 from . import model
 from .allocate import Allocator, AllocatorError
+from .allocation import search as search_limits
 from .allocation.encode import claim_to_json
 from .allocation.explain import Explanation, explain
 from .diagnostics import NOT_FOUND, Diagnostic, DiagnosticError
@@ -139,7 +140,7 @@ def _allocate(report: Report, combined: ReadResult, work: Workload, node: str | 
     slices = combined.of_kind("ResourceSlice")
     alloc = report.allocation
     try:
-        allocator = Allocator(combined.of_kind("DeviceClass"), slices, work.allocated, gates)
+        allocator = Allocator(combined.of_kind("DeviceClass"), slices, work.allocated, gates, prove=search_limits.PROVE)
     except AllocatorError as err:
         alloc.update(status="error", error=str(err), reasons=[str(err)])
         return

@@ -38,11 +38,14 @@ the request that got a device instead.
 
 Data shape (``to_dict`` gives the same as JSON)::
 
-    Explanation(node, allocated, error, requests=[
+    Explanation(node, allocated, error, proof, requests=[
         RequestExplanation(claim, request, device_class, mode, count, selected, error, devices=[
             DeviceVerdict(driver, pool, device, slice, matches, chosen, taken_by,
                           reason=Reason(code, message, selector, device_class, constraint,
                                         attribute, other_request, taint, pool, node, error))])])
+
+``proof`` is set when an exact proof (``allocation.proofs``) decided that the
+claims cannot fit before searching; ``summary()`` then starts with its message.
 """
 
 from __future__ import annotations
@@ -115,6 +118,8 @@ class Explanation:
     allocated: bool
     error: str | None = None
     requests: list[RequestExplanation] = field(default_factory=list)
+    # When a proof decided "no" without searching: ``proofs.Proof.to_dict()`` (code, message, numbers, names).
+    proof: dict | None = None
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -123,14 +128,17 @@ class Explanation:
         """One line per request that cannot be satisfied on its own, or why the whole set fails."""
         if self.error:
             return [self.error]
-        lines = []
+        # A request with too few devices has its own line with the reasons per device; other proofs come first.
+        proof = self.proof if self.proof and self.proof["code"] != "too-few-devices" else None
+        lines = [proof["message"]] if proof else []
         for r in self.requests:
             if r.selected is False and self.allocated:
                 continue
             line = _request_line(r)
-            if line:
+            if line and not (proof and proof["request"] and line.startswith(
+                    f"claim {proof['claim']}, request {proof['request']}:")):
                 lines.append(line)
-        if not lines and not self.allocated:
+        if len(lines) == bool(proof) and not self.allocated:
             lines.append("every request has enough matching devices on its own, but no combination satisfies "
                          "all requests, claims and constraints together")
         return lines
@@ -168,7 +176,8 @@ def explain(allocator, node: model.Node, claims: list[model.ResourceClaim], sear
         except AllocatorError as err:
             error = str(err)
     explainer = _Explainer(allocator, search, node)
-    out = Explanation(node=node.metadata.name, allocated=search.found, error=error)
+    out = Explanation(node=node.metadata.name, allocated=search.found, error=error,
+                      proof=search.proof.to_dict() if search.proof is not None and error is None else None)
     for ci, claim in enumerate(search.claims):
         out.requests.extend(explainer.claim(ci, claim))
     return out

@@ -38,6 +38,10 @@ DEFAULT_MAX_STEPS = 1_000_000
 FILTER_TIMEOUT = 10.0
 # The clock is read on the first step and then once every so many steps.
 CLOCK_EVERY = 1000
+# Whether the entry points for users (the engine, the command line, ``allocate_claims``, ``search_nodes``,
+# ``explain_claims``) search with exact proofs and memoised failure (``proofs``). ``Allocator`` itself
+# defaults to the plain walk, whose steps are upstream's.
+PROVE = True
 _SHARE_ID_NAMESPACE = uuid.UUID("6f1d2a52-4b8e-4c3a-9a43-0c7b5f3e2d10")
 
 
@@ -96,6 +100,11 @@ class Search:
         self.results: list[list[PickedDevice]] = [[] for _ in claims]
         self.calls = 0  # allocateOne invocations, as upstream counts them
         self.found = False
+        # With ``prove`` (see ``proofs``), exact proofs and memoised failure skip parts of the tree;
+        # ``proof`` says what decided when a proof answered before the search.
+        self.prove: bool = bool(getattr(prepared, "prove", False))
+        self.prover = None
+        self.proof = None
         self._share_ids = 0
         # Limits (upstream: the Filter's context). None means unbounded.
         self.max_steps: int | None = prepared.max_steps
@@ -266,6 +275,8 @@ class Search:
         claim = self.claims[ci]
         if ri >= len(claim.spec.devices.requests):
             try:
+                if self.prover is not None:
+                    return self.prover.enter_claim(ci + 1)
                 return self.allocate_one(ci + 1, 0, 0, 0, False, (0, 0, 0))
             except _MaxSizeExceeded:
                 # An earlier claim might choose a subrequest needing fewer devices.
@@ -516,8 +527,16 @@ class Search:
         if self.timeout:
             self._deadline = self.clock() + self.timeout
         self.prepare()
+        if self.prove:
+            if self._deadline is not None and self.clock() >= self._deadline:
+                name = self.node.metadata.name  # a deadline already passed: as on the plain search's first step
+                raise SearchLimitError(f"node {name}: timed out trying to allocate devices",
+                                       limit="timeout", steps=0, node=name)
+            from .proofs import Prover
+            self.prover = Prover(self)
+            self.proof = self.prover.before_search()
         try:
-            done = self.allocate_one(0, 0, 0, 0, False, (0, 0, 0))
+            done = False if self.proof is not None else self.allocate_one(0, 0, 0, 0, False, (0, 0, 0))
         except _MaxSizeExceeded as err:
             # Upstream lets its internal sentinel error escape here.
             raise AllocatorError("allocation max size exceeded") from err
