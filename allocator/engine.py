@@ -158,7 +158,9 @@ def _allocate(report: Report, combined: ReadResult, work: Workload, node: str | 
         failed_on = candidates[min(len(outcomes), len(candidates) - 1)]
         _explain(report, allocator.explain(failed_on, work.pending), slices)
         return
-    report.nodes = [{"name": o.node_name, "fits": o.allocated, "reason": o.reason or None} for o in outcomes]
+    # "proof": what decided "does not fit" without searching (allocation.proofs), on nodes where one did.
+    report.nodes = [{"name": o.node_name, "fits": o.allocated, "reason": o.reason or None,
+                     **({"proof": o.proof.to_dict()} if o.proof is not None else {})} for o in outcomes]
     if chosen is None:
         first = outcomes[0]
         _explain(report, first.explanation or allocator.explain(first.node, work.pending), slices)

@@ -72,8 +72,11 @@ class Proof:
     amount_available: str | None = None
 
     def to_dict(self) -> dict:
+        """As JSON for the engine's report (camelCase, as the rest of it)."""
         out = asdict(self)
         out["requests"] = list(self.requests)
+        out["amountNeeded"] = out.pop("amount_needed")
+        out["amountAvailable"] = out.pop("amount_available")
         return out
 
 
