@@ -39,6 +39,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 
 from ..pools import DeviceID
+from . import capacity as cap
 from .constraints import MatchAttribute, as_value_set, lookup_attribute, scalar_kind
 from .errors import AllocatorError
 from .requests import ALL, EXACT_COUNT, claim_ref
@@ -156,8 +157,12 @@ class Prover:
         """The checks of the search that no other allocation can make pass later."""
         s, device, request = self.s, cand.device, data.request
         features = s.features
-        if features.consumable_capacity and not s.capacity_fits(request, cand):
-            return False
+        if features.consumable_capacity:
+            try:  # against what allocated claims hold, not what the search holds right now
+                if not cap.fits(device, request.capacity, s.allocator.state.capacity.get(cand.id), None):
+                    return False
+            except cap.UnknownCapacity:
+                return False
         if not features.partitionable_devices and device.consumes_counters:
             return False
         multi = features.consumable_capacity and bool(device.allow_multiple_allocations)

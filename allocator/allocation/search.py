@@ -42,11 +42,18 @@ CLOCK_EVERY = 1000
 # ``explain_claims``) search with exact proofs and memoised failure (``proofs``). ``Allocator`` itself
 # defaults to the plain walk, whose steps are upstream's.
 PROVE = True
+# With proofs, the search first walks plainly; at this step it tries the proofs and starts
+# remembering failures (so small searches, most of them, pay nothing for them).
+PROVE_AFTER = 256
 _SHARE_ID_NAMESPACE = uuid.UUID("6f1d2a52-4b8e-4c3a-9a43-0c7b5f3e2d10")
 
 
 class _MaxSizeExceeded(Exception):
     """A claim would get more than MAX_RESULTS devices: backtrack further up."""
+
+
+class _Proved(Exception):  # noqa: N818 (a signal, like _MaxSizeExceeded)
+    """A proof showed that the search cannot succeed: stop it (every level undoes its devices)."""
 
 
 class Candidate:
@@ -513,7 +520,25 @@ class Search:
                                        limit="timeout", steps=steps, node=name)
             clock_at = self.calls + CLOCK_EVERY
             next_check = clock_at if next_check is None else min(next_check, clock_at)
+        if self.prove and self.prover is None:
+            if self.calls >= PROVE_AFTER:
+                self._engage_proofs()
+            else:
+                next_check = PROVE_AFTER if next_check is None else min(next_check, PROVE_AFTER)
         self._check_at = next_check if next_check is not None else sys.maxsize
+
+    def _prover(self):
+        if self.prover is None:
+            from .proofs import Prover
+            self.prover = Prover(self)
+        return self.prover
+
+    def _engage_proofs(self) -> None:
+        """The search is taking a while: try the proofs, and remember failing states from now on."""
+        proof = self._prover().before_search()
+        if proof is not None:
+            self.proof = proof
+            raise _Proved()
 
     # ------------------------------------------------------------------ entry
 
@@ -527,19 +552,16 @@ class Search:
         if self.timeout:
             self._deadline = self.clock() + self.timeout
         self.prepare()
-        if self.prove:
-            if self._deadline is not None and self.clock() >= self._deadline:
-                name = self.node.metadata.name  # a deadline already passed: as on the plain search's first step
-                raise SearchLimitError(f"node {name}: timed out trying to allocate devices",
-                                       limit="timeout", steps=0, node=name)
-            from .proofs import Prover
-            self.prover = Prover(self)
-            self.proof = self.prover.before_search()
         try:
-            done = False if self.proof is not None else self.allocate_one(0, 0, 0, 0, False, (0, 0, 0))
+            done = self.allocate_one(0, 0, 0, 0, False, (0, 0, 0))
         except _MaxSizeExceeded as err:
             # Upstream lets its internal sentinel error escape here.
             raise AllocatorError("allocation max size exceeded") from err
+        except _Proved:
+            done = False
+        if self.prove and not done and self.proof is None:
+            # Decided by the search itself: a proof, if there is one, still says why (as data).
+            self.proof = self._prover().before_search()
         self.found = done
         if not done and any(p.invalid for p in self.pools):
             raise NodeAllocationError("invalid resource pools were encountered")

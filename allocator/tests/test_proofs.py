@@ -12,6 +12,7 @@ import pytest
 
 from allocator.__main__ import main
 from allocator.allocate import Allocator, AllocatorError
+from allocator.allocation.search import PROVE_AFTER
 from allocator.engine import analyze
 from allocator.features import make_gates
 from allocator.objects import read_documents
@@ -99,11 +100,14 @@ def both(text: str, **options):
 
 
 def proved(text: str):
-    """The optimised outcome, after checking it agrees with the plain search and took fewer steps."""
+    """The optimised outcome, after checking it agrees with the plain search and took no more steps.
+
+    Small searches end before the proofs are tried (``PROVE_AFTER`` steps); the proof then still says why.
+    """
     plain, optimised = both(text)
     assert not plain.allocated and not optimised.allocated
     assert optimised.proof is not None
-    assert optimised.steps == 0 < plain.steps
+    assert optimised.steps == min(plain.steps, PROVE_AFTER)
     assert plain.proof is None
     return optimised
 
@@ -156,8 +160,10 @@ def test_the_issue_example_a_constraint_attribute_no_candidate_has():
 def test_the_three_claim_pattern_is_answered_without_trying_the_first_two_claims():
     text = gpus(8) + nics(2) + claim("train", exact("gpus", "gpu", 3)) + claim("infer", exact("gpus", "gpu", 3)) \
         + GPU_NIC
-    out = proved(text)
-    assert out.proof.code == "missing-attribute"
+    plain, optimised = both(text)
+    assert optimised.proof.code == "missing-attribute" and not plain.allocated
+    # The plain walk tries every choice of the first two claims; the proof stops it when it is tried.
+    assert (optimised.steps, plain.steps) == (PROVE_AFTER, 4965)
 
 
 def test_too_few_devices_with_the_attribute():
@@ -229,9 +235,9 @@ def test_memoised_failure_searches_a_failing_claim_once_per_state():
     # Three NICs on distinct NUMA nodes where there are two: no proof sees it, the search must.
     spread = claim("spread", exact("a", "nic") + exact("b", "nic") + exact("c", "nic"),
                    "    constraints:\n    - {distinctAttribute: nic.example.com/numa}\n")
-    plain, optimised = both(gpus(8) + nics(4) + claim("train", exact("gpus", "gpu", 3)) + spread)
+    plain, optimised = both(gpus(12) + nics(4) + claim("train", exact("gpus", "gpu", 3)) + spread)
     assert not plain.allocated and not optimised.allocated
-    assert optimised.proof is None  # so the steps saved are the memo's: 174 instead of 1,549
+    assert optimised.proof is None  # so the steps saved are the memo's
     assert optimised.steps * 5 < plain.steps
 
 

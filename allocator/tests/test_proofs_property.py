@@ -21,6 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from allocator.allocate import Allocator
+from allocator.allocation import search as search_module
 from allocator.allocation.encode import to_json
 from allocator.allocation.errors import AllocatorError, SearchLimitError
 from allocator.allocation.features import VARIANTS
@@ -128,7 +129,20 @@ def cases(draw):
             "slices": slices, "claims": claims, "allocated": allocated}
 
 
-def outcome(case: dict, variant, prove: bool):
+def outcome(case: dict, variant, prove: bool, prove_after: int = 0):
+    """("yes", results), ("no", None) or ("error", message), and the search.
+
+    ``prove_after``: the step at which proofs and memo start (``search.PROVE_AFTER``); 0 tries them
+    from the first step, so that every random case exercises them.
+    """
+    saved, search_module.PROVE_AFTER = search_module.PROVE_AFTER, prove_after
+    try:
+        return _outcome(case, variant, prove)
+    finally:
+        search_module.PROVE_AFTER = saved
+
+
+def _outcome(case: dict, variant, prove: bool):
     allocator = Allocator([build_class(n, s) for n, s in case["classes"].items()],
                           [build_slice(s) for s in case["slices"]], features=case_features(case), variant=variant,
                           state=build_state(case), max_steps=200_000, filter_timeout=None, prove=prove)
@@ -156,6 +170,7 @@ def test_proofs_and_memo_give_the_plain_search_answer(case):
             plain = outcome(case, variant, prove=False)
         except SearchLimitError:
             continue  # too big to compare
-        optimised = outcome(case, variant, prove=True)
-        assert optimised[:2] == plain[:2], (variant.name, optimised[:2], plain[:2])
-        assert optimised[2].calls <= plain[2].calls
+        for prove_after in (0, 8):
+            optimised = outcome(case, variant, prove=True, prove_after=prove_after)
+            assert optimised[:2] == plain[:2], (variant.name, prove_after, optimised[:2], plain[:2])
+            assert optimised[2].calls <= plain[2].calls
