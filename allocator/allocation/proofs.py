@@ -2,9 +2,11 @@
 
 The search (``search.Search``) walks upstream's tree step by step. With
 ``prove`` on, this module lets it skip parts of the tree whose outcome is
-already known, without changing any answer:
+already known, without changing any answer. The search walks plainly for
+its first ``search.PROVE_AFTER`` steps (most searches end sooner and pay
+nothing); then, or after a search that found no allocation (to say why):
 
-* Before the search, ``Prover.before_search`` looks for a proof that no
+* ``Prover.before_search`` looks for a proof that no
   allocation exists: a request with fewer usable devices than its count
   (after class and request selectors, devices already allocated, taints,
   counters and capacity a device cannot give even alone, and the attribute
@@ -13,7 +15,7 @@ already known, without changing any answer:
   together need more devices than can serve them (a matching), requests of
   one pool that together need more of a shared counter than is left, and a
   ``matchAttribute`` for which no value is held by enough devices.
-* During the search, ``Prover.enter_claim`` remembers the states (devices
+* From then on, ``Prover.enter_claim`` remembers the states (devices
   taken, counters and capacity consumed, as far as the remaining claims can
   see them) from which the remaining claims failed, and does not search
   them again; it also stops early when a remaining request has fewer free
@@ -470,7 +472,8 @@ class Prover:
         s = self.s
         counters = frozenset((p, cs, name, q) for p, sets in s.consumed_counters.items()
                              for cs, values in sets.items() for name, q in values.items() if not q.is_zero)
-        return s._share_ids, counters, self._pristine(k)
+        taken = frozenset(d for d, holders in s.allocating.items() if holders)
+        return s._share_ids, counters, taken, self._pristine(k)
 
     def _too_few_free(self, k: int) -> bool:
         s = self.s
