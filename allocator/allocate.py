@@ -98,6 +98,11 @@ class AllocationOutcome:
         return self._results
 
 
+def _release_key(release: str) -> tuple[int, int]:
+    major, minor = (int(part) for part in release.split("."))
+    return major, minor
+
+
 def default_filter_timeout(gates: FeatureGates) -> float | None:
     """The scheduler's per-node filter timeout for these gates: 10 s with DRASchedulerFilterTimeout, else none.
 
@@ -106,8 +111,7 @@ def default_filter_timeout(gates: FeatureGates) -> float | None:
     """
     on = gates.values.get("DRASchedulerFilterTimeout")
     if on is None:
-        major, minor = (int(part) for part in gates.release.split("."))
-        on = (major, minor) >= (1, 34)
+        on = _release_key(gates.release) >= (1, 34)
     return search_limits.FILTER_TIMEOUT if on else None
 
 
@@ -160,10 +164,14 @@ class Allocator:
         if state is None:
             state = gather_allocated_state(allocated_claims, self.features.consumable_capacity)
         self.state = state
-        # The scheduler's CEL cache knows only these two features.
+        # The scheduler's CEL cache knows only these two features. From 1.37 on it compiles in the
+        # "stored expressions" environment, which declares the newest device type (dyn attributes,
+        # allowMultipleAllocations, includes()) whatever the gates say.
         cel_gates = {"DRAConsumableCapacity"} if self.features.consumable_capacity else set()
         if self.features.list_type_attributes:
             cel_gates.add("DRAListTypeAttributes")
+        if _release_key(gates.release) >= (1, 37):
+            cel_gates |= {"DRAConsumableCapacity", "DRAListTypeAttributes"}
         self.selectors = SelectorEvaluator(frozenset(cel_gates))
         # Available counters per pool NAME (not driver), shared by all calls, as upstream keeps them.
         self.available_counters: dict[str, dict] = {}

@@ -40,6 +40,8 @@ class Diagnostic:
     severity: str = "error"  # or "warning"
     # The offending value as the apiserver would print it, already rendered.
     value: str | None = None
+    # Advice of the playground's own, shown beside the upstream message (never instead of it).
+    hint: str | None = None
 
     def message(self) -> str:
         """The text the apiserver would print for this error."""

@@ -82,6 +82,9 @@ class Reason:
     pool: str | None = None
     node: str | None = None
     error: str | None = None
+    # For a false selector: the parts of its expression that decided, with the values they read
+    # (``allocator.cel.explain.Part.to_dict``); the message ends with their summaries.
+    parts: list | None = None
 
 
 @dataclass
@@ -142,6 +145,13 @@ class Explanation:
             lines.append("every request has enough matching devices on its own, but no combination satisfies "
                          "all requests, claims and constraints together")
         return lines
+
+
+def _with_parts(message: str, parts: list[dict]) -> str:
+    """"request selector #0 is false: `memory >= ...` is false (memory = 80Gi)"."""
+    if not parts:
+        return message
+    return message + ": " + "; ".join(p["summary"] for p in parts)
 
 
 def _request_line(r: RequestExplanation) -> str:
@@ -306,10 +316,14 @@ class _Explainer:
             return Reason("cel-error", str(err), error=str(err))
         if what == "class":
             name = data.device_class.metadata.name
-            return Reason("class-selector", f"selector #{index} of class {name} is false", selector=index,
-                          device_class=name)
+            selector = data.device_class.spec.selectors[index]
+            parts = self._selector_parts(selector.cel.expression if selector.cel else "", cand)
+            return Reason("class-selector", _with_parts(f"selector #{index} of class {name} is false", parts),
+                          selector=index, device_class=name, parts=parts)
         if what == "request":
-            return Reason("request-selector", f"request selector #{index} is false", selector=index)
+            parts = self._selector_parts(request.expressions[index], cand)
+            return Reason("request-selector", _with_parts(f"request selector #{index} is false", parts),
+                          selector=index, parts=parts)
         if what == "node":
             return Reason("wrong-node", f"the device is not available on node {node}", node=node)
         if features.consumable_capacity and not search.capacity_fits(request, cand):
@@ -324,6 +338,10 @@ class _Explainer:
                 return Reason("tainted", f"taint {taint.key}={taint.value}:{taint.effect} is not tolerated",
                               taint={"key": taint.key, "value": taint.value, "effect": taint.effect})
         return None
+
+    def _selector_parts(self, expression: str, cand: Candidate) -> list[dict]:
+        multi = not self.search.variant.is_stable and bool(cand.device.allow_multiple_allocations)
+        return self.a.selectors.explain(expression, cand.id.driver, cand.device, multi)
 
     def _counters_fit(self, cand: Candidate) -> bool:
         available = self.search.available_counters(cand.pool)

@@ -10,7 +10,8 @@ devices evaluate each expression once.
 from __future__ import annotations
 
 from .. import model
-from ..cel import CELCompileError, CELRuntimeError, compile_selector
+from ..cel import CELCompileError, CELRuntimeError, build_device, compile_selector
+from ..cel.explain import explain_false
 from .errors import AllocatorError
 
 # cel.EnhanceRuntimeError adds this to every "no such key" error.
@@ -100,6 +101,17 @@ class SelectorEvaluator:
                     found = ("request", index)
             self._verdicts[key] = found
         return found
+
+    def explain(self, expression: str, driver: str, device: model.Device, allow_multiple: bool) -> list[dict]:
+        """The parts of a selector that made it false on this device (see ``allocator.cel.explain``)."""
+        compiled = self._compile(expression)
+        if isinstance(compiled, CELCompileError):
+            return []
+        try:
+            built = build_device(driver, device.attributes, device.capacity, allow_multiple)
+        except CELRuntimeError:
+            return []
+        return [part.to_dict() for part in explain_false(compiled, built)]
 
     def _first_false(self, expressions, content: int, driver: str, device: model.Device, allow_multiple: bool,
                      device_id, owner: str) -> int:

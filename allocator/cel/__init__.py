@@ -11,13 +11,24 @@ import threading
 from collections import OrderedDict
 from collections.abc import Mapping
 
-from allocator.cel.compiler import COST_LIMIT, Budget, CheckError, Compiler, Env, check
+from allocator.cel.compiler import (
+    COST_LIMIT,
+    Budget,
+    CheckError,
+    Compiler,
+    Env,
+    ProgramError,
+    check,
+    heterogeneous_literals,
+)
+from allocator.cel.cost import estimate as estimate_cost_of
+from allocator.cel.cost import explain_cost
 from allocator.cel.parser import ParseError, parse
 from allocator.cel.values import CELError, type_name
 from allocator.quantity import Quantity
 from allocator.semver import Version
 
-__all__ = ["CELCompileError", "CELRuntimeError", "CompiledSelector", "compile_selector", "MAX_EXPRESSION_LENGTH",
+__all__ = ["CELCompileError", "CELRuntimeError", "CELInternalError", "CompiledSelector", "compile_selector", "MAX_EXPRESSION_LENGTH",
            "MAX_COST"]
 
 MAX_EXPRESSION_LENGTH = 10 * 1024
@@ -28,23 +39,37 @@ NO_SUCH_KEY_HINT = (". consider using CEL optional chaining (.? followed by orVa
 
 
 class CELCompileError(Exception):
-    def __init__(self, message: str, errors: list[tuple[int, int, str]], reason: str):
+    def __init__(self, message: str, errors: list[tuple[int, int, str]], reason: str, hint: str | None = None):
         super().__init__(message)
         self.message = message
         self.errors = errors
         self.reason = reason
+        self.hint = hint  # the playground's advice, beside cel-go's message
 
     def __str__(self):
         return self.message
 
 
 class CELRuntimeError(Exception):
+    internal = False
+
     def __init__(self, message: str):
         super().__init__(message)
         self.message = message
 
     def __str__(self):
         return self.message
+
+
+class CELInternalError(CELRuntimeError):
+    """A failure of this CEL implementation itself (a bug here, never an answer upstream would give)."""
+
+    internal = True
+
+
+def internal_error_message(exc: BaseException) -> str:
+    return (f"internal error in the playground's CEL implementation ({type(exc).__name__}: {exc}); "
+            "this is a bug in DRA Playground, not an answer of Kubernetes")
 
 
 def _location(src: str, offset: int) -> tuple[int, int, str]:
@@ -130,14 +155,16 @@ def build_device(driver, attributes, capacity, allow_multiple_allocations=None) 
 
 
 class CompiledSelector:
-    __slots__ = ("expression", "gates", "estimated_cost", "_program", "_env", "result_type")
+    __slots__ = ("expression", "gates", "estimated_cost", "_program", "_env", "result_type", "root", "closures")
 
-    def __init__(self, expression, gates, program, estimated_cost, result_type):
+    def __init__(self, expression, gates, program, estimated_cost, result_type, root=None, closures=None):
         self.expression = expression
         self.gates = gates
         self._program = program
         self.estimated_cost = estimated_cost
         self.result_type = result_type
+        self.root = root  # the checked expression (spans, types) and each node's closure, for explanations
+        self.closures = closures or {}
 
     def evaluate(self, driver: str, attributes: Mapping, capacity: Mapping,
                  allow_multiple_allocations: bool | None = None) -> bool:
@@ -155,6 +182,8 @@ class CompiledSelector:
             raise CELRuntimeError(msg) from None
         except RecursionError:
             raise CELRuntimeError("operation cancelled: actual cost limit exceeded") from None
+        except Exception as e:  # noqa: BLE001 - a bug here must not pass for an answer
+            raise CELInternalError(internal_error_message(e)) from e
         if type(result) is not bool:
             raise CELRuntimeError(f"CEL result of type {type_name(result)} could not be converted to bool: "
                                   f"type conversion error from '{type_name(result)}' to 'bool'")
@@ -162,6 +191,15 @@ class CompiledSelector:
 
 
 def _compile(expression: str, gates: frozenset[str], estimate_cost: bool) -> CompiledSelector:
+    try:
+        return _compile_checked(expression, gates, estimate_cost)
+    except CELCompileError:
+        raise
+    except Exception as e:  # noqa: BLE001 - a bug here must not pass for an answer
+        raise CELCompileError(internal_error_message(e), [], "internal") from e
+
+
+def _compile_checked(expression: str, gates: frozenset[str], estimate_cost: bool) -> CompiledSelector:
     if len(expression.encode("utf-8")) > MAX_EXPRESSION_LENGTH:
         raise CELCompileError(f"may not be more than {MAX_EXPRESSION_LENGTH} bytes", [], "length")
     try:
@@ -174,19 +212,31 @@ def _compile(expression: str, gates: frozenset[str], estimate_cost: bool) -> Com
         raise CELCompileError(msg, errs, "syntax") from None
     env = Env(gates)
     try:
-        result_type, cost, overloads = check(env, root, estimate_cost)
+        result_type, overloads = check(env, root)
     except CheckError as e:
         msg, errs = format_issues(expression, [(e.pos, e.message)])
         raise CELCompileError(msg, errs, "type") from None
+    cost, coster = estimate_cost_of(root, overloads)
+    issues = heterogeneous_literals(root)
+    if issues:
+        msg, errs = format_issues(expression, issues)
+        raise CELCompileError(msg, errs, "type")
     from allocator.cel import types as T
 
     if result_type != T.BOOL and result_type != env.attr_type:
         raise CELCompileError(f"must evaluate to bool or the unknown type, not {T.fmt(result_type)}", [],
                               "result-type")
+    compiler = Compiler(env, overloads, coster.per_iteration)
+    try:
+        program = compiler.compile(root)
+    except ProgramError as e:
+        raise CELCompileError(f"program instantiation failed: {e.message}", [], "program") from None
     if estimate_cost and cost > MAX_COST:
-        raise CELCompileError("too complex, exceeds cost limit", [], "cost")
-    program = Compiler(env, overloads).compile(root)
-    return CompiledSelector(expression, gates, program, cost if estimate_cost else None, result_type)
+        error = CELCompileError("too complex, exceeds cost limit", [], "cost")
+        error.hint = explain_cost(expression, root, coster, MAX_COST)
+        raise error
+    return CompiledSelector(expression, gates, program, cost if estimate_cost else None, result_type, root,
+                            compiler.closures)
 
 
 _CACHE: OrderedDict = OrderedDict()

@@ -1,24 +1,26 @@
-"""Type checking, cost estimation and compilation of a parsed CEL expression into Python closures."""
+"""Type checking of a parsed CEL expression and its compilation into Python closures."""
 
 from __future__ import annotations
-
-import math
 
 from allocator.cel import types as T
 from allocator.cel.library import FUNCTIONS, compile_regex, index_value, opt_index, value_matches
 from allocator.cel.parser import Node
 from allocator.cel.values import (
     NONE,
+    Abort,
     CELError,
     CostExceeded,
+    EvalPanic,
     Optional,
     TypeValue,
+    UInt,
     cel_equal,
+    equal_is_true,
     go_type_name,
     map_lookup,
 )
+from allocator.semver import Version
 
-UNKNOWN = (1 << 64) - 1
 TYPE_NAMES = frozenset({"int", "uint", "double", "bool", "string", "bytes", "list", "map", "null_type", "type"})
 COST_LIMIT = 1_000_000
 
@@ -50,109 +52,47 @@ class Env:
         return [o for o in FUNCTIONS.get(name, ()) if o.gate is None or o.gate in self.gates]
 
 
-# Size estimates for paths below `device` (cel-go's sizeEstimator for DRA): strings by max length,
-# maps by max entries; attribute values use the newest declaration (64).
-_SIZES = {
-    ("device", "driver"): 63,
-    ("device", "allowMultipleAllocations"): 1,
-    ("device", "attributes"): 32,
-    ("device", "attributes", "@keys"): 63,
-    ("device", "attributes", "@values"): 32,
-    ("device", "attributes", "@values", "@keys"): 32,
-    ("device", "attributes", "@values", "@values"): 64,
-    ("device", "capacity"): 32,
-    ("device", "capacity", "@keys"): 63,
-    ("device", "capacity", "@values"): 32,
-    ("device", "capacity", "@values", "@keys"): 32,
-}
-
-
-def _path_size(path):
-    if not path:
-        return None
-    p = tuple(path)
-    if p in _SIZES:
-        return _SIZES[p]
-    # field selection on an attribute map behaves like @values
-    if len(p) == 4 and p[:2] == ("device", "attributes") and p[2] == "@values":
-        return 64
-    if len(p) == 4 and p[:2] == ("device", "capacity") and p[2] == "@values":
-        return 0
-    return None
-
-
-def _ceil_mul(size, factor):
-    if size >= UNKNOWN:
-        return UNKNOWN
-    return int(math.ceil(size * factor))
-
-
-def _sat(v):
-    return v if v < UNKNOWN else UNKNOWN
-
-
-# --------------------------------------------------------------------------- checker + estimator
+# --------------------------------------------------------------------------- checker
 class Checker:
-    """Infers static types (stored on nodes), resolves overloads, and estimates the worst-case cost."""
+    """Infers static types (stored on nodes as ``type``) and resolves overloads; see ``cost`` for costs."""
 
-    def __init__(self, env: Env, estimate: bool):
+    def __init__(self, env: Env):
         self.env = env
-        self.estimate = estimate
         self.scopes: list[dict] = []
         self.overloads: dict[int, list] = {}
-        self.paths: dict[int, tuple] = {}
 
-    # -- scopes
     def lookup_var(self, name):
         for scope in reversed(self.scopes):
             if name in scope:
                 return scope[name]
-        if name in self.env.variables:
-            return (self.env.variables[name], (name,), None)
-        return None
+        return self.env.variables.get(name)
 
-    # -- main entry: returns (type, cost, size)
     def check(self, n: Node):
-        k = n.kind
-        method = getattr(self, "c_" + k)
-        t, cost, size = method(n)
+        t = getattr(self, "c_" + n.kind)(n)
         n.type = t
-        return t, _sat(cost), size
+        return t
 
     def c_lit(self, n):
         v = n.a
-        from allocator.cel.values import UInt
-
         if v is None:
-            t = T.NULL
-        elif type(v) is bool:
-            t = T.BOOL
-        elif type(v) is UInt:
-            t = T.UINT
-        elif type(v) is int:
-            t = T.INT
-        elif type(v) is float:
-            t = T.DOUBLE
-        elif type(v) is str:
-            return T.STRING, 0, len(v)
-        else:
-            return T.BYTES, 0, len(v)
-        return t, 0, 1
+            return T.NULL
+        if type(v) is bool:
+            return T.BOOL
+        if type(v) is UInt:
+            return T.UINT
+        if type(v) is int:
+            return T.INT
+        if type(v) is float:
+            return T.DOUBLE
+        return T.STRING if type(v) is str else T.BYTES
 
     def c_ident(self, n):
-        hit = self.lookup_var(n.a)
-        if hit is None and n.a in TYPE_NAMES:
-            return T.type_of(T.parse_type(n.a) if n.a != "list" else T.list_of(T.DYN)), 0, 1
-        if hit is None:
+        t = self.lookup_var(n.a)
+        if t is None and n.a in TYPE_NAMES:
+            return T.type_of(T.parse_type(n.a) if n.a != "list" else T.list_of(T.DYN))
+        if t is None:
             raise CheckError(n.pos, f"undeclared reference to '{n.a}'")
-        t, path, size = hit
-        if path:
-            self.paths[n.id] = path
-        if size is None:
-            size = _path_size(path) if path else None
-            if size is None and t[0] in ("int", "uint", "double", "bool"):
-                size = 1
-        return t, 1, size
+        return t
 
     def _qualified_name(self, n):
         """If n is a dotted identifier chain not naming a variable, return its text (e.g. 'optional')."""
@@ -166,31 +106,14 @@ class Checker:
         return ".".join(reversed(parts))
 
     def c_select(self, n):
-        operand = n.a
-        ot, ocost, _ = self.check(operand)
-        base = ot
-        if n.c == "opt":
-            if ot[0] == "opt":
-                base = ot[1]
+        ot = self.check(n.a)
+        base = ot[1] if n.c == "opt" and ot[0] == "opt" else ot
         rt = self._field_type(n, base)
-        cost = ocost
         if n.c == "has":
-            if rt is None:
-                raise CheckError(n.pos, f"undefined field '{n.b}'")
-            self.paths[n.id] = self.paths.get(operand.id, ()) + (n.b,) if operand.id in self.paths else None
-            return T.BOOL, cost + 1, 1
-        if base[0] in ("map", "obj"):
-            cost += 1
-        path = self.paths.get(operand.id)
-        if path is not None:
-            path = path + (n.b,)
-            self.paths[n.id] = path
-        size = _path_size(path) if path else None
-        if rt[0] in ("int", "uint", "double", "bool") and size is None:
-            size = 1
+            return T.BOOL
         if n.c == "opt":
-            return T.opt_of(rt), cost, size
-        return rt, cost, size
+            return T.opt_of(rt)
+        return rt
 
     def _field_type(self, n, ot):
         k = ot[0]
@@ -208,34 +131,23 @@ class Checker:
         raise CheckError(n.pos, f"type '{T.fmt(ot)}' does not support field selection")
 
     def c_list(self, n):
-        cost = 10
         elem = None
-        sizes = []
         for i, e in enumerate(n.a):
-            et, ec, es = self.check(e)
-            cost += ec
+            et = self.check(e)
             if i in n.b:
                 if et[0] != "opt" and not T.is_dyn(et):
                     raise CheckError(e.pos, f"expected type 'optional_type({T.fmt(et)})' but found '{T.fmt(et)}'")
                 et = et[1] if et[0] == "opt" else T.DYN
-            sizes.append(es)
-            if elem is None:
-                elem = et
-            else:
-                j = T.join(elem, et)
-                if j is None:
-                    raise CheckError(e.pos, f"expected type '{T.fmt(elem)}' but found '{T.fmt(et)}'")
-                elem = j
-        self.entry_sizes[n.id] = max((s if s is not None else UNKNOWN) for s in sizes) if sizes else 0
-        return T.list_of(elem or T.DYN), cost, len(n.a)
+            # Elements of different types make a list(dyn); heterogeneous_literals then refuses it
+            # unless it is exempt (inside format()), as cel-go's validator does.
+            elem = et if elem is None else (T.join(elem, et) or T.DYN)
+        return T.list_of(elem or T.FREE)
 
     def c_map(self, n):
-        cost = 30
         kt = vt = None
         for key, val, opt in n.a:
-            k_t, kc, _ = self.check(key)
-            v_t, vc, _ = self.check(val)
-            cost += kc + vc
+            k_t = self.check(key)
+            v_t = self.check(val)
             if k_t[0] not in ("int", "uint", "bool", "string", "dyn", "any", "error"):
                 raise CheckError(key.pos, f"unsupported map key type: {T.fmt(k_t)}")
             if opt:
@@ -246,106 +158,65 @@ class Checker:
             if kt is None:
                 kt, vt = k_t, v_t
             else:
-                jk, jv = T.join(kt, k_t), T.join(vt, v_t)
-                if jk is None:
-                    raise CheckError(key.pos, f"expected type '{T.fmt(kt)}' but found '{T.fmt(k_t)}'")
-                if jv is None:
-                    raise CheckError(val.pos, f"expected type '{T.fmt(vt)}' but found '{T.fmt(v_t)}'")
-                kt, vt = jk, jv
-        return T.map_of(kt or T.DYN, vt or T.DYN), cost, len(n.a)
+                kt, vt = T.join(kt, k_t) or T.DYN, T.join(vt, v_t) or T.DYN
+        return T.map_of(kt or T.FREE, vt or T.FREE)
 
     def c_struct(self, n):
         raise CheckError(n.pos, f"undeclared reference to '{n.a}'")
 
     def c_bind(self, n):
-        it, icost, isize = self.check(n.b)
-        self.scopes.append({n.a: (it, self.paths.get(n.b.id), isize)})
+        self.scopes.append({n.a: self.check(n.b)})
         try:
-            bt, bcost, bsize = self.check(n.c)
+            return self.check(n.c)
         finally:
             self.scopes.pop()
-        return bt, 10 + icost + bcost, bsize
 
     def c_comp(self, n):
         kind = n.a
-        rt, rcost, rsize = self.check(n.b)
-        path = self.paths.get(n.b.id)
+        rt = self.check(n.b)
         two = len(n.c) == 2
         if rt[0] == "list":
             v1, v2 = (T.INT, rt[1]) if two else (rt[1], None)
-            p1, p2 = ((None, path + ("@items",)) if two else (path + ("@items",), None)) if path else (None, None)
         elif rt[0] == "map":
             v1, v2 = (rt[1], rt[2]) if two else (rt[1], None)
-            p1 = path + ("@keys",) if path else None
-            p2 = path + ("@values",) if path and two else None
         elif T.is_dyn(rt):
-            v1, v2, p1, p2 = T.DYN, T.DYN, None, None
+            v1, v2 = T.DYN, T.DYN
         else:
             raise CheckError(n.b.pos, f"expression of type '{T.fmt(rt)}' cannot be range of a comprehension "
                                       "(must be list, map, or dynamic)")
-        if kind in ("transformMap", "transformMapEntry") and rt[0] == "list":
-            pass
-        scope = {n.c[0]: (v1, p1, None)}
+        scope = {n.c[0]: v1}
         if two:
-            scope[n.c[1]] = (v2, p2, None)
+            scope[n.c[1]] = v2
         self.scopes.append(scope)
         try:
             bodies = [self.check(b) for b in n.d]
         finally:
             self.scopes.pop()
-        count = rsize if rsize is not None else (_path_size(path) if path else None)
-        if count is None:
-            count = UNKNOWN
-        # per-iteration cost as cel-go's macro expansions would have it
         if kind in ("all", "exists"):
-            for bt, *_ in bodies:
+            for bt in bodies:
                 self._require_bool(bt, n, "_&&_" if kind == "all" else "_||_")
-            cond = 2 if kind == "all" else 3
-            step = 1 + bodies[0][1]
-            result_t, result_cost, init_cost = T.BOOL, 1, 0
-        elif kind == "exists_one":
-            self._require_bool(bodies[0][0], n, "_?_:_")
-            cond, step = 0, bodies[0][1] + 2
-            result_t, result_cost, init_cost = T.BOOL, 2, 0
-        elif kind == "map":
-            cond, step = 0, 1 + bodies[0][1] + 10 + 1
-            result_t, result_cost, init_cost = T.list_of(bodies[0][0]), 1, 10
-        elif kind == "map_filter":
-            self._require_bool(bodies[0][0], n, "_?_:_")
-            cond, step = 0, bodies[0][1] + 1 + bodies[1][1] + 10 + 1
-            result_t, result_cost, init_cost = T.list_of(bodies[1][0]), 1, 10
-        elif kind == "filter":
-            self._require_bool(bodies[0][0], n, "_?_:_")
-            cond, step = 0, bodies[0][1] + 1 + 1 + 10 + 1
-            result_t, result_cost, init_cost = T.list_of(v1), 1, 10
-        elif kind == "transformList":
+            return T.BOOL
+        if kind == "exists_one":
+            self._require_bool(bodies[0], n, "_?_:_")
+            return T.BOOL
+        if kind == "map":
+            return T.list_of(bodies[0])
+        if kind in ("map_filter", "filter"):
+            self._require_bool(bodies[0], n, "_?_:_")
+            return T.list_of(bodies[1]) if kind == "map_filter" else T.list_of(v1)
+        if kind == "transformList":
             if len(bodies) == 2:
-                self._require_bool(bodies[0][0], n, "_?_:_")
-            cond, step = 0, sum(b[1] for b in bodies) + 12
-            result_t, result_cost, init_cost = T.list_of(bodies[-1][0]), 1, 10
-        elif kind in ("transformMap", "transformMapEntry"):
+                self._require_bool(bodies[0], n, "_?_:_")
+            return T.list_of(bodies[-1])
+        if kind in ("transformMap", "transformMapEntry"):
             if len(bodies) == 2:
-                self._require_bool(bodies[0][0], n, "_?_:_")
-            cond, step = 0, sum(b[1] for b in bodies) + 32
+                self._require_bool(bodies[0], n, "_?_:_")
             if kind == "transformMap":
-                result_t = T.map_of(v1, bodies[-1][0])
-            else:
-                bt = bodies[-1][0]
-                result_t = bt if bt[0] == "map" else T.map_of(T.DYN, T.DYN)
-            result_cost, init_cost = 1, 30
-        elif kind == "sortBy":
-            cond, step = 0, bodies[0][1] + 12
-            result_t, result_cost, init_cost = rt if rt[0] == "list" else T.list_of(T.DYN), 1, 10
-        elif kind in ("optMap", "optFlatMap"):
-            raise AssertionError("handled separately")
-        else:  # pragma: no cover
-            raise CheckError(n.pos, f"unknown macro {kind}")
-        per = cond + step
-        loop = UNKNOWN if count >= UNKNOWN and per else count * per
-        cost = rcost + init_cost + loop + result_cost
-        size = count if kind in ("map", "filter", "map_filter", "transformList", "transformMap", "sortBy") else 1
-        n.e = (n.e, per)
-        return result_t, cost, size
+                return T.map_of(v1, bodies[-1])
+            return bodies[-1] if bodies[-1][0] == "map" else T.map_of(T.DYN, T.DYN)
+        if kind == "sortBy":
+            return rt if rt[0] == "list" else T.list_of(T.DYN)
+        raise CheckError(n.pos, f"unknown macro {kind}")  # pragma: no cover
 
     def _require_bool(self, bt, n, fn):
         if bt != T.BOOL and not T.is_dyn(bt):
@@ -361,149 +232,117 @@ class Checker:
                 n.a = name
                 target = None
                 n.b = None
-            elif name in ("optMap", "optFlatMap"):
-                pass
         if name in ("_&&_", "_||_"):
-            lt, lc, _ = self.check(args[0])
-            rt, rc, _ = self.check(args[1])
+            lt, rt = self.check(args[0]), self.check(args[1])
             for t in (lt, rt):
                 if t != T.BOOL and not T.is_dyn(t):
                     raise CheckError(n.pos, f"found no matching overload for '{name}' applied to "
                                             f"'({T.fmt(lt)}, {T.fmt(rt)})'")
-            return T.BOOL, lc + rc, 1
+            return T.BOOL
         if name == "_?_:_":
-            ct, cc, _ = self.check(args[0])
-            at, ac, asz = self.check(args[1])
-            bt, bc, bsz = self.check(args[2])
-            if ct != T.BOOL and not T.is_dyn(ct):
-                raise CheckError(n.pos, f"found no matching overload for '_?_:_' applied to "
-                                        f"'({T.fmt(ct)}, {T.fmt(at)}, {T.fmt(bt)})'")
-            j = T.join(at, bt)
+            ct, at, bt = (self.check(a) for a in args)
+            j = T.join(at, bt) if ct == T.BOOL or T.is_dyn(ct) else None
             if j is None:
                 raise CheckError(n.pos, f"found no matching overload for '_?_:_' applied to "
                                         f"'({T.fmt(ct)}, {T.fmt(at)}, {T.fmt(bt)})'")
-            size = None if asz is None or bsz is None else max(asz, bsz)
-            return j, cc + max(ac, bc), size
-        checked = [self.check(a) for a in args]
-        tcost = 0
-        ttype = tsize = None
-        if target is not None:
-            ttype, tcost, tsize = self.check(target)
+            return j
+        arg_types = [self.check(a) for a in args]
+        ttype = self.check(target) if target is not None else None
         overloads = self.env.overloads(name)
         if not overloads:
             raise CheckError(n.pos, f"undeclared reference to '{name}'")
-        arg_types = ([ttype] if target is not None else []) + [c[0] for c in checked]
+        all_types = ([ttype] if target is not None else []) + arg_types
         matches = []
         for ov in overloads:
-            if ov.member != (target is not None) or len(ov.args) != len(arg_types):
+            if ov.member != (target is not None) or len(ov.args) != len(all_types):
                 continue
             b = {}
-            if all(T.assignable(f, a, b) for f, a in zip(ov.args, arg_types, strict=True)):
+            if all(T.assignable(f, a, b) for f, a in zip(ov.args, all_types, strict=True)):
                 matches.append((ov, T.substitute(ov.result, b)))
         if not matches:
-            sig = ", ".join(T.fmt(t) for t in arg_types[1 if target is not None else 0:])
+            sig = ", ".join(T.fmt(t) for t in arg_types)
             prefix = T.fmt(ttype) + "." if target is not None else ""
             raise CheckError(n.pos, f"found no matching overload for '{name}' applied to '{prefix}({sig})'")
         self.overloads[n.id] = [m[0] for m in matches]
         results = {m[1] for m in matches}
-        rtype = results.pop() if len(results) == 1 else T.DYN
-        if name == "matches" and len(args) >= 1:
+        if name == "matches" and args:
             pat = args[-1]
             if pat.kind == "lit" and type(pat.a) is str:
                 try:
                     compile_regex(pat.a)
                 except CELError as e:
                     raise CheckError(pat.pos, f"invalid matches argument: {e.message}") from None
-        # ---- cost
-        arg_cost = tcost + sum(c[1] for c in checked)
-        sizes = ([tsize] if target is not None else []) + [c[2] for c in checked]
-        fn_cost, rsize = self._call_cost(name, [m[0] for m in matches], sizes, args, target, n)
-        if name in ("_[_]",):
-            path = self.paths.get(args[0].id)
-            if path is not None:
-                kind = "@items" if arg_types[0][0] == "list" else "@values"
-                self.paths[n.id] = path + (kind,)
-                rsize = _path_size(path + (kind,))
-        if rsize is None and rtype[0] in ("int", "uint", "double", "bool"):
-            rsize = 1
-        return rtype, arg_cost + fn_cost, rsize
-
-    def _call_cost(self, name, ovs, sizes, args, target, n):
-        def sz(i):
-            s = sizes[i]
-            return UNKNOWN if s is None else s
-
-        oid = ovs[0].oid
-        if oid == "dra_includes_dyn_dyn":
-            return 48, None
-        if name in ("quantity", "isQuantity", "semver", "isSemver"):
-            return _ceil_mul(sz(len(sizes) - len(args)), 0.1), None
-        if name == "_==_" and args[0].type == args[1].type and args[0].type[0] == "obj":
-            return 1, None
-        if name in ("_==_", "_!=_", "_<_", "_<=_", "_>_", "_>=_") and (
-                name in ("_==_", "_!=_") or all(o.args[0] in (T.STRING, T.BYTES) for o in ovs)):
-            smallest = min(sz(0), sz(1))
-            return _ceil_mul(smallest, 0.1), None
-        if oid in ("add_string", "add_bytes") and len(ovs) == 1:
-            total = _sat(sz(0) + sz(1))
-            return _ceil_mul(total, 0.1), total
-        if oid == "add_list" and len(ovs) == 1:
-            return 1, _sat(sz(0) + sz(1))
-        if oid == "in_list":
-            return sz(1), None
-        if name in ("startsWith", "endsWith"):
-            return _ceil_mul(sz(1), 0.1), None
-        if name == "contains":
-            return _mul(_ceil_mul(sz(0), 0.1), _ceil_mul(sz(1), 0.1)), None
-        if name == "matches":
-            s_i, r_i = (0, 1)
-            str_cost = _ceil_mul(_sat(sz(s_i) + 1), 0.1)
-            return _mul(str_cost, _ceil_mul(sz(r_i), 0.25)), None
-        if name in ("find", "findAll"):
-            str_cost = _ceil_mul(_sat(sz(0) + 1), 0.1)
-            return _mul(str_cost, _ceil_mul(sz(1), 0.25)), sz(0)
-        if name == "split":
-            return _ceil_mul(sz(0), 0.2), sz(0)
-        if name in ("lowerAscii", "upperAscii", "trim", "charAt", "strings.quote"):
-            return _ceil_mul(sz(0), 0.1), sz(0)
-        if name in ("indexOf", "lastIndexOf") and ovs[0].args[0] == T.STRING:
-            return _mul(_ceil_mul(sz(0), 0.1), _ceil_mul(sz(1), 0.1)), None
-        if name == "replace":
-            return _ceil_mul(sz(0), 0.1), None
-        if name == "substring":
-            return _ceil_mul(sz(0), 0.1), sz(0)
-        if name in ("join",):
-            return _ceil_mul(sz(0), 0.1), None
-        if name == "format":
-            return _ceil_mul(sz(0), 0.1), None
-        if name in ("isSorted", "sum", "min", "max", "indexOf", "lastIndexOf", "distinct", "flatten",
-                    "reverse", "sort") and target is not None:
-            c = sz(0)
-            if name == "sort" or name == "distinct":
-                c = _mul(c, c) if name == "distinct" else c
-            return _sat(c + 1), sz(0)
-        if name == "lists.range":
-            a = args[0]
-            return 1, (a.a if a.kind == "lit" and type(a.a) is int else None)
-        if name.startswith("sets."):
-            return _sat(_mul(sz(0), sz(1)) + 1), None
-        return 1, None
+        return results.pop() if len(results) == 1 else T.DYN
 
 
-def _mul(a, b):
-    if a >= UNKNOWN or b >= UNKNOWN:
-        return UNKNOWN if a and b else 0
-    return _sat(a * b)
+def check(env: Env, root: Node):
+    """The static type of the expression and the overloads each call resolved to."""
+    c = Checker(env)
+    return c.check(root), c.overloads
 
 
-Checker.entry_sizes = {}
+def _equivalent(a, b) -> bool:
+    """Same static type; a type parameter left free (see ``T.FREE``) would have been bound to match."""
+    return a == b or T.has_free(a) or T.has_free(b)
 
 
-def check(env: Env, root: Node, estimate: bool):
-    c = Checker(env, estimate)
-    c.entry_sizes = {}
-    t, cost, _ = c.check(root)
-    return t, cost, c.overloads
+def heterogeneous_literals(root: Node) -> list[tuple[int, str]]:
+    """cel-go's homogeneous aggregate literal validator (on in Kubernetes): the elements of a list literal,
+    and the keys and the values of a map literal, must all have the same static type -- ``dyn`` and ``int``
+    differ. Literals inside a ``format()`` call are exempt."""
+    issues: list[tuple[int, str]] = []
+
+    def mismatch(node, expected, found):
+        issues.append((node.pos, f"expected type '{T.fmt(expected)}' but found '{T.fmt(found)}'"))
+
+    def visit(n, exempt):
+        if n is None or not isinstance(n, Node):
+            return
+        k = n.kind
+        if k == "list" and not exempt:
+            first = None
+            for i, e in enumerate(n.a):
+                et = e.type[1] if i in n.b and e.type[0] == "opt" else e.type
+                if first is None or T.has_free(first):
+                    first = et if first is None or not T.has_free(et) else first
+                elif not _equivalent(first, et):
+                    mismatch(e, first, et)
+                    break
+        elif k == "map" and not exempt:
+            first_k = first_v = None
+            for key, val, opt in n.a:
+                kt, vt = key.type, (val.type[1] if opt and val.type[0] == "opt" else val.type)
+                if first_k is None:
+                    first_k, first_v = kt, vt
+                    continue
+                if not _equivalent(first_k, kt):
+                    mismatch(key, first_k, kt)
+                if not _equivalent(first_v, vt):
+                    mismatch(val, first_v, vt)
+        if k == "call":
+            exempt = exempt or n.a == "format"
+            visit(n.b, exempt)
+            for a in n.c:
+                visit(a, exempt)
+        elif k == "list":
+            for e in n.a:
+                visit(e, exempt)
+        elif k == "map":
+            for key, val, _ in n.a:
+                visit(key, exempt)
+                visit(val, exempt)
+        elif k == "select":
+            visit(n.a, exempt)
+        elif k == "comp":
+            visit(n.b, exempt)
+            for b in n.d:
+                visit(b, exempt)
+        elif k == "bind":
+            visit(n.b, exempt)
+            visit(n.c, exempt)
+
+    visit(root, False)
+    return issues
 
 
 # --------------------------------------------------------------------------- closures
@@ -521,13 +360,63 @@ def _charge(act, amount):
         raise CostExceeded()
 
 
+class ProgramError(Exception):
+    """The program cannot be built: cel-go's planner evaluated a constant and it failed."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+# Conversions that cel-go's optimiser (OptOptimize, on in Kubernetes) evaluates when the program is built
+# if their argument is a constant; a failure then refuses the program.
+CONVERSIONS = frozenset({"int", "uint", "double", "string", "bool", "bytes", "dyn", "type", "duration",
+                         "timestamp"})
+
+
+class LazyBinding:
+    """A cel.bind variable: its expression runs on first use, once; an error is kept as its value."""
+
+    __slots__ = ("init", "act", "done", "value", "error")
+
+    def __init__(self, init, act):
+        self.init = init
+        self.act = act
+        self.done = False
+        self.value = None
+        self.error = None
+
+    def get(self):
+        if not self.done:
+            try:
+                self.value = self.init(self.act)
+            except Abort:
+                raise
+            except CELError as e:
+                self.error = e
+            self.done = True
+            self.act = None
+        if self.error is not None:
+            raise self.error
+        return self.value
+
+
 class Compiler:
-    def __init__(self, env: Env, overloads):
+    def __init__(self, env: Env, overloads, per_iteration: dict[int, int]):
         self.env = env
         self.overloads = overloads
+        self.per_iteration = per_iteration  # comprehension id -> estimated cost of one iteration
+        self.scopes: list[dict[str, str]] = []  # innermost last: variable name -> "bind" or "iter"
+        self.constants: set[int] = set()  # ids of nodes whose value is known when the program is built
+        self.closures: dict[int, object] = {}  # node id -> its closure
 
     def compile(self, n: Node):
-        return getattr(self, "k_" + n.kind)(n)
+        closure = getattr(self, "k_" + n.kind)(n)
+        self.closures[n.id] = closure  # explanations evaluate sub-expressions with these
+        return closure
+
+    def _is_constant(self, n: Node) -> bool:
+        return n.kind == "lit" or id(n) in self.constants
 
     def k_lit(self, n):
         v = n.a
@@ -535,6 +424,11 @@ class Compiler:
 
     def k_ident(self, n):
         name = n.a
+        for scope in reversed(self.scopes):
+            if name in scope:
+                if scope[name] == "bind":
+                    return lambda act: act[name].get()
+                break
         if n.type[0] == "type" and name in TYPE_NAMES:
             tv = TypeValue(name)
             return lambda act: tv
@@ -579,6 +473,8 @@ class Compiler:
         elems = [self.compile(e) for e in n.a]
         opts = n.b
         if not opts:
+            if all(self._is_constant(e) for e in n.a):
+                self.constants.add(id(n))
             return lambda act: [e(act) for e in elems]
 
         def mk(act):
@@ -597,6 +493,8 @@ class Compiler:
 
     def k_map(self, n):
         entries = [(self.compile(k), self.compile(v), opt) for k, v, opt in n.a]
+        if all(not opt and self._is_constant(k) and self._is_constant(v) for k, v, opt in n.a):
+            self.constants.add(id(n))
 
         def mk(act):
             out = {}
@@ -620,22 +518,29 @@ class Compiler:
     def k_bind(self, n):
         name = n.a
         init = self.compile(n.b)
-        body = self.compile(n.c)
+        self.scopes.append({name: "bind"})
+        try:
+            body = self.compile(n.c)
+        finally:
+            self.scopes.pop()
 
         def bind(act):
             inner = dict(act)
-            inner[name] = init(act)
+            inner[name] = LazyBinding(init, act)
             return body(inner)
         return bind
 
     def k_comp(self, n):
         kind = n.a
-        macro_name, per = n.e
-        per = max(1, min(per, 1000))
+        per = max(1, min(self.per_iteration.get(n.id, 1), 1000))
         rng = self.compile(n.b)
         v1 = n.c[0]
         v2 = n.c[1] if len(n.c) == 2 else None
-        bodies = [self.compile(b) for b in n.d]
+        self.scopes.append({v: "iter" for v in n.c})
+        try:
+            bodies = [self.compile(b) for b in n.d]
+        finally:
+            self.scopes.pop()
 
         def items(act):
             r = rng(act)
@@ -667,7 +572,7 @@ class Compiler:
                 for inner in loop(act):
                     try:
                         r = pred(inner)
-                    except CostExceeded:
+                    except Abort:
                         raise
                     except CELError as e:
                         if err is None:
@@ -789,7 +694,12 @@ class Compiler:
                         return x == y
                     return cel_equal(x, y)
                 return eq
-            return lambda act: not cel_equal(a0(act), a1(act))
+            # cel-go's `!=` is "Equal is not true": a failed comparison reads as unequal.
+            return lambda act: not equal_is_true(a0(act), a1(act))
+        if name == "@in" and n.c[1].kind in ("list", "map") and _hashes_lookup(n.c[1]):
+            return self._hashed_in(self._generic_call(ovs, args))
+        if name in CONVERSIONS and n.b is None and len(n.c) == 1 and self._is_constant(n.c[0]):
+            return self._fold(n, self._generic_call(ovs, args))
         if static_ok and ovs[0].charge is None:
             impl = ovs[0].impl
             if len(args) == 1:
@@ -800,8 +710,30 @@ class Compiler:
                 return lambda act: impl(a0(act), a1(act))
             return lambda act: impl(*[a(act) for a in args])
 
-        def dispatch(act):
+        return self._generic_call(ovs, args)
+
+    def _fold(self, n, call):
+        """Evaluate a conversion of a constant now, as cel-go's optimiser does; failing refuses the program."""
+        try:
+            value = call({"@budget": Budget(COST_LIMIT)})
+        except CELError as e:
+            raise ProgramError(e.message) from None
+        self.constants.add(id(n))
+        return lambda act: value
+
+    @staticmethod
+    def _hashed_in(generic):
+        """`x in <literal>` where cel-go looks ``x`` up in a Go map: a semver cannot be hashed there."""
+        def hashed_in(act):
+            return generic(act, check_hashable=True)
+        return hashed_in
+
+    @staticmethod
+    def _generic_call(ovs, args):
+        def dispatch(act, check_hashable=False):
             vals = [a(act) for a in args]
+            if check_hashable and type(vals[0]) is Version:
+                raise EvalPanic("hash of unhashable type cel.Semver")
             for ov in ovs:
                 if all(value_matches(t, v) for t, v in zip(ov.args, vals, strict=True)):
                     if ov.charge is not None:
@@ -823,14 +755,14 @@ class Compiler:
                 lerr = None
                 if lv is stop:
                     return stop
-            except CostExceeded:
+            except Abort:
                 raise
             except CELError as e:
                 lerr = e
                 lv = None
             try:
                 rv = right(act)
-            except CostExceeded:
+            except Abort:
                 raise
             except CELError:
                 if lerr is not None:
@@ -846,6 +778,14 @@ class Compiler:
                 raise CELError("no such overload")
             return not stop
         return logic
+
+
+def _hashes_lookup(container: Node) -> bool:
+    """Does cel-go answer `x in container` by hashing x? Map literals always (their entries live in a Go
+    map); list literals when the optimiser turned them into a set: constant elements of primitive types."""
+    if container.kind == "map":
+        return True
+    return all(e.kind == "lit" and type(e.a) is not bytes and e.a is not None for e in container.a) and bool(container.a)
 
 
 def _bool(v):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ipaddress
 import math
+import re
 import urllib.parse
 
 import re2
@@ -23,6 +24,7 @@ from allocator.cel.values import (
     TypeValue,
     UInt,
     cel_equal,
+    equal_is_true,
     format_key,
     map_lookup,
     type_name,
@@ -160,11 +162,12 @@ for _op, _test in _CMP.items():
         decl(_op, [_a, _b], "bool", _mk(_test))
 
 decl("_==_", ["A", "A"], "bool", cel_equal, oid="equals")
-decl("_!=_", ["A", "A"], "bool", lambda a, b: not cel_equal(a, b), oid="not_equals")
+decl("_!=_", ["A", "A"], "bool", lambda a, b: not equal_is_true(a, b), oid="not_equals")
 
 
 def _in_list(v, lst):
-    return any(cel_equal(v, x) for x in lst)
+    # cel-go's list Contains: the element on the left, a failed comparison is "not this one".
+    return any(equal_is_true(v, x) for x in lst)
 
 
 def _in_map(k, m):
@@ -244,20 +247,26 @@ def _to_int(v):
             raise CELError("integer overflow")
         return int(v)
     if t is str:
-        try:
-            return _check_int(int(v, 10))
-        except ValueError:
-            raise CELError(f"cannot convert string '{v}' to int") from None
+        return _parse_decimal(v, "int", INT64_MIN, INT64_MAX)
     raise CELError("no such overload")
+
+
+_DECIMAL = re.compile(r"[+-]?[0-9]+")
+
+
+def _parse_decimal(text, type_name, low, high):
+    """Go's strconv.ParseInt/ParseUint in base 10 (no spaces, no underscores); failing is cel-go's message."""
+    if _DECIMAL.fullmatch(text) and not (type_name == "uint" and text.startswith("-")):
+        value = int(text, 10)
+        if low <= value <= high:
+            return UInt(value) if type_name == "uint" else value
+    raise CELError(f"type conversion error from 'string' to '{type_name}'")
 
 
 def _to_uint(v):
     t = type(v)
     if t is str:
-        try:
-            return _check_uint(int(v, 10))
-        except ValueError:
-            raise CELError(f"cannot convert string '{v}' to uint") from None
+        return _parse_decimal(v, "uint", 0, (1 << 64) - 1)
     if t is float:
         if math.isnan(v) or v < 0 or v >= 1.8446744073709552e19:
             raise CELError("unsigned integer overflow")
@@ -268,9 +277,11 @@ def _to_uint(v):
 def _to_double(v):
     if type(v) is str:
         try:
+            if v.strip() != v or "_" in v:  # Python accepts these, Go's ParseFloat does not
+                raise ValueError(v)
             return float(v)
         except ValueError:
-            raise CELError(f"cannot convert string '{v}' to double") from None
+            raise CELError("type conversion error from 'string' to 'double'") from None
     return float(v)
 
 
@@ -642,14 +653,14 @@ def _min_max(pick_min):
 
 def _list_index_of(lst, v):
     for i, x in enumerate(lst):
-        if cel_equal(x, v):
+        if equal_is_true(x, v):
             return i
     return -1
 
 
 def _list_last_index_of(lst, v):
     for i in range(len(lst) - 1, -1, -1):
-        if cel_equal(lst[i], v):
+        if equal_is_true(lst[i], v):
             return i
     return -1
 
@@ -675,7 +686,7 @@ def _range(n):
 def _distinct(lst):
     out = []
     for x in lst:
-        if not any(cel_equal(x, y) for y in out):
+        if not any(equal_is_true(x, y) for y in out):
             out.append(x)
     return out
 
@@ -738,7 +749,7 @@ decl("sets.intersects", ["list(A)", "list(A)"], "bool", lambda a, b: any(_in_lis
 
 # --------------------------------------------------------------------------- optional
 decl("optional.of", ["A"], "optional_type(A)", lambda v: Optional(v, True))
-decl("optional.none", [], "optional_type(dyn)", lambda: NONE)
+decl("optional.none", [], "optional_type(T)", lambda: NONE)
 
 
 def _is_zero(v):

@@ -20,11 +20,14 @@ RESERVED = frozenset(
 class Node:
     """One AST node. ``kind`` is lit/ident/select/call/list/map/struct/comp/bind."""
 
-    __slots__ = ("kind", "pos", "a", "b", "c", "d", "e", "type", "id")
+    __slots__ = ("kind", "pos", "a", "b", "c", "d", "e", "type", "id", "start", "end")
 
     def __init__(self, kind, pos, a=None, b=None, c=None, d=None, e=None):
         self.kind = kind
         self.pos = pos
+        # The source span [start, end) of the whole sub-expression (explanations underline it).
+        self.start = pos
+        self.end = pos
         self.a = a
         self.b = b
         self.c = c
@@ -44,6 +47,14 @@ class Node:
 # list: a=elements, b=frozenset of optional indexes
 # map: a=list of (key, value, optional)
 # struct: a=type name, b=list of (field, value, optional)
+
+
+def _children(args):
+    for a in args:
+        if isinstance(a, Node):
+            yield a
+        elif isinstance(a, (list, tuple)):
+            yield from _children(a)
 
 
 class ParseError(Exception):
@@ -237,6 +248,11 @@ class Parser:
         n = Node(kind, pos, *args)
         n.id = self.next_id
         self.next_id += 1
+        # Nodes are made once their last token is read: the span ends there and starts at the
+        # earliest of the node's own token and its children.
+        last = self.toks[self.i - 1] if self.i > 0 else None
+        n.end = max(pos, last.pos + len(last.text)) if last is not None else pos
+        n.start = min([pos, *(c.start for c in _children(args))])
         return n
 
     def enter(self, pos):
@@ -285,7 +301,9 @@ class Parser:
         mid = (lo + hi + 1) // 2
         left = self._balance(fn, items, positions, lo, mid - 1)
         right = self._balance(fn, items, positions, mid, hi)
-        return self.node("call", positions[mid - 1], fn, None, [left, right])
+        n = self.node("call", positions[mid - 1], fn, None, [left, right])
+        n.start, n.end = left.start, right.end
+        return n
 
     def _binary_chain(self, ops, sub):
         left = sub()
@@ -430,7 +448,9 @@ class Parser:
             if self.is_op("("):
                 open_tok = self.take()
                 args = self.args(")")
-                return self.make_call(name, None, args, open_tok.pos)
+                call = self.make_call(name, None, args, open_tok.pos)
+                call.start = min(call.start, t.pos)
+                return call
             if self.is_op("{") and self._looks_like_struct():
                 return self.struct(name, t.pos)
             return self.node("ident", t.pos, name)
@@ -516,6 +536,9 @@ class Parser:
                     raise ParseError([(arg.pos if arg.kind != "select" else arg.pos,
                                        "invalid argument to has() macro")])
                 arg.c = "has"
+                arg.start = min(arg.start, pos - len("has"))
+                last = self.toks[self.i - 1]
+                arg.end = last.pos + len(last.text)
                 return arg
             return self.node("call", pos, name, None, args)
         # cel.bind(var, init, body)

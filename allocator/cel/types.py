@@ -10,6 +10,9 @@ STRING = ("string",)
 BYTES = ("bytes",)
 NULL = ("null_type",)
 DYN = ("dyn",)
+# A type parameter nothing bound (the element of `[]`, the value of `optional.none()`): cel-go keeps it a
+# variable that a later use can still bind; here it is a dyn that literal checks treat as a wildcard.
+FREE = ("dyn", "free")
 ANY = ("any",)
 ERROR = ("error",)
 QUANTITY = ("obj", "kubernetes.Quantity")
@@ -90,7 +93,7 @@ def substitute(t, b):
     k = t[0]
     if k == "param":
         r = b.get(t[1])
-        return substitute(r, b) if r is not None else DYN
+        return substitute(r, b) if r is not None else FREE
     if k in ("list", "opt", "type"):
         return (k, substitute(t[1], b))
     if k == "map":
@@ -99,7 +102,11 @@ def substitute(t, b):
 
 
 def assignable(formal, actual, b) -> bool:
-    """Can a value of static type ``actual`` be passed where ``formal`` is expected (binding params in b)?"""
+    """Can a value of static type ``actual`` be passed where ``formal`` is expected (binding params in b)?
+
+    As cel-go's checker: a type parameter is bound to the first type it meets; a later argument must be
+    assignable to that binding, which then widens to the more general of the two (``dyn`` stays ``dyn``).
+    """
     fk = formal[0]
     if fk == "param":
         name = formal[1]
@@ -107,17 +114,12 @@ def assignable(formal, actual, b) -> bool:
         if bound is None:
             b[name] = actual
             return True
-        if is_dyn(bound) and not is_dyn(actual):
-            b[name] = actual if bound[0] != "error" else bound
+        if bound == actual:
             return True
         trial = dict(b)
         if assignable(bound, actual, trial):
             b.update(trial)
-            return True
-        trial = dict(b)
-        if assignable(actual, bound, trial):
-            b.update(trial)
-            b[name] = actual
+            b[name] = most_general(actual, bound)
             return True
         return False
     ak = actual[0]
@@ -130,7 +132,6 @@ def assignable(formal, actual, b) -> bool:
     if ak == "param":
         return True
     if fk != ak:
-        # null is assignable to optional-free wrapper-like types only; keep strict
         return False
     if fk in ("list", "opt", "type"):
         return assignable(formal[1], actual[1], b)
@@ -141,12 +142,43 @@ def assignable(formal, actual, b) -> bool:
     return True
 
 
+def less_specific(t1, t2) -> bool:
+    """cel-go's isEqualOrLessSpecific: is t1 at most as specific as t2?"""
+    if t1[0] in ("dyn", "any", "param"):
+        return True
+    if t2[0] in ("dyn", "any", "param"):
+        return False
+    if t1[0] != t2[0]:
+        return False
+    if t1[0] in ("list", "opt"):
+        return less_specific(t1[1], t2[1])
+    if t1[0] == "map":
+        return less_specific(t1[1], t2[1]) and less_specific(t1[2], t2[2])
+    if t1[0] == "type":
+        return True
+    return t1 == t2
+
+
+def most_general(t1, t2):
+    return t1 if less_specific(t1, t2) else t2
+
+
+def has_free(t) -> bool:
+    return t == FREE or (t[0] in ("list", "map", "opt", "type") and any(has_free(p) for p in t[1:]))
+
+
 def join(a, b):
-    """Least common type of two branches (for ternaries, list literals)."""
+    """Least common type of two branches (for ternaries, list and map literals), or None if they clash."""
     if a == b:
         return a
-    if is_dyn(a):
-        return a if a[0] != "error" else b
-    if is_dyn(b):
-        return b if b[0] != "error" else a
+    if has_free(a) and assignable(a, b, {}):
+        return b
+    if has_free(b) and assignable(b, a, {}):
+        return a
+    if a[0] == "error":
+        return b
+    if b[0] == "error":
+        return a
+    if assignable(a, b, {}):
+        return most_general(a, b)
     return None

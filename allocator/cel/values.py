@@ -16,9 +16,20 @@ class CELError(Exception):
         self.message = message
 
 
-class CostExceeded(CELError):
+class Abort(CELError):
+    """An error that ends the whole evaluation: logical operators and comprehensions do not absorb it."""
+
+
+class CostExceeded(Abort):
     def __init__(self):
         super().__init__("operation cancelled: actual cost limit exceeded")
+
+
+class EvalPanic(Abort):
+    """What cel-go reports when evaluation panics: the program recovers it as an "internal error"."""
+
+    def __init__(self, detail: str):
+        super().__init__(f"internal error: runtime error: {detail}")
 
 
 class UInt(int):
@@ -175,35 +186,68 @@ def _num_kind(v):
     return t is int or t is UInt or t is float
 
 
+_OPAQUE = (Quantity, Version, IP, CIDR, URL)
+
+
 def cel_equal(a, b) -> bool:
-    """Heterogeneous CEL equality; raises CELError for opaque Kubernetes types compared with others."""
+    """cel-go's ``types.Equal``: heterogeneous equality, dispatched on the left operand.
+
+    The Kubernetes value types (quantity, semver, IP, CIDR, URL) only compare with their own type: on the
+    left of ``==`` with anything else they are "no such overload" (a CELError), on the right they are just
+    unequal. Lists and maps skip an element whose comparison fails, unless another element differs.
+    """
+    if a is None or b is None:
+        return a is None and b is None
     ta, tb = type(a), type(b)
+    if ta in _OPAQUE:
+        if ta is not tb:
+            raise CELError("no such overload")
+        return a == b
     if ta is tb:
         if ta is list or ta is tuple:
-            return len(a) == len(b) and all(cel_equal(x, y) for x, y in zip(a, b, strict=True))
+            return _lists_equal(a, b)
         if ta is dict:
-            if len(a) != len(b):
-                return False
-            for k, v in a.items():
-                found, ov = map_lookup(b, k)
-                if not found or not cel_equal(v, ov):
-                    return False
-            return True
-        if ta is float:
-            return a == b  # NaN != NaN
-        return a == b
+            return _maps_equal(a, b)
+        return a == b  # NaN != NaN for floats
     if ta is bool or tb is bool:
         return False
     if _num_kind(a) and _num_kind(b):
         return a == b
-    if ta in (Quantity, Version, IP, CIDR, URL) or tb in (Quantity, Version, IP, CIDR, URL):
-        # the Kubernetes wrapper types are never equal to values of other types
-        return False
     if isinstance(a, dict) and isinstance(b, dict):
-        return cel_equal(dict(a), dict(b))
+        return _maps_equal(a, b)
     if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
-        return cel_equal(list(a), list(b))
+        return _lists_equal(a, b)
     return False
+
+
+def _element_unequal(a, b) -> bool:
+    """True only when the elements are certainly unequal: a failed comparison does not decide."""
+    try:
+        return not cel_equal(a, b)
+    except CELError:
+        return False
+
+
+def _lists_equal(a, b) -> bool:
+    return len(a) == len(b) and not any(_element_unequal(x, y) for x, y in zip(a, b, strict=True))
+
+
+def _maps_equal(a, b) -> bool:
+    if len(a) != len(b):
+        return False
+    for k, v in a.items():
+        found, ov = map_lookup(b, k)
+        if not found or _element_unequal(v, ov):
+            return False
+    return True
+
+
+def equal_is_true(a, b) -> bool:
+    """``Equal(a, b) == True`` as cel-go's containers and ``!=`` test it: a failed comparison is not equal."""
+    try:
+        return cel_equal(a, b)
+    except CELError:
+        return False
 
 
 def map_lookup(m, key):

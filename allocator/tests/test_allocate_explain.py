@@ -113,7 +113,13 @@ def test_it_gives_the_first_reason_for_every_device_in_reach():
     tainted = next(d for d in request.devices if d.device == "gpu-3")
     assert tainted.reason.taint == {"key": "broken", "value": "yes", "effect": "NoSchedule"}
     selector = next(d for d in request.devices if d.device == "gpu-2").reason
-    assert (selector.selector, selector.message) == (0, "request selector #0 is false")
+    assert (selector.selector, selector.message) == (
+        0, 'request selector #0 is false: `device.attributes["gpu.example.com"].model == "a100"` is false '
+           '(model = "t4")')
+    [part] = selector.parts
+    assert part["verdict"] == "false" and part["reads"] == [
+        {"text": 'device.attributes["gpu.example.com"].model', "name": "model", "value": '"t4"'}]
+    assert (part["operator"], part["left"], part["right"]) == ("==", '"t4"', '"a100"')
 
 
 def test_devices_held_by_allocated_claims_are_reported_as_allocated():
@@ -136,7 +142,8 @@ status:
     assert ex.summary() == ["claim default/train, request gpus: needs 2 device(s), 1 of 6 in reach match "
                             "(1 x already allocated to another claim; 1 x not available on node node-1; "
                             "1 x pool gpu.example.com/half is incomplete (slices missing); 1 x request selector #0 "
-                            "is false; 1 x taint broken=yes:NoSchedule is not tolerated)"]
+                            'is false: `device.attributes["gpu.example.com"].model == "a100"` is false (model = '
+                            '"t4"); 1 x taint broken=yes:NoSchedule is not tolerated)']
 
 
 def test_class_selector_and_constraint_reasons():

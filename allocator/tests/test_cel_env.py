@@ -186,8 +186,10 @@ def test_logical_operators_absorb_errors():
 
 
 def test_version_attribute_is_not_a_string():
+    # cel-go asks the semver on the left to compare itself with a string: "no such overload".
     attrs = {"v": A(version="1.0.0")}
-    assert compile_selector('device.attributes["dra.example.com"].v == "1.0.0"').evaluate(DRV, attrs, {}) is False
+    with pytest.raises(CELRuntimeError, match="^no such overload$"):
+        compile_selector('device.attributes["dra.example.com"].v == "1.0.0"').evaluate(DRV, attrs, {})
     assert compile_selector('device.attributes["dra.example.com"].v == semver("1.0.0")').evaluate(
         DRV, attrs, {}) is True
 
@@ -238,8 +240,23 @@ def test_version_attribute_is_not_a_string():
     ],
 )
 def test_constructs(expr):
+    # Evaluated as the allocator compiles (no cost estimate): a few of these the apiserver would refuse
+    # as too complex (see test_constructs_the_apiserver_refuses_as_too_complex).
     attrs = {"model": A(string="a100")}
-    assert compile_selector(expr).evaluate(DRV, attrs, {}) is True
+    assert compile_selector(expr, estimate_cost=False).evaluate(DRV, attrs, {}) is True
+
+
+@pytest.mark.parametrize(
+    "expr",
+    [
+        '["a", "b"].join("-") == "a-b"',  # the elements of a list literal have no size estimate
+        "type(1) == int",  # == on values of unknown size: the smaller maximum is unbounded
+    ],
+)
+def test_constructs_the_apiserver_refuses_as_too_complex(expr):
+    with pytest.raises(CELCompileError, match="too complex"):
+        compile_selector(expr)
+    assert compile_selector(expr, estimate_cost=False).evaluate(DRV, {}, {}) is True
 
 
 @pytest.mark.parametrize(

@@ -137,7 +137,9 @@ def test_it_explains_each_device_per_request_from_the_chosen_node():
     verdicts = {d["device"]: (d["matches"], d["chosen"], d["reasonCode"], d["node"]) for d in request["devices"]}
     assert verdicts == {"gpu-0": (False, False, "request-selector", "node-b"),
                         "gpu-1": (True, True, None, "node-b")}
-    assert request["devices"][0]["reason"] == "request selector #0 is false"
+    assert request["devices"][0]["reason"] == (
+        "request selector #0 is false: `device.attributes['gpu.example.com'].model == 'h100'` is false "
+        '(model = "a100")')
 
 
 def test_an_aborting_selector_is_explained_on_the_node_where_it_failed():

@@ -32,6 +32,7 @@ class Outcome:
     # (line, column) 1-based inside the expression, where cel-go put the error.
     where: list[tuple[int, int]] = field(default_factory=list)
     compiled: object = None
+    hint: str | None = None  # the playground's advice beside the message
 
 
 def compiler_available() -> bool:
@@ -53,14 +54,18 @@ def compile_outcome(expression: str, enabled_gates: frozenset[str]) -> Outcome |
     except CELCompileError as exc:
         reason = getattr(exc, "reason", "syntax")
         message = getattr(exc, "message", str(exc))
+        hint = getattr(exc, "hint", None)
         where = [(line, col) for line, col, *_ in getattr(exc, "errors", []) or []]
         if reason == "length":
             return Outcome(dg.TOO_LONG, f"may not be more than {MAX_EXPRESSION_LENGTH} bytes")
         if reason == "cost":
-            return Outcome(dg.FORBIDDEN, "too complex, exceeds cost limit")
+            return Outcome(dg.FORBIDDEN, "too complex, exceeds cost limit", hint=hint)
+        if reason in ("program", "internal"):
+            # The apiserver reports a program it cannot build as field.InternalError.
+            return Outcome(dg.INTERNAL, message, hint=hint)
         if message.startswith("ERROR:"):
             message = "compilation failed: " + message
-        return Outcome(dg.INVALID, message, where)
+        return Outcome(dg.INVALID, message, where, hint=hint)
     cost = getattr(compiled, "estimated_cost", None)
     if cost is not None and cost > MAX_EXPRESSION_COST:
         return Outcome(dg.FORBIDDEN, "too complex, exceeds cost limit", compiled=compiled)
@@ -80,11 +85,11 @@ def check_selector(errs, expression: str, path: str, enabled_gates: frozenset[st
         line, col = outcome.where[0] if outcome.where else (1, 1)
         pos = locator.locate(path, expression, line, col)
     if outcome.type == dg.INVALID:
-        errs.add(FieldError(path, dg.INVALID, expression, outcome.detail, pos=pos))
+        errs.add(FieldError(path, dg.INVALID, expression, outcome.detail, pos=pos, hint=outcome.hint))
     elif outcome.type == dg.TOO_LONG:
         errs.too_long(path, MAX_EXPRESSION_LENGTH)
     else:
-        errs.add(FieldError(path, outcome.type, detail=outcome.detail, pos=pos))
+        errs.add(FieldError(path, outcome.type, detail=outcome.detail, pos=pos, hint=outcome.hint))
 
 
 def expression_offset(expression: str, line: int, col: int) -> int:

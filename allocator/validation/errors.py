@@ -81,6 +81,7 @@ class FieldError:
     severity: str = "error"
     # An exact (line, column) in the YAML, e.g. inside a CEL expression.
     pos: tuple[int, int] | None = None
+    hint: str | None = None  # the playground's advice beside the upstream message
 
 
 class Errors:
@@ -145,7 +146,7 @@ def located(errors: Errors, document) -> list[Diagnostic]:
             field=err.field, type=err.type, detail=err.detail,
             kind=document.kind if document is not None else "",
             name=_object_name(document), line=line, column=column,
-            severity=err.severity, value=render(err.value),
+            severity=err.severity, value=render(err.value), hint=err.hint,
         ))
     return out
 

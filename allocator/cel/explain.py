@@ -1,0 +1,236 @@
+"""Why a selector is false on a device: the parts of the expression that decided it, with the values read.
+
+The explanation re-evaluates sub-expressions of a compiled selector with the closures the compiler built
+for them, so it sees exactly what the selector saw. It descends through the operators that combine
+verdicts (``&&``, ``||``, ``!``, ``? :`` and ``cel.bind``) and stops at the first part that is not one of
+them (a comparison, ``in``, ``has()``, a function call, a macro): that part decided. For it, it reports
+its source span, the values it read from the device (``memory`` = 80Gi) and, for comparisons, both sides.
+
+Only used to explain a verdict the allocator already reached: its work is bounded by the size of the
+expression, and each evaluation draws on the same runtime cost limit as the selector itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from allocator.cel import types as T
+from allocator.cel.compiler import COST_LIMIT, Budget, LazyBinding
+from allocator.cel.parser import Node
+from allocator.cel.values import CELError, Optional, TypeValue
+from allocator.quantity import Quantity
+from allocator.semver import Version
+
+_COMPARISONS = {"_==_": "==", "_!=_": "!=", "_<_": "<", "_<=_": "<=", "_>_": ">", "_>=_": ">=", "@in": "in"}
+_MAX_PARTS = 8
+_MAX_VALUE = 60
+
+
+@dataclass
+class Read:
+    """A value the part read from the device: ``text`` as written, ``name`` short, ``value`` as CEL shows it."""
+
+    text: str
+    name: str
+    value: str | None  # None when the device has no such value
+
+    def to_dict(self) -> dict:
+        return {"text": self.text, "name": self.name, "value": self.value}
+
+
+@dataclass
+class Part:
+    """One part of the expression that decided the verdict."""
+
+    start: int
+    end: int
+    text: str
+    verdict: str  # "false", "true" (under a `!`) or "error"
+    error: str | None = None
+    operator: str | None = None  # for comparisons
+    left: str | None = None
+    right: str | None = None
+    reads: list[Read] = field(default_factory=list)
+
+    def summary(self) -> str:
+        """E.g. `memory.compareTo(quantity("100Gi")) >= 0` is false (memory = 80Gi)."""
+        if self.verdict == "error":
+            return f"`{self.text}` fails: {self.error}"
+        values = [f"{r.name} = {r.value}" if r.value is not None else f"{r.name} is missing" for r in self.reads]
+        if not values and self.operator is not None:
+            values = [f"{self.left} {self.operator} {self.right}"]
+        return f"`{self.text}` is {self.verdict}" + (f" ({', '.join(values)})" if values else "")
+
+    def to_dict(self) -> dict:
+        return {"start": self.start, "end": self.end, "text": self.text, "verdict": self.verdict,
+                "error": self.error, "operator": self.operator, "left": self.left, "right": self.right,
+                "reads": [r.to_dict() for r in self.reads], "summary": self.summary()}
+
+
+def show(value) -> str:
+    """A value as CEL would write it, shortened."""
+    if isinstance(value, bool):
+        text = "true" if value else "false"
+    elif value is None:
+        text = "null"
+    elif isinstance(value, str):
+        text = '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    elif isinstance(value, Quantity):
+        text = str(value)
+    elif isinstance(value, Version):
+        text = f"{value} (version)"
+    elif isinstance(value, (list, tuple)):
+        text = "[" + ", ".join(show(v) for v in value) + "]"
+    elif isinstance(value, dict):
+        text = "{" + ", ".join(f"{show(k)}: {show(v)}" for k, v in value.items()) + "}"
+    elif isinstance(value, Optional):
+        text = f"optional.of({show(value.value)})" if value.present else "optional.none()"
+    elif isinstance(value, TypeValue):
+        text = value.name
+    else:
+        text = str(value)
+    return text if len(text) <= _MAX_VALUE else text[: _MAX_VALUE - 3] + "..."
+
+
+class _Explainer:
+    def __init__(self, selector, device: dict):
+        self.source = selector.expression
+        self.closures = selector.closures
+        self.device = device
+        self.budget = Budget(COST_LIMIT)
+        self.parts: list[Part] = []
+
+    def act(self) -> dict:
+        return {"device": self.device, "@budget": self.budget}
+
+    def value(self, n: Node, act: dict):
+        """(value, error message): evaluate one sub-expression as the selector did."""
+        try:
+            return self.closures[n.id](act), None
+        except CELError as e:
+            return None, e.message
+        except (KeyError, RecursionError):  # a variable of an enclosing macro: not evaluable alone
+            return None, None
+
+    def why(self, n: Node, act: dict, want: bool) -> None:
+        """Explain why ``n`` is not ``want`` (it evaluated to ``not want`` or failed)."""
+        if len(self.parts) >= _MAX_PARTS:
+            return
+        if n.kind == "call" and n.a in ("_&&_", "_||_") and n.b is None:
+            # Every operand that is not `want` had its part in the verdict: all false conjuncts of an
+            # && explained as false, all alternatives of an || explained as false.
+            for operand in _chain(n, n.a):
+                value, error = self.value(operand, act)
+                if error is not None or value is not want:
+                    self.why(operand, act, want)
+            return
+        if n.kind == "call" and n.a == "!_" and n.b is None:
+            self.why(n.c[0], act, not want)
+            return
+        if n.kind == "call" and n.a == "_?_:_":
+            cond, error = self.value(n.c[0], act)
+            if error is None and type(cond) is bool:
+                self.why(n.c[1] if cond else n.c[2], act, want)
+                return
+        if n.kind == "bind":
+            inner = dict(act)
+            inner[n.a] = LazyBinding(self.closures[n.b.id], act)
+            self.why(n.c, inner, want)
+            return
+        self.parts.append(self.leaf(n, act, want))
+
+    def leaf(self, n: Node, act: dict, want: bool) -> Part:
+        value, error = self.value(n, act)
+        verdict = "error" if error is not None else ("false" if want else "true")
+        part = Part(n.start, n.end, self.source[n.start:n.end], verdict, error=error)
+        if n.kind == "call" and n.a in _COMPARISONS and len(n.c) == 2:
+            part.operator = _COMPARISONS[n.a]
+            left, lerr = self.value(n.c[0], act)
+            right, rerr = self.value(n.c[1], act)
+            part.left = show(left) if lerr is None else None
+            part.right = show(right) if rerr is None else None
+        part.reads = self.reads(n, act)
+        if n.kind == "select" and n.c == "has" and error is None and value is False:
+            part.reads = [Read(f"{self.source[n.a.start:n.a.end]}.{n.b}", n.b, None)]
+        return part
+
+    def reads(self, n: Node, act: dict) -> list[Read]:
+        found: list[Read] = []
+        seen: set[str] = set()
+        for r in _device_reads(n):
+            text = self.source[r.start:r.end]
+            if text in seen:
+                continue
+            seen.add(text)
+            value, error = self.value(r, act)
+            if error is None and value is None and r.kind != "lit":
+                continue  # not evaluable on its own (inside a macro)
+            found.append(Read(text, _short_name(r), show(value) if error is None else None))
+        return found
+
+
+def _chain(n: Node, op: str) -> list[Node]:
+    """The operands of a chain of the same operator, left to right (cel-go balances such chains)."""
+    if n.kind == "call" and n.a == op and n.b is None:
+        return _chain(n.c[0], op) + _chain(n.c[1], op)
+    return [n]
+
+
+def _is_device_read(n: Node) -> bool:
+    """``device.driver``, ``device.attributes["d"].x``, ``device.capacity["d"]["x"]``, ``d.x`` on a bound map."""
+    if n.kind == "select" and n.c != "has":
+        return True
+    return n.kind == "call" and n.a in ("_[_]", "_[?_]") and n.c[1].kind == "lit" and type(n.c[1].a) is str
+
+
+def _device_reads(n: Node):
+    """The outermost reads inside ``n``, not descending into macros (their variables are local)."""
+    if _is_device_read(n) and _reads_a_value(n):
+        yield n
+        return
+    if n.kind == "comp":
+        yield from _device_reads(n.b)
+        return
+    for child in _children(n):
+        yield from _device_reads(child)
+
+
+def _reads_a_value(n: Node) -> bool:
+    """A read of a leaf value (an attribute, a capacity, the driver), not of a whole map."""
+    t = n.type
+    return t is None or not (t[0] == "map" or t == T.DEVICE)
+
+
+def _children(n: Node):
+    if n.kind == "call":
+        if n.b is not None:
+            yield n.b
+        yield from n.c
+    elif n.kind == "select":
+        yield n.a
+    elif n.kind == "list":
+        yield from n.a
+    elif n.kind == "map":
+        for key, val, _ in n.a:
+            yield key
+            yield val
+    elif n.kind == "bind":
+        yield n.b
+        yield n.c
+
+
+def _short_name(n: Node) -> str:
+    if n.kind == "select":
+        return n.b
+    if n.kind == "call" and n.c[1].kind == "lit":
+        return str(n.c[1].a)
+    return "value"  # pragma: no cover - _is_device_read admits only the forms above
+
+
+def explain_false(selector, device: dict) -> list[Part]:
+    """The parts of ``selector`` that made it false (or fail) on ``device``, in source order."""
+    explainer = _Explainer(selector, device)
+    if selector.root is None:
+        return []
+    explainer.why(selector.root, explainer.act(), True)
+    return sorted(explainer.parts, key=lambda p: p.start)
