@@ -237,10 +237,32 @@ class AllocationSerializer(serializers.Serializer):
     error = serializers.CharField(allow_null=True)
 
 
+class ProofSerializer(serializers.Serializer):
+    code = serializers.CharField(help_text=(
+        "What was proved: too-few-devices, missing-attribute, no-subrequest-fits, all-devices-unusable, "
+        "requests-exceed-devices, counters-exceeded, no-shared-value."))
+    message = serializers.CharField()
+    node = serializers.CharField()
+    claim = serializers.CharField(allow_null=True, help_text="NAMESPACE/NAME of the claim, when one claim decides.")
+    request = serializers.CharField(allow_null=True, help_text="The request (or request/subrequest) that decides.")
+    needed = serializers.IntegerField(allow_null=True, help_text="Devices needed.")
+    available = serializers.IntegerField(allow_null=True, help_text="Devices that could serve them.")
+    attribute = serializers.CharField(allow_null=True, help_text="The constraint's attribute.")
+    constraint = serializers.IntegerField(allow_null=True, help_text="The constraint's index in the claim.")
+    requests = serializers.ListField(child=serializers.CharField(), help_text="The requests involved.")
+    pool = serializers.CharField(allow_null=True)
+    counter = serializers.CharField(allow_null=True, help_text="COUNTER_SET/COUNTER.")
+    amountNeeded = serializers.CharField(allow_null=True, help_text="Of the counter, as a quantity.")
+    amountAvailable = serializers.CharField(allow_null=True, help_text="Of the counter, as a quantity.")
+
+
 class NodeFitSerializer(serializers.Serializer):
     name = serializers.CharField()
     fits = serializers.BooleanField()
     reason = serializers.CharField(allow_null=True)
+    proof = ProofSerializer(required=False, help_text=(
+        "Present when the claims were proved not to fit on the node without searching every combination: "
+        "the same answer as the full search, with the numbers and names behind it."))
 
 
 class ContainerDevicesSerializer(serializers.Serializer):

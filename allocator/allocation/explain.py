@@ -38,11 +38,14 @@ the request that got a device instead.
 
 Data shape (``to_dict`` gives the same as JSON)::
 
-    Explanation(node, allocated, error, requests=[
+    Explanation(node, allocated, error, proof, requests=[
         RequestExplanation(claim, request, device_class, mode, count, selected, error, devices=[
             DeviceVerdict(driver, pool, device, slice, matches, chosen, taken_by,
                           reason=Reason(code, message, selector, device_class, constraint,
                                         attribute, other_request, taint, pool, node, error))])])
+
+``proof`` is set when an exact proof (``allocation.proofs``) decided that the
+claims cannot fit before searching; ``summary()`` then starts with its message.
 """
 
 from __future__ import annotations
@@ -108,8 +111,6 @@ class RequestExplanation:
     selected: bool | None = None  # for subrequests: whether the allocation chose this one
     error: str | None = None  # the request cannot be considered at all (unknown class...)
     devices: list[DeviceVerdict] = field(default_factory=list)
-    # Its devices are its alone: no admin access, no device that allows multiple allocations.
-    exclusive: bool = True
 
     @property
     def matching(self) -> int:
@@ -122,6 +123,8 @@ class Explanation:
     allocated: bool
     error: str | None = None
     requests: list[RequestExplanation] = field(default_factory=list)
+    # When a proof decided "no" without searching: ``proofs.Proof.to_dict()`` (code, message, numbers, names).
+    proof: dict | None = None
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -130,35 +133,20 @@ class Explanation:
         """One line per request that cannot be satisfied on its own, or why the whole set fails."""
         if self.error:
             return [self.error]
-        lines = []
+        # A request with too few devices has its own line with the reasons per device; other proofs come first.
+        proof = self.proof if self.proof and self.proof["code"] != "too-few-devices" else None
+        lines = [proof["message"]] if proof else []
         for r in self.requests:
             if r.selected is False and self.allocated:
                 continue
             line = _request_line(r)
-            if line:
+            if line and not (proof and proof["request"] and line.startswith(
+                    f"claim {proof['claim']}, request {proof['request']}:")):
                 lines.append(line)
-        if not lines and not self.allocated:
-            lines.append(self._too_few_together() or (
-                "every request has enough matching devices on its own, but no combination satisfies "
-                "all requests, claims and constraints together"))
+        if not lines and not self.allocated:  # a proof's own line already says why
+            lines.append("every request has enough matching devices on its own, but no combination satisfies "
+                         "all requests, claims and constraints together")
         return lines
-
-    def _too_few_together(self) -> str:
-        """"needs 9 devices together, but only 8 distinct devices match on node-a", when it is that simple:
-        plain requests (no alternatives, no sharing) whose counts add up to more than the devices they match."""
-        if any("/" in r.request or not r.exclusive or r.error for r in self.requests):
-            return ""
-        needed = 0
-        matching: set[tuple[str, str, str]] = set()
-        for r in self.requests:
-            mine = {(d.driver, d.pool, d.device) for d in r.devices if d.matches}
-            needed += len(mine) if r.mode == ALL else r.count
-            matching |= mine
-        if needed <= len(matching):
-            return ""
-        where = f" on node {self.node}" if self.node else ""
-        return (f"the requests need {needed} devices together, but only {len(matching)} distinct devices "
-                f"match them{where}")
 
 
 _ON_DEVICE = re.compile(r" on device [^:\s]+")
@@ -203,7 +191,8 @@ def explain(allocator, node: model.Node, claims: list[model.ResourceClaim], sear
         except AllocatorError as err:
             error = str(err)
     explainer = _Explainer(allocator, search, node)
-    out = Explanation(node=node.metadata.name, allocated=search.found, error=error)
+    out = Explanation(node=node.metadata.name, allocated=search.found, error=error,
+                      proof=search.proof.to_dict() if search.proof is not None and error is None else None)
     for ci, claim in enumerate(search.claims):
         out.requests.extend(explainer.claim(ci, claim))
     return out
@@ -271,8 +260,6 @@ class _Explainer:
                         rex.devices.append(verdict)
                         if cand is not None:
                             cands.append((verdict, cand))
-                rex.exclusive = not view.admin_access and not any(
-                    c.device.allow_multiple_allocations for _, c in cands)
                 usable[view.full_name] = (view, [c for _, c in cands])
                 pending.append((rex, view, data, cands))
         self._constraints(ci, claim, usable, pending)

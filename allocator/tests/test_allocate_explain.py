@@ -283,3 +283,14 @@ spec:
     assert reason.code == "counters"
     assert reason.message == ("not enough shared counters left in pool gpu.example.com/gpu-0: counter memory of "
                               "gpu-0-counters has 10Gi left, the device consumes 30Gi")
+
+
+def test_requests_that_outnumber_their_devices_say_the_numbers():
+    requests = "".join(f"    - {{name: r{i}, exactly: {{deviceClassName: gpu, selectors: [{{cel: {{expression: "
+                       f"'device.attributes[\"gpu.example.com\"].model == \"a100\"'}}}}]}}}}\n" for i in range(4))
+    ex = _explain("apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: four}\nspec:\n"
+                  "  devices:\n    requests:\n" + requests)
+    assert not ex.allocated
+    # the search's counting proof says it (allocator/allocation/proofs.py), not "no combination satisfies..."
+    assert ex.summary() == ["requests default/four/r0, default/four/r1, default/four/r2, default/four/r3 need 4 "
+                            "devices together, but only 2 on node-1 can serve any of them"]
