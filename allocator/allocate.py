@@ -13,6 +13,11 @@ Entry points:
 * ``explain_claims(...)`` / ``Allocator.explain``: why each device does or does
   not match each request, as data (``allocation.explain`` documents it).
 
+Searches for users (``allocate_claims``, ``search_nodes``, ``explain_claims``
+and the engine) use exact proofs of impossibility and memoised failure
+(``allocation.proofs``): upstream's answers without walking every combination.
+``Allocator`` alone walks upstream's tree step for step unless ``prove`` is set.
+
 Every search is bounded: at most ``max_steps`` steps (default
 ``DEFAULT_MAX_STEPS``) and, like the scheduler's DynamicResources Filter when
 the DRASchedulerFilterTimeout gate is on, ``filter_timeout`` seconds per node
@@ -35,6 +40,7 @@ from .allocation import search as search_limits
 from .allocation.errors import AllocatorError, NodeAllocationError, SearchLimitError
 from .allocation.explain import Explanation, explain
 from .allocation.features import Features, Variant, choose_variant, from_gates
+from .allocation.proofs import Proof
 from .allocation.requests import ViewCache
 from .allocation.results import build_results
 from .allocation.search import Search
@@ -76,6 +82,8 @@ class AllocationOutcome:
     # How often the search stepped (upstream's NumAllocateOneInvocations).
     steps: int = 0
     explanation: Explanation | None = None
+    # What decided "no" without searching (``allocation.proofs.Proof``), when a proof did.
+    proof: Proof | None = None
     search: Search | None = field(default=None, repr=False, compare=False)
     _results: list[model.AllocationResult] | None = field(default=None, repr=False, compare=False)
 
@@ -118,15 +126,21 @@ class Allocator:
                  allocated_claims: Iterable[model.ResourceClaim] = (), gates: FeatureGates | None = None,
                  features: Features | None = None, variant: Variant | None = None,
                  state: AllocatedState | None = None, *, max_steps: int | None = ...,
-                 filter_timeout: float | None = ..., clock: Callable[[], float] = time.monotonic):
+                 filter_timeout: float | None = ..., clock: Callable[[], float] = time.monotonic,
+                 prove: bool = False):
         """``features`` (default: from ``gates``, default: Kubernetes 1.37) and ``variant`` (default:
         upstream's choice) can be forced, as upstream's tests do; ``state`` replaces the state
         gathered from ``allocated_claims``.
 
         Limits per search (per node): ``max_steps`` (default ``search.DEFAULT_MAX_STEPS``; None:
         unbounded) and ``filter_timeout`` seconds on ``clock`` (default: see ``default_filter_timeout``;
-        None or 0: none). Past either, ``allocate`` raises SearchLimitError."""
+        None or 0: none). Past either, ``allocate`` raises SearchLimitError.
+
+        ``prove`` turns on exact proofs of impossibility and memoised failure
+        (``allocation.proofs``): the same answers, fewer steps. Without it the
+        search walks upstream's tree step for step (and counts its steps)."""
         gates = gates or make_gates()
+        self.prove = prove
         self.max_steps = search_limits.DEFAULT_MAX_STEPS if max_steps is ... else max_steps
         self.filter_timeout = default_filter_timeout(gates) if filter_timeout is ... else filter_timeout
         self.clock = clock
@@ -207,7 +221,7 @@ class Allocator:
             return AllocationOutcome(node=node, claims=claims, allocated=True, search=search,
                                      variant=self.variant.name, steps=search.calls)
         outcome = AllocationOutcome(node=node, claims=claims, allocated=False, reason="cannot allocate all claims",
-                                    variant=self.variant.name, steps=search.calls)
+                                    variant=self.variant.name, steps=search.calls, proof=search.proof)
         if explain_failure:
             outcome.explanation = explain(self, node, claims, search)
             outcome.reason = "; ".join(outcome.explanation.summary()) or outcome.reason
@@ -255,7 +269,7 @@ def allocate_claims(claims: Sequence[model.ResourceClaim], classes: Iterable[mod
     The node's labels come from ``nodes`` (a bare node when it is not there).
     Raises AllocatorError where the scheduler would give up.
     """
-    allocator = Allocator(classes, slices, allocated_claims, gates)
+    allocator = Allocator(classes, slices, allocated_claims, gates, prove=search_limits.PROVE)
     return allocator.allocate(make_node(node_name, nodes), claims)
 
 
@@ -268,7 +282,7 @@ def explain_claims(claims: Sequence[model.ResourceClaim], classes: Iterable[mode
     Never raises for allocator errors: those land in ``Explanation.error``
     and, for failing selectors, as ``cel-error`` reasons on the devices.
     """
-    allocator = Allocator(classes, slices, allocated_claims, gates)
+    allocator = Allocator(classes, slices, allocated_claims, gates, prove=search_limits.PROVE)
     return allocator.explain(make_node(node_name, nodes), claims)
 
 
@@ -293,6 +307,6 @@ def search_nodes(claims: Sequence[model.ResourceClaim], classes: Iterable[model.
     tried (it reaches only slices for all nodes or matching empty labels).
     Raises AllocatorError on the first node where the scheduler would give up.
     """
-    allocator = Allocator(classes, slices, allocated_claims, gates)
+    allocator = Allocator(classes, slices, allocated_claims, gates, prove=search_limits.PROVE)
     candidates = nodes_to_search(list(nodes), slices) or [make_node("")]
     return NodeSearch(allocator.allocate_each(candidates, claims))

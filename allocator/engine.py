@@ -18,6 +18,7 @@ from typing import Any
 
 from . import model
 from .allocate import Allocator, AllocatorError
+from .allocation import search as search_limits
 from .allocation.encode import claim_to_json
 from .allocation.explain import Explanation, explain
 from .diagnostics import NOT_FOUND, Diagnostic, DiagnosticError
@@ -139,7 +140,7 @@ def _allocate(report: Report, combined: ReadResult, work: Workload, node: str | 
     slices = combined.of_kind("ResourceSlice")
     alloc = report.allocation
     try:
-        allocator = Allocator(combined.of_kind("DeviceClass"), slices, work.allocated, gates)
+        allocator = Allocator(combined.of_kind("DeviceClass"), slices, work.allocated, gates, prove=search_limits.PROVE)
     except AllocatorError as err:
         alloc.update(status="error", error=str(err), reasons=[str(err)])
         return
@@ -157,7 +158,9 @@ def _allocate(report: Report, combined: ReadResult, work: Workload, node: str | 
         failed_on = candidates[min(len(outcomes), len(candidates) - 1)]
         _explain(report, allocator.explain(failed_on, work.pending), slices)
         return
-    report.nodes = [{"name": o.node_name, "fits": o.allocated, "reason": o.reason or None} for o in outcomes]
+    # "proof": what decided "does not fit" without searching (allocation.proofs), on nodes where one did.
+    report.nodes = [{"name": o.node_name, "fits": o.allocated, "reason": o.reason or None,
+                     **({"proof": o.proof.to_dict()} if o.proof is not None else {})} for o in outcomes]
     if chosen is None:
         first = outcomes[0]
         _explain(report, first.explanation or allocator.explain(first.node, work.pending), slices)
@@ -191,5 +194,8 @@ def _explain(report: Report, explanation: Explanation, slices: list[model.Resour
                 "node": node_of_slice.get(d.slice), "matches": d.matches, "chosen": d.chosen,
                 "takenBy": d.taken_by, "reason": d.reason.message if d.reason else None,
                 "reasonCode": d.reason.code if d.reason else None,
+                # the parts of a selector that decided (span, verdict, values read, hint)
+                "why": (d.reason.parts or None) if d.reason else None,
+                "reasonShort": (d.reason.short or d.reason.message) if d.reason else None,
             } for d in req.devices],
         })

@@ -173,6 +173,30 @@ class DiagnosticSerializer(ErrorSerializer):
     severity = serializers.ChoiceField(choices=["error", "warning"])
     message = serializers.CharField(help_text="The text the apiserver would print.")
     source = serializers.CharField(help_text="Which text the diagnostic is in: documents or inventory.")
+    hint = serializers.CharField(allow_null=True, help_text=(
+        "The playground's advice beside the upstream message (never instead of it): how to compare quantities, "
+        "the attribute name you probably meant, which part of a selector is too costly..."))
+
+
+class ReadSerializer(serializers.Serializer):
+    text = serializers.CharField(help_text="The read as written in the selector.")
+    name = serializers.CharField(help_text="Its short name (the attribute or capacity name).")
+    value = serializers.CharField(allow_null=True, help_text="The device's value, as CEL shows it; null if missing.")
+
+
+class SelectorPartSerializer(serializers.Serializer):
+    start = serializers.IntegerField(help_text="Offset of the part in the CEL expression (characters).")
+    end = serializers.IntegerField(help_text="Offset just after the part.")
+    text = serializers.CharField()
+    verdict = serializers.ChoiceField(choices=["false", "true", "error"], help_text=(
+        "What the part evaluated to on this device: false (or true under a `!`) decided the selector; error failed."))
+    error = serializers.CharField(allow_null=True)
+    operator = serializers.CharField(allow_null=True, help_text="For a comparison: ==, !=, <, <=, >, >=, in.")
+    left = serializers.CharField(allow_null=True, help_text="For a comparison: the left side's value.")
+    right = serializers.CharField(allow_null=True, help_text="For a comparison: the right side's value.")
+    reads = ReadSerializer(many=True, help_text="The device values the part read.")
+    summary = serializers.CharField(help_text="One line: the part, its verdict and the values read.")
+    hint = serializers.CharField(allow_null=True, help_text="Advice when the part failed.")
 
 
 class DeviceMatchSerializer(serializers.Serializer):
@@ -189,6 +213,9 @@ class DeviceMatchSerializer(serializers.Serializer):
     slice = serializers.CharField(help_text="The ResourceSlice that publishes the device.")
     chosen = serializers.BooleanField(help_text="The allocation picked this device for this request.")
     takenBy = serializers.CharField(allow_null=True, help_text="The request that got this device instead.")
+    reasonShort = serializers.CharField(allow_null=True, help_text="The reason without the parts' summaries.")
+    why = SelectorPartSerializer(many=True, allow_null=True, help_text=(
+        "For a false or failing selector: the parts of its expression that decided, with the values they read."))
 
 
 class RequestMatchesSerializer(serializers.Serializer):
@@ -210,10 +237,32 @@ class AllocationSerializer(serializers.Serializer):
     error = serializers.CharField(allow_null=True)
 
 
+class ProofSerializer(serializers.Serializer):
+    code = serializers.CharField(help_text=(
+        "What was proved: too-few-devices, missing-attribute, no-subrequest-fits, all-devices-unusable, "
+        "requests-exceed-devices, counters-exceeded, no-shared-value."))
+    message = serializers.CharField()
+    node = serializers.CharField()
+    claim = serializers.CharField(allow_null=True, help_text="NAMESPACE/NAME of the claim, when one claim decides.")
+    request = serializers.CharField(allow_null=True, help_text="The request (or request/subrequest) that decides.")
+    needed = serializers.IntegerField(allow_null=True, help_text="Devices needed.")
+    available = serializers.IntegerField(allow_null=True, help_text="Devices that could serve them.")
+    attribute = serializers.CharField(allow_null=True, help_text="The constraint's attribute.")
+    constraint = serializers.IntegerField(allow_null=True, help_text="The constraint's index in the claim.")
+    requests = serializers.ListField(child=serializers.CharField(), help_text="The requests involved.")
+    pool = serializers.CharField(allow_null=True)
+    counter = serializers.CharField(allow_null=True, help_text="COUNTER_SET/COUNTER.")
+    amountNeeded = serializers.CharField(allow_null=True, help_text="Of the counter, as a quantity.")
+    amountAvailable = serializers.CharField(allow_null=True, help_text="Of the counter, as a quantity.")
+
+
 class NodeFitSerializer(serializers.Serializer):
     name = serializers.CharField()
     fits = serializers.BooleanField()
     reason = serializers.CharField(allow_null=True)
+    proof = ProofSerializer(required=False, help_text=(
+        "Present when the claims were proved not to fit on the node without searching every combination: "
+        "the same answer as the full search, with the numbers and names behind it."))
 
 
 class ContainerDevicesSerializer(serializers.Serializer):

@@ -354,6 +354,7 @@ def test_it_explains_why_devices_do_not_match(page: Page, samples):
     replace_text(page, text)
     expect(summary(page)).to_contain_text("Cannot allocate on any node")
     expect(page.locator("#requests")).to_contain_text("0 of 8 devices match")
-    expect(page.locator("#requests .rejected")).to_contain_text("request selector #0 is false: 8 devices")
+    expect(page.locator("#requests .rejected")).to_contain_text("8 devices: request selector #0 is false")
+    expect(page.locator("#requests .why-part")).to_contain_text('model = "LATEST-GPU-MODEL"')
     expect(page.locator("#nodes tr.no-fit")).to_contain_text("dra-example-driver-cluster-worker")
     expect(page.locator("#picture .tile.granted")).to_have_count(0)

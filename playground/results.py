@@ -93,9 +93,35 @@ def requests_table(report: dict, colors: dict[tuple[str, str], int]) -> list[dic
             **req,
             "color": colors.get((_short(req.get("claim", "")), req.get("request", ""))),
             "matching": [d for d in devices if d.get("matches")],
-            "rejected": [{"reason": reason, "devices": group} for reason, group in groups.items()],
+            "rejected": [{"reason": group[0].get("reasonShort") or reason, "devices": group,
+                          "why": group[0].get("why") or [], "hints": _hints(group[0].get("why"))}
+                         for reason, group in groups.items()],
         })
     return out
+
+
+def _hints(parts: list[dict] | None) -> list[str]:
+    return list(dict.fromkeys(p["hint"] for p in parts or [] if p.get("hint")))
+
+
+def diagnostics_view(diagnostics: list[dict]) -> list[dict]:
+    """Each diagnostic with its message split into a headline and cel-go's caret diagram (shown monospace)."""
+    out = []
+    for d in diagnostics:
+        headline, _, rest = (d.get("message") or "").partition("\n")
+        out.append({**d, "headline": headline, "diagram": rest})
+    return out
+
+
+def allocation_hint(requests: list[dict]) -> str | None:
+    """The advice for the runtime error that made the scheduler give up, if the explanation has one."""
+    for req in requests:
+        for d in req.get("devices") or []:
+            if d.get("reasonCode") == "cel-error":
+                hints = _hints(d.get("why"))
+                if hints:
+                    return hints[0]
+    return None
 
 
 def containers_table(report: dict, colors: dict[tuple[str, str], int]) -> list[dict]:
@@ -120,8 +146,9 @@ def context(state: State) -> dict:
     return {
         "report": report,
         "picture": pic,
-        "errors": [d for d in diagnostics if d.get("severity") == "error"],
-        "warnings": [d for d in diagnostics if d.get("severity") != "error"],
+        "errors": diagnostics_view([d for d in diagnostics if d.get("severity") == "error"]),
+        "warnings": diagnostics_view([d for d in diagnostics if d.get("severity") != "error"]),
+        "allocation_hint": allocation_hint(report.get("requests") or []),
         "inventory_summary": objects_summary(report.get("objects") or [], "inventory"),
         "documents_summary": objects_summary(report.get("objects") or [], "documents"),
         "gates": gates_table(report),

@@ -6,8 +6,11 @@ from __future__ import annotations
 class AllocatorError(Exception):
     """Allocation had to stop: invalid input the scheduler would refuse (bad CEL, unknown class...).
 
-    The message is upstream's, word for word, so it can be compared.
+    The message is upstream's, word for word, so it can be compared. ``expression`` is the CEL selector
+    that failed, when one did (explanations use it).
     """
+
+    expression: str | None = None
 
 
 class NodeAllocationError(AllocatorError):

@@ -38,15 +38,19 @@ the request that got a device instead.
 
 Data shape (``to_dict`` gives the same as JSON)::
 
-    Explanation(node, allocated, error, requests=[
+    Explanation(node, allocated, error, proof, requests=[
         RequestExplanation(claim, request, device_class, mode, count, selected, error, devices=[
             DeviceVerdict(driver, pool, device, slice, matches, chosen, taken_by,
                           reason=Reason(code, message, selector, device_class, constraint,
                                         attribute, other_request, taint, pool, node, error))])])
+
+``proof`` is set when an exact proof (``allocation.proofs``) decided that the
+claims cannot fit before searching; ``summary()`` then starts with its message.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass, field
 
 from .. import model
@@ -82,6 +86,7 @@ class Reason:
     # For a false selector: the parts of its expression that decided, with the values they read
     # (``allocator.cel.explain.Part.to_dict``); the message ends with their summaries.
     parts: list | None = None
+    short: str | None = None  # the message without the parts' summaries
 
 
 @dataclass
@@ -118,6 +123,8 @@ class Explanation:
     allocated: bool
     error: str | None = None
     requests: list[RequestExplanation] = field(default_factory=list)
+    # When a proof decided "no" without searching: ``proofs.Proof.to_dict()`` (code, message, numbers, names).
+    proof: dict | None = None
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -126,17 +133,23 @@ class Explanation:
         """One line per request that cannot be satisfied on its own, or why the whole set fails."""
         if self.error:
             return [self.error]
-        lines = []
+        # A request with too few devices has its own line with the reasons per device; other proofs come first.
+        proof = self.proof if self.proof and self.proof["code"] != "too-few-devices" else None
+        lines = [proof["message"]] if proof else []
         for r in self.requests:
             if r.selected is False and self.allocated:
                 continue
             line = _request_line(r)
-            if line:
+            if line and not (proof and proof["request"] and line.startswith(
+                    f"claim {proof['claim']}, request {proof['request']}:")):
                 lines.append(line)
-        if not lines and not self.allocated:
+        if not lines and not self.allocated:  # a proof's own line already says why
             lines.append("every request has enough matching devices on its own, but no combination satisfies "
                          "all requests, claims and constraints together")
         return lines
+
+
+_ON_DEVICE = re.compile(r" on device [^:\s]+")
 
 
 def _with_parts(message: str, parts: list[dict]) -> str:
@@ -178,7 +191,8 @@ def explain(allocator, node: model.Node, claims: list[model.ResourceClaim], sear
         except AllocatorError as err:
             error = str(err)
     explainer = _Explainer(allocator, search, node)
-    out = Explanation(node=node.metadata.name, allocated=search.found, error=error)
+    out = Explanation(node=node.metadata.name, allocated=search.found, error=error,
+                      proof=search.proof.to_dict() if search.proof is not None and error is None else None)
     for ci, claim in enumerate(search.claims):
         out.requests.extend(explainer.claim(ci, claim))
     return out
@@ -304,25 +318,31 @@ class _Explainer:
         try:
             what, index = search.selector_verdict(key, data, cand)
         except (AllocatorError, NodeSelectorError) as err:
-            return Reason("cel-error", str(err), error=str(err))
+            expression = getattr(err, "expression", None)
+            parts = self._selector_parts(expression, cand) if expression is not None else None
+            # The device is named by the row already: without it, the same error groups across devices.
+            return Reason("cel-error", _ON_DEVICE.sub("", str(err)), error=str(err), parts=parts)
         if what == "class":
             name = data.device_class.metadata.name
             selector = data.device_class.spec.selectors[index]
             parts = self._selector_parts(selector.cel.expression if selector.cel else "", cand)
-            return Reason("class-selector", _with_parts(f"selector #{index} of class {name} is false", parts),
-                          selector=index, device_class=name, parts=parts)
+            short = f"selector #{index} of class {name} is false"
+            return Reason("class-selector", _with_parts(short, parts), selector=index, device_class=name,
+                          parts=parts, short=short)
         if what == "request":
             parts = self._selector_parts(request.expressions[index], cand)
-            return Reason("request-selector", _with_parts(f"request selector #{index} is false", parts),
-                          selector=index, parts=parts)
+            short = f"request selector #{index} is false"
+            return Reason("request-selector", _with_parts(short, parts), selector=index, parts=parts, short=short)
         if what == "node":
             return Reason("wrong-node", f"the device is not available on node {node}", node=node)
         if features.consumable_capacity and not search.capacity_fits(request, cand):
             return Reason("capacity", "not enough capacity left for the request")
         if not features.partitionable_devices and device.consumes_counters:
             return Reason("partitionable-disabled", "consumes counters, but DRAPartitionableDevices is off")
-        if device.consumes_counters and not self._counters_fit(cand):
-            return Reason("counters", f"not enough shared counters left in pool {pool.id}", pool=pool.id)
+        shortage = self._counter_shortage(cand) if device.consumes_counters else ""
+        if shortage:
+            return Reason("counters", f"not enough shared counters left in pool {pool.id}: {shortage}",
+                          pool=pool.id)
         if features.device_taints:
             taint = taint_prevents(device, request)
             if taint is not None:
@@ -334,7 +354,8 @@ class _Explainer:
         multi = not self.search.variant.is_stable and bool(cand.device.allow_multiple_allocations)
         return self.a.selectors.explain(expression, cand.id.driver, cand.device, multi)
 
-    def _counters_fit(self, cand: Candidate) -> bool:
+    def _counter_shortage(self, cand: Candidate) -> str:
+        """"" when the pool's counters left cover the device, else which counter is short, with the numbers."""
         available = self.search.available_counters(cand.pool)
         use: dict[tuple[str, str], object] = {}
         for consumption in cand.device.consumes_counters:
@@ -345,9 +366,11 @@ class _Explainer:
         for set_name, counters in available.items():
             for name, have in counters.items():
                 want = use.get((set_name, name))
-                if (want is not None and have.cmp(want) < 0) or (want is None and have.sign() < 0):
-                    return False
-        return True
+                if want is not None and have.cmp(want) < 0:
+                    return f"counter {name} of {set_name} has {have} left, the device consumes {want}"
+                if want is None and have.sign() < 0:
+                    return f"counter {name} of {set_name} is overdrawn ({have})"
+        return ""
 
     def _constraints(self, ci, claim, usable: dict[str, tuple[RequestView, list[Candidate]]], pending) -> None:
         features = self.search.features
@@ -399,12 +422,27 @@ def _constraint_reason(index, constraint, view: RequestView, cand: Candidate, us
             if agreeing >= wanted:
                 failed = None
                 break
-            failed = other_view.full_name
+            failed = (other_view.full_name, agreeing, wanted)
         if failed is not None:
-            how = "share its value" if match else "have a different value"
-            return Reason("constraint", f"{label}: too few devices of request {failed} {how}", constraint=index,
-                          attribute=constraint.attribute, other_request=failed)
+            other, agreeing, wanted = failed
+            how = "share" if match else "differ from"
+            return Reason("constraint", f"{label}: this device has {_attribute_text(attr)}; {agreeing} device(s) "
+                          f"of request {other} {how} it, {wanted} needed", constraint=index,
+                          attribute=constraint.attribute, other_request=other)
     return None
+
+
+def _attribute_text(attr: model.DeviceAttribute) -> str:
+    """An attribute's value as the user wrote it in the ResourceSlice."""
+    for kind in ("ints", "bools", "strings", "versions", "int", "bool", "string", "version"):
+        value = getattr(attr, kind)
+        if value is not None:
+            if kind in ("string", "version"):
+                return f'{kind} "{value}"'
+            if kind == "bool":
+                return f"bool {str(value).lower()}"
+            return f"{kind} {value}"
+    return "no value"  # pragma: no cover - validation requires one
 
 
 def _agrees(mine, theirs, match: bool, list_values: bool) -> bool:

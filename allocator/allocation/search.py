@@ -38,11 +38,22 @@ DEFAULT_MAX_STEPS = 1_000_000
 FILTER_TIMEOUT = 10.0
 # The clock is read on the first step and then once every so many steps.
 CLOCK_EVERY = 1000
+# Whether the entry points for users (the engine, the command line, ``allocate_claims``, ``search_nodes``,
+# ``explain_claims``) search with exact proofs and memoised failure (``proofs``). ``Allocator`` itself
+# defaults to the plain walk, whose steps are upstream's.
+PROVE = True
+# With proofs, the search first walks plainly; at this step it tries the proofs and starts
+# remembering failures (so small searches, most of them, pay nothing for them).
+PROVE_AFTER = 256
 _SHARE_ID_NAMESPACE = uuid.UUID("6f1d2a52-4b8e-4c3a-9a43-0c7b5f3e2d10")
 
 
 class _MaxSizeExceeded(Exception):
     """A claim would get more than MAX_RESULTS devices: backtrack further up."""
+
+
+class _Proved(Exception):  # noqa: N818 (a signal, like _MaxSizeExceeded)
+    """A proof showed that the search cannot succeed: stop it (every level undoes its devices)."""
 
 
 class Candidate:
@@ -96,6 +107,11 @@ class Search:
         self.results: list[list[PickedDevice]] = [[] for _ in claims]
         self.calls = 0  # allocateOne invocations, as upstream counts them
         self.found = False
+        # With ``prove`` (see ``proofs``), exact proofs and memoised failure skip parts of the tree;
+        # ``proof`` says what decided when a proof answered before the search.
+        self.prove: bool = bool(getattr(prepared, "prove", False))
+        self.prover = None
+        self.proof = None
         self._share_ids = 0
         # Limits (upstream: the Filter's context). None means unbounded.
         self.max_steps: int | None = prepared.max_steps
@@ -266,6 +282,8 @@ class Search:
         claim = self.claims[ci]
         if ri >= len(claim.spec.devices.requests):
             try:
+                if self.prover is not None:
+                    return self.prover.enter_claim(ci + 1)
                 return self.allocate_one(ci + 1, 0, 0, 0, False, (0, 0, 0))
             except _MaxSizeExceeded:
                 # An earlier claim might choose a subrequest needing fewer devices.
@@ -502,7 +520,25 @@ class Search:
                                        limit="timeout", steps=steps, node=name)
             clock_at = self.calls + CLOCK_EVERY
             next_check = clock_at if next_check is None else min(next_check, clock_at)
+        if self.prove and self.prover is None:
+            if self.calls >= PROVE_AFTER:
+                self._engage_proofs()
+            else:
+                next_check = PROVE_AFTER if next_check is None else min(next_check, PROVE_AFTER)
         self._check_at = next_check if next_check is not None else sys.maxsize
+
+    def _prover(self):
+        if self.prover is None:
+            from .proofs import Prover
+            self.prover = Prover(self)
+        return self.prover
+
+    def _engage_proofs(self) -> None:
+        """The search is taking a while: try the proofs, and remember failing states from now on."""
+        proof = self._prover().before_search()
+        if proof is not None:
+            self.proof = proof
+            raise _Proved()
 
     # ------------------------------------------------------------------ entry
 
@@ -521,6 +557,11 @@ class Search:
         except _MaxSizeExceeded as err:
             # Upstream lets its internal sentinel error escape here.
             raise AllocatorError("allocation max size exceeded") from err
+        except _Proved:
+            done = False
+        if self.prove and not done and self.proof is None:
+            # Decided by the search itself: a proof, if there is one, still says why (as data).
+            self.proof = self._prover().before_search()
         self.found = done
         if not done and any(p.invalid for p in self.pools):
             raise NodeAllocationError("invalid resource pools were encountered")

@@ -53,6 +53,7 @@ class SelectorEvaluator:
         self._verdicts: dict[tuple, tuple[str, int]] = {}
         self._device_keys: dict[int, tuple[model.Device, int]] = {}  # id(device) -> (device, content key)
         self._content_keys: dict[tuple, int] = {}
+        self._explained: dict[tuple[str, int], list[dict]] = {}  # (expression, content) -> deciding parts
 
     def _content_key(self, driver: str, device: model.Device, allow_multiple: bool) -> int:
         """A small number per distinct device content (cheap to hash, unlike the content itself)."""
@@ -104,14 +105,19 @@ class SelectorEvaluator:
 
     def explain(self, expression: str, driver: str, device: model.Device, allow_multiple: bool) -> list[dict]:
         """The parts of a selector that made it false on this device (see ``allocator.cel.explain``)."""
-        compiled = self._compile(expression)
-        if isinstance(compiled, CELCompileError):
-            return []
-        try:
-            built = build_device(driver, device.attributes, device.capacity, allow_multiple)
-        except CELRuntimeError:
-            return []
-        return [part.to_dict() for part in explain_false(compiled, built)]
+        key = (expression, self._content_key(driver, device, allow_multiple))
+        found = self._explained.get(key)
+        if found is None:
+            found = []
+            compiled = self._compile(expression)
+            if not isinstance(compiled, CELCompileError):
+                try:
+                    built = build_device(driver, device.attributes, device.capacity, allow_multiple)
+                    found = [part.to_dict() for part in explain_false(compiled, built)]
+                except CELRuntimeError:
+                    pass  # the device cannot even be shown to CEL: the reason says so already
+            self._explained[key] = found
+        return found
 
     def _first_false(self, expressions, content: int, driver: str, device: model.Device, allow_multiple: bool,
                      device_id, owner: str) -> int:
@@ -131,6 +137,8 @@ class SelectorEvaluator:
             if outcome is not True:
                 if outcome is False:
                     return i
-                raise AllocatorError(f"{owner}: selector #{i} on device {device_id}: CEL runtime error: "
-                                     f"{enhance_runtime_error(str(outcome))}") from outcome
+                error = AllocatorError(f"{owner}: selector #{i} on device {device_id}: CEL runtime error: "
+                                       f"{enhance_runtime_error(str(outcome))}")
+                error.expression = expression
+                raise error from outcome
         return -1

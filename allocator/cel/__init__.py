@@ -23,6 +23,7 @@ from allocator.cel.compiler import (
 )
 from allocator.cel.cost import estimate as estimate_cost_of
 from allocator.cel.cost import explain_cost
+from allocator.cel.hints import compile_hint
 from allocator.cel.parser import ParseError, parse
 from allocator.cel.values import CELError, type_name
 from allocator.quantity import Quantity
@@ -215,7 +216,7 @@ def _compile_checked(expression: str, gates: frozenset[str], estimate_cost: bool
         result_type, overloads = check(env, root)
     except CheckError as e:
         msg, errs = format_issues(expression, [(e.pos, e.message)])
-        raise CELCompileError(msg, errs, "type") from None
+        raise CELCompileError(msg, errs, "type", hint=compile_hint(e.message)) from None
     cost, coster = estimate_cost_of(root, overloads)
     issues = heterogeneous_literals(root)
     if issues:

@@ -14,10 +14,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from allocator.cel import internal_error_message
 from allocator.cel import types as T
 from allocator.cel.compiler import COST_LIMIT, Budget, LazyBinding
+from allocator.cel.hints import runtime_hint
 from allocator.cel.parser import Node
-from allocator.cel.values import CELError, Optional, TypeValue
+from allocator.cel.values import CELError, Optional, TypeValue, type_name
 from allocator.quantity import Quantity
 from allocator.semver import Version
 
@@ -51,6 +53,7 @@ class Part:
     left: str | None = None
     right: str | None = None
     reads: list[Read] = field(default_factory=list)
+    hint: str | None = None  # advice for a failed part (see ``hints``)
 
     def summary(self) -> str:
         """E.g. `memory.compareTo(quantity("100Gi")) >= 0` is false (memory = 80Gi)."""
@@ -64,7 +67,7 @@ class Part:
     def to_dict(self) -> dict:
         return {"start": self.start, "end": self.end, "text": self.text, "verdict": self.verdict,
                 "error": self.error, "operator": self.operator, "left": self.left, "right": self.right,
-                "reads": [r.to_dict() for r in self.reads], "summary": self.summary()}
+                "reads": [r.to_dict() for r in self.reads], "summary": self.summary(), "hint": self.hint}
 
 
 def show(value) -> str:
@@ -111,6 +114,8 @@ class _Explainer:
             return None, e.message
         except (KeyError, RecursionError):  # a variable of an enclosing macro: not evaluable alone
             return None, None
+        except Exception as e:  # noqa: BLE001 - a bug of ours is shown as such, never raised into a page
+            return None, internal_error_message(e)
 
     def why(self, n: Node, act: dict, want: bool) -> None:
         """Explain why ``n`` is not ``want`` (it evaluated to ``not want`` or failed)."""
@@ -143,12 +148,17 @@ class _Explainer:
         value, error = self.value(n, act)
         verdict = "error" if error is not None else ("false" if want else "true")
         part = Part(n.start, n.end, self.source[n.start:n.end], verdict, error=error)
+        kinds = (None, None)
         if n.kind == "call" and n.a in _COMPARISONS and len(n.c) == 2:
             part.operator = _COMPARISONS[n.a]
             left, lerr = self.value(n.c[0], act)
             right, rerr = self.value(n.c[1], act)
             part.left = show(left) if lerr is None else None
             part.right = show(right) if rerr is None else None
+            if lerr is None and rerr is None:
+                kinds = (_kind(left), _kind(right))
+        if error is not None:
+            part.hint = runtime_hint(error, left=kinds[0], right=kinds[1])
         part.reads = self.reads(n, act)
         if n.kind == "select" and n.c == "has" and error is None and value is False:
             part.reads = [Read(f"{self.source[n.a.start:n.a.end]}.{n.b}", n.b, None)]
@@ -167,6 +177,15 @@ class _Explainer:
                 continue  # not evaluable on its own (inside a macro)
             found.append(Read(text, _short_name(r), show(value) if error is None else None))
         return found
+
+
+def _kind(value) -> str:
+    """A value's kind in the words of the hints."""
+    if isinstance(value, Version):
+        return "version"
+    if isinstance(value, Quantity):
+        return "quantity"
+    return type_name(value)
 
 
 def _chain(n: Node, op: str) -> list[Node]:

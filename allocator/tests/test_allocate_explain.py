@@ -162,6 +162,9 @@ spec:
     assert _verdicts(a)["node-1/gpu-2"] == (False, "constraint")
     reason = next(d for d in a.devices if d.device == "gpu-2").reason
     assert (reason.constraint, reason.attribute, reason.other_request) == (0, "gpu.example.com/numa", "b")
+    # which value this device has, and how many of the other request's devices agree with it
+    assert reason.message.startswith("constraint #0 (matchAttribute gpu.example.com/numa): this device has int ")
+    assert reason.message.endswith("; 0 device(s) of request b share it, 1 needed")
     assert _verdicts(b)["node-1/gpu-0"] == (False, "constraint")
     assert not ex.allocated
 
@@ -221,3 +224,73 @@ def test_failed_allocation_carries_the_explanation_as_reason():
     assert outcome.reason.startswith("claim default/train, request gpus: needs 3 device(s), 2 of 6 in reach match")
     assert outcome.explanation.requests[0].matching == 2
     assert outcome.explanation.to_dict()["requests"][0]["devices"][0]["reason"]["code"] == "pool-incomplete"
+
+
+def test_a_short_counter_is_named_with_the_numbers():
+    inv = _docs("""
+apiVersion: v1
+kind: Node
+metadata: {name: node-1}
+---
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: mig}
+spec:
+  selectors: [{cel: {expression: 'device.driver == "gpu.example.com"'}}]
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: counters}
+spec:
+  driver: gpu.example.com
+  pool: {name: gpu-0, generation: 1, resourceSliceCount: 2}
+  nodeName: node-1
+  sharedCounters: [{name: gpu-0-counters, counters: {memory: {value: 40Gi}}}]
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: devices}
+spec:
+  driver: gpu.example.com
+  pool: {name: gpu-0, generation: 1, resourceSliceCount: 2}
+  nodeName: node-1
+  devices:
+  - {name: mig-a, consumesCounters: [{counterSet: gpu-0-counters, counters: {memory: {value: 30Gi}}}]}
+  - {name: mig-b, consumesCounters: [{counterSet: gpu-0-counters, counters: {memory: {value: 30Gi}}}]}
+""")
+    claims = _docs("""
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: held}
+spec:
+  devices:
+    requests: [{name: one, exactly: {deviceClassName: mig}}]
+status:
+  allocation:
+    devices:
+      results: [{request: one, driver: gpu.example.com, pool: gpu-0, device: mig-a}]
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: more}
+spec:
+  devices:
+    requests: [{name: one, exactly: {deviceClassName: mig}}]
+""")["ResourceClaim"]
+    held, more = claims
+    ex = explain_claims([more], inv["DeviceClass"], inv["ResourceSlice"], inv["Node"], "node-1", None, [held])
+    reason = next(d for d in ex.requests[0].devices if d.device == "mig-b").reason
+    assert reason.code == "counters"
+    assert reason.message == ("not enough shared counters left in pool gpu.example.com/gpu-0: counter memory of "
+                              "gpu-0-counters has 10Gi left, the device consumes 30Gi")
+
+
+def test_requests_that_outnumber_their_devices_say_the_numbers():
+    requests = "".join(f"    - {{name: r{i}, exactly: {{deviceClassName: gpu, selectors: [{{cel: {{expression: "
+                       f"'device.attributes[\"gpu.example.com\"].model == \"a100\"'}}}}]}}}}\n" for i in range(4))
+    ex = _explain("apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: four}\nspec:\n"
+                  "  devices:\n    requests:\n" + requests)
+    assert not ex.allocated
+    # the search's counting proof says it (allocator/allocation/proofs.py), not "no combination satisfies..."
+    assert ex.summary() == ["requests default/four/r0, default/four/r1, default/four/r2, default/four/r3 need 4 "
+                            "devices together, but only 2 on node-1 can serve any of them"]

@@ -1,9 +1,14 @@
 """The engine facade: documents + inventory in, the whole report out."""
 
+from pathlib import Path
+
 import pytest
+import yaml
 
 from allocator.engine import analyze
 from allocator.features import FeatureGateError
+
+ROOT = Path(__file__).resolve().parents[2]
 
 INVENTORY = """
 apiVersion: v1
@@ -148,3 +153,34 @@ def test_an_aborting_selector_is_explained_on_the_node_where_it_failed():
     assert data["explainedNode"] == "node-b"
     codes = {d["device"]: d["reasonCode"] for d in data["requests"][0]["devices"]}
     assert codes == {"gpu-0": "cel-error", "gpu-1": "cel-error"}
+
+
+def test_nine_one_device_requests_on_eight_gpus_say_the_numbers():
+    sample = ROOT / "playground" / "samples" / "inventories" / "gpu-node.yaml"
+    inventory = yaml.safe_dump_all(yaml.safe_load(sample.read_text())["objects"])
+    requests = "".join(f"    - name: r{i}\n      exactly: {{deviceClassName: gpu.example.com}}\n" for i in range(9))
+    claim = ("apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: nine, namespace: default}\n"
+             "spec:\n  devices:\n    requests:\n" + requests)
+    report = analyze(claim, inventory).to_dict()
+    assert report["allocation"]["status"] == "unsatisfiable"
+    [node] = report["nodes"]
+    # the search's counting proof decides, and says the numbers
+    assert node["reason"].endswith("need 9 devices together, but only 8 on dra-example-driver-cluster-worker "
+                                   "can serve any of them")
+    assert "no combination satisfies" not in node["reason"]
+
+
+def test_the_report_carries_the_deciding_parts_of_a_false_selector():
+    sample = ROOT / "playground" / "samples" / "inventories" / "gpu-node.yaml"
+    inventory = yaml.safe_dump_all(yaml.safe_load(sample.read_text())["objects"])
+    selector = ('device.attributes["gpu.example.com"].model == "LATEST-GPU-MODEL" && '
+                'device.capacity["gpu.example.com"].memory.compareTo(quantity("100Gi")) >= 0')
+    claim = ("apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: big, namespace: default}\n"
+             "spec:\n  devices:\n    requests:\n    - name: gpu\n      exactly:\n        deviceClassName: gpu.example.com\n"
+             f"        selectors: [{{cel: {{expression: '{selector}'}}}}]\n")
+    report = analyze(claim, inventory).to_dict()
+    [request] = report["requests"]
+    assert {d["reasonShort"] for d in request["devices"]} == {"request selector #0 is false"}
+    [part] = request["devices"][0]["why"]
+    assert selector[part["start"]:part["end"]] == 'device.capacity["gpu.example.com"].memory.compareTo(quantity("100Gi")) >= 0'
+    assert part["reads"] == [{"text": 'device.capacity["gpu.example.com"].memory', "name": "memory", "value": "80Gi"}]

@@ -60,7 +60,37 @@ def test_runtime_error_names_the_devices():
     (field, detail, _, _), = got
     assert field == "spec.devices.requests[0].exactly.selectors[0].cel.expression"
     assert "fails at runtime on 2 device(s)" in detail
-    assert "dra.example.com/pool/bare-0 (no such key: model" in detail and "bare-1" in detail
+    assert "which aborts allocation: no such key: model" in detail
+    assert detail.endswith("(on dra.example.com/pool/bare-0, dra.example.com/pool/bare-1)")
+
+
+def hints(*objs):
+    text = yaml.safe_dump_all(list(objs), sort_keys=False)
+    return [(d.detail, d.hint) for d in inventory_warnings(read_documents(text), gates=make_gates(), text=text)]
+
+
+def test_one_warning_per_distinct_runtime_error_with_a_did_you_mean():
+    got = hints(claim("device.attributes['dra.example.com'].modle == 'a100'"), *inventory(3))
+    runtime = [(d, h) for d, h in got if d.startswith("fails at runtime")]
+    assert len(runtime) == 1  # four devices, one error
+    detail, hint = runtime[0]
+    assert "fails at runtime on 4 device(s)" in detail
+    assert hint.startswith('did you mean "model"?')
+    unpublished = [(d, h) for d, h in got if "publishes attribute dra.example.com/modle" in d]
+    assert unpublished and unpublished[0][1].startswith('did you mean "model"?')
+
+
+def test_a_domain_nobody_publishes_gets_the_nearest_domain():
+    got = hints(claim("device.attributes['dra.exmaple.com'].model == 'a100'"), *inventory())
+    [hint] = [h for d, h in got if "publishes attribute dra.exmaple.com/model" in d]
+    assert hint == 'no device publishes anything under dra.exmaple.com; did you mean "dra.example.com"?'
+
+
+def test_a_malformed_quantity_literal_says_what_a_quantity_looks_like():
+    got = hints(claim("device.driver == 'dra.example.com' && quantity('40GB').isInteger()"), *inventory(0))
+    [(detail, hint)] = [(d, h) for d, h in got if d.startswith("fails at runtime")]
+    assert "quantities must match the regular expression" in detail
+    assert hint.startswith("a quantity is a number with an optional suffix")
 
 
 def test_guarded_selector_is_fine():

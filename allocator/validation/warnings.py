@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..cel.hints import domain_hint, runtime_hint
 from ..diagnostics import Diagnostic
 from ..features import FeatureGates, make_gates
 from .cel import ExpressionLocator
@@ -177,8 +178,8 @@ def _request(errs: Errors, locator, evaluator: _Evaluator, path: str, class_name
     request_sels = [(j, evaluator.compile(s.cel.expression)) for j, s in enumerate(selectors) if s.cel is not None]
     if any(c is None for _, c in class_sels + request_sels):
         return  # a compile error, reported by validation
-    class_failures: dict[int, list[str]] = {}
-    request_failures: dict[int, list[str]] = {}
+    class_failures: dict[int, dict[str, list[str]]] = {}  # selector -> error -> device ids
+    request_failures: dict[int, dict[str, list[str]]] = {}
     in_class: list[_Device] = []
     matching = 0
     for dev in devices:
@@ -186,7 +187,7 @@ def _request(errs: Errors, locator, evaluator: _Evaluator, path: str, class_name
         for i, compiled in class_sels:
             result, error = evaluator.evaluate(compiled, dev)
             if error is not None:
-                class_failures.setdefault(i, []).append(f"{dev.id} ({error})")
+                class_failures.setdefault(i, {}).setdefault(error, []).append(dev.id)
             if not result:
                 ok = False
                 break
@@ -196,18 +197,25 @@ def _request(errs: Errors, locator, evaluator: _Evaluator, path: str, class_name
         for j, compiled in request_sels:
             result, error = evaluator.evaluate(compiled, dev)
             if error is not None:
-                request_failures.setdefault(j, []).append(f"{dev.id} ({error})")
+                request_failures.setdefault(j, {}).setdefault(error, []).append(dev.id)
             if not result:
                 ok = False
                 break
         matching += ok
-    for i, failures in class_failures.items():
-        errs.warn(f"{path}.deviceClassName", f"DeviceClass {class_name!r} selector #{i} fails at runtime on "
-                  f"{len(failures)} device(s), which aborts allocation: {_listed(failures)}")
-    for j, failures in request_failures.items():
-        errs.warn(f"{path}.selectors[{j}].cel.expression", f"fails at runtime on {len(failures)} device(s) of "
-                  f"class {class_name!r}, which aborts allocation (guard with has(), 'in' or '.?'): "
-                  f"{_listed(failures)}")
+    # One warning per distinct runtime error, with the devices it hit counted.
+    for i, by_error in class_failures.items():
+        expression = device_class.spec.selectors[i].cel.expression
+        for error, ids in by_error.items():
+            errs.add(FieldError(f"{path}.deviceClassName", WARNING, detail=(
+                f"DeviceClass {class_name!r} selector #{i} fails at runtime on {len(ids)} device(s), which aborts "
+                f"allocation: {error} (on {_listed(ids)})"), severity="warning",
+                hint=_runtime_hint(error, expression, devices)))
+    for j, by_error in request_failures.items():
+        expression = selectors[j].cel.expression
+        for error, ids in by_error.items():
+            errs.add(FieldError(f"{path}.selectors[{j}].cel.expression", WARNING, detail=(
+                f"fails at runtime on {len(ids)} device(s) of class {class_name!r}, which aborts allocation: "
+                f"{error} (on {_listed(ids)})"), severity="warning", hint=_runtime_hint(error, expression, in_class)))
     for j, selector in enumerate(selectors):
         if selector.cel is not None:
             _unpublished(errs, locator, f"{path}.selectors[{j}].cel.expression", selector.cel.expression,
@@ -235,7 +243,35 @@ def _unpublished(errs: Errors, locator, path: str, expression: str, class_name: 
         pos = locator.locate(path, expression, line, col)
         errs.add(FieldError(path, WARNING, detail=f"no device of class {class_name!r} publishes {singular} "
                             f"{domain}/{ident}: this selector is always false or fails at runtime",
-                            pos=pos, severity="warning"))
+                            pos=pos, severity="warning", hint=_name_hint(what, domain, ident, in_class)))
+
+
+def _published(what: str, devices: list[_Device]) -> dict[str, set[str]]:
+    """domain -> the names devices publish there, for attributes or capacity."""
+    out: dict[str, set[str]] = {}
+    for dev in devices:
+        for domain, ident in dev.published[what]:
+            out.setdefault(domain, set()).add(ident)
+    return out
+
+
+def _name_hint(what: str, domain: str, ident: str, devices: list[_Device]) -> str | None:
+    published = _published(what, devices)
+    if domain not in published:
+        return domain_hint(domain, sorted(published)) if published else None
+    return runtime_hint(f"no such key: {ident}", names=sorted(published[domain]), missing=ident)
+
+
+def _runtime_hint(error: str, expression: str, devices: list[_Device]) -> str | None:
+    """Advice for a runtime error; for a missing key, the names published where the selector looked."""
+    if "no such key:" in error:
+        key = error.split("no such key:", 1)[1].split(".", 1)[0].strip()
+        for m in _REFERENCE.finditer(expression):
+            ident = m.group(4) or (m.group(5) if m.group(5) is not None else m.group(6))
+            if ident == key:
+                domain = m.group(2) if m.group(2) is not None else m.group(3)
+                return _name_hint(m.group(1), domain, key, devices)
+    return runtime_hint(error)
 
 
 def _line_col(expression: str, offset: int) -> tuple[int, int]:

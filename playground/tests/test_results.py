@@ -86,4 +86,4 @@ class ResultsTestCase(BaseTestCase):
         self.assertContains(r, "1 of 2 devices match")
         self.assertContains(r, '<code title="gpu.example.com on n">p/gpu-0</code>', html=True)
         self.assertContains(r, '<span class="swatch grant-0" aria-hidden="true"></span>', html=False)
-        self.assertContains(r, '<span class="reason">selector #0 is false: &lt;script&gt;</span>: 1 device', html=False)
+        self.assertContains(r, '<span class="group-count">1 device</span>: <span class="reason">selector #0 is false: &lt;script&gt;</span>', html=False)

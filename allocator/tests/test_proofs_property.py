@@ -1,0 +1,176 @@
+"""Property: the search with proofs and memoised failure answers exactly as the plain walk.
+
+Random inventories and claims, in the shorthand of the upstream table
+(``test_allocate_table``), go through ``Allocator(prove=False)`` (upstream's
+tree, step for step) and ``Allocator(prove=True)``: the same allocation
+(devices, order, share ids, subrequests, config, node selector) or the
+same error, on every implementation the features allow. Selectors that fail
+at runtime on some devices, devices already allocated, taints, counters,
+shared devices, constraints, subrequests and ``All`` requests are all in
+the mix, since those are where a proof could differ from the search.
+
+100 examples by default (no deadline); ``PROPERTY_EXAMPLES=5000`` explores
+further, and ``CI`` derandomizes as in ``test_properties``.
+"""
+
+from __future__ import annotations
+
+import os
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from allocator.allocate import Allocator
+from allocator.allocation import search as search_module
+from allocator.allocation.encode import to_json
+from allocator.allocation.errors import AllocatorError, SearchLimitError
+from allocator.allocation.features import VARIANTS
+from allocator.allocation.results import build_results
+from allocator.allocation.search import Search
+from allocator.tests.test_allocate_table import (
+    build_claim,
+    build_class,
+    build_node,
+    build_slice,
+    build_state,
+    case_features,
+)
+
+BOUNDED = settings(
+    max_examples=int(os.environ.get("PROPERTY_EXAMPLES") or 100),
+    deadline=None,
+    database=None,
+    derandomize=bool(os.environ.get("CI")),
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+
+FEATURES = ["admin", "prioritized", "partitionable", "taints", "consumable", "list"]
+SELECTORS = [
+    'device.attributes["driver-a"].numa == 1',
+    'device.attributes["driver-a"].numa != 2',
+    # Fails at runtime on devices without a model: allocation must abort where the plain search would.
+    'device.attributes["driver-a"].model == "m1"',
+    '"model" in device.attributes["driver-a"]',
+]
+
+
+@st.composite
+def devices(draw, index: int, features: list[str]):
+    out = []
+    for i in range(draw(st.integers(1, 7))):
+        spec: dict = {"name": f"dev-{index}-{i}", "attributes": {}}
+        if draw(st.integers(0, 5)):
+            spec["attributes"]["numa"] = draw(st.integers(0, 2))
+        if draw(st.booleans()):
+            spec["attributes"]["model"] = draw(st.sampled_from(["m1", "m2"]))
+        if "list" in features and draw(st.integers(0, 3)) == 0:
+            spec["attributes"]["numa"] = {"ints": sorted(draw(st.sets(st.integers(0, 2), min_size=1, max_size=2)))}
+        if "taints" in features and draw(st.integers(0, 4)) == 0:
+            spec["taints"] = [draw(st.sampled_from(["noSchedule", "noExecute", "none"]))]
+        if "partitionable" in features and draw(st.booleans()):
+            spec["counters"] = [{"set": "cs", "counters": {"mem": draw(st.sampled_from([1, 2, 3]))}}]
+        if "consumable" in features and draw(st.integers(0, 3)) == 0:
+            spec["multi"] = True
+            spec["capacity"] = {"capacity-0": draw(st.sampled_from([2, 4]))}
+        out.append(spec)
+    return out
+
+
+@st.composite
+def requests(draw, features: list[str], index: int, constrained: bool):
+    def exact(name: str) -> dict:
+        spec: dict = {"name": name, "class": draw(st.sampled_from(["class-a", "class-a", "class-b"]))}
+        if draw(st.integers(0, 9)) == 0:
+            spec["all"] = True
+        else:
+            spec["count"] = draw(st.sampled_from([1, 1, 1, 2, 2, 3]))
+        if draw(st.integers(0, 3)) == 0:
+            spec["selectors"] = [draw(st.sampled_from(SELECTORS))]
+        if "taints" in features and draw(st.integers(0, 3)) == 0:
+            spec["tolerations"] = [draw(st.sampled_from(["noSchedule", "noExecute"]))]
+        if "consumable" in features and draw(st.integers(0, 3)) == 0:
+            spec["capacity"] = draw(st.sampled_from([1, 2, 3]))
+        return spec
+
+    name = f"req-{index}"
+    if "prioritized" in features and draw(st.integers(0, 3)) == 0:
+        return {"name": name, "first": [exact(f"sub-{j}") for j in range(draw(st.integers(1, 3)))]}
+    spec = exact(name)
+    if "admin" in features and draw(st.integers(0, 5)) == 0:
+        spec["admin"] = True
+    return spec
+
+
+@st.composite
+def cases(draw):
+    features = sorted(draw(st.sets(st.sampled_from(FEATURES))))
+    slices = []
+    for si in range(draw(st.integers(1, 3))):
+        driver = ["driver-a", "driver-b"][si] if si < 2 else draw(st.sampled_from(["driver-a", "driver-b"]))
+        spec = {"name": f"slice-{si}", "driver": driver, "pool": f"pool-{si}",
+                "node": draw(st.sampled_from(["node-1", "node-1", "node-1", "all", "node-2"])),
+                "devices": draw(devices(si, features))}
+        if "partitionable" in features:
+            spec["counterSets"] = {"cs": {"mem": draw(st.sampled_from([2, 3, 4, 6]))}}
+        slices.append(spec)
+    claims = []
+    for ci in range(draw(st.sampled_from([1, 2, 2, 3]))):
+        reqs = [draw(requests(features, ri, False)) for ri in range(draw(st.sampled_from([1, 1, 2, 2, 3])))]
+        constraints = []
+        for _ in range(draw(st.integers(0, 2))):
+            attribute = draw(st.sampled_from(["driver-a/numa", "driver-a/model"]))
+            kind = "distinct" if draw(st.integers(0, 3)) == 0 else "match"
+            names = draw(st.sets(st.sampled_from([r["name"] for r in reqs])))
+            constraints.append({kind: attribute, "requests": sorted(names)})
+        claims.append({"name": f"claim-{ci}", "requests": reqs, "constraints": constraints})
+    every = [f"{s['driver']}/{s['pool']}/{d['name']}" for s in slices for d in s["devices"]]
+    allocated = sorted(draw(st.sets(st.sampled_from(every)))) if every and draw(st.booleans()) else []
+    return {"features": features, "classes": {"class-a": "driver-a", "class-b": "driver-b"},
+            "slices": slices, "claims": claims, "allocated": allocated}
+
+
+def outcome(case: dict, variant, prove: bool, prove_after: int = 0):
+    """("yes", results), ("no", None) or ("error", message), and the search.
+
+    ``prove_after``: the step at which proofs and memo start (``search.PROVE_AFTER``); 0 tries them
+    from the first step, so that every random case exercises them.
+    """
+    saved, search_module.PROVE_AFTER = search_module.PROVE_AFTER, prove_after
+    try:
+        return _outcome(case, variant, prove)
+    finally:
+        search_module.PROVE_AFTER = saved
+
+
+def _outcome(case: dict, variant, prove: bool):
+    allocator = Allocator([build_class(n, s) for n, s in case["classes"].items()],
+                          [build_slice(s) for s in case["slices"]], features=case_features(case), variant=variant,
+                          state=build_state(case), max_steps=200_000, filter_timeout=None, prove=prove)
+    search = Search(allocator, build_node("node-1"), [build_claim(c) for c in case["claims"]])
+    try:
+        search.run()
+        if not search.found:
+            return "no", None, search
+        chosen = [data.selected_sub for key, data in sorted(search.request_data.items()) if key[2] == 0]
+        return "yes", (to_json(build_results(search)), chosen), search
+    except SearchLimitError:
+        raise
+    except AllocatorError as err:
+        return "error", f"{type(err).__name__}: {err}", search
+
+
+@BOUNDED
+@given(cases())
+def test_proofs_and_memo_give_the_plain_search_answer(case):
+    wanted = case_features(case).enabled()
+    for variant in VARIANTS:
+        if not wanted <= variant.supported.enabled():
+            continue
+        try:
+            plain = outcome(case, variant, prove=False)
+        except SearchLimitError:
+            continue  # too big to compare
+        for prove_after in (0, 8):
+            optimised = outcome(case, variant, prove=True, prove_after=prove_after)
+            assert optimised[:2] == plain[:2], (variant.name, prove_after, optimised[:2], plain[:2])
+            assert optimised[2].calls <= plain[2].calls

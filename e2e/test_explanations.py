@@ -1,0 +1,99 @@
+"""Authoring that teaches: a false selector explained down to the failing part, and hints for the usual
+CEL mistakes, read on the page the way a person writing a claim would."""
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from e2e.test_playground import replace_text, summary
+
+pytestmark = pytest.mark.e2e
+
+GPU = 'device.attributes["gpu.example.com"]'
+MEMORY = 'device.capacity["gpu.example.com"].memory'
+
+
+def claim(selector: str, requests: int = 1) -> str:
+    """A claim for the one-GPU-node sample with ``requests`` one-device requests and this selector."""
+    text = "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata:\n  name: gpus\nspec:\n  devices:\n    requests:\n"
+    for i in range(requests):
+        text += f"    - name: gpu-{i}\n      exactly:\n        deviceClassName: gpu.example.com\n"
+        if selector:
+            text += f"        selectors:\n        - cel:\n            expression: '{selector}'\n"
+    return text
+
+
+def test_a_two_part_selector_is_explained_down_to_the_failing_part(page: Page, samples):
+    page.goto("/")
+    replace_text(page, claim(f'{GPU}.model == "LATEST-GPU-MODEL" && {MEMORY}.compareTo(quantity("100Gi")) >= 0'))
+    expect(summary(page)).to_contain_text("Cannot allocate")
+    group = page.locator("#requests .rejected > li")
+    expect(group).to_have_count(1)
+    expect(group).to_contain_text("8 devices: request selector #0 is false")
+    part = group.locator(".why-part")
+    expect(part).to_have_count(1)  # the model matched: only the memory part is shown
+    expect(part).to_contain_text('compareTo(quantity("100Gi")) >= 0')
+    expect(part).to_contain_text("memory = 80Gi")
+
+
+def test_comparing_quantities_with_an_operator_gets_a_hint_and_a_caret_diagram(page: Page, samples):
+    page.goto("/")
+    replace_text(page, claim(f'{MEMORY} >= quantity("40Gi")'))
+    expect(summary(page)).to_contain_text("Not valid")
+    item = page.locator("#diagnostics .diagnostic-item.error").first
+    expect(item).to_contain_text("found no matching overload for '_>=_'")
+    expect(item.locator(".hint-text")).to_contain_text("quantities are not ordered with >=")
+    expect(item.locator(".hint-text")).to_contain_text("compareTo")
+    diagram = item.locator("pre.caret-diagram")
+    expect(diagram).to_contain_text("^")
+    assert "mono" in diagram.evaluate("e => getComputedStyle(e).fontFamily")
+    lines = diagram.inner_text().splitlines()
+    assert len(lines) == 2 and lines[1].index("^") > 40  # the caret under the operator, on its own line
+
+
+def test_comparing_a_version_with_a_string_gets_a_hint(page: Page, samples):
+    page.goto("/")
+    replace_text(page, claim(f'{GPU}.driverVersion > "0.9.0"'))
+    expect(summary(page)).to_contain_text("The scheduler would give up")
+    expect(summary(page)).to_contain_text("no such overload")
+    expect(page.locator("#allocation-hint")).to_contain_text('wrap the string in semver("...")')
+
+
+def test_a_misspelt_attribute_gets_a_did_you_mean_and_one_message(page: Page, samples):
+    page.goto("/")
+    replace_text(page, claim(f'{GPU}.modle == "LATEST-GPU-MODEL"'))
+    runtime = page.locator("#diagnostics .diagnostic-item.warning", has_text="fails at runtime on")
+    expect(runtime).to_have_count(1)  # one message for the 8 devices it hit
+    expect(runtime).to_contain_text("fails at runtime on 8 device(s)")
+    expect(runtime.locator(".hint-text")).to_contain_text('did you mean "model"?')
+    # Matching devices: one group, not one line per device.
+    expect(page.locator("#requests .rejected > li")).to_have_count(1)
+    expect(page.locator("#requests .rejected > li")).to_contain_text("8 devices")
+
+
+def test_a_domain_nobody_publishes_gets_the_nearest_domain(page: Page, samples):
+    page.goto("/")
+    replace_text(page, claim('device.attributes["gpu.exmaple.com"].model == "x"'))
+    hint = page.locator("#diagnostics .hint-text", has_text="no device publishes anything under gpu.exmaple.com")
+    expect(hint.first).to_contain_text('did you mean "gpu.example.com"?')
+
+
+def test_a_malformed_quantity_says_what_a_quantity_looks_like(page: Page, samples):
+    page.goto("/")
+    replace_text(page, claim(f'{MEMORY}.isGreaterThan(quantity("40GB"))'))
+    expect(summary(page)).to_contain_text("quantities must match the regular expression")
+    expect(page.locator("#allocation-hint")).to_contain_text("a quantity is a number with an optional suffix")
+
+
+def test_an_attribute_no_device_has_suggests_a_has_guard(page: Page, samples):
+    page.goto("/")
+    replace_text(page, claim(f"{GPU}.numa == 0"))
+    hint = page.locator("#diagnostics .hint-text", has_text="guard optional attributes with has(")
+    expect(hint.first).to_contain_text('no device here publishes "numa"')
+
+
+def test_too_many_requests_say_the_numbers(page: Page, samples):
+    page.goto("/")
+    replace_text(page, claim("", requests=9))
+    expect(summary(page)).to_contain_text("Cannot allocate")
+    expect(page.locator("#nodes")).to_contain_text("need 9 devices together, but only 8")
+    expect(page.locator("#nodes")).not_to_contain_text("no combination satisfies")
