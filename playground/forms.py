@@ -8,6 +8,8 @@ into overrides.
 
 from __future__ import annotations
 
+import hashlib
+
 from django import forms
 
 from allocator.features import CURRENT_RELEASE, KNOWN_GATES, RELEASES
@@ -24,6 +26,11 @@ IMPORT = "import"  # put the uploaded file into the inventory editor
 
 def gate_field(gate: str) -> str:
     return f"gate_{gate}"
+
+
+def text_digest(text: str) -> str:
+    """A short fingerprint of the documents as the page served them, to tell later whether they were edited."""
+    return hashlib.sha256(text.replace("\r\n", "\n").encode()).hexdigest()[:16]
 
 
 class UploadError(ValueError):
@@ -55,6 +62,9 @@ class PlaygroundForm(forms.Form):
         label="Kubernetes version", choices=[(r, r) for r in reversed(RELEASES)], initial=CURRENT_RELEASE
     )
     action = forms.CharField(required=False)
+    # text_digest() of the documents the page was served with: loading a sample
+    # inventory replaces the documents by its starter claims only when unedited.
+    documents_origin = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
 
     def __init__(self, *args, samples=None, **kwargs):
         super().__init__(*args, **kwargs)
@@ -73,6 +83,7 @@ class PlaygroundForm(forms.Form):
             "documents": state.documents,
             "node": state.node,
             "kubernetes_version": state.kubernetes_version,
+            "documents_origin": text_digest(state.documents),
         }
         for gate, on in state.feature_gates.items():
             initial[gate_field(gate)] = "on" if on else "off"
@@ -86,9 +97,12 @@ class PlaygroundForm(forms.Form):
         action = data.get("action") or ""
         slug = data.get("inventory_slug") or CUSTOM
         inventory = data.get("inventory") or ""
+        documents = data.get("documents") or ""
         if action == LOAD:
             sample = next((s for s in self.samples if s.slug == slug), None)
             inventory = sample.as_yaml() if sample else ""
+            if sample and text_digest(documents) == data.get("documents_origin"):
+                documents = sample.starter_documents() or documents
         upload = data.get("inventory_file")
         if upload:
             try:
@@ -105,7 +119,7 @@ class PlaygroundForm(forms.Form):
             self.state = State.from_dict(
                 {
                     "inventory": inventory,
-                    "documents": data.get("documents") or "",
+                    "documents": documents,
                     "node": data.get("node") or "",
                     "kubernetesVersion": data.get("kubernetes_version") or CURRENT_RELEASE,
                     "featureGates": gates,

@@ -5,8 +5,10 @@ Interface (stable; ``api/`` imports it):
 ``SampleInventory``
     slug, title, description, provenance, license, kubernetes_version,
     tags (list of feature tags), objects_yaml (the objects as multi-document
-    YAML), position (order in pickers).
+    YAML), position (order in pickers), starter (slug of the example whose
+    documents the editor opens with on this inventory).
     ``inventory.as_yaml() -> str`` the objects as YAML text.
+    ``inventory.starter_documents() -> str | None`` that example's documents.
     ``SampleInventory.objects.listed()`` in picker order.
     ``SampleInventory.objects.default()`` the inventory the editor starts with (or None).
     ``SampleInventory.objects.update_or_create_from_sample(data, position)`` (load_samples).
@@ -67,6 +69,7 @@ class SampleInventoryQuerySet(models.QuerySet):
                 "license": data.get("license", ""),
                 "kubernetes_version": str(data.get("kubernetesVersion") or CURRENT_RELEASE),
                 "tags": list(data.get("features") or []),
+                "starter": data.get("starter") or "",
                 "objects_yaml": yaml.dump_all(data["objects"], Dumper=SafeDumper, sort_keys=False),
                 "position": position,
             },
@@ -85,6 +88,10 @@ class SampleInventory(models.Model):
         "objects (YAML)", help_text="Nodes, DeviceClasses and ResourceSlices as multi-document YAML."
     )
     position = models.PositiveIntegerField(default=0, help_text="Order in the inventory picker.")
+    starter = models.SlugField(
+        max_length=100, blank=True,
+        help_text="Slug of the example whose documents the editor opens with when this inventory is picked.",
+    )
     updated = models.DateTimeField(auto_now=True)
 
     objects = SampleInventoryQuerySet.as_manager()
@@ -98,6 +105,11 @@ class SampleInventory(models.Model):
 
     def as_yaml(self) -> str:
         return self.objects_yaml
+
+    def starter_documents(self) -> str | None:
+        """The claims the editor opens with on this inventory (its starter example's), or None."""
+        example = Example.objects.filter(slug=self.starter).first() if self.starter else None
+        return example.documents if example else None
 
 
 class ExampleQuerySet(models.QuerySet):

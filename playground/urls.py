@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from playground import converters, views  # noqa: F401 (converters registers <share_id:...>)
+from playground import converters, editor, views  # noqa: F401 (converters registers <share_id:...>)
 
 urlpatterns = [
     path("", views.index, name="index"),
@@ -12,6 +12,9 @@ urlpatterns = [
     path("import", views.import_state, name="import_state"),
     path("examples/", views.gallery, name="gallery"),
     path("examples/<slug:slug>", views.example, name="example"),
+    path("editor/language", editor.language, name="editor_language"),
+    path("editor/names", editor.names, name="editor_names"),
+    path("editor/format", editor.format_text, name="editor_format"),
     path("healthz", views.healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("api/", include("api.urls")),

@@ -32,7 +32,10 @@ def default_state() -> State:
     if example:
         return example.state()
     inventory = SampleInventory.objects.default()
-    return State(inventory=inventory.as_yaml() if inventory else "", inventory_slug=inventory.slug if inventory else "")
+    if inventory is None:
+        return State()
+    return State(inventory=inventory.as_yaml(), documents=inventory.starter_documents() or "",
+                 inventory_slug=inventory.slug)
 
 
 # Every view that renders results runs the engine, reading included.

@@ -6,7 +6,15 @@
  * - marks errors and warnings from the results in the editors' gutters, and
  *   moves the cursor to one when its link is clicked;
  * - reads an uploaded inventory file into the inventory editor;
- * - copies the status.allocation YAML, and explains refused requests (413, 429).
+ * - copies the status.allocation YAML, and explains refused requests (413, 429);
+ * - completion and hover help (static/editor-help.js), Format, Ctrl/Cmd-Enter
+ *   (run) and Ctrl/Cmd-S (share);
+ * - keeps the form in sessionStorage per tab and page, so a reload keeps the
+ *   edits (Reset forgets them), and asks before a custom inventory is replaced;
+ * - says when the inventory description or the example banner no longer
+ *   describes what is on screen;
+ * - the splitter between the form and the results, and the focus across
+ *   results refreshes.
  * Without JavaScript the page still works: the textareas post as a form.
  */
 (function () {
@@ -43,6 +51,7 @@
     const cm = CodeMirror.fromTextArea(textarea, {
       mode: "yaml",
       lineNumbers: true,
+      lineWrapping: true,
       styleActiveLine: true,
       indentUnit: 2,
       tabSize: 2,
@@ -62,8 +71,18 @@
         Esc: function (cm) { cm.state.releaseTab = true; },
         "Ctrl-/": "toggleComment",
         "Cmd-/": "toggleComment",
+        "Ctrl-Space": function (cm) { if (window.DRAEditorHelp) window.DRAEditorHelp.complete(cm); },
+        "Ctrl-Enter": function () { runNow(); },
+        "Cmd-Enter": function () { runNow(); },
+        "Ctrl-S": function () { share(); },
+        "Cmd-S": function () { share(); },
       },
     });
+    if (window.DRAEditorHelp) window.DRAEditorHelp.attach(cm);
+    // The corner handle resizes the wrapper (CSS resize): let CodeMirror measure again.
+    if (typeof ResizeObserver !== "undefined") {
+      new ResizeObserver(function () { cm.refresh(); }).observe(cm.getWrapperElement());
+    }
     cm.on("keydown", function (cm, event) {
       if (event.key !== "Escape" && event.key !== "Tab" && event.key !== "Shift") cm.state.releaseTab = false;
     });
@@ -77,6 +96,7 @@
     cm.on("change", function () {
       cm.save();
       fire(textarea);
+      scheduleSave();
     });
     editors[textarea.dataset.editor] = cm;
     textarea.cm = cm;
@@ -131,6 +151,10 @@
     const file = input.files && input.files[0];
     const cm = editors.inventory;
     if (!file || !cm) return;
+    if (!confirmReplaceInventory("the file " + file.name)) {
+      input.value = "";
+      return;
+    }
     file.text().then(function (text) {
       const picker = document.getElementById("id_inventory_slug");
       if (picker) picker.value = "";
@@ -149,7 +173,95 @@
     status.hidden = !message;
   }
 
+  // ------------------------------------------------------------------ run, share, format
+
+  function playgroundForm() { return document.getElementById("playground-form"); }
+
+  // Analyse now, as a live edit would, without waiting for the typing pause.
+  function runNow() {
+    const form = playgroundForm();
+    if (!form || typeof htmx === "undefined") return;
+    Object.values(editors).forEach(function (cm) { cm.save(); });
+    htmx.ajax("POST", form.getAttribute("hx-post"), { source: form, target: "#results", swap: "innerHTML" });
+  }
+
+  function share() {
+    const button = document.getElementById("share-button");
+    if (button) button.click();
+  }
+
+  function editorStatus(message, isError) {
+    const status = document.getElementById("editor-status");
+    if (!status) return;
+    status.textContent = message;
+    status.classList.toggle("error", !!isError);
+  }
+
+  function formatEditor(name) {
+    const cm = editors[name];
+    const form = playgroundForm();
+    if (!cm || !form) return;
+    const body = new FormData();
+    body.append("text", cm.getValue());
+    const token = form.querySelector("input[name=csrfmiddlewaretoken]");
+    fetch(form.dataset.formatUrl, {
+      method: "POST", body: body, credentials: "same-origin", headers: { "X-CSRFToken": token ? token.value : "" },
+    }).then(function (r) {
+      return r.json().then(function (data) { return { ok: r.ok, data: data }; }, function () {
+        return { ok: false, data: { error: "The server could not format it (HTTP " + r.status + ")." } };
+      });
+    }).then(function (answer) {
+      const label = name === "inventory" ? "The inventory" : "The claims";
+      if (!answer.ok) {
+        editorStatus(answer.data.error || "Not formatted.", true);
+        if (answer.data.line) {
+          cm.focus();
+          cm.setCursor({ line: answer.data.line - 1, ch: Math.max((answer.data.column || 1) - 1, 0) });
+        }
+        return;
+      }
+      if (answer.data.text === cm.getValue()) {
+        editorStatus(label + " were already formatted.", false);
+        return;
+      }
+      const cursor = cm.getCursor();
+      cm.setValue(answer.data.text);
+      cm.setCursor({ line: Math.min(cursor.line, cm.lineCount() - 1), ch: 0 });
+      editorStatus(label + " were formatted (comments are not kept; Ctrl-Z undoes it).", false);
+    }, function () {
+      editorStatus("The server cannot be reached; nothing was formatted.", true);
+    });
+  }
+
+  // Ctrl/Cmd-Enter runs and Ctrl/Cmd-S shares from anywhere on the page (the editors bind them too).
+  document.addEventListener("keydown", function (event) {
+    if (!playgroundForm() || !(event.ctrlKey || event.metaKey) || event.altKey || event.defaultPrevented) return;
+    if (event.key === "Enter") {
+      event.preventDefault();
+      runNow();
+    } else if (event.key === "s" || event.key === "S") {
+      event.preventDefault();
+      share();
+    }
+  });
+
   document.addEventListener("click", function (event) {
+    const reset = event.target.closest("[data-reset]");
+    if (reset) {
+      event.preventDefault();
+      resetWork(reset.getAttribute("href"));
+      return;
+    }
+    const format = event.target.closest("button[data-format]");
+    if (format) {
+      formatEditor(format.dataset.format);
+      return;
+    }
+    if (event.target.closest("#run-button") && typeof htmx !== "undefined") {
+      event.preventDefault();
+      runNow();
+      return;
+    }
     const link = event.target.closest("a.diagnostic[data-line]");
     if (link && jumpTo(link)) {
       event.preventDefault();
@@ -197,6 +309,237 @@
     }
   });
 
+  // ------------------------------------------------------------------ keep the work (sessionStorage)
+
+  const STORE_PREFIX = "dra-playground:";
+  let original = null; // the form as the server rendered this page
+  let saveTimer = null;
+
+  let pagePath = location.pathname; // the page whose work this is
+
+  function storeKey() { return STORE_PREFIX + pagePath; }
+
+  function readForm() {
+    const form = playgroundForm();
+    if (!form) return null;
+    Object.values(editors).forEach(function (cm) { cm.save(); });
+    const state = {};
+    Array.prototype.forEach.call(form.querySelectorAll("textarea[name], select[name]"), function (el) {
+      state[el.name] = el.value;
+    });
+    return state;
+  }
+
+  function sameState(a, b) {
+    if (!a || !b) return false;
+    const keys = Object.keys(a).concat(Object.keys(b));
+    return keys.every(function (k) { return (a[k] || "") === (b[k] || ""); });
+  }
+
+  function saveNow() {
+    const state = readForm();
+    if (!state || !original) return;
+    try {
+      if (sameState(state, original)) sessionStorage.removeItem(storeKey());
+      else sessionStorage.setItem(storeKey(), JSON.stringify(state));
+    } catch (e) {
+      // Storage full or off: forget the other pages' work, then give up quietly.
+      try {
+        Object.keys(sessionStorage).forEach(function (k) {
+          if (k.indexOf(STORE_PREFIX) === 0 && k !== storeKey()) sessionStorage.removeItem(k);
+        });
+        sessionStorage.setItem(storeKey(), JSON.stringify(state));
+      } catch (e2) { /* nothing to do */ }
+    }
+    markStale();
+  }
+
+  function scheduleSave() {
+    clearTimeout(saveTimer);
+    saveTimer = setTimeout(saveNow, 250);
+  }
+
+  function applyState(state) {
+    const form = playgroundForm();
+    Object.keys(state).forEach(function (name) {
+      const el = form.elements.namedItem(name);
+      if (!el || el.type === "file" || el.type === "hidden") return;
+      if (el.tagName === "SELECT" && !Array.prototype.some.call(el.options, function (o) { return o.value === state[name]; })) {
+        const option = document.createElement("option");
+        option.value = option.textContent = state[name];
+        el.appendChild(option);
+      }
+      if (el.cm) el.cm.setValue(state[name]);
+      else el.value = state[name];
+    });
+    const picker = document.getElementById("id_inventory_slug");
+    const inventory = document.getElementById("id_inventory");
+    if (picker && inventory) picker.dataset.loaded = picker.value ? inventory.value : "\u0000";
+  }
+
+  function restoreWork() {
+    original = readForm();
+    if (!original) return;
+    let stored = null;
+    try { stored = JSON.parse(sessionStorage.getItem(storeKey()) || "null"); } catch (e) { stored = null; }
+    if (!stored || sameState(stored, original)) return;
+    applyState(stored);
+    const status = document.getElementById("restored-status");
+    if (status) status.hidden = false;
+    const inventory = document.getElementById("inventory-source");
+    if (inventory && stored.inventory !== original.inventory) inventory.open = true;
+    runNow();
+  }
+
+  function resetWork(href) {
+    const state = readForm();
+    if (state && original && !sameState(state, original) &&
+        !window.confirm("Discard your edits in this tab and go back to the page as it was served?")) return;
+    try { sessionStorage.removeItem(storeKey()); } catch (e) { /* storage off */ }
+    original = null; // nothing more to save on the way out
+    const path = /^\/(import|export|share)$/.test(location.pathname) ? "/" : location.pathname + location.search;
+    location.replace(href || path);
+  }
+
+  document.addEventListener("input", function (event) {
+    if (event.target.form && event.target.form.id === "playground-form") scheduleSave();
+  });
+  document.addEventListener("change", function (event) {
+    if (event.target.form && event.target.form.id === "playground-form") scheduleSave();
+  });
+  window.addEventListener("pagehide", function () { if (original) saveNow(); });
+
+  // Share pushes the share's URL: the work is saved there now, so the page it came from (an example,
+  // say) opens as published again, and later edits are kept under the new URL.
+  document.addEventListener("htmx:pushedIntoHistory", function (event) {
+    const from = storeKey();
+    try { sessionStorage.removeItem(from); } catch (e) { /* storage off */ }
+    pagePath = new URL(event.detail.path, location.href).pathname;
+    original = readForm();
+    const status = document.getElementById("restored-status");
+    if (status) status.hidden = true;
+  });
+
+  // ------------------------------------------------------------------ ask before replacing a custom inventory
+
+  // Is the inventory in the editor one of the user's own (pasted, uploaded, edited)? Read from the
+  // current form, which may be a just-loaded one whose editors this script has not set up yet.
+  function inventoryIsCustom() {
+    const textarea = document.getElementById("id_inventory");
+    const picker = document.getElementById("id_inventory_slug");
+    if (!textarea) return false;
+    const text = textarea.cm ? textarea.cm.getValue() : textarea.value;
+    if (!text.trim()) return false;
+    if (picker && picker.dataset.loaded !== undefined) return picker.dataset.loaded !== text;
+    return !(textarea.dataset.sample && text === textarea.defaultValue);
+  }
+
+  function confirmReplaceInventory(what) {
+    return !inventoryIsCustom() || window.confirm(
+      "Replace the inventory in the editor (your own, not a sample) with " + what + "? It is not saved anywhere else.");
+  }
+
+  document.addEventListener("htmx:confirm", function (event) {
+    const picker = event.detail.elt;
+    if (!picker || picker.id !== "id_inventory_slug") return;
+    const option = picker.options[picker.selectedIndex];
+    if (!inventoryIsCustom()) return;
+    event.preventDefault();
+    if (window.confirm("Replace the inventory in the editor (your own, not a sample) with the sample \u201c" +
+                       (option ? option.textContent.trim() : picker.value) + "\u201d? It is not saved anywhere else.")) {
+      event.detail.issueRequest(true);
+    } else {
+      picker.value = "";
+    }
+  });
+
+  // ------------------------------------------------------------------ stale descriptions
+
+  function markStale() {
+    const picker = document.getElementById("id_inventory_slug");
+    const inventoryStale = document.getElementById("inventory-stale");
+    if (inventoryStale && picker && editors.inventory) {
+      inventoryStale.hidden = picker.dataset.loaded === editors.inventory.getValue();
+    }
+    const exampleStale = document.getElementById("example-stale");
+    if (exampleStale && original) exampleStale.hidden = sameState(readForm(), original);
+  }
+
+  // ------------------------------------------------------------------ the splitter between form and results
+
+  const SPLIT_KEY = STORE_PREFIX + "split";
+
+  function setSplit(percent) {
+    const playground = document.getElementById("playground");
+    const splitter = document.getElementById("splitter");
+    if (!playground || !splitter) return;
+    percent = Math.round(Math.min(75, Math.max(30, percent)));
+    playground.style.setProperty("--form-share", percent + "fr");
+    playground.style.setProperty("--results-share", (100 - percent) + "fr");
+    splitter.setAttribute("aria-valuenow", String(percent));
+    Object.values(editors).forEach(function (cm) { cm.refresh(); });
+  }
+
+  function initSplitter() {
+    const splitter = document.getElementById("splitter");
+    if (!splitter || splitter.dataset.ready) return;
+    splitter.dataset.ready = "1";
+    let saved = null;
+    try { saved = parseFloat(localStorage.getItem(SPLIT_KEY)); } catch (e) { saved = null; }
+    if (saved) setSplit(saved);
+    function keep() {
+      try { localStorage.setItem(SPLIT_KEY, splitter.getAttribute("aria-valuenow")); } catch (e) { /* storage off */ }
+    }
+    splitter.addEventListener("pointerdown", function (event) {
+      event.preventDefault();
+      splitter.setPointerCapture(event.pointerId);
+      splitter.classList.add("dragging");
+    });
+    splitter.addEventListener("pointermove", function (event) {
+      if (!splitter.classList.contains("dragging")) return;
+      const box = document.getElementById("playground").getBoundingClientRect();
+      setSplit((event.clientX - box.left) / box.width * 100);
+    });
+    splitter.addEventListener("pointerup", function () { splitter.classList.remove("dragging"); keep(); });
+    splitter.addEventListener("keydown", function (event) {
+      const now = parseFloat(splitter.getAttribute("aria-valuenow")) || 57;
+      const step = { ArrowLeft: -5, ArrowRight: 5, Home: -100, End: 100 }[event.key];
+      if (step === undefined) return;
+      event.preventDefault();
+      setSplit(now + step);
+      keep();
+    });
+  }
+
+  // ------------------------------------------------------------------ focus across results refreshes
+
+  // htmx puts the focus back on an element with an id; for the rest (tiles, summaries, links in the
+  // results) remember the nearest ancestor with an id and the element's place among its focusables.
+  let focusMark = null;
+
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    const active = document.activeElement;
+    const target = event.detail.target;
+    focusMark = null;
+    if (!active || active === document.body || !target || !target.contains(active) || active.id) return;
+    const anchor = active.parentElement.closest("[id]");
+    if (!anchor) return;
+    focusMark = { anchor: anchor.id, index: Array.prototype.indexOf.call(anchor.querySelectorAll(FOCUSABLE), active) };
+  });
+
+  document.addEventListener("htmx:afterSettle", function () {
+    const mark = focusMark;
+    focusMark = null;
+    if (!mark || (document.activeElement && document.activeElement !== document.body)) return;
+    const anchor = document.getElementById(mark.anchor);
+    const candidates = anchor ? anchor.querySelectorAll(FOCUSABLE) : [];
+    const el = candidates[Math.min(mark.index, candidates.length - 1)] || anchor;
+    if (el) {
+      if (!el.matches(FOCUSABLE)) el.setAttribute("tabindex", "-1");
+      el.focus({ preventScroll: true });
+    }
+  });
+
   function responseText(xhr) {
     try { return JSON.parse(xhr.responseText).detail || ""; } catch (e) { /* not JSON: an HTML fragment */ }
     const doc = new DOMParser().parseFromString(xhr.responseText || "", "text/html");
@@ -225,9 +568,17 @@
     const picker = document.getElementById("id_inventory_slug");
     const inventory = document.getElementById("id_inventory");
     if (picker && inventory && picker.value && !picker.dataset.loaded) picker.dataset.loaded = inventory.value;
+    if (root === document.body) {
+      restoreWork();
+      initSplitter();
+    } else if (root.id === "playground") {
+      initSplitter();
+      saveNow(); // a sample was loaded: that is the work now
+    }
     if (root.querySelector && (root.id === "results" || root.querySelector("#results") || root === document.body)) {
       markDiagnostics();
     }
+    markStale();
     const share = root.querySelector ? root.querySelector("#share-url") : null;
     if (share) share.select();
   }

@@ -119,6 +119,20 @@ def test_example_file_has_the_required_keys(path):
         assert all(DEVICE_REF.match(d) for d in devices), (container, devices)
 
 
+@pytest.mark.parametrize("path", INVENTORY_FILES, ids=_ids(INVENTORY_FILES))
+def test_inventory_opens_with_a_starter_example_that_allocates_on_it(path):
+    """Picking the inventory in the editor puts its starter's documents in: they must fit it as they are."""
+    inv = _load(path)
+    starter = EXAMPLE_DIR / f"{inv.get('starter')}.yaml"
+    assert starter.exists(), f"starter {inv.get('starter')!r} is not an example"
+    example = _load(starter)
+    assert example["inventory"] == inv["slug"]
+    # The editor keeps its node, release and gates: the starter must allocate with the defaults.
+    assert example["node"] is None and example["featureGates"] == {}
+    assert example["kubernetesVersion"] == inv["kubernetesVersion"]
+    assert example["expect"].get("allocated") is True  # test_example_outcome checks that it does
+
+
 def test_slugs_are_unique_and_match_file_names():
     for files in (INVENTORY_FILES, EXAMPLE_FILES):
         slugs = [_load(p)["slug"] for p in files]

@@ -1,0 +1,395 @@
+"""What the editor can offer while someone types: plain data, no behaviour.
+
+* ``schemas()``: for every apiVersion the engine reads, the kinds it holds and
+  the fields of every type below them, taken from the model (v1, v1beta2) and
+  from the conversion tables (v1beta1, v1alpha3). A child is written ``"T"``
+  (an object of type T), ``"[T]"`` (a list of T), ``"{T}"`` (a map whose
+  values are T) or ``None`` (a scalar, or something not modelled further).
+* ``inventory_names(text)``: the DeviceClass, driver, node, attribute and
+  capacity names of an inventory (attribute and capacity names grouped by
+  their domain, as ``device.attributes["<domain>"]`` sees them, with each
+  attribute's CEL type), bounded so that a hostile inventory cannot make the
+  answer large.
+* ``cel_functions()``: the CEL functions and macros of the DRA environment,
+  each with its signature and a one-line description.
+* ``FIELD_DOCS``: one line about each field, for hover help.
+
+The page's script only displays this; it knows no field or function itself.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import types
+import typing
+
+from . import model
+from .convert import _ROOTS, _SCHEMAS, RESOURCE_GROUP
+from .decode import _CONTAINER_FIELDS, _POD_SPEC_FIELDS, _fields_of
+from .diagnostics import DiagnosticError
+from .objects import read_documents
+
+# At most this many names per list in inventory_names(): enough to choose
+# from, small enough to send on every request.
+MAX_NAMES = 500
+MAX_DOMAINS = 100
+
+_RESOURCE_KINDS = ("DeviceClass", "ResourceSlice", "ResourceClaim", "ResourceClaimTemplate")
+_TOP = {"apiVersion": None, "kind": None, "metadata": "ObjectMeta"}
+
+
+def _child(tp) -> str | None:
+    """The schema notation of a model field's type (see the module docstring)."""
+    origin = typing.get_origin(tp)
+    if origin in (types.UnionType, typing.Union):
+        args = [a for a in typing.get_args(tp) if a is not type(None)]
+        return _child(args[0]) if len(args) == 1 else None
+    if origin is list:
+        inner = _child(typing.get_args(tp)[0])
+        return f"[{inner}]" if inner else None
+    if origin is dict:
+        inner = _child(typing.get_args(tp)[1])
+        return f"{{{inner}}}" if inner else None
+    if dataclasses.is_dataclass(tp):
+        return tp.__name__
+    return None
+
+
+def _dataclasses_in(tp) -> list[type]:
+    """The model classes a field's type refers to (through Optional, list and dict)."""
+    if dataclasses.is_dataclass(tp):
+        return [tp]
+    return [cls for arg in typing.get_args(tp) for cls in _dataclasses_in(arg)]
+
+
+def _model_types(root: type, out: dict[str, dict]) -> None:
+    if root.__name__ in out:
+        return
+    fields: dict[str, str | None] = {}
+    out[root.__name__] = fields
+    for name, (_, tp) in _fields_of(root).items():
+        fields[name] = _child(tp)
+        for cls in _dataclasses_in(tp):
+            _model_types(cls, out)
+
+
+def _v1_schema(kinds: tuple[str, ...]) -> dict:
+    types_: dict[str, dict] = {}
+    roots = {}
+    for kind in kinds:
+        _model_types(model.KINDS[kind], types_)
+        roots[kind] = kind
+        types_[kind] = {**_TOP, **types_[kind]}
+    return {"kinds": roots, "types": types_}
+
+
+def _core_schema() -> dict:
+    schema = _v1_schema(("Node", "Pod"))
+    t = schema["types"]
+    # Pods are only partly modelled: the other fields are known, not followed.
+    t["PodSpec"] = {**t["PodSpec"], **{f: None for f in sorted(_POD_SPEC_FIELDS)}}
+    t["Container"] = {**{f: None for f in t["Container"] if f != "claims"}, "resources": "ResourceRequirements",
+                      **{f: None for f in sorted(_CONTAINER_FIELDS)}}
+    t["ResourceRequirements"] = {"limits": None, "requests": None, "claims": "[ResourceClaimReference]"}
+    t["Node"] = {**t["Node"], "spec": None, "status": None}
+    return schema
+
+
+def _converted_schema(version: str) -> dict:
+    """v1beta1 and v1alpha3 from the conversion tables, whose children use the same notation."""
+    table = _SCHEMAS[version]
+    types_ = {name: dict(fields) for name, fields in table.items()}
+    meta = _v1_schema(("DeviceClass",))["types"]
+    for name in ("ObjectMeta",):
+        types_[name] = meta[name]
+    for kind, parts in _ROOTS.items():
+        types_[kind] = {**_TOP, **parts}
+    # Children the tables leave to the v1 decoder: follow them in the model where it has them.
+    model_types = _v1_schema(_RESOURCE_KINDS)["types"]
+    for fields in list(types_.values()):
+        for child in fields.values():
+            bare = (child or "").strip("[]{}")
+            if bare and bare not in types_ and bare in model_types:
+                types_[bare] = model_types[bare]
+    return {"kinds": {kind: kind for kind in _ROOTS}, "types": types_}
+
+
+@functools.cache
+def schemas() -> dict[str, dict]:
+    """apiVersion -> {"kinds": {kind: root type}, "types": {type: {field: child}}}."""
+    v1 = _v1_schema(_RESOURCE_KINDS)
+    return {
+        f"{RESOURCE_GROUP}/v1": v1,
+        f"{RESOURCE_GROUP}/v1beta2": v1,
+        f"{RESOURCE_GROUP}/v1beta1": _converted_schema("v1beta1"),
+        f"{RESOURCE_GROUP}/v1alpha3": _converted_schema("v1alpha3"),
+        "v1": _core_schema(),
+    }
+
+
+def _split_qualified(name: str, driver: str) -> tuple[str, str]:
+    """``domain/id`` or a bare ``id``, whose domain is the slice's driver."""
+    domain, sep, ident = name.rpartition("/")
+    return (domain, ident) if sep else (driver, name)
+
+
+def _bounded(names: set[str]) -> list[str]:
+    return sorted(names)[:MAX_NAMES]
+
+
+def inventory_names(text: str) -> dict:
+    """Names an inventory defines, for completion; an unreadable inventory gives empty lists.
+
+    Objects the engine refuses (a wrong field, say) contribute nothing, as they
+    do not take part in allocation either.
+    """
+    classes: set[str] = set()
+    drivers: set[str] = set()
+    nodes: set[str] = set()
+    attributes: dict[str, set[str]] = {}
+    capacity: dict[str, set[str]] = {}
+    types_: dict[str, dict[str, str]] = {}  # domain -> attribute -> CEL type, as the first device has it
+    try:
+        read = read_documents(text)
+    except DiagnosticError:
+        read = None
+    for doc in read.documents if read else ():
+        obj = doc.obj
+        if doc.kind == "DeviceClass":
+            classes.add(obj.metadata.name)
+        elif doc.kind == "Node":
+            nodes.add(obj.metadata.name)
+        elif doc.kind == "ResourceSlice":
+            driver = obj.spec.driver
+            drivers.add(driver)
+            for device in obj.spec.devices:
+                for table, names in ((attributes, device.attributes), (capacity, device.capacity)):
+                    for name in names:
+                        domain, ident = _split_qualified(name, driver)
+                        if domain in table or len(table) < MAX_DOMAINS:
+                            table.setdefault(domain, set()).add(ident)
+                for name, value in device.attributes.items():
+                    domain, ident = _split_qualified(name, driver)
+                    if domain in attributes and ident not in types_.get(domain, {}):
+                        types_.setdefault(domain, {})[ident] = _attribute_type(value)
+    return {
+        "classes": _bounded(classes),
+        "drivers": _bounded(drivers),
+        "nodes": _bounded(nodes),
+        "attributes": {d: _bounded(n) for d, n in sorted(attributes.items())},
+        "attributeTypes": {d: {n: types_[d][n] for n in _bounded(names)} for d, names in sorted(attributes.items())},
+        "capacity": {d: _bounded(n) for d, n in sorted(capacity.items())},
+    }
+
+
+# The CEL type of each kind of attribute value (capacities are all kubernetes.Quantity).
+_ATTRIBUTE_TYPES = (("int", "int"), ("bool", "bool"), ("string", "string"), ("version", "kubernetes.Semver"),
+                    ("ints", "list(int)"), ("bools", "list(bool)"), ("strings", "list(string)"),
+                    ("versions", "list(kubernetes.Semver)"))
+
+
+def _attribute_type(value: model.DeviceAttribute) -> str:
+    return next((cel for field, cel in _ATTRIBUTE_TYPES if getattr(value, field) is not None), "dyn")
+
+
+# --------------------------------------------------------------------------- CEL
+
+MACROS = {
+    "has": ("has(e.f)", "True when the field or map key is present; guards an attribute a device may lack."),
+    "all": ("list.all(x, p)", "True when p holds for every element (every key of a map)."),
+    "exists": ("list.exists(x, p)", "True when p holds for at least one element."),
+    "exists_one": ("list.exists_one(x, p)", "True when p holds for exactly one element."),
+    "map": ("list.map(x, e)", "The list of e for every element (list.map(x, p, e) keeps those where p holds)."),
+    "filter": ("list.filter(x, p)", "The elements for which p holds."),
+}
+
+# Our own one-line descriptions; a function without one shows its signature only.
+CEL_DOCS = {
+    "quantity": "Parses a Kubernetes quantity such as \"40Gi\" or \"500m\".",
+    "isQuantity": "True when the string is a valid quantity.",
+    "compareTo": "Compares two quantities (or semvers): -1, 0 or 1. Use it instead of < and >.",
+    "isGreaterThan": "True when this quantity (or semver) is larger than the argument.",
+    "isLessThan": "True when this quantity (or semver) is smaller than the argument.",
+    "add": "The sum of two quantities (or a quantity and an int).",
+    "sub": "The difference of two quantities (or a quantity and an int).",
+    "asInteger": "The quantity as an int; an error when it has a fraction or does not fit.",
+    "asApproximateFloat": "The quantity as a double, possibly rounded.",
+    "isInteger": "True when the quantity is a whole number that fits an int.",
+    "sign": "-1, 0 or 1 by the sign of the quantity.",
+    "semver": "Parses a semantic version such as \"1.2.3\" (semver(s, true) also accepts \"v1.2\").",
+    "isSemver": "True when the string is a valid semantic version.",
+    "major": "The major number of a semver.",
+    "minor": "The minor number of a semver.",
+    "patch": "The patch number of a semver.",
+    "matches": "True when the string matches the RE2 regular expression.",
+    "startsWith": "True when the string starts with the argument.",
+    "endsWith": "True when the string ends with the argument.",
+    "contains": "True when the string contains the argument.",
+    "size": "The length of a string, list or map.",
+    "lowerAscii": "The string with ASCII letters in lower case.",
+    "upperAscii": "The string with ASCII letters in upper case.",
+    "split": "The string split at every occurrence of the separator.",
+    "substring": "The part of the string between two indexes.",
+    "trim": "The string without leading and trailing white space.",
+    "replace": "The string with occurrences of one string replaced by another.",
+    "indexOf": "The first index of a substring (or list element), -1 when absent.",
+    "lastIndexOf": "The last index of a substring (or list element), -1 when absent.",
+    "join": "The strings of a list joined with an optional separator.",
+    "format": "Formats values into the string like printf (%s, %d, %f...).",
+    "string": "Converts a value to a string.",
+    "int": "Converts a value to an int.",
+    "uint": "Converts a value to an unsigned int.",
+    "double": "Converts a value to a double.",
+    "bool": "Converts \"true\"/\"false\" to a bool.",
+    "includes": "True when a list-type attribute holds the value (or a scalar attribute equals it).",
+    "ip": "Parses an IP address.",
+    "cidr": "Parses a CIDR such as \"10.0.0.0/8\".",
+    "isIP": "True when the string is an IP address.",
+    "isCIDR": "True when the string is a CIDR.",
+    "containsIP": "True when the CIDR holds the address.",
+    "url": "Parses a URL.",
+    "isURL": "True when the string is a URL.",
+    "min": "The smallest element of a list.",
+    "max": "The largest element of a list.",
+    "sum": "The sum of a list of numbers.",
+    "sort": "The list sorted.",
+    "distinct": "The list without repeated elements.",
+    "sets.contains": "True when the first list holds every element of the second.",
+    "sets.intersects": "True when the lists share an element.",
+    "sets.equivalent": "True when the lists hold the same elements.",
+    "type": "The type of a value.",
+    "dyn": "The value with its type checked only at run time.",
+}
+
+
+def _type_text(t) -> str:
+    if isinstance(t, tuple):
+        head, *rest = t
+        if head == "obj":
+            return rest[0]
+        if head == "param":
+            return rest[0]
+        if head == "opt":
+            return f"optional({_type_text(rest[0])})"
+        if not rest:
+            return head
+        return f"{head}({', '.join(_type_text(r) for r in rest)})"
+    return str(t)
+
+
+@functools.cache
+def cel_functions() -> list[dict]:
+    """[{"name", "member", "signature", "doc"}] for the named functions and the macros; member
+    functions also list the types they can be called on ("receivers")."""
+    from .cel.library import FUNCTIONS
+
+    out = []
+    for name, overloads in sorted(FUNCTIONS.items()):
+        if not name[:1].isalpha():  # operators (_+_, @in, ...)
+            continue
+        ov = overloads[0]
+        args = [_type_text(a) for a in ov.args]
+        if ov.member:
+            signature = f"{args[0]}.{name}({', '.join(args[1:])}) -> {_type_text(ov.result)}"
+        else:
+            signature = f"{name}({', '.join(args)}) -> {_type_text(ov.result)}"
+        entry = {"name": name, "member": ov.member, "signature": signature, "doc": CEL_DOCS.get(name, "")}
+        if ov.member:  # the types it can be called on, to offer after a value of that type
+            entry["receivers"] = sorted({_type_text(o.args[0]) for o in overloads if o.member and o.args})
+        out.append(entry)
+    for name, (signature, doc) in MACROS.items():
+        entry = {"name": name, "member": name != "has", "signature": signature, "doc": doc, "macro": True}
+        if entry["member"]:
+            entry["receivers"] = ["list(A)", "map(K, V)"]
+        out.append(entry)
+    return out
+
+
+# The names a selector can start from, with what they hold.
+CEL_VARIABLES = {
+    "device": "The device being checked: driver, attributes, capacity, allowMultipleAllocations.",
+    "device.driver": "The name of the driver that publishes the device.",
+    "device.attributes": "Attributes by domain: device.attributes[\"gpu.example.com\"].model.",
+    "device.capacity": "Capacities by domain, as quantities: device.capacity[\"gpu.example.com\"].memory.",
+    "device.allowMultipleAllocations": "True when the device can be shared by several claims.",
+}
+
+# --------------------------------------------------------------------------- field docs
+
+FIELD_DOCS = {
+    "apiVersion": "The API group and version the object is written in, e.g. resource.k8s.io/v1.",
+    "kind": "The type of the object: ResourceClaim, ResourceClaimTemplate, DeviceClass, ResourceSlice, Pod, Node.",
+    "metadata": "Name, namespace, labels and annotations of the object.",
+    "name": "A name, unique where it is used (object, request, device, pool, container).",
+    "namespace": "The namespace of a namespaced object; default when left out.",
+    "labels": "Key/value labels of the object.",
+    "annotations": "Key/value notes of the object, not used for selection.",
+    "spec": "What the object asks for or describes.",
+    "status": "What the system recorded about the object (for claims: the allocation).",
+    "devices": "Devices: the requests of a claim, or the devices a slice publishes.",
+    "requests": "The device requests of a claim; each gets its own devices.",
+    "exactly": "One request for devices of one class (v1); the alternative is firstAvailable.",
+    "firstAvailable": "Alternatives tried in order; the first that can be satisfied is used.",
+    "deviceClassName": "The DeviceClass whose selectors and config every device must satisfy.",
+    "selectors": "CEL selectors that every device must satisfy.",
+    "cel": "A selector written in CEL.",
+    "expression": "A CEL expression over `device` that must be true for a device to be chosen.",
+    "allocationMode": "ExactCount (the default, with count) or All (every matching device).",
+    "count": "How many devices to allocate with allocationMode ExactCount (default 1).",
+    "adminAccess": "Access to devices already in use, for monitoring; needs an admin namespace.",
+    "tolerations": "Taints of devices that this request tolerates.",
+    "capacity": "Capacity per name: of a device (value) or requested from a shared device (requests).",
+    "constraints": "Conditions across the devices of several requests.",
+    "matchAttribute": "A fully qualified attribute that must have the same value on all the devices.",
+    "distinctAttribute": "A fully qualified attribute that must differ between all the devices.",
+    "config": "Opaque configuration passed to the driver, for some or all requests.",
+    "opaque": "Driver-specific parameters, passed on unchanged.",
+    "driver": "The name of the driver (a DNS subdomain, e.g. gpu.example.com).",
+    "parameters": "Driver-specific configuration, any JSON object.",
+    "pool": "The pool the slice belongs to: name, generation and slice count.",
+    "generation": "Pool generation: only the slices of the highest generation count.",
+    "resourceSliceCount": "How many slices make up the pool in this generation.",
+    "nodeName": "The node whose devices these are (slice) or the node a pod runs on.",
+    "nodeSelector": "Nodes that can reach the devices, as a node selector.",
+    "allNodes": "The devices are reachable from every node.",
+    "perDeviceNodeSelection": "Each device says itself which nodes reach it.",
+    "sharedCounters": "Counter sets that devices of the pool consume from (partitionable devices).",
+    "consumesCounters": "Counters this device uses up from the pool's counter sets.",
+    "counterSet": "The name of the shared counter set to consume from.",
+    "counters": "Counters by name, each with a value (a quantity).",
+    "attributes": "Attributes by name; each holds one of int, bool, string or version.",
+    "int": "An integer attribute value.",
+    "bool": "A boolean attribute value.",
+    "string": "A string attribute value.",
+    "version": "A semantic-version attribute value, compared with semver().",
+    "value": "A quantity, e.g. 80Gi.",
+    "requestPolicy": "How a shared device's capacity may be requested: default, validValues, validRange.",
+    "taints": "Taints on the device; requests must tolerate them.",
+    "key": "A taint or toleration key.",
+    "effect": "NoSchedule, NoExecute or None.",
+    "operator": "Equal (the default) or Exists.",
+    "allowMultipleAllocations": "The device can be allocated to several claims at once (consumable capacity).",
+    "bindsToNode": "The device is bound to the node it is used on first.",
+    "bindingConditions": "Conditions that must be true before a pod using the device is bound.",
+    "containers": "The containers of the pod.",
+    "initContainers": "Containers that run before the others.",
+    "resourceClaims": "Claims the pod uses, by claim name or from a template.",
+    "resourceClaimName": "The name of an existing ResourceClaim.",
+    "resourceClaimTemplateName": "A template from which a claim is made for the pod.",
+    "resources": "A container's resources; claims lists the pod claims it uses.",
+    "claims": "The pod claims (and optionally one request of each) this container uses.",
+    "request": "One request of the claim, for this container or result.",
+    "allocation": "Where the scheduler put the claim: devices per request and node selector.",
+    "results": "The devices allocated, one entry per device and request.",
+    "device": "The name of a device within its pool.",
+}
+
+
+def completion_data() -> dict:
+    """Everything about the language, independent of an inventory (one JSON answer)."""
+    return {
+        "schemas": schemas(),
+        "fieldDocs": FIELD_DOCS,
+        "cel": {"functions": cel_functions(), "variables": CEL_VARIABLES},
+    }

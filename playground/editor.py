@@ -1,0 +1,62 @@
+"""The editor's helpers: completion data and the Format button, as small JSON views.
+
+``GET /editor/language``: field names per kind and apiVersion, their one-line
+docs, CEL functions and macros (the same for every visitor; cached a day).
+``POST /editor/names`` (form field ``inventory``): the class, driver, node,
+attribute and capacity names of that inventory.
+``POST /editor/format`` (form field ``text``): ``{"text": formatted}``, or
+``400 {"error": "line 3, column 7: ..."}`` when the text cannot be read.
+The engine (``allocator.completion``, ``allocator.formatting``) does the work.
+"""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, JsonResponse
+from django.views.decorators.cache import cache_control
+from django.views.decorators.http import require_POST, require_safe
+
+from allocator.completion import completion_data, inventory_names
+from allocator.diagnostics import DiagnosticError
+from allocator.formatting import format_yaml
+from playground.ratelimit import rate_limit
+from playground.state import MAX_TEXT
+
+
+def _text(request: HttpRequest, name: str) -> str | None:
+    value = request.POST.get(name, "")
+    return value.replace("\r\n", "\n") if len(value) <= MAX_TEXT else None
+
+
+def _too_long(name: str) -> JsonResponse:
+    return JsonResponse({"error": f"{name} is too long: the limit is {MAX_TEXT} characters."}, status=400)
+
+
+@require_safe
+@cache_control(public=True, max_age=86400)
+def language(request: HttpRequest) -> JsonResponse:
+    return JsonResponse(completion_data())
+
+
+# Reading an inventory is engine work, so it counts like an analysis.
+@require_POST
+@rate_limit("PAGE_ANALYSES_PER_MINUTE")
+def names(request: HttpRequest) -> JsonResponse:
+    inventory = _text(request, "inventory")
+    if inventory is None:
+        return _too_long("inventory")
+    return JsonResponse(inventory_names(inventory))
+
+
+@require_POST
+@rate_limit("PAGE_ANALYSES_PER_MINUTE")
+def format_text(request: HttpRequest) -> JsonResponse:
+    text = _text(request, "text")
+    if text is None:
+        return _too_long("text")
+    try:
+        return JsonResponse({"text": format_yaml(text)})
+    except DiagnosticError as exc:
+        d = exc.diagnostics[0]
+        where = f"line {d.line}, column {d.column}: " if d.line else ""
+        return JsonResponse({"error": f"Not formatted: {where}{d.detail}", "line": d.line, "column": d.column},
+                            status=400)
