@@ -104,13 +104,40 @@ def _hints(parts: list[dict] | None) -> list[str]:
     return list(dict.fromkeys(p["hint"] for p in parts or [] if p.get("hint")))
 
 
+DIAGRAM_WIDTH = 56  # characters of a caret diagram line shown around the caret
+
+
 def diagnostics_view(diagnostics: list[dict]) -> list[dict]:
     """Each diagnostic with its message split into a headline and cel-go's caret diagram (shown monospace)."""
     out = []
     for d in diagnostics:
         headline, _, rest = (d.get("message") or "").partition("\n")
-        out.append({**d, "headline": headline, "diagram": rest})
+        out.append({**d, "headline": headline, "diagram": caret_window(rest)})
     return out
+
+
+def caret_window(diagram: str, width: int = DIAGRAM_WIDTH) -> str:
+    """cel-go prints the whole expression line above its caret; keep the part around the caret in view.
+
+    The diagram comes in pairs of lines, `` | <source>`` and `` | ....^``; a long pair is cut to the same
+    window on both lines, with an ellipsis where text was left out.
+    """
+    lines = diagram.split("\n")
+    out = []
+    for i in range(0, len(lines) - 1, 2):
+        source, marker = lines[i], lines[i + 1]
+        caret = max(marker.find("^"), marker.find("\uff3e"))
+        if len(source) <= width + 3 or caret < 0:
+            out += [source, marker]
+            continue
+        start = max(3, min(caret - width * 2 // 3, len(source) - width))
+        end = start + width
+        cut_left, cut_right = start > 3, end < len(source)
+        out.append(" | " + ("…" if cut_left else "") + source[start:end] + ("…" if cut_right else ""))
+        out.append(" | " + ("." if cut_left else "") + marker[start:caret + 1])
+    if len(lines) % 2:
+        out.append(lines[-1])
+    return "\n".join(out)
 
 
 def allocation_hint(requests: list[dict]) -> str | None:

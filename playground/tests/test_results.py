@@ -2,8 +2,11 @@
 
 from unittest.mock import patch
 
+from django.test import SimpleTestCase
+
 from allocator.engine import analyze
 from playground import picture, results
+from playground.results import DIAGRAM_WIDTH, caret_window
 from playground.tests.base import BaseTestCase
 
 HTMX = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "results"}
@@ -87,3 +90,16 @@ class ResultsTestCase(BaseTestCase):
         self.assertContains(r, '<code title="gpu.example.com on n">p/gpu-0</code>', html=True)
         self.assertContains(r, '<span class="swatch grant-0" aria-hidden="true"></span>', html=False)
         self.assertContains(r, '<span class="group-count">1 device</span>: <span class="reason">selector #0 is false: &lt;script&gt;</span>', html=False)
+
+
+class CaretWindowTestCase(SimpleTestCase):
+    def test_it_keeps_the_caret_of_a_long_line_in_view(self):
+        source = ' | device.attributes["gpu.example.com"].model == "X" && device.capacity["gpu.example.com"].memory >= q'
+        marker = " | " + "." * (source.index(">=") - 3) + "^"
+        src, mark = caret_window(f"{source}\n{marker}").split("\n")
+        self.assertTrue(src.startswith(" | …"))
+        self.assertLessEqual(len(src), DIAGRAM_WIDTH + 5)
+        self.assertEqual(src[mark.index("^"):mark.index("^") + 2], ">=")  # still under the operator
+
+    def test_it_leaves_a_short_diagram_alone(self):
+        self.assertEqual(caret_window(" | a > 1\n | ..^"), " | a > 1\n | ..^")
