@@ -97,3 +97,14 @@ def test_too_many_requests_say_the_numbers(page: Page, samples):
     expect(summary(page)).to_contain_text("Cannot allocate")
     expect(page.locator("#nodes")).to_contain_text("need 9 devices together, but only 8")
     expect(page.locator("#nodes")).not_to_contain_text("no combination satisfies")
+
+
+def test_the_deciding_part_is_underlined_in_the_editor(page: Page, samples):
+    page.goto("/")
+    replace_text(page, claim(f'{GPU}.model == "LATEST-GPU-MODEL" && {MEMORY}.compareTo(quantity("100Gi")) >= 0'))
+    expect(page.locator("#requests .why-part")).to_have_count(1)
+    underlined = page.locator("#id_documents + .CodeMirror .cm-why-part")
+    expect(underlined.first).to_be_visible()
+    text = "".join(underlined.all_inner_texts())
+    assert text == f'{MEMORY}.compareTo(quantity("100Gi")) >= 0'
+    assert "memory = 80Gi" in (underlined.first.get_attribute("title") or "")

@@ -131,6 +131,29 @@
       cm.setGutterMarker(line, "diagnostics", marker);
       cm.state.diagnosticLines.push(cm.addLineClass(line, "background", "line-" + severity));
     });
+    markDecidingParts();
+  }
+
+  // Underline, in the claims editor, the parts of selectors that decided a verdict (the engine's
+  // explanation gives their text; the first place the editor holds that text is marked).
+  function markDecidingParts() {
+    const cm = editors.documents;
+    if (!cm) return;
+    (cm.state.whyMarks || []).forEach(function (mark) { mark.clear(); });
+    cm.state.whyMarks = [];
+    const text = cm.getValue();
+    const seen = {};
+    document.querySelectorAll("#results .why-part[data-text]").forEach(function (part) {
+      const wanted = part.dataset.text;
+      if (!wanted || seen[wanted]) return;
+      seen[wanted] = true;
+      const at = text.indexOf(wanted);
+      if (at < 0) return;
+      cm.state.whyMarks.push(cm.markText(cm.posFromIndex(at), cm.posFromIndex(at + wanted.length), {
+        className: "cm-why-part cm-why-" + (part.dataset.verdict || "false"),
+        attributes: { title: part.dataset.summary || "" },
+      }));
+    });
   }
 
   function jumpTo(link) {
