@@ -24,12 +24,14 @@ pytestmark = pytest.mark.e2e
 
 FIFTY_MB = 50 * 1024 * 1024
 GAVE_UP = re.compile("search limit reached after 1000000 steps|timed out trying to allocate devices")
-DEVICES = 31  # the most a claim may ask for is 32: one more than the node has
+DEVICES = 31
+NUMA_NODES = 15  # the devices' NUMA values: one fewer than the requests below
 
 
 def backtracking_inventory() -> str:
-    """One node with 31 identical GPUs: asking for 32 makes the search try every combination."""
-    devices = "".join(f"  - name: gpu-{i}\n" for i in range(DEVICES))
+    """One node with 31 GPUs on 15 NUMA nodes (two or three each)."""
+    devices = "".join(f"  - name: gpu-{i}\n    attributes:\n      numa: {{int: {i % NUMA_NODES}}}\n"
+                      for i in range(DEVICES))
     return f"""\
 apiVersion: resource.k8s.io/v1
 kind: DeviceClass
@@ -48,15 +50,19 @@ spec:
 {devices}"""
 
 
-GREEDY_CLAIM = f"""\
+# Sixteen one-GPU requests whose GPUs must all be on different NUMA nodes:
+# there are 15, but no proof of impossibility covers distinctAttribute, so
+# the search walks the assignments until its bound, as upstream's would.
+GREEDY_CLAIM = """\
 apiVersion: resource.k8s.io/v1
 kind: ResourceClaim
-metadata: {{name: greedy}}
+metadata: {name: greedy}
 spec:
   devices:
     requests:
-    - name: gpus
-      exactly: {{deviceClassName: gpu, count: {DEVICES + 1}}}
+""" + "".join(f"    - name: gpu-{i}\n      exactly: {{deviceClassName: gpu}}\n" for i in range(NUMA_NODES + 1)) + """\
+    constraints:
+    - distinctAttribute: gpu.example.com/numa
 """
 
 
