@@ -111,6 +111,26 @@ def _json_type(value) -> str:
     return "null"
 
 
+_OPTIONAL, _ANY, _OBJECT, _LIST, _DICT, _SCALAR = "optional", "any", "object", "list", "dict", "scalar"
+
+
+@functools.cache
+def _shape(tp) -> tuple[str, Any]:
+    """How to decode a value of type ``tp``, and the type inside it; worked out once per type."""
+    origin = typing.get_origin(tp)
+    if origin in (types.UnionType, typing.Union):
+        return _OPTIONAL, [a for a in typing.get_args(tp) if a is not type(None)][0]
+    if tp is Any:
+        return _ANY, None
+    if dataclasses.is_dataclass(tp):
+        return _OBJECT, None
+    if origin is list:
+        return _LIST, typing.get_args(tp)[0]
+    if origin is dict:
+        return _DICT, typing.get_args(tp)[1]
+    return _SCALAR, None
+
+
 class Decoder:
     """Decodes one document; collects errors and the positions of fields."""
 
@@ -119,6 +139,7 @@ class Decoder:
         self.name = name
         self.errors: list[Diagnostic] = []
         self.positions: dict[str, Position] = {}
+        self.present: set[str] = set()  # paths decoded without a position (fast-read text)
 
     def error(self, path: str, detail: str, pos: Position | None) -> None:
         line, column = pos if pos else (None, None)
@@ -132,40 +153,37 @@ class Decoder:
     def _value(self, tp, data, path: str, pos: Position | None, owner: tuple | None):
         if pos:
             self.positions.setdefault(path, pos)
-        origin = typing.get_origin(tp)
-        if origin in (types.UnionType, typing.Union):
+        else:
+            self.present.add(path)
+        shape, inner = _shape(tp)
+        if shape is _OPTIONAL:
             if data is None:
                 return None
-            inner = [a for a in typing.get_args(tp) if a is not type(None)][0]
             return self._value(inner, data, path, pos, owner)
-        if tp is Any:
+        if shape is _ANY:
             return data
-        if dataclasses.is_dataclass(tp):
+        if shape is _OBJECT:
             if data is None:
                 return tp()
             if not isinstance(data, dict):
                 return self._type_error(tp, data, path, pos)
             return self._object(tp, data, path)
-        if origin is list:
+        if shape is _LIST:
             if data is None:
                 return []
             if not isinstance(data, list):
                 return self._type_error(tp, data, path, pos)
-            (item_type,) = typing.get_args(tp)
-            if owner in _QUANTITY_LIST_FIELDS:
-                item_type = "quantity"
+            item_type = "quantity" if owner in _QUANTITY_LIST_FIELDS else inner
             return [
                 self._value(item_type, item, f"{path}[{i}]", position_in(data, i), None)
                 for i, item in enumerate(data)
             ]
-        if origin is dict:
+        if shape is _DICT:
             if data is None:
                 return {}
             if not isinstance(data, dict):
                 return self._type_error(tp, data, path, pos)
-            _, value_type = typing.get_args(tp)
-            if owner in _QUANTITY_MAP_FIELDS:
-                value_type = "quantity"
+            value_type = "quantity" if owner in _QUANTITY_MAP_FIELDS else inner
             out = {}
             for key, item in data.items():
                 out[str(key)] = self._value(value_type, item, f"{path}[{key}]", position_in(data, key), None)

@@ -25,7 +25,8 @@ from .convert import RESOURCE_GROUP, SERVED_VERSIONS, Conversion, convert
 from .decode import Decoder
 from .diagnostics import PARSE, Diagnostic, DiagnosticError
 from .limits import DEFAULT, Limits
-from .yamlsource import PosDict, Position, load_yaml_stream, position_in
+from .plainyaml import PlainDocument, Span, read_plain, snippet
+from .yamlsource import PosDict, Position, check_text, load_yaml_stream, position_in
 
 _TOP_LEVEL = {"apiVersion", "kind", "metadata", "spec", "status"}
 _RESOURCE_KINDS = {"DeviceClass", "ResourceSlice", "ResourceClaim", "ResourceClaimTemplate"}
@@ -35,15 +36,46 @@ _NAMESPACED = {"ResourceClaim", "ResourceClaimTemplate", "Pod"}
 
 @dataclass
 class Document:
-    """One typed object and where it came from."""
+    """One typed object and where it came from.
+
+    The positions of its fields are found when first asked for (only a
+    diagnostic does): objects read by the fast reader are read again then,
+    with positions, alone when possible (see ``_Where``).
+    """
 
     kind: str
     api_version: str  # as written by the user
     obj: object
-    positions: dict[str, Position] = field(default_factory=dict)
     index: int = 0  # which object of the input, 0-based
-    line: int | None = None
-    column: int | None = None
+    present: frozenset[str] = frozenset()  # field paths written, e.g. "spec.devices" for "devices: []"
+    where: _Where | None = field(default=None, repr=False, compare=False)
+    located: tuple[dict[str, Position], Position | None] | None = field(default=None, repr=False, compare=False)
+
+    def _located(self) -> tuple[dict[str, Position], Position | None]:
+        if self.located is None:
+            # Shared read-only objects: two threads may both compute this; either result is the same.
+            self.located = self.where.locate() if self.where is not None else ({}, None)
+        return self.located
+
+    @property
+    def positions(self) -> dict[str, Position]:
+        return self._located()[0]
+
+    @property
+    def pos(self) -> Position | None:
+        if self.located is None and self.where is not None and self.where.pos is not None:
+            return self.where.pos  # known without reading again
+        return self._located()[1]
+
+    @property
+    def line(self) -> int | None:
+        pos = self.pos
+        return pos[0] if pos else None
+
+    @property
+    def column(self) -> int | None:
+        pos = self.pos
+        return pos[1] if pos else None
 
     @property
     def name(self) -> str:
@@ -162,6 +194,20 @@ def read_documents(text: str, *, default_namespace: str = "default", limits: Lim
 
 
 def _read_uncached(text: str, default_namespace: str, limits: Limits) -> ReadResult:
+    check_text(text, limits)
+    plain = read_plain(text, limits) if FAST_READER else None
+    if plain is not None:
+        result = _read_fast(text, plain, default_namespace, limits)
+        if result is not None:
+            return result
+    return _read_positioned(text, default_namespace, limits)
+
+
+# Tests turn it off to compare both readers' answers.
+FAST_READER = True
+
+
+def _read_positioned(text: str, default_namespace: str, limits: Limits) -> ReadResult:
     raw_docs = load_yaml_stream(text, limits=limits)
     result = ReadResult()
     for index, (data, pos) in enumerate(_flatten(raw_docs)):
@@ -169,7 +215,95 @@ def _read_uncached(text: str, default_namespace: str, limits: Limits) -> ReadRes
     return result
 
 
-def _read_one(data, pos: Position | None, index: int, result: ReadResult, default_namespace: str) -> None:
+def _read_fast(text: str, plain: list[PlainDocument], default_namespace: str, limits: Limits) -> ReadResult | None:
+    """The objects of fast-read ``plain``; None when one cannot be read, for the positioned reader to locate it."""
+    result = ReadResult()
+    whole = _Whole(text, default_namespace, limits)
+    for index, (data, span, wrapper) in enumerate(_flatten_plain(plain)):
+        where = _Where(whole, span, wrapper, index)
+        _read_one(data, None, index, result, default_namespace, where)
+        if result.errors:
+            return None
+    return result
+
+
+def _flatten_plain(plain: list[PlainDocument]) -> list[tuple[object, Span | None, dict | None]]:
+    """``_flatten`` for plain documents: (object, its span if known, the typed list it came from)."""
+    out = []
+    for doc in plain:
+        stack = [(doc.data, doc.span, doc.item_spans, None)]
+        while stack:
+            data, span, item_spans, wrapper = stack.pop(0)
+            kind = data.get("kind") if isinstance(data, dict) else None
+            if isinstance(kind, str) and kind.endswith("List") and isinstance(data.get("items"), list):
+                items = data["items"]
+                spans = item_spans if len(item_spans) == len(items) else [None] * len(items)
+                outer = {k: data[k] for k in ("kind", "apiVersion") if k in data}
+                stack[0:0] = [(_typed_item(data, item), s, [], outer) for item, s in zip(items, spans, strict=True)]
+            else:
+                out.append((data, span, wrapper))
+    return out
+
+
+class _Whole:
+    """The positioned reading of a whole text, made once when an object cannot be read again alone."""
+
+    def __init__(self, text: str, default_namespace: str, limits: Limits):
+        self.text = text
+        self.default_namespace = default_namespace
+        self.limits = limits
+        self._by_index: dict[int, Document] | None = None
+
+    def document(self, index: int) -> Document | None:
+        if self._by_index is None:
+            try:
+                result = _read_positioned(self.text, self.default_namespace, self.limits)
+            except DiagnosticError:
+                result = ReadResult()
+            self._by_index = {d.index: d for d in result.documents}
+        return self._by_index.get(index)
+
+
+class _Where:
+    """Where a fast-read object is: its span in the text, read again with positions when a message needs them."""
+
+    __slots__ = ("whole", "span", "wrapper", "index")
+
+    def __init__(self, whole: _Whole, span: Span | None, wrapper: dict | None, index: int):
+        self.whole = whole
+        self.span = span
+        self.wrapper = wrapper
+        self.index = index
+
+    @property
+    def pos(self) -> Position | None:
+        return self.span.position if self.span is not None else None
+
+    def locate(self) -> tuple[dict[str, Position], Position | None]:
+        found = self._alone()
+        if found is None:
+            found = self.whole.document(self.index)
+        return (found.positions, found.pos) if found is not None else ({}, self.pos)
+
+    def _alone(self) -> Document | None:
+        """The object read again by itself: the text of its span, at the same lines and columns."""
+        text = snippet(self.whole.text, self.span) if self.span is not None else None
+        if text is None:
+            return None
+        try:
+            (raw,) = load_yaml_stream(text, limits=self.whole.limits)
+        except (DiagnosticError, ValueError):
+            return None
+        data = _typed_item(self.wrapper, raw.data) if self.wrapper else raw.data
+        scratch = ReadResult()
+        _read_one(data, raw.pos, self.index, scratch, self.whole.default_namespace)
+        if len(scratch.documents) != 1 or scratch.errors or raw.pos != self.pos:
+            return None
+        return scratch.documents[0]
+
+
+def _read_one(data, pos: Position | None, index: int, result: ReadResult, default_namespace: str,
+              where: _Where | None = None) -> None:
     line, column = pos if pos else (None, None)
 
     def fail(field_path: str, detail: str, at: Position | None = None, kind: str = "", name: str = ""):
@@ -228,8 +362,10 @@ def _read_one(data, pos: Position | None, index: int, result: ReadResult, defaul
         obj.metadata.namespace = default_namespace
     if kind == "Pod":
         obj.spec = obj.spec  # containers come flattened from decode
-    result.documents.append(Document(kind=kind, api_version=api_version, obj=obj, positions=decoder.positions,
-                                     index=index, line=line, column=column))
+    present = frozenset(decoder.positions).union(decoder.present)
+    located = None if where is not None else (decoder.positions, pos)
+    result.documents.append(Document(kind=kind, api_version=api_version, obj=obj, index=index, present=present,
+                                     where=where, located=located))
 
 
 def _positioned(source, body: dict):

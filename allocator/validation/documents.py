@@ -26,7 +26,7 @@ def validate_document(document, gates: FeatureGates, text: str | None = None, *,
     elif kind == "DeviceClass":
         classes.device_class(ctx, defaults.device_class(obj, gates, errs))
     elif kind == "ResourceSlice":
-        slices.resource_slice(ctx, defaults.resource_slice(obj, gates, errs), present=set(document.positions))
+        slices.resource_slice(ctx, defaults.resource_slice(obj, gates, errs), present=document.present)
     elif kind == "Pod":
         pods.pod(errs, obj, claim_specs, template_specs)
     return located(errs, document)
