@@ -111,6 +111,8 @@ def _json_type(value) -> str:
     return "null"
 
 
+_TEXT_TYPES = frozenset({str, str | None})  # fields a string decodes into unchanged
+
 _OPTIONAL, _ANY, _OBJECT, _LIST, _DICT, _SCALAR = "optional", "any", "object", "list", "dict", "scalar"
 
 
@@ -228,6 +230,14 @@ class Decoder:
             pos = position_in(data, key)
             if key in known:
                 pyname, tp = known[key]
+                if value.__class__ is str and tp in _TEXT_TYPES:
+                    # The most common value, decoded here: what _value would do, without its dispatch.
+                    if pos:
+                        self.positions.setdefault(child, pos)
+                    else:
+                        self.present.add(child)
+                    kwargs[pyname] = value
+                    continue
                 decoded = self._value(tp, value, child, pos, (cls, pyname))
                 if decoded is not None:
                     kwargs[pyname] = decoded
