@@ -16,6 +16,7 @@ conversion work on copies); the lists of a ``ReadResult`` are fresh per call.
 
 from __future__ import annotations
 
+import gc
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -206,6 +207,18 @@ def read_documents(text: str, *, default_namespace: str = "default", limits: Lim
 
 
 def _read_uncached(text: str, default_namespace: str, limits: Limits) -> ReadResult:
+    """Read with Python's cyclic GC paused: reading makes many objects and no cycles, and each collection
+    would walk all objects made so far again (3.6 s instead of 1.2 s to decode 5,000 nodes' objects)."""
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return _read_text(text, default_namespace, limits)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _read_text(text: str, default_namespace: str, limits: Limits) -> ReadResult:
     check_text(text, limits)
     plain = read_plain(text, limits) if FAST_READER else None
     if plain is not None:
