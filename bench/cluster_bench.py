@@ -1,8 +1,10 @@
-"""Real-cluster benchmark (a script, not a test): ``python bench/cluster_bench.py [--nodes 100,1000,5000] [--runs N]``.
+"""Real-cluster benchmark (a script, not a test): ``python bench/cluster_bench.py [--nodes 100,1000,5000] [--runs N]
+[--formats yaml,json]``.
 
 It writes synthetic clusters (``allocator.synthetic``: N nodes, 8 GPUs a
 node, one ResourceSlice and one Node a node, as ``kubectl get -o yaml``
-prints them) and a 4-request claim to a temporary directory, then times the
+prints them, or ``-o json`` with ``--formats``) and a 4-request claim to a
+temporary directory, then times the
 command line as a whole process, as a user runs it:
 
     python -m allocator allocate --node <first node> cluster.yaml claim.yaml   (one node)
@@ -36,7 +38,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from allocator.synthetic import cluster_yaml, node_name  # noqa: E402
+from allocator.synthetic import cluster_json, cluster_yaml, node_name  # noqa: E402
 
 TARGETS = {1000: (1.0, 1.45)}  # nodes -> (one node, every node) seconds
 MEMORY_TARGET_MB = 1024
@@ -104,6 +106,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--nodes", default="100,1000,5000", help="cluster sizes, comma-separated")
     parser.add_argument("--runs", type=int, default=3, help="runs per measurement (the best is reported)")
+    parser.add_argument("--formats", default="yaml", help="dump formats to time: yaml, json or both (yaml,json)")
     parser.add_argument("--api", action="store_true", help="also time the site's API (not available yet)")
     args = parser.parse_args()
     sizes = [int(n) for n in args.nodes.split(",")]
@@ -112,15 +115,17 @@ def main() -> int:
 
     print(f"machine: {platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}, "
           f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    print(f"{'nodes':>6} {'MB':>6}  {'mode':<9} {'wall s':>7} {'cpu s':>7} {'peak MB':>8} {'growth':>7}  answer")
-    previous: dict[str, tuple[int, float]] = {}
+    print(f"{'nodes':>6} {'format':<6} {'MB':>6}  {'mode':<9} {'wall s':>7} {'cpu s':>7} {'peak MB':>8} "
+          f"{'growth':>7}  answer")
+    previous: dict[tuple[str, str], tuple[int, float]] = {}
     failed = False
     with tempfile.TemporaryDirectory() as tmp:
         claim = Path(tmp) / "claim.yaml"
         claim.write_text(CLAIM)
-        for nodes in sizes:
-            cluster = Path(tmp) / f"cluster-{nodes}.yaml"
-            cluster.write_text(cluster_yaml(nodes))
+        runs = [(nodes, fmt) for fmt in args.formats.split(",") for nodes in sizes]
+        for nodes, fmt in runs:
+            cluster = Path(tmp) / f"cluster-{nodes}.{fmt}"
+            cluster.write_text(cluster_json(nodes) if fmt == "json" else cluster_yaml(nodes))
             size_mb = cluster.stat().st_size / 1e6
             for mode, extra in (("one node", ["--node", node_name(0)]), ("all nodes", [])):
                 result = _best(["allocate", *extra, str(cluster), str(claim)], args.runs)
@@ -128,11 +133,11 @@ def main() -> int:
                 said = (f"exit {result['status']}, node {answer['node']}"
                         + (f", {answer['fit']} of {answer['nodes']} nodes fit" if answer["nodes"] else ""))
                 growth = ""
-                if mode in previous:
-                    before_nodes, before_cpu = previous[mode]
+                if (fmt, mode) in previous:
+                    before_nodes, before_cpu = previous[fmt, mode]
                     growth = f"{(result['cpu'] / before_cpu) / (nodes / before_nodes):.2f}"
-                previous[mode] = (nodes, result["cpu"])
-                print(f"{nodes:>6} {size_mb:>6.1f}  {mode:<9} {result['wall']:>7.2f} {result['cpu']:>7.2f} "
+                previous[fmt, mode] = (nodes, result["cpu"])
+                print(f"{nodes:>6} {fmt:<6} {size_mb:>6.1f}  {mode:<9} {result['wall']:>7.2f} {result['cpu']:>7.2f} "
                       f"{result['peak_mb']:>8.0f} {growth:>7}  {said}")
                 target = TARGETS.get(nodes)
                 if target is not None:
