@@ -241,14 +241,25 @@ def _read_positioned(text: str, default_namespace: str, limits: Limits) -> ReadR
 
 
 def _read_fast(text: str, plain: list[PlainDocument], default_namespace: str, limits: Limits) -> ReadResult | None:
-    """The objects of fast-read ``plain``; None when one cannot be read, for the positioned reader to locate it."""
+    """The objects of fast-read ``plain``.
+
+    An object that cannot be read is read again alone with positions, for
+    located errors; None when that cannot be done, for the positioned reader
+    to read the whole text.
+    """
     result = ReadResult()
     whole = _Whole(text, default_namespace, limits)
     for index, (data, span, wrapper) in enumerate(_flatten_plain(plain)):
         where = _Where(whole, span, wrapper, index)
-        _read_one(data, None, index, result, default_namespace, where)
-        if result.errors:
-            return None
+        one = ReadResult()
+        _read_one(data, None, index, one, default_namespace, where)
+        if one.errors:
+            one = where.read_alone()
+            if one is None or not one.errors:
+                return None
+        result.documents.extend(one.documents)
+        result.errors.extend(one.errors)
+        result.ignored.extend(one.ignored)
     return result
 
 
@@ -311,7 +322,16 @@ class _Where:
         return (found.positions, found.pos) if found is not None else ({}, self.pos)
 
     def _alone(self) -> Document | None:
-        """The object read again by itself: the text of its span, at the same lines and columns."""
+        found = self.read_alone()
+        if found is None or len(found.documents) != 1 or found.errors:
+            return None
+        return found.documents[0]
+
+    def read_alone(self) -> ReadResult | None:
+        """The object read again by itself, with positions: the text of its span, at the same lines and columns.
+
+        None when it cannot be read alone (no span, flow style, not one document there).
+        """
         text = snippet(self.whole.text, self.span) if self.span is not None else None
         if text is None:
             return None
@@ -319,12 +339,12 @@ class _Where:
             (raw,) = load_yaml_stream(text, limits=self.whole.limits)
         except (DiagnosticError, ValueError):
             return None
-        data = _typed_item(self.wrapper, raw.data) if self.wrapper else raw.data
-        scratch = ReadResult()
-        _read_one(data, raw.pos, self.index, scratch, self.whole.default_namespace)
-        if len(scratch.documents) != 1 or scratch.errors or raw.pos != self.pos:
+        if raw.pos != self.pos:
             return None
-        return scratch.documents[0]
+        data = _typed_item(self.wrapper, raw.data) if self.wrapper else raw.data
+        found = ReadResult()
+        _read_one(data, raw.pos, self.index, found, self.whole.default_namespace)
+        return found
 
 
 def _read_one(data, pos: Position | None, index: int, result: ReadResult, default_namespace: str,

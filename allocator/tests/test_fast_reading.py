@@ -116,3 +116,21 @@ def test_limits_crossed_are_reported_by_the_positioned_reader():
     with pytest.raises(DiagnosticError) as info:
         objects.read_documents(text, limits=Limits(max_values=20))
     assert info.value.diagnostics[0].detail == "document too large: more than 20 values"
+
+
+def test_an_object_that_cannot_be_decoded_is_located_alone_and_the_others_stay_fast(monkeypatch):
+    listed = cluster_yaml(3).replace("    generation: 1\n", "    generation: 1\n    genration: 2\n", 2)
+    whole_reads = []
+    real = objects._read_positioned
+    monkeypatch.setattr(objects, "_read_positioned", lambda *a: whole_reads.append(1) or real(*a))
+    objects._cache.clear()
+    result = objects.read_documents(listed)
+    assert whole_reads == []
+    lines = [i + 1 for i, line in enumerate(listed.split("\n")) if "genration" in line]
+    assert [(e.field, e.line, e.column) for e in result.errors] == [
+        ("metadata.genration", line, 5) for line in lines]
+    assert len(result.documents) == 4 + 3 + 3 - 2  # classes, slices and nodes, less the two refused
+    monkeypatch.setattr(objects, "FAST_READER", False)
+    objects._cache.clear()
+    assert [e.to_dict() for e in objects.read_documents(listed).errors] == [e.to_dict() for e in result.errors]
+    objects._cache.clear()
