@@ -111,6 +111,7 @@ def _json_type(value) -> str:
     return "null"
 
 
+_NOTHING: frozenset = frozenset()
 _TEXT_TYPES = frozenset({str, str | None})  # fields a string decodes into unchanged
 
 _OPTIONAL, _ANY, _OBJECT, _LIST, _DICT, _SCALAR = "optional", "any", "object", "list", "dict", "scalar"
@@ -176,8 +177,9 @@ class Decoder:
             if not isinstance(data, list):
                 return self._type_error(tp, data, path, pos)
             item_type = "quantity" if owner in _QUANTITY_LIST_FIELDS else inner
+            position_of = getattr(data, "position_of", None)
             return [
-                self._value(item_type, item, f"{path}[{i}]", position_in(data, i), None)
+                self._value(item_type, item, f"{path}[{i}]", position_of(i) if position_of is not None else None, None)
                 for i, item in enumerate(data)
             ]
         if shape is _DICT:
@@ -187,8 +189,10 @@ class Decoder:
                 return self._type_error(tp, data, path, pos)
             value_type = "quantity" if owner in _QUANTITY_MAP_FIELDS else inner
             out = {}
+            position_of = getattr(data, "position_of", None)
             for key, item in data.items():
-                out[str(key)] = self._value(value_type, item, f"{path}[{key}]", position_in(data, key), None)
+                pos_of_item = position_of(key) if position_of is not None else None
+                out[str(key)] = self._value(value_type, item, f"{path}[{key}]", pos_of_item, None)
             return out
         if tp == "quantity" or owner in _QUANTITY_FIELDS:
             if isinstance(data, bool) or not isinstance(data, str | int | float):
@@ -222,12 +226,13 @@ class Decoder:
 
     def _object(self, cls: type, data: dict, path: str):
         known = _fields_of(cls)
-        ignored = _IGNORED_FIELDS.get(cls, set())
+        ignored = _IGNORED_FIELDS.get(cls, _NOTHING)
         kwargs = {}
         special = _SPECIAL.get(cls)
+        position_of = getattr(data, "position_of", None)  # what position_in asks, once per object
         for key, value in data.items():
             child = f"{path}.{key}" if path else key
-            pos = position_in(data, key)
+            pos = position_of(key) if position_of is not None else None
             if key in known:
                 pyname, tp = known[key]
                 if value.__class__ is str and tp in _TEXT_TYPES:
