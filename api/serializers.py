@@ -13,8 +13,9 @@ from rest_framework import serializers
 
 from allocator.diagnostics import PARSE
 from allocator.features import CURRENT_RELEASE, RELEASES, FeatureGateError, make_gates, parse_gate_list
-from playground.models import Example, SampleInventory, Share
-from playground.state import MAX_TEXT, State, StateError
+from playground import clusters
+from playground.models import Example, SampleInventory, Share, StoredInventory
+from playground.state import State, StateError, text_limit, too_long_message
 
 # The keys of an entry of `python -m allocator validate -o json`, and of every API error.
 DIAGNOSTIC_KEYS = ("kind", "name", "field", "type", "detail", "line", "column")
@@ -44,29 +45,42 @@ class FeatureGatesField(serializers.DictField):
         return super().to_internal_value(data)
 
 
-class NulSafeSlugRelatedField(serializers.SlugRelatedField):
-    """A slug that cannot match when it holds a NUL byte, instead of a database error.
+class InventoryField(serializers.CharField):
+    """A sample inventory's slug, or a stored inventory's id: the model object it names.
 
-    PostgreSQL refuses NUL in query text (a 500); no slug can contain one.
+    Samples are looked up first (their slugs have dashes, ids never do). Text
+    that cannot be either (a NUL byte above all: PostgreSQL refuses it in a
+    query, a 500) is "not found" without a query.
     """
 
+    default_error_messages = {
+        "does_not_exist": "No sample inventory has the slug {value!r} and no stored inventory has that id "
+                          "(GET /api/v1/inventories lists the samples; POST /api/v1/inventories stores one).",
+    }
+
     def to_internal_value(self, data):
-        if isinstance(data, str) and "\x00" in data:
-            self.fail("does_not_exist", slug_name=self.slug_field, value=data.replace("\x00", "\\x00"))
-        return super().to_internal_value(data)
+        if not isinstance(data, str):
+            self.fail("invalid")
+        value = super().to_internal_value(data)
+        found = None if "\x00" in value else (
+            SampleInventory.objects.filter(slug=value).first() or clusters.find(value))
+        if found is None:
+            self.fail("does_not_exist", value=value.replace("\x00", "\\x00"))
+        return found
 
 
 class AnalysisRequestSerializer(serializers.Serializer):
     """What to analyze; ``validated_data`` is a ``State``."""
 
     documents = StrictCharField(
-        allow_blank=True, trim_whitespace=False, max_length=MAX_TEXT,
+        allow_blank=True, trim_whitespace=False,
         help_text="ResourceClaims, ResourceClaimTemplates, Pods (and any inventory objects of your own) "
         "as multi-document YAML or JSON, in any served apiVersion.",
     )
-    inventory = NulSafeSlugRelatedField(
-        slug_field="slug", queryset=SampleInventory.objects.all(), required=False, allow_null=True,
-        help_text="Slug of a sample inventory (GET /api/v1/inventories) whose objects are added to the documents.",
+    inventory = InventoryField(
+        required=False, allow_null=True, allow_blank=True,
+        help_text="Slug of a sample inventory (GET /api/v1/inventories), or id of a stored one "
+        "(POST /api/v1/inventories), whose objects are added to the documents.",
     )
     node = StrictCharField(
         required=False, allow_blank=True, allow_null=True, max_length=253,
@@ -79,18 +93,26 @@ class AnalysisRequestSerializer(serializers.Serializer):
         choices=RELEASES, default=CURRENT_RELEASE, help_text="The Kubernetes release whose feature-gate defaults apply.",
     )
 
+    def validate_documents(self, value: str) -> str:
+        if len(value) > text_limit():
+            raise serializers.ValidationError(too_long_message("documents", len(value)), code="max_length")
+        return value
+
     def validate(self, attrs) -> State:
         version, gates = attrs["kubernetesVersion"], attrs.get("featureGates") or {}
         try:
             make_gates(gates, version)
         except FeatureGateError as exc:
             raise serializers.ValidationError({"featureGates": str(exc)}) from None
-        inventory = attrs.get("inventory")
+        inventory = attrs.get("inventory") or None
+        sample = inventory if isinstance(inventory, SampleInventory) else None
+        stored = inventory if isinstance(inventory, StoredInventory) else None
         try:
             return State.from_dict({
                 "documents": attrs["documents"],
-                "inventory": inventory.as_yaml() if inventory else "",
-                "inventorySlug": inventory.slug if inventory else "",
+                "inventory": sample.as_yaml() if sample else "",
+                "inventorySlug": sample.slug if sample else "",
+                "inventoryId": stored.id if stored else "",
                 "node": attrs.get("node"),
                 "featureGates": gates,
                 "kubernetesVersion": version,

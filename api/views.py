@@ -15,7 +15,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from allocator.engine import analyze
+from playground.clusters import analyze_state
 from playground.models import Example, SampleInventory, Share
 from playground.state import State
 
@@ -54,7 +54,7 @@ class StateInputView(APIView):
         return serializer.validated_data
 
     def report(self, request: Request) -> dict:
-        return analyze(**self.state(request).analyze_kwargs()).to_dict()
+        return analyze_state(self.state(request)).to_dict()
 
 
 @docs.validate

@@ -11,9 +11,8 @@ from collections import Counter
 
 import yaml
 
-from allocator.engine import analyze
 from allocator.features import KNOWN_GATES, exists_in
-from playground import picture
+from playground import clusters, picture
 from playground.state import State
 
 SafeDumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
@@ -166,8 +165,8 @@ def status_yaml(report: dict) -> str:
 
 
 def context(state: State) -> dict:
-    report = analyze(**state.analyze_kwargs()).to_dict()
-    pic = picture.build(state.inventory, state.documents, report)
+    report = clusters.analyze_state(state).to_dict()
+    pic = picture.build(clusters.state_inventory(state), state.documents, report)
     colors = {(g.claim, g.request): g.color for g in pic.legend}
     diagnostics = report.get("diagnostics") or []
     return {
