@@ -143,6 +143,11 @@ def _entry(diagnostic: dict) -> dict:
     return {key: diagnostic[key] for key in DIAGNOSTIC_KEYS}
 
 
+def diagnostic_errors(diagnostics) -> list[dict]:
+    """Engine diagnostics (``allocator.diagnostics.Diagnostic``) as items of the API's ``errors``."""
+    return [_entry(d.to_dict()) for d in diagnostics]
+
+
 def unreadable_errors(report: dict) -> list[dict]:
     """The report's diagnostics for text that is not objects at all (YAML syntax, binary data, not a mapping).
 
@@ -330,6 +335,31 @@ class InventoryDetailSerializer(InventorySerializer):
         fields = [*InventorySerializer.Meta.fields, "documents"]
 
 
+class StoredInventorySerializer(serializers.ModelSerializer):
+    """A stored cluster snapshot's summary (POST /api/v1/inventories)."""
+
+    url = serializers.HyperlinkedIdentityField(view_name="api:inventory", lookup_field="pk", lookup_url_kwarg="slug")
+    drivers = serializers.ListField(child=serializers.CharField(), help_text="The drivers of its ResourceSlices.")
+    pools = serializers.IntegerField(help_text="Distinct (driver, pool) pairs.")
+    nodes = serializers.IntegerField(help_text="Nodes: Node objects and nodes that ResourceSlices name.")
+    deviceClasses = serializers.IntegerField(source="device_classes")
+    resourceSlices = serializers.IntegerField(source="resource_slices")
+    claims = serializers.IntegerField(help_text="ResourceClaims in the snapshot (allocated ones hold devices).")
+    bytes = serializers.IntegerField(source="size", help_text="Size of the text as stored (UTF-8).")
+
+    class Meta:
+        model = StoredInventory
+        fields = ["id", "url", "nodes", "devices", "drivers", "pools", "deviceClasses", "resourceSlices", "claims",
+                  "bytes", "created"]
+
+
+class StoredInventoryDetailSerializer(StoredInventorySerializer):
+    documents = serializers.CharField(source="text", help_text="The objects as they were stored (YAML or JSON).")
+
+    class Meta(StoredInventorySerializer.Meta):
+        fields = [*StoredInventorySerializer.Meta.fields, "documents"]
+
+
 class ExampleSerializer(serializers.ModelSerializer):
     inventory = serializers.SlugRelatedField(slug_field="slug", read_only=True)
     featureGates = serializers.DictField(source="feature_gates", child=serializers.BooleanField())
@@ -364,7 +394,9 @@ class ShareSerializer(ShareCreatedSerializer):
     featureGates = serializers.DictField(child=serializers.BooleanField(), help_text="Overrides of the defaults.")
     node = serializers.CharField(allow_null=True)
     inventorySlug = serializers.CharField(help_text="The sample the inventory came from, or empty.")
-    inventory = serializers.CharField(help_text="The inventory objects themselves, as YAML.")
+    inventory = serializers.CharField(help_text="The inventory objects themselves, as YAML (empty with inventoryId).")
+    inventoryId = serializers.CharField(required=False, help_text="Present when the inventory is a stored cluster "
+                                        "snapshot: its id (GET /api/v1/inventories/<id>).")
     documents = serializers.CharField()
 
     def to_representation(self, share: Share) -> dict:

@@ -99,14 +99,14 @@ def _retry_after(client: str, now: datetime.datetime) -> int:
 
 def store(text: str, address: str) -> tuple[StoredInventory, bool]:
     """Store a snapshot (or find it stored before); raises ``ClusterRefused``."""
-    text = text.replace("\r\n", "\n")
+    text = normalise(text)  # what is stored is what the id addresses
     size = len(text.encode("utf-8", "surrogatepass"))
     _check_size(size)
     digest = engine_digest(text)
     existing = StoredInventory.objects.with_digest(digest.hex())
     if existing is not None:
         return existing, False
-    if not normalise(text):
+    if not text:
         raise ClusterRefused(400, "The inventory is empty: send the objects (Nodes, DeviceClasses, ResourceSlices).")
     client = client_key(address)
     _check_quota(client, size)
