@@ -16,6 +16,8 @@ go through:
 ``inventory_text(id)``, ``find(id)``
     A snapshot's text (kept in a bounded in-process cache: snapshots never
     change) or None.
+``check_state(state)``
+    Raises ``UnknownInventory`` (a ``StateError``) for an id that names no snapshot.
 ``analyze_state(state)``
     ``allocator.engine.analyze`` on a ``State`` whose inventory may be such
     an id.
@@ -177,6 +179,13 @@ def inventory_text(inventory_id: str) -> str:
         text = row
         _texts.put(inventory_id, text)
     return text
+
+
+def check_state(state: State) -> None:
+    """Raises ``UnknownInventory`` when the state names a stored inventory that does not exist."""
+    if state.inventory_id and find(state.inventory_id) is None:
+        raise UnknownInventory(f"No stored inventory has the id {state.inventory_id!r}: store the cluster again "
+                               "(Use my cluster).")
 
 
 def state_inventory(state: State) -> str:

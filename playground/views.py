@@ -1,6 +1,8 @@
+import dataclasses
 import logging
 
 from csp.decorators import csp_replace
+from django.conf import settings
 from django.db import DatabaseError, connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -8,10 +10,10 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from playground import results
+from playground import clusters, results
 from playground.forms import PlaygroundForm, UploadError, read_upload
 from playground.models import Example, SampleInventory, Share
-from playground.ratelimit import rate_limit
+from playground.ratelimit import client_address, rate_limit
 from playground.state import State, StateError
 
 logger = logging.getLogger(__name__)
@@ -19,7 +21,10 @@ logger = logging.getLogger(__name__)
 
 def _render_editor(request: HttpRequest, state: State | None, form: PlaygroundForm, **extra) -> HttpResponse:
     """The editor page, or only its results when htmx asks for them (``hx-target="results"``)."""
-    ctx = {"form": form, "state": state, **extra}
+    ctx = {"form": form, "state": state, "cluster_limit": settings.STORED_INVENTORY_MAX_BYTES, **extra}
+    inventory_id = state.inventory_id if state is not None else form["inventory_id"].value()
+    if inventory_id:
+        ctx["cluster"] = clusters.find(inventory_id)
     if state is not None:
         ctx.update(results.context(state))
     if request.htmx and request.htmx.target == "results":
@@ -116,6 +121,30 @@ def export(request: HttpRequest) -> HttpResponse:
     return response
 
 
+# Storing a cluster reads it as an analysis does, and keeps it like a share.
+@require_POST
+@rate_limit("PAGE_SHARES_PER_MINUTE")
+def store_cluster(request: HttpRequest) -> HttpResponse:
+    """ "Use my cluster": store the uploaded or pasted objects and go on editing the claims against them."""
+    form = PlaygroundForm(request.POST, request.FILES)
+    state = form.state if form.is_valid() else default_state()
+    upload = request.FILES.get("cluster_file")
+    try:
+        text = (read_upload(upload, settings.STORED_INVENTORY_MAX_BYTES, "STORED_INVENTORY_MAX_BYTES") if upload
+                else request.POST.get("cluster_text", ""))
+        stored, _ = clusters.store(text, client_address(request))
+    except (UploadError, clusters.ClusterRefused) as exc:
+        status = getattr(exc, "status", 400)
+        response = _render_editor(request, state, PlaygroundForm.for_state(state), cluster_error=str(exc),
+                                  cluster_diagnostics=getattr(exc, "diagnostics", []),
+                                  cluster_text="" if upload else request.POST.get("cluster_text", ""))
+        # htmx swaps only successful answers: it gets the page with the error in it.
+        response.status_code = 200 if request.htmx else status
+        return response
+    state = dataclasses.replace(state, inventory="", inventory_slug="", inventory_id=stored.id)
+    return _render_editor(request, state, PlaygroundForm.for_state(state), cluster_stored=True)
+
+
 @require_POST
 @rate_limit("PAGE_ANALYSES_PER_MINUTE")
 def import_state(request: HttpRequest) -> HttpResponse:
@@ -124,6 +153,7 @@ def import_state(request: HttpRequest) -> HttpResponse:
         if upload is None:
             raise StateError("Choose a file exported from DRA Playground to import.")
         state = State.from_yaml(read_upload(upload))
+        clusters.check_state(state)
     except (StateError, UploadError) as exc:
         form = PlaygroundForm(request.POST)
         form.is_valid()

@@ -324,6 +324,23 @@
     target.dispatchEvent(new CustomEvent("live-edit", { bubbles: true }));
   });
 
+  // "Use my cluster": only the store button sends the cluster, and a pasted one goes as a file
+  // (form fields are held to the site's small body limit, files to the stored-inventory limit).
+  // Every other request of the form (live edits above all) leaves the cluster fields out.
+  document.addEventListener("htmx:configRequest", function (event) {
+    const params = event.detail.parameters;
+    if (!params || typeof params.delete !== "function") return;
+    const fromStore = event.detail.elt && event.detail.elt.id === "store-cluster-button";
+    const pasted = params.get("cluster_text");
+    const file = params.get("cluster_file");
+    params.delete("cluster_text");
+    if (!fromStore) {
+      params.delete("cluster_file");
+    } else if ((!file || !file.size) && pasted) {
+      params.set("cluster_file", new File([pasted], "pasted.yaml", { type: "application/yaml" }));
+    }
+  });
+
   // An inventory typed or pasted by hand is a custom one.
   document.addEventListener("input", function (event) {
     if (event.target.id === "id_inventory") {
