@@ -65,6 +65,8 @@ class PlaygroundForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 24, "spellcheck": "false"}),
     )
     node = forms.CharField(label="Node", required=False, max_length=253)
+    # Narrows the node table to names containing it; a view setting, not part of the state.
+    node_filter = forms.CharField(label="Find nodes", required=False, max_length=253)
     kubernetes_version = forms.ChoiceField(
         label="Kubernetes version", choices=[(r, r) for r in reversed(RELEASES)], initial=CURRENT_RELEASE
     )
@@ -83,8 +85,9 @@ class PlaygroundForm(forms.Form):
             self.fields[gate_field(gate)] = forms.ChoiceField(label=gate, choices=GATE_CHOICES, required=False)
 
     @classmethod
-    def for_state(cls, state: State, samples=None) -> PlaygroundForm:
+    def for_state(cls, state: State, samples=None, node_filter: str = "") -> PlaygroundForm:
         initial = {
+            "node_filter": node_filter,
             "inventory_slug": state.inventory_slug,
             "inventory": state.inventory,
             "inventory_id": state.inventory_id,
@@ -96,6 +99,11 @@ class PlaygroundForm(forms.Form):
         for gate, on in state.feature_gates.items():
             initial[gate_field(gate)] = "on" if on else "off"
         return cls(initial=initial, samples=samples)
+
+    def node_filter_value(self) -> str:
+        """The node table's filter as posted (bound forms) or given (``for_state``)."""
+        value = self["node_filter"].value() if self.is_bound else self.initial.get("node_filter")
+        return (value or "")[:253]
 
     def gate_fields(self):
         return [self[gate_field(gate)] for gate in KNOWN_GATES]

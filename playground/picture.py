@@ -75,10 +75,30 @@ class Picture:
     nodes: list[NodeView] = field(default_factory=list)
     legend: list[Grant] = field(default_factory=list)
     node_names: list[str] = field(default_factory=list)
+    # Nodes left out of the drawing by ``condense``: how many, their devices, how many of them fit.
+    hidden_nodes: int = 0
+    hidden_devices: int = 0
+    hidden_fitting: int = 0
 
     @property
     def device_count(self) -> int:
-        return sum(n.device_count for n in self.nodes)
+        return sum(n.device_count for n in self.nodes) + self.hidden_devices
+
+
+def condense(pic: Picture, fitting: set[str], limit: int) -> Picture:
+    """At most ``limit`` nodes drawn: the chosen one, then nodes that fit, then others, in name order;
+    network-attached groups always. The rest are counted (``hidden_*``) for a one-line summary."""
+    nodes = [n for n in pic.nodes if not n.shared]
+    if len(nodes) <= limit:
+        return pic
+    ranked = sorted(nodes, key=lambda n: (not n.chosen, n.name not in fitting, n.name))
+    keep = {id(n) for n in ranked[:limit]}
+    hidden = [n for n in nodes if id(n) not in keep]
+    pic.nodes = [n for n in pic.nodes if n.shared or id(n) in keep]
+    pic.hidden_nodes = len(hidden)
+    pic.hidden_devices = sum(n.device_count for n in hidden)
+    pic.hidden_fitting = sum(1 for n in hidden if n.name in fitting)
+    return pic
 
 
 def _attribute(value: model.DeviceAttribute) -> str:

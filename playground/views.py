@@ -26,7 +26,7 @@ def _render_editor(request: HttpRequest, state: State | None, form: PlaygroundFo
     if inventory_id:
         ctx["cluster"] = clusters.find(inventory_id)
     if state is not None:
-        ctx.update(results.context(state))
+        ctx.update(results.context(state, form.node_filter_value()))
     if request.htmx and request.htmx.target == "results":
         return render(request, "playground/partials/results_swap.html", ctx)
     return render(request, "playground/index.html", ctx)
@@ -54,7 +54,8 @@ def index(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return _render_editor(request, None, form)
     # Re-bind from the state so a loaded or uploaded inventory shows in the editor.
-    return _render_editor(request, form.state, PlaygroundForm.for_state(form.state, samples=form.samples))
+    return _render_editor(request, form.state, PlaygroundForm.for_state(form.state, samples=form.samples,
+                                                                         node_filter=form.node_filter_value()))
 
 
 @require_safe
