@@ -14,8 +14,9 @@ from rest_framework import serializers
 from allocator.diagnostics import PARSE
 from allocator.features import CURRENT_RELEASE, RELEASES, FeatureGateError, make_gates, parse_gate_list
 from playground import clusters
+from playground.limits import text_limit, too_long_message
 from playground.models import Example, SampleInventory, Share, StoredInventory
-from playground.state import State, StateError, text_limit, too_long_message
+from playground.state import State, StateError
 
 # The keys of an entry of `python -m allocator validate -o json`, and of every API error.
 DIAGNOSTIC_KEYS = ("kind", "name", "field", "type", "detail", "line", "column")

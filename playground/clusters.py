@@ -38,6 +38,7 @@ from allocator.clusters import content_digest as engine_digest
 from allocator.clusters import inspect_cluster, normalise
 from allocator.diagnostics import Diagnostic
 from allocator.engine import Report, analyze
+from playground.limits import engine_limits
 from playground.models import StoredInventory
 from playground.state import STORED_ID, State, StateError
 
@@ -112,7 +113,7 @@ def store(text: str, address: str) -> tuple[StoredInventory, bool]:
         raise ClusterRefused(400, "The inventory is empty: send the objects (Nodes, DeviceClasses, ResourceSlices).")
     client = client_key(address)
     _check_quota(client, size)
-    inspection = inspect_cluster(text)
+    inspection = inspect_cluster(text, limits=engine_limits(stored=True))
     if inspection.errors:
         count = len(inspection.errors)
         raise ClusterRefused(400, f"The inventory is not valid: {count} error{'s' if count != 1 else ''}.",

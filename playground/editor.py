@@ -20,8 +20,8 @@ from allocator.completion import completion_data, inventory_names
 from allocator.diagnostics import DiagnosticError
 from allocator.formatting import format_yaml
 from playground import clusters
+from playground.limits import engine_limits, text_limit
 from playground.ratelimit import rate_limit
-from playground.state import text_limit
 
 
 def _text(request: HttpRequest, name: str) -> str | None:
@@ -47,13 +47,13 @@ def names(request: HttpRequest) -> JsonResponse:
     inventory_id = request.POST.get("inventory_id", "")
     if inventory_id:
         try:
-            return JsonResponse(inventory_names(clusters.inventory_text(inventory_id)))
+            return JsonResponse(inventory_names(clusters.inventory_text(inventory_id), engine_limits(stored=True)))
         except clusters.UnknownInventory as exc:
             return JsonResponse({"error": str(exc)}, status=404)
     inventory = _text(request, "inventory")
     if inventory is None:
         return _too_long("inventory")
-    return JsonResponse(inventory_names(inventory))
+    return JsonResponse(inventory_names(inventory, engine_limits()))
 
 
 @require_POST
@@ -63,7 +63,7 @@ def format_text(request: HttpRequest) -> JsonResponse:
     if text is None:
         return _too_long("text")
     try:
-        return JsonResponse({"text": format_yaml(text)})
+        return JsonResponse({"text": format_yaml(text, engine_limits())})
     except DiagnosticError as exc:
         d = exc.diagnostics[0]
         where = f"line {d.line}, column {d.column}: " if d.line else ""

@@ -14,8 +14,9 @@ from django import forms
 
 from allocator.features import CURRENT_RELEASE, KNOWN_GATES, RELEASES
 from playground import clusters
+from playground.limits import text_limit
 from playground.models import SampleInventory
-from playground.state import ID_MAX_LENGTH, State, StateError, text_limit
+from playground.state import ID_MAX_LENGTH, State, StateError
 
 GATE_CHOICES = [("", "default"), ("on", "on"), ("off", "off")]
 CUSTOM = ""  # the inventory picker's value for a pasted or uploaded inventory

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from allocator import model
 from allocator.diagnostics import DiagnosticError
 from allocator.objects import read_documents
+from playground.limits import engine_limits
 
 # How many distinct request colours the stylesheet defines (.grant-0 ...).
 PALETTE = 8
@@ -116,9 +117,9 @@ def _details(device: model.Device) -> list[str]:
     return lines
 
 
-def _read(text: str) -> list:
+def _read(text: str, limits) -> list:
     try:
-        return read_documents(text).documents
+        return read_documents(text, limits=limits).documents
     except (DiagnosticError, ValueError):
         return []
 
@@ -158,14 +159,15 @@ def containers_by_device(report: dict) -> dict[tuple[str, str, str], list[str]]:
     return out
 
 
-def build(inventory: str, documents: str, report: dict | None) -> Picture:
+def build(inventory: str, documents: str, report: dict | None, limits=None) -> Picture:
     """Tiles for every device of the ResourceSlices in the inventory (and the documents)."""
     report = report or {}
     grants, legend = grants_by_device(report)
     containers = containers_by_device(report)
     allocation = report.get("allocation") or {}
     chosen = allocation.get("node") if allocation.get("status") == "allocated" else None
-    docs = _read(inventory) + _read(documents)
+    limits = limits or engine_limits()
+    docs = _read(inventory, limits) + _read(documents, limits)
     node_names = sorted({d.obj.metadata.name for d in docs if d.kind == "Node"})
     nodes: dict[str, NodeView] = {name: NodeView(name=name) for name in node_names}
     pools: dict[tuple[str, str, str], PoolView] = {}

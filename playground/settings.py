@@ -38,11 +38,15 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = envint("DATA_UPLOAD_MAX_MEMORY_SIZE", 1024 * 1024,
 # The largest inventory or documents text sent with a request (the editor's
 # form, the API's validate/allocate/analyze/shares), in characters.
 TEXT_MAX_CHARS = envint("TEXT_MAX_CHARS", 512 * 1024, minimum=1)
+# Values (scalars, mappings, sequences) the engine reads of one such text.
+TEXT_MAX_VALUES = envint("TEXT_MAX_VALUES", 200_000, minimum=1)
 # A stored cluster snapshot (POST /api/v1/inventories, the page's "Use my
 # cluster") may be larger: it is sent and read once, then referred to by id.
 # Requests to those two endpoints may carry bodies up to twice this size
 # (JSON escapes) regardless of DATA_UPLOAD_MAX_MEMORY_SIZE.
 STORED_INVENTORY_MAX_BYTES = envint("STORED_INVENTORY_MAX_BYTES", 16 * 1024 * 1024, minimum=1)
+# Values the engine reads of a stored cluster (a 1,000-node dump has about 400,000).
+STORED_INVENTORY_MAX_VALUES = envint("STORED_INVENTORY_MAX_VALUES", 5_000_000, minimum=1)
 # New snapshots each client address may store in 24 hours, by count and by
 # bytes (storing content that exists already is free); 0 turns a quota off.
 STORED_INVENTORIES_PER_DAY = envint("STORED_INVENTORIES_PER_DAY", 50, minimum=0)

@@ -27,9 +27,9 @@ import re
 from dataclasses import asdict, dataclass, field
 
 import yaml
-from django.conf import settings
 
 from allocator.features import CURRENT_RELEASE, RELEASES, FeatureGateError, make_gates
+from playground.limits import engine_limits, text_limit, too_long_message
 
 # A share id is a prefix of the base62 form of the SHA-256 of the canonical
 # state: 11 characters (about 65 bits), like the Go playground's links.
@@ -43,6 +43,7 @@ EXPORT_API_VERSION = "playground.dra.dev/v1"
 # The default of the TEXT_MAX_CHARS setting (the largest inventory or
 # documents text in a state, in characters); read the setting, not this.
 MAX_TEXT = 512 * 1024
+
 
 
 class StateError(ValueError):
@@ -150,6 +151,7 @@ class State:
             "node": self.node or None,
             "feature_gates": dict(self.feature_gates),
             "kubernetes_version": self.kubernetes_version,
+            "limits": engine_limits(stored=bool(self.inventory_id)),
         }
 
     def to_yaml(self) -> str:
@@ -169,18 +171,6 @@ class State:
 
 
 STORED_ID = re.compile(f"[0-9A-Za-z]{{1,{ID_MAX_LENGTH}}}")
-
-
-def text_limit() -> int:
-    return settings.TEXT_MAX_CHARS
-
-
-def too_long_message(name: str, length: int) -> str:
-    """The refusal of a text over ``TEXT_MAX_CHARS``, naming the setting and the way around it."""
-    advice = (" Store a large inventory once (Use my cluster, or POST /api/v1/inventories) and refer to it by id."
-              if name == "inventory" else "")
-    return (f"{name} is too long: {length} characters, the limit is {text_limit()} "
-            f"(the site's TEXT_MAX_CHARS setting).{advice}")
 
 
 def _text(value, name: str) -> str:
