@@ -178,3 +178,35 @@ class NamedInEngineEndpointsTestCase(APITestCase):
         body = self.client.get(f"/api/v1/shares/{share.id}").json()
         self.assertEqual((body["inventoryId"], body["inventory"]), (self.id, ""))
         self.assertEqual(json.loads(json.dumps(body))["documents"], CLAIM_YAML)
+
+
+class SiteLimitsTestCase(APITestCase):
+    """Anonymous text and stored clusters have limits of their own, each named in its refusal."""
+
+    @override_settings(TEXT_MAX_VALUES=300)
+    def test_anonymous_text_over_the_values_limit_names_the_setting(self):
+        r = self.post_json("/api/v1/validate", {"documents": cluster_yaml(2)})
+        details = " ".join(e["detail"] for e in r.json()["errors"])
+        self.assertEqual(r.status_code, 400, r.content)
+        self.assertIn("more than 300 values", details)
+        self.assertIn("TEXT_MAX_VALUES", details)
+        self.assertIn("POST /api/v1/inventories", details)
+
+    @override_settings(TEXT_MAX_VALUES=300, TEXT_MAX_CHARS=2000)
+    def test_a_stored_cluster_is_read_under_the_stored_limits(self):
+        r = self.post_yaml("/api/v1/inventories", cluster_yaml(2))
+        self.assertEqual(r.status_code, 201, r.content)
+        claim = CLAIM_YAML.replace("gpu.example.com", "gpu.nvidia.com")
+        r = self.post_json("/api/v1/allocate", {"documents": claim, "inventory": r.json()["id"]})
+        self.assertEqual((r.status_code, r.json().get("allocated")), (200, True), r.content)
+
+    @override_settings(STORED_INVENTORY_MAX_VALUES=300)
+    def test_storing_over_the_stored_values_limit_names_that_setting(self):
+        errors = self.assertErrors(self.post_yaml("/api/v1/inventories", cluster_yaml(2)), 400)
+        self.assertIn("STORED_INVENTORY_MAX_VALUES", errors[0]["detail"])
+
+    @override_settings(TEXT_MAX_CHARS=100)
+    def test_documents_over_the_text_limit_name_the_setting(self):
+        errors = self.assertErrors(self.post_json("/api/v1/validate", {"documents": CLAIM_YAML}), 400,
+                                   field="documents")
+        self.assertIn("the limit is 100 (the site's TEXT_MAX_CHARS setting)", errors[0]["detail"])
