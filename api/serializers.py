@@ -106,14 +106,16 @@ class AnalysisRequestSerializer(serializers.Serializer):
         except FeatureGateError as exc:
             raise serializers.ValidationError({"featureGates": str(exc)}) from None
         inventory = attrs.get("inventory") or None
-        sample = inventory if isinstance(inventory, SampleInventory) else None
-        stored = inventory if isinstance(inventory, StoredInventory) else None
+        if isinstance(inventory, SampleInventory):
+            fields = inventory.state_fields()
+        elif isinstance(inventory, StoredInventory):
+            fields = {"inventoryId": inventory.id}
+        else:
+            fields = {}
         try:
             return State.from_dict({
+                **fields,
                 "documents": attrs["documents"],
-                "inventory": sample.as_yaml() if sample else "",
-                "inventorySlug": sample.slug if sample else "",
-                "inventoryId": stored.id if stored else "",
                 "node": attrs.get("node"),
                 "featureGates": gates,
                 "kubernetesVersion": version,

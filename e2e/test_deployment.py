@@ -113,7 +113,7 @@ def test_a_stored_cluster_is_seen_by_the_other_server_and_survives_a_restart(two
     inventory = stored_a["id"]
 
     status, seen = call("GET", f"{b.url}/api/v1/inventories/{inventory}")
-    assert status == 200 and seen["documents"] == cluster.rstrip()
+    assert status == 200 and seen["documents"] == cluster.rstrip() + "\n"
     status, report = call("POST", b.url + "/api/v1/analyze", {"documents": GPU_CLAIM, "inventory": inventory})
     assert status == 200 and report["allocation"]["status"] == "allocated", report
 

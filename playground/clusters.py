@@ -100,9 +100,13 @@ def _retry_after(client: str, now: datetime.datetime) -> int:
     return max(1, int((oldest + QUOTA_WINDOW - now).total_seconds()) + 1)
 
 
-def store(text: str, address: str) -> tuple[StoredInventory, bool]:
-    """Store a snapshot (or find it stored before); raises ``ClusterRefused``."""
-    text = normalise(text)  # what is stored is what the id addresses
+def store(text: str, address: str, quota: bool = True) -> tuple[StoredInventory, bool]:
+    """Store a snapshot (or find it stored before); raises ``ClusterRefused``.
+
+    ``quota=False`` is for the site's own commands (sample clusters), not for visitors.
+    """
+    # What is stored is what the id addresses, ending with one newline like any text file.
+    text = normalise(text) + "\n" if normalise(text) else ""
     size = len(text.encode("utf-8", "surrogatepass"))
     _check_size(size)
     digest = engine_digest(text)
@@ -112,7 +116,8 @@ def store(text: str, address: str) -> tuple[StoredInventory, bool]:
     if not text:
         raise ClusterRefused(400, "The inventory is empty: send the objects (Nodes, DeviceClasses, ResourceSlices).")
     client = client_key(address)
-    _check_quota(client, size)
+    if quota:
+        _check_quota(client, size)
     inspection = inspect_cluster(text, limits=engine_limits(stored=True))
     if inspection.errors:
         count = len(inspection.errors)

@@ -106,6 +106,10 @@ class PlaygroundForm(forms.Form):
         value = self["node_filter"].value() if self.is_bound else self.initial.get("node_filter")
         return (value or "")[:253]
 
+    def _sample_cluster(self, slug: str, inventory_id: str) -> bool:
+        """Is this stored cluster the sample ``slug``'s own (then the picker keeps showing the sample)?"""
+        return any(s.slug == slug and s.cluster_id == inventory_id for s in self.samples)
+
     def gate_fields(self):
         return [self[gate_field(gate)] for gate in KNOWN_GATES]
 
@@ -122,7 +126,8 @@ class PlaygroundForm(forms.Form):
             inventory_id = ""
         if action == LOAD:
             sample = next((s for s in self.samples if s.slug == slug), None)
-            inventory = sample.as_yaml() if sample else ""
+            fields = sample.state_fields() if sample else {}
+            inventory, inventory_id = fields.get("inventory", ""), fields.get("inventoryId", "")
             if sample and text_digest(documents) == data.get("documents_origin"):
                 documents = sample.starter_documents() or documents
         upload = data.get("inventory_file")
@@ -145,7 +150,7 @@ class PlaygroundForm(forms.Form):
                     "node": data.get("node") or "",
                     "kubernetesVersion": data.get("kubernetes_version") or CURRENT_RELEASE,
                     "featureGates": gates,
-                    "inventorySlug": "" if inventory_id else slug,
+                    "inventorySlug": "" if inventory_id and not self._sample_cluster(slug, inventory_id) else slug,
                     "inventoryId": inventory_id,
                 }
             )

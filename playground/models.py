@@ -8,6 +8,8 @@ Interface (stable; ``api/`` imports it):
     YAML), position (order in pickers), starter (slug of the example whose
     documents the editor opens with on this inventory).
     ``inventory.as_yaml() -> str`` the objects as YAML text.
+    ``inventory.state_fields() -> dict`` how a state names it: the text, or
+    (a sample cluster, ``cluster`` set) the stored snapshot's id.
     ``inventory.starter_documents() -> str | None`` that example's documents.
     ``SampleInventory.objects.listed()`` in picker order.
     ``SampleInventory.objects.default()`` the inventory the editor starts with (or None).
@@ -98,6 +100,10 @@ class SampleInventory(models.Model):
         "objects (YAML)", help_text="Nodes, DeviceClasses and ResourceSlices as multi-document YAML."
     )
     position = models.PositiveIntegerField(default=0, help_text="Order in the inventory picker.")
+    # A sample too large to send with every edit (``load_sample_clusters``): its
+    # objects are a stored snapshot, named by id; objects_yaml is then empty.
+    cluster = models.ForeignKey("StoredInventory", null=True, blank=True, on_delete=models.PROTECT,
+                                related_name="samples", help_text="The stored snapshot holding the objects.")
     starter = models.SlugField(
         max_length=100, blank=True,
         help_text="Slug of the example whose documents the editor opens with when this inventory is picked.",
@@ -114,7 +120,13 @@ class SampleInventory(models.Model):
         return self.title
 
     def as_yaml(self) -> str:
-        return self.objects_yaml
+        return self.cluster.text if self.cluster_id else self.objects_yaml
+
+    def state_fields(self) -> dict:
+        """How a state refers to this inventory: its objects as text, or its stored snapshot's id."""
+        if self.cluster_id:
+            return {"inventory": "", "inventoryId": self.cluster_id, "inventorySlug": self.slug}
+        return {"inventory": self.objects_yaml, "inventorySlug": self.slug}
 
     def starter_documents(self) -> str | None:
         """The claims the editor opens with on this inventory (its starter example's), or None."""
@@ -190,12 +202,11 @@ class Example(models.Model):
     def state(self) -> State:
         return State.from_dict(
             {
-                "inventory": self.inventory.as_yaml(),
+                **self.inventory.state_fields(),
                 "documents": self.documents,
                 "node": self.node,
                 "kubernetesVersion": self.kubernetes_version,
                 "featureGates": self.feature_gates,
-                "inventorySlug": self.inventory.slug,
             }
         )
 

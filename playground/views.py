@@ -25,6 +25,8 @@ def _render_editor(request: HttpRequest, state: State | None, form: PlaygroundFo
     inventory_id = state.inventory_id if state is not None else form["inventory_id"].value()
     if inventory_id:
         ctx["cluster"] = clusters.find(inventory_id)
+        # A sample cluster shows as its sample in the picker; one's own as "My cluster".
+        ctx["own_cluster"] = not (state.inventory_slug if state is not None else form["inventory_slug"].value())
     if state is not None:
         ctx.update(results.context(state, form.node_filter_value()))
     if request.htmx and request.htmx.target == "results":
@@ -39,8 +41,7 @@ def default_state() -> State:
     inventory = SampleInventory.objects.default()
     if inventory is None:
         return State()
-    return State(inventory=inventory.as_yaml(), documents=inventory.starter_documents() or "",
-                 inventory_slug=inventory.slug)
+    return State.from_dict({**inventory.state_fields(), "documents": inventory.starter_documents() or ""})
 
 
 # Every view that renders results runs the engine, reading included.

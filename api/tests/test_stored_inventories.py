@@ -26,7 +26,7 @@ class StoreTestCase(APITestCase):
         self.assertEqual({k: body[k] for k in ("nodes", "devices", "drivers", "pools", "deviceClasses",
                                                "resourceSlices", "claims", "bytes")},
                          {"nodes": 1, "devices": 2, "drivers": ["gpu.example.com"], "pools": 1, "deviceClasses": 1,
-                          "resourceSlices": 1, "claims": 0, "bytes": len(INVENTORY_YAML.rstrip())})
+                          "resourceSlices": 1, "claims": 0, "bytes": len(INVENTORY_YAML)})
 
     def test_the_same_content_answers_200_and_the_same_id(self):
         first = self.post_yaml("/api/v1/inventories", INVENTORY_YAML).json()
@@ -42,7 +42,7 @@ class StoreTestCase(APITestCase):
         r = self.client.post("/api/v1/inventories", data=text, content_type="application/json")
         self.assertEqual(r.status_code, 201, r.content)
         self.assertEqual((r.json()["nodes"], r.json()["devices"]), (3, 6))
-        self.assertEqual(clusters.inventory_text(r.json()["id"]), text.rstrip())
+        self.assertEqual(clusters.inventory_text(r.json()["id"]), text.rstrip() + "\n")
 
     def test_snapshots_are_immutable(self):
         stored = StoredInventory.objects.get(pk=self.post_yaml("/api/v1/inventories", INVENTORY_YAML).json()["id"])
@@ -79,7 +79,7 @@ class StoreTestCase(APITestCase):
     def test_a_snapshot_over_the_size_limit_is_refused_naming_the_setting(self):
         errors = self.assertErrors(self.post_yaml("/api/v1/inventories", INVENTORY_YAML), 413,
                                    type="Request entity too large")
-        self.assertIn(f"{len(INVENTORY_YAML.rstrip())} bytes, the limit is 100 bytes", errors[0]["detail"])
+        self.assertIn(f"{len(INVENTORY_YAML)} bytes, the limit is 100 bytes", errors[0]["detail"])
         self.assertIn("STORED_INVENTORY_MAX_BYTES", errors[0]["detail"])
 
     @override_settings(STORED_INVENTORY_MAX_BYTES=100, DATA_UPLOAD_MAX_MEMORY_SIZE=100)
@@ -135,11 +135,11 @@ class RetrieveTestCase(APITestCase):
     def test_it_returns_the_summary_and_the_text(self):
         r = self.client.get(f"/api/v1/inventories/{self.stored['id']}")
         self.assertEqual(r.status_code, 200)
-        self.assertEqual(r.json(), {**self.stored, "documents": INVENTORY_YAML.rstrip()})
+        self.assertEqual(r.json(), {**self.stored, "documents": INVENTORY_YAML})
 
     def test_it_returns_yaml(self):
         r = self.client.get(f"/api/v1/inventories/{self.stored['id']}?format=yaml")
-        self.assertEqual(r.content.decode(), INVENTORY_YAML.rstrip())
+        self.assertEqual(r.content.decode(), INVENTORY_YAML)
 
     def test_samples_keep_their_route(self):
         self.assertEqual(self.client.get("/api/v1/inventories/two-gpus").json()["slug"], "two-gpus")
