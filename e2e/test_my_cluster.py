@@ -87,3 +87,24 @@ def test_a_pasted_cluster_is_stored_and_a_broken_one_is_located(page: Page, samp
     page.get_by_label("Sample inventory").select_option("gpu-node")
     expect(page.locator("#cluster-summary")).to_have_count(0)
     expect(page.locator("#id_inventory_id")).to_have_value("")
+
+
+def test_the_gallery_searches_the_sample_gpu_cluster(page: Page, samples):
+    page.goto("/examples/")
+    page.get_by_role("link", name="Four H200s behind one PCIe root, in a 300-node cluster").click()
+    page.set_default_timeout(30_000)  # 300 nodes are read on the first request
+    expect(page.locator("#result-summary")).to_contain_text("Allocated on node gpu-node-00003")
+    expect(page.get_by_label("Sample inventory")).to_have_value("gpu-cluster")
+    expect(page.locator("#cluster-summary")).to_contain_text("300 nodes, 2400 devices in 300 pools")
+    # 300 nodes: how many fit, the others grouped by reason, a handful drawn.
+    fits = page.locator("#nodes-fit-summary")
+    expect(fits).to_contain_text("29 of 300 nodes fit")
+    groups = page.locator("#nodes tbody tr.no-fit")
+    assert 1 < groups.count() < 10
+    expect(groups.first.locator(".reason")).to_contain_text("(productName)")
+    expect(page.locator("#picture .node")).to_have_count(12)
+    expect(page.locator("#picture-more")).to_contain_text("Not drawn: 288 more nodes")
+    # Find nodes by name: the table narrows, live.
+    page.get_by_label("Find nodes").fill("gpu-node-0001")
+    expect(fits).to_contain_text("whose name contains", timeout=30_000)  # a whole analysis of 300 nodes
+    expect(fits).to_contain_text("of 10 nodes fit")
