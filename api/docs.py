@@ -130,7 +130,12 @@ Send either a JSON object, or the YAML documents themselves with
     curl --data-binary @claim.yaml -H 'Content-Type: application/yaml' \\
       'http://127.0.0.1:8000/api/v1/{endpoint}?inventory=gpu-node'
 
-The documents are combined with the sample inventory named by `inventory`.
+The documents are combined with the inventory named by `inventory`: a sample's
+slug (`GET /api/v1/inventories`), or the id of a cluster stored with
+`POST /api/v1/inventories`, so a big cluster is sent once and then only the
+claims. Texts sent here are held to the site's TEXT_MAX_CHARS (512 Ki
+characters by default) and TEXT_MAX_VALUES settings; a stored cluster to
+STORED_INVENTORY_MAX_BYTES and STORED_INVENTORY_MAX_VALUES.
 """
 
 
