@@ -159,8 +159,13 @@ def containers_by_device(report: dict) -> dict[tuple[str, str, str], list[str]]:
     return out
 
 
-def build(inventory: str, documents: str, report: dict | None, limits=None) -> Picture:
-    """Tiles for every device of the ResourceSlices in the inventory (and the documents)."""
+def build(inventory: str, documents: str, report: dict | None, limits=None, fitting: set[str] | None = None,
+          limit: int | None = None) -> Picture:
+    """Tiles for every device of the ResourceSlices in the inventory (and the documents).
+
+    With ``limit``, at most that many nodes are drawn (``condense``, with the nodes
+    in ``fitting``); the tiles of the others are counted, not detailed.
+    """
     report = report or {}
     grants, legend = grants_by_device(report)
     containers = containers_by_device(report)
@@ -171,6 +176,7 @@ def build(inventory: str, documents: str, report: dict | None, limits=None) -> P
     node_names = sorted({d.obj.metadata.name for d in docs if d.kind == "Node"})
     nodes: dict[str, NodeView] = {name: NodeView(name=name) for name in node_names}
     pools: dict[tuple[str, str, str], PoolView] = {}
+    devices: dict[int, model.Device] = {}  # id(tile) -> its device, to detail the tiles drawn
     for doc in docs:
         if doc.kind != "ResourceSlice":
             continue
@@ -183,17 +189,16 @@ def build(inventory: str, documents: str, report: dict | None, limits=None) -> P
                 pools[pool_key] = PoolView(driver=s.spec.driver, name=s.spec.pool.name)
                 node.pools.append(pools[pool_key])
             key = (s.spec.driver, s.spec.pool.name, device.name)
-            pools[pool_key].devices.append(
-                Tile(
-                    driver=s.spec.driver,
-                    pool=s.spec.pool.name,
-                    name=device.name,
-                    details=_details(device),
-                    tainted=bool(device.taints),
-                    grants=grants.get(key, []),
-                    containers=containers.get(key, []),
-                )
+            tile = Tile(
+                driver=s.spec.driver,
+                pool=s.spec.pool.name,
+                name=device.name,
+                tainted=bool(device.taints),
+                grants=grants.get(key, []),
+                containers=containers.get(key, []),
             )
+            devices[id(tile)] = device
+            pools[pool_key].devices.append(tile)
     for name, node in nodes.items():
         node.chosen = name == chosen
     for name in SHARED:
@@ -201,4 +206,11 @@ def build(inventory: str, documents: str, report: dict | None, limits=None) -> P
             nodes[name].shared = True
     ordered = sorted(nodes.values(), key=lambda n: (n.shared, n.name))
     slice_nodes = sorted(n for n in nodes if n not in SHARED and n not in node_names)
-    return Picture(nodes=ordered, legend=legend, node_names=node_names + slice_nodes)
+    pic = Picture(nodes=ordered, legend=legend, node_names=node_names + slice_nodes)
+    if limit is not None:
+        pic = condense(pic, fitting or set(), limit)
+    for node in pic.nodes:
+        for pool in node.pools:
+            for tile in pool.devices:
+                tile.details = _details(devices[id(tile)])
+    return pic

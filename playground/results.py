@@ -219,10 +219,9 @@ def nodes_view(report: dict, node_filter: str = "") -> dict:
 
 def context(state: State, node_filter: str = "") -> dict:
     report = clusters.analyze_state(state).to_dict()
-    pic = picture.build(clusters.state_inventory(state), state.documents, report,
-                        limits=state.analyze_kwargs()["limits"])
     fitting = {n.get("name") for n in report.get("nodes") or [] if n.get("fits")}
-    pic = picture.condense(pic, fitting, PICTURE_NODES)
+    pic = picture.build(clusters.state_inventory(state), state.documents, report,
+                        limits=state.analyze_kwargs()["limits"], fitting=fitting, limit=PICTURE_NODES)
     colors = {(g.claim, g.request): g.color for g in pic.legend}
     diagnostics = report.get("diagnostics") or []
     return {
