@@ -4,7 +4,7 @@ import logging
 from csp.decorators import csp_replace
 from django.conf import settings
 from django.db import DatabaseError, connection
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.clickjacking import xframe_options_exempt
@@ -25,6 +25,9 @@ def _render_editor(request: HttpRequest, state: State | None, form: PlaygroundFo
     inventory_id = state.inventory_id if state is not None else form["inventory_id"].value()
     if inventory_id:
         ctx["cluster"] = clusters.find(inventory_id)
+        if ctx["cluster"] is None:  # a share or an example of a snapshot since deleted: no results to show
+            ctx["cluster_missing"] = inventory_id
+            state = ctx["state"] = None
         # A sample cluster shows as its sample in the picker; one's own as "My cluster".
         ctx["own_cluster"] = not (state.inventory_slug if state is not None else form["inventory_slug"].value())
     if state is not None:
@@ -94,7 +97,11 @@ def share(request: HttpRequest, share_id: str) -> HttpResponse:
 def share_embed(request: HttpRequest, share_id: str) -> HttpResponse:
     snapshot = get_object_or_404(Share, pk=share_id)
     state = snapshot.state()
-    ctx = {"share": snapshot, "state": state, "form": PlaygroundForm.for_state(state), **results.context(state)}
+    try:
+        report = results.context(state)
+    except clusters.UnknownInventory as exc:  # its stored cluster was deleted
+        raise Http404(str(exc)) from None
+    ctx = {"share": snapshot, "state": state, "form": PlaygroundForm.for_state(state), **report}
     return render(request, "playground/embed.html", ctx)
 
 

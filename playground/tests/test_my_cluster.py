@@ -135,3 +135,15 @@ class StoreClusterTestCase(BaseTestCase):
     def test_state_keeps_old_share_ids_without_a_cluster(self):
         # A state without a stored cluster hashes as before stored clusters existed.
         self.assertNotIn(b"inventory_id", State(documents="x").canonical())
+
+    def test_a_share_of_a_deleted_cluster_says_so(self):
+        self.store(cluster_text=self.cluster)
+        stored = StoredInventory.objects.get()
+        self.client.post("/share", self.form_data(inventory="", inventory_slug="", inventory_id=stored.id,
+                                                  documents=GPU_CLAIM))
+        share = Share.objects.get()
+        stored.delete()
+        clusters._texts.clear()
+        page = self.client.get(f"/s/{share.id}")
+        self.assertContains(page, 'id="cluster-missing"')
+        self.assertEqual(self.client.get(f"/s/{share.id}/embed").status_code, 404)
