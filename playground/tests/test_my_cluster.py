@@ -147,3 +147,25 @@ class StoreClusterTestCase(BaseTestCase):
         page = self.client.get(f"/s/{share.id}")
         self.assertContains(page, 'id="cluster-missing"')
         self.assertEqual(self.client.get(f"/s/{share.id}/embed").status_code, 404)
+
+
+class SiteLimitsPageTestCase(BaseTestCase):
+    @override_settings(TEXT_MAX_CHARS=1000)
+    def test_an_inventory_over_the_text_limit_names_the_setting_and_the_way_around(self):
+        r = self.client.post("/", {"inventory": "#" * 1001, "documents": "", "kubernetes_version": "1.37"})
+        self.assertContains(r, "inventory is too long: 1001 characters, the limit is 1000 "
+                               "(the site&#x27;s TEXT_MAX_CHARS setting)")
+        self.assertContains(r, "Use my cluster, or POST /api/v1/inventories")
+
+    @override_settings(TEXT_MAX_CHARS=1000)
+    def test_an_uploaded_inventory_over_the_limit_names_the_setting(self):
+        upload = SimpleUploadedFile("big.yaml", b"#" * 1001)
+        r = self.client.post("/", {"inventory_file": upload, "documents": "", "kubernetes_version": "1.37"})
+        self.assertContains(r, "big.yaml is too large: 1001 bytes, the limit is 1000 bytes "
+                               "(the site&#x27;s TEXT_MAX_CHARS setting)")
+
+    @override_settings(TEXT_MAX_VALUES=50)
+    def test_an_inventory_over_the_values_limit_names_the_setting(self):
+        r = self.client.post("/", {"inventory": cluster_yaml(1), "documents": "", "kubernetes_version": "1.37"})
+        self.assertContains(r, "more than 50 values")
+        self.assertContains(r, "TEXT_MAX_VALUES")
