@@ -83,6 +83,13 @@ def test_a_pasted_cluster_is_stored_and_a_broken_one_is_located(page: Page, samp
     page.get_by_label("Or paste it").fill(cluster_yaml(3, seed=11))
     page.get_by_role("button", name="Store and use").click()
     expect(page.locator("#cluster-summary")).to_contain_text("3 nodes, 24 devices in 3 pools")
+    # Edits are kept in the tab: a reload comes back to the stored cluster and the edited claim.
+    replace_text(page, CLAIM.replace("count: 2", "count: 1"))
+    expect(page.locator("#result-summary")).to_contain_text("Allocated on node gpu-node-00001")  # its H200 node
+    page.reload()
+    expect(page.locator("#cluster-summary")).to_contain_text("3 nodes, 24 devices in 3 pools")
+    expect(page.locator("#restored-status")).to_be_visible()
+    assert "count: 1" in page.locator("#id_documents").input_value()
     # Picking a sample again stops using the cluster.
     page.get_by_label("Sample inventory").select_option("gpu-node")
     expect(page.locator("#cluster-summary")).to_have_count(0)
