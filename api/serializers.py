@@ -13,8 +13,10 @@ from rest_framework import serializers
 
 from allocator.diagnostics import PARSE
 from allocator.features import CURRENT_RELEASE, RELEASES, FeatureGateError, make_gates, parse_gate_list
-from playground.models import Example, SampleInventory, Share
-from playground.state import MAX_TEXT, State, StateError
+from playground import clusters
+from playground.limits import text_limit, too_long_message
+from playground.models import Example, SampleInventory, Share, StoredInventory
+from playground.state import State, StateError
 
 # The keys of an entry of `python -m allocator validate -o json`, and of every API error.
 DIAGNOSTIC_KEYS = ("kind", "name", "field", "type", "detail", "line", "column")
@@ -44,29 +46,42 @@ class FeatureGatesField(serializers.DictField):
         return super().to_internal_value(data)
 
 
-class NulSafeSlugRelatedField(serializers.SlugRelatedField):
-    """A slug that cannot match when it holds a NUL byte, instead of a database error.
+class InventoryField(serializers.CharField):
+    """A sample inventory's slug, or a stored inventory's id: the model object it names.
 
-    PostgreSQL refuses NUL in query text (a 500); no slug can contain one.
+    Samples are looked up first (their slugs have dashes, ids never do). Text
+    that cannot be either (a NUL byte above all: PostgreSQL refuses it in a
+    query, a 500) is "not found" without a query.
     """
 
+    default_error_messages = {
+        "does_not_exist": "No sample inventory has the slug {value!r} and no stored inventory has that id "
+                          "(GET /api/v1/inventories lists the samples; POST /api/v1/inventories stores one).",
+    }
+
     def to_internal_value(self, data):
-        if isinstance(data, str) and "\x00" in data:
-            self.fail("does_not_exist", slug_name=self.slug_field, value=data.replace("\x00", "\\x00"))
-        return super().to_internal_value(data)
+        if not isinstance(data, str):
+            self.fail("invalid")
+        value = super().to_internal_value(data)
+        found = None if "\x00" in value else (
+            SampleInventory.objects.filter(slug=value).first() or clusters.find(value))
+        if found is None:
+            self.fail("does_not_exist", value=value.replace("\x00", "\\x00"))
+        return found
 
 
 class AnalysisRequestSerializer(serializers.Serializer):
     """What to analyze; ``validated_data`` is a ``State``."""
 
     documents = StrictCharField(
-        allow_blank=True, trim_whitespace=False, max_length=MAX_TEXT,
+        allow_blank=True, trim_whitespace=False,
         help_text="ResourceClaims, ResourceClaimTemplates, Pods (and any inventory objects of your own) "
         "as multi-document YAML or JSON, in any served apiVersion.",
     )
-    inventory = NulSafeSlugRelatedField(
-        slug_field="slug", queryset=SampleInventory.objects.all(), required=False, allow_null=True,
-        help_text="Slug of a sample inventory (GET /api/v1/inventories) whose objects are added to the documents.",
+    inventory = InventoryField(
+        required=False, allow_null=True, allow_blank=True,
+        help_text="Slug of a sample inventory (GET /api/v1/inventories), or id of a stored one "
+        "(POST /api/v1/inventories), whose objects are added to the documents.",
     )
     node = StrictCharField(
         required=False, allow_blank=True, allow_null=True, max_length=253,
@@ -79,18 +94,28 @@ class AnalysisRequestSerializer(serializers.Serializer):
         choices=RELEASES, default=CURRENT_RELEASE, help_text="The Kubernetes release whose feature-gate defaults apply.",
     )
 
+    def validate_documents(self, value: str) -> str:
+        if len(value) > text_limit():
+            raise serializers.ValidationError(too_long_message("documents", len(value)), code="max_length")
+        return value
+
     def validate(self, attrs) -> State:
         version, gates = attrs["kubernetesVersion"], attrs.get("featureGates") or {}
         try:
             make_gates(gates, version)
         except FeatureGateError as exc:
             raise serializers.ValidationError({"featureGates": str(exc)}) from None
-        inventory = attrs.get("inventory")
+        inventory = attrs.get("inventory") or None
+        if isinstance(inventory, SampleInventory):
+            fields = inventory.state_fields()
+        elif isinstance(inventory, StoredInventory):
+            fields = {"inventoryId": inventory.id}
+        else:
+            fields = {}
         try:
             return State.from_dict({
+                **fields,
                 "documents": attrs["documents"],
-                "inventory": inventory.as_yaml() if inventory else "",
-                "inventorySlug": inventory.slug if inventory else "",
                 "node": attrs.get("node"),
                 "featureGates": gates,
                 "kubernetesVersion": version,
@@ -119,6 +144,11 @@ class ErrorsSerializer(serializers.Serializer):
 
 def _entry(diagnostic: dict) -> dict:
     return {key: diagnostic[key] for key in DIAGNOSTIC_KEYS}
+
+
+def diagnostic_errors(diagnostics) -> list[dict]:
+    """Engine diagnostics (``allocator.diagnostics.Diagnostic``) as items of the API's ``errors``."""
+    return [_entry(d.to_dict()) for d in diagnostics]
 
 
 def unreadable_errors(report: dict) -> list[dict]:
@@ -308,6 +338,31 @@ class InventoryDetailSerializer(InventorySerializer):
         fields = [*InventorySerializer.Meta.fields, "documents"]
 
 
+class StoredInventorySerializer(serializers.ModelSerializer):
+    """A stored cluster snapshot's summary (POST /api/v1/inventories)."""
+
+    url = serializers.HyperlinkedIdentityField(view_name="api:inventory", lookup_field="pk", lookup_url_kwarg="slug")
+    drivers = serializers.ListField(child=serializers.CharField(), help_text="The drivers of its ResourceSlices.")
+    pools = serializers.IntegerField(help_text="Distinct (driver, pool) pairs.")
+    nodes = serializers.IntegerField(help_text="Nodes: Node objects and nodes that ResourceSlices name.")
+    deviceClasses = serializers.IntegerField(source="device_classes")
+    resourceSlices = serializers.IntegerField(source="resource_slices")
+    claims = serializers.IntegerField(help_text="ResourceClaims in the snapshot (allocated ones hold devices).")
+    bytes = serializers.IntegerField(source="size", help_text="Size of the text as stored (UTF-8).")
+
+    class Meta:
+        model = StoredInventory
+        fields = ["id", "url", "nodes", "devices", "drivers", "pools", "deviceClasses", "resourceSlices", "claims",
+                  "bytes", "created"]
+
+
+class StoredInventoryDetailSerializer(StoredInventorySerializer):
+    documents = serializers.CharField(source="text", help_text="The objects as they were stored (YAML or JSON).")
+
+    class Meta(StoredInventorySerializer.Meta):
+        fields = [*StoredInventorySerializer.Meta.fields, "documents"]
+
+
 class ExampleSerializer(serializers.ModelSerializer):
     inventory = serializers.SlugRelatedField(slug_field="slug", read_only=True)
     featureGates = serializers.DictField(source="feature_gates", child=serializers.BooleanField())
@@ -342,7 +397,9 @@ class ShareSerializer(ShareCreatedSerializer):
     featureGates = serializers.DictField(child=serializers.BooleanField(), help_text="Overrides of the defaults.")
     node = serializers.CharField(allow_null=True)
     inventorySlug = serializers.CharField(help_text="The sample the inventory came from, or empty.")
-    inventory = serializers.CharField(help_text="The inventory objects themselves, as YAML.")
+    inventory = serializers.CharField(help_text="The inventory objects themselves, as YAML (empty with inventoryId).")
+    inventoryId = serializers.CharField(required=False, help_text="Present when the inventory is a stored cluster "
+                                        "snapshot: its id (GET /api/v1/inventories/<id>).")
     documents = serializers.CharField()
 
     def to_representation(self, share: Share) -> dict:

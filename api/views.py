@@ -15,13 +15,15 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from allocator.engine import analyze
+from playground import clusters
+from playground.clusters import analyze_state
 from playground.models import Example, SampleInventory, Share
+from playground.ratelimit import client_address
 from playground.state import State
 
 from . import docs
-from .errors import InvalidInput
-from .parsers import YAML_PARSERS, JSONParser
+from .errors import InvalidInput, Refused
+from .parsers import YAML_PARSERS, InventoryJSONParser, JSONParser
 from .renderers import YAMLRenderer
 from .serializers import (
     AllocateResponseSerializer,
@@ -32,7 +34,10 @@ from .serializers import (
     InventorySerializer,
     ShareCreatedSerializer,
     ShareSerializer,
+    StoredInventoryDetailSerializer,
+    StoredInventorySerializer,
     ValidateResponseSerializer,
+    diagnostic_errors,
     unreadable_errors,
 )
 
@@ -54,7 +59,7 @@ class StateInputView(APIView):
         return serializer.validated_data
 
     def report(self, request: Request) -> dict:
-        return analyze(**self.state(request).analyze_kwargs()).to_dict()
+        return analyze_state(self.state(request)).to_dict()
 
 
 @docs.validate
@@ -83,22 +88,50 @@ class AnalyzeView(StateInputView):
 
 @docs.inventory_list
 class InventoryListView(generics.ListAPIView):
+    """GET: the samples. POST: store a cluster snapshot (``playground.clusters.store``)."""
+
     queryset = SampleInventory.objects.listed()
     serializer_class = InventorySerializer
+    parser_classes = [InventoryJSONParser, *YAML_PARSERS]
+
+    def post(self, request: Request) -> Response:
+        text = request.data if isinstance(request.data, str) else ""  # an empty body parses to {}
+        try:
+            stored, created = clusters.store(text, client_address(request))
+        except clusters.ClusterRefused as refused:
+            if refused.diagnostics:
+                raise InvalidInput(diagnostic_errors(refused.diagnostics)) from None
+            raise Refused(refused.status, refused.detail, refused.retry_after) from None
+        body = StoredInventorySerializer(stored, context={"request": request}).data
+        return Response(body, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
 
 
 @docs.inventory_detail
 class InventoryDetailView(generics.RetrieveAPIView):
+    """A sample by slug, or a stored snapshot by id (ids have no dashes; samples are looked up first)."""
+
     queryset = SampleInventory.objects.all()
     serializer_class = InventoryDetailSerializer
     lookup_field = "slug"
     renderer_classes = [JSONRenderer, YAMLRenderer]
 
     def retrieve(self, request: Request, *args, **kwargs) -> Response:
-        inventory = self.get_object()
+        inventory = SampleInventory.objects.filter(slug=kwargs["slug"]).first()
+        if inventory is None:
+            return self.retrieve_stored(request, kwargs["slug"])
         if request.accepted_renderer.format == YAMLRenderer.format:
             return Response(inventory.as_yaml())
         return Response(self.get_serializer(inventory).data)
+
+    def retrieve_stored(self, request: Request, inventory_id: str) -> Response:
+        stored = clusters.find(inventory_id)
+        if stored is None:
+            raise NotFound(f"No sample inventory has the slug {inventory_id!r} and no stored inventory has that id.")
+        text = clusters.inventory_text(stored.id)
+        if request.accepted_renderer.format == YAMLRenderer.format:
+            return Response(text)
+        stored.text = text
+        return Response(StoredInventoryDetailSerializer(stored, context={"request": request}).data)
 
 
 @docs.example_list

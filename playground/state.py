@@ -8,8 +8,13 @@ try every node), the Kubernetes release and the feature-gate overrides
 records which sample the inventory came from ("" for a custom one); it is
 informational only.
 
+The inventory may instead be a stored cluster snapshot (``inventory_id``, see
+``playground.clusters``): then ``inventory`` is empty, and shares and
+exports hold the id, not megabytes of text.
+
 ``State.from_dict`` validates untrusted input (a form, an API body, an
-imported file) and raises ``StateError`` with a message meant for people.
+imported file) and raises ``StateError`` with a message meant for people;
+texts longer than the ``TEXT_MAX_CHARS`` setting are refused.
 ``content_id()`` is the short, stable id of a share: the same state always
 gives the same id.
 """
@@ -18,12 +23,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import asdict, dataclass, field
 
 import yaml
 
 from allocator.features import CURRENT_RELEASE, RELEASES, FeatureGateError, make_gates
-from allocator.limits import Limits
+from playground.limits import engine_limits, text_limit, too_long_message
 
 # A share id is a prefix of the base62 form of the SHA-256 of the canonical
 # state: 11 characters (about 65 bits), like the Go playground's links.
@@ -34,12 +40,10 @@ BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 EXPORT_KIND = "DRAPlaygroundState"
 EXPORT_API_VERSION = "playground.dra.dev/v1"
 
-# The largest inventory or documents text kept in a state, in characters.
+# The default of the TEXT_MAX_CHARS setting (the largest inventory or
+# documents text in a state, in characters); read the setting, not this.
 MAX_TEXT = 512 * 1024
 
-# How much the engine reads of the site's anonymous texts: the bounds the
-# engine had built in before limits became the caller's (see allocator.limits).
-ENGINE_LIMITS = Limits(max_input_bytes=16 * 1024 * 1024, max_values=200_000, max_depth=64, max_alias_values=200_000)
 
 
 class StateError(ValueError):
@@ -63,13 +67,16 @@ class State:
     kubernetes_version: str = CURRENT_RELEASE
     feature_gates: dict[str, bool] = field(default_factory=dict)
     inventory_slug: str = ""
+    inventory_id: str = ""  # a stored cluster snapshot standing for the inventory
 
     @classmethod
     def from_dict(cls, data: dict) -> State:
         """Build a state from the export/API form (camelCase keys), checking every value.
 
-        Accepts ``kubernetesVersion``, ``featureGates``, ``inventorySlug`` as
-        well as their snake_case names. ``node`` may be null (automatic).
+        Accepts ``kubernetesVersion``, ``featureGates``, ``inventorySlug``,
+        ``inventoryId`` as well as their snake_case names. ``node`` may be
+        null (automatic). Whether ``inventoryId`` names a stored snapshot is
+        for the caller to check (``playground.clusters``).
         """
         if not isinstance(data, dict):
             raise StateError("The state must be a mapping.")
@@ -98,6 +105,11 @@ class State:
         slug = pick("inventorySlug", "inventory_slug", default="") or ""
         if not isinstance(slug, str):
             raise StateError("inventorySlug must be a string.")
+        inventory_id = pick("inventoryId", "inventory_id", default="") or ""
+        if not isinstance(inventory_id, str) or not STORED_ID.fullmatch(inventory_id or "0"):
+            raise StateError("inventoryId must be the id of a stored inventory (letters and digits).")
+        if inventory_id and inventory.strip():
+            raise StateError("Give the inventory as text or as the id of a stored one (inventoryId), not both.")
         return cls(
             inventory=inventory,
             documents=documents,
@@ -105,6 +117,7 @@ class State:
             kubernetes_version=version,
             feature_gates=dict(sorted(overrides.items())),
             inventory_slug=slug,
+            inventory_id=inventory_id,
         )
 
     def to_dict(self) -> dict:
@@ -114,26 +127,31 @@ class State:
             "featureGates": dict(sorted(self.feature_gates.items())),
             "node": self.node or None,
             "inventorySlug": self.inventory_slug,
+            **({"inventoryId": self.inventory_id} if self.inventory_id else {}),
             "inventory": self.inventory,
             "documents": self.documents,
         }
 
     def canonical(self) -> bytes:
-        return json.dumps(asdict(self), sort_keys=True, separators=(",", ":")).encode()
+        fields = asdict(self)
+        if not self.inventory_id:  # states without one keep the ids they had before stored inventories
+            del fields["inventory_id"]
+        return json.dumps(fields, sort_keys=True, separators=(",", ":")).encode()
 
     def content_id(self, length: int = ID_LENGTH) -> str:
         digest = base62(hashlib.sha256(self.canonical()).digest())
         return digest[:length]
 
     def analyze_kwargs(self) -> dict:
-        """Keyword arguments for ``allocator.engine.analyze``."""
+        """Keyword arguments for ``allocator.engine.analyze``; with an ``inventory_id`` the caller puts the
+        stored text in ``inventory`` (``playground.clusters.analyze_state`` does)."""
         return {
             "documents": self.documents,
             "inventory": self.inventory,
             "node": self.node or None,
             "feature_gates": dict(self.feature_gates),
             "kubernetes_version": self.kubernetes_version,
-            "limits": ENGINE_LIMITS,
+            "limits": engine_limits(stored=bool(self.inventory_id)),
         }
 
     def to_yaml(self) -> str:
@@ -152,13 +170,16 @@ class State:
         return cls.from_dict(data)
 
 
+STORED_ID = re.compile(f"[0-9A-Za-z]{{1,{ID_MAX_LENGTH}}}")
+
+
 def _text(value, name: str) -> str:
     if value is None:
         return ""
     if not isinstance(value, str):
         raise StateError(f"{name} must be YAML text.")
-    if len(value) > MAX_TEXT:
-        raise StateError(f"{name} is too long: {len(value)} characters, the limit is {MAX_TEXT}.")
+    if len(value) > text_limit():
+        raise StateError(too_long_message(name, len(value)))
     return value.replace("\r\n", "\n")
 
 

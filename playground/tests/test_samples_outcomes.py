@@ -1,7 +1,8 @@
 """Every gallery example, loaded by load_samples, gives its expected outcome on the page's engine call.
 
-The same State the page builds (inventory snapshot, documents, node, version,
-gates) goes through ``allocator.engine.analyze``, so the gallery never rots.
+The same State the page builds (inventory snapshot or stored sample cluster,
+documents, node, version, gates) goes through the engine as the page sends
+it, so the gallery never rots.
 """
 
 from io import StringIO
@@ -9,7 +10,7 @@ from io import StringIO
 from django.core.management import call_command
 from django.test import TestCase
 
-from allocator.engine import analyze
+from playground import clusters
 from playground.models import Example
 
 
@@ -43,7 +44,7 @@ class SampleOutcomesTestCase(TestCase):
         for example in Example.objects.with_inventory():
             with self.subTest(example=example.slug):
                 expect = example.expected
-                report = analyze(**example.state().analyze_kwargs()).to_dict()
+                report = clusters.analyze_state(example.state()).to_dict()
                 allocation = report["allocation"]
                 if "error" in expect:
                     self.assertIn(allocation["status"], ("error", "skipped"), error_text(report))
