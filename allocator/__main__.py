@@ -10,6 +10,8 @@ import argparse
 import json
 import sys
 
+from .releases import CURRENT_RELEASE, RELEASES
+
 EXIT_OK, EXIT_UNSATISFIABLE, EXIT_ERROR = 0, 1, 2
 
 ALLOCATE_HELP = """\
@@ -37,14 +39,17 @@ node names the slices use), in name order. Prints
    "nodes": [{"name": NODE, "fits": true|false, "reason": WHY_NOT}, ...]}
 and exits 0 when some node fits, 1 when none does.
 
-Exit 2: unreadable or invalid input, an unknown feature gate, or an error
-that makes the scheduler give up (a CEL error, an unknown DeviceClass, ...).
+Exit 2: unreadable or invalid input, an object in a version the release
+does not serve (none at all while DynamicResourceAllocation is off), an
+unknown release or feature gate, a locked gate set away from its value, or an
+error that makes the scheduler give up (a CEL error, an unknown DeviceClass, ...).
 """
 
 VALIDATE_HELP = """\
 Validate the input objects as the apiserver would (create), with CEL
-compilation and cost checks. Exit 0 when valid, 1 when not, 2 when the input
-cannot be read.
+compilation and cost checks, for the release --kubernetes-version. Exit 0
+when valid, 1 when not, 2 when the input cannot be read, an object is in a
+version the release does not serve, or a release or gate is refused.
 """
 
 
@@ -53,18 +58,23 @@ def build_parser() -> argparse.ArgumentParser:
                                      description="DRA Playground engine: allocate and validate DRA objects.")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands.required = True
-    gates_help = "Kubernetes feature gates, e.g. DRAPrioritizedList=false,DRAListTypeAttributes=true " \
-                 "(defaults: Kubernetes 1.37)"
+    gates_help = ("Kubernetes feature gates, e.g. DRAPrioritizedList=false,DRAListTypeAttributes=true "
+                  "(defaults: those of --kubernetes-version). Gates locked in that release cannot be changed; "
+                  "without --kubernetes-version they are the allocator library's switches, as in upstream's tests")
+    version_help = ("the Kubernetes release to simulate: its default feature gates, the resource.k8s.io "
+                    f"versions it serves and its fields ({RELEASES[0]} ... {RELEASES[-1]}, default {CURRENT_RELEASE})")
 
     allocate = commands.add_parser("allocate", help="allocate claims on a node, or find the nodes that fit",
                                    description=ALLOCATE_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     allocate.add_argument("--node", metavar="NAME", help="the node to allocate on (default: try every node)")
+    allocate.add_argument("--kubernetes-version", metavar="V", help=version_help)
     allocate.add_argument("--feature-gates", metavar="K=V,...", default="", help=gates_help)
     allocate.add_argument("-o", "--output", choices=("json", "yaml"), default="json", help="output format")
     allocate.add_argument("files", nargs="+", metavar="FILE", help="input file, or - for stdin")
 
     validate = commands.add_parser("validate", help="validate objects like the apiserver",
                                    description=VALIDATE_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+    validate.add_argument("--kubernetes-version", metavar="V", help=version_help)
     validate.add_argument("--feature-gates", metavar="K=V,...", default="", help=gates_help)
     validate.add_argument("-o", "--output", choices=("json", "text"), default="json", help="output format")
     validate.add_argument("files", nargs="+", metavar="FILE", help="input file, or - for stdin")
@@ -125,7 +135,8 @@ def _allocate(args) -> int:
     from .workload import build_workload
 
     try:
-        gates = make_gates(parse_gate_list(args.feature_gates or ""))
+        gates = make_gates(parse_gate_list(args.feature_gates or ""), args.kubernetes_version or CURRENT_RELEASE,
+                           locks=args.kubernetes_version is not None)
     except FeatureGateError as err:
         print(f"error: {err}", file=sys.stderr)
         return EXIT_ERROR
@@ -139,7 +150,8 @@ def _allocate(args) -> int:
 
     # The apiserver would not have stored invalid objects: refuse them too. The
     # input stands for stored objects, so no field of a disabled gate is dropped.
-    invalid = _validation_errors(documents, stored_object_gates(gates.release))
+    # What the release does not serve is refused whatever the object holds.
+    invalid = _validation_errors(documents, stored_object_gates(gates.release), gates)
     if invalid:
         for line in invalid:
             print(f"error: {line}", file=sys.stderr)
@@ -180,11 +192,11 @@ def _allocate(args) -> int:
     return EXIT_OK
 
 
-def _validation_errors(documents, gates) -> list[str]:
+def _validation_errors(documents, gates, serving) -> list[str]:
     from .objects import ReadResult
     from .validation import validate_documents
 
-    found = validate_documents(ReadResult(documents=documents), gates)
+    found = validate_documents(ReadResult(documents=documents), gates, serving=serving)
     return [str(d) for d in found if d.severity == "error"]
 
 

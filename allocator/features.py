@@ -79,7 +79,15 @@ def defaults(release_name: str = CURRENT_RELEASE) -> dict[str, bool]:
     return _release(release_name).defaults()
 
 
-def make_gates(overrides: dict[str, bool] | None = None, release: str = CURRENT_RELEASE) -> FeatureGates:
+def make_gates(overrides: dict[str, bool] | None = None, release: str = CURRENT_RELEASE, *,
+               locks: bool = True) -> FeatureGates:
+    """The gate values of ``release`` with ``overrides``.
+
+    ``locks=False`` accepts a locked gate away from its default: the allocator
+    library (k8s.io/dynamic-resource-allocation) takes its features as plain
+    switches, and upstream's allocator tests and the shared conformance cases
+    set them so; the command line does so when no release was named.
+    """
     rel = _release(release)
     values = rel.defaults()
     for gate, value in (overrides or {}).items():
@@ -89,7 +97,7 @@ def make_gates(overrides: dict[str, bool] | None = None, release: str = CURRENT_
             raise FeatureGateError(f"invalid value of {gate}={value!r}, must be true or false", gate)
         if value and not rel.exists(gate):
             raise FeatureGateError(f"feature gate {gate} does not exist in Kubernetes {rel.name}", gate)
-        if rel.locked(gate) and value != rel.default(gate):
+        if locks and rel.locked(gate) and value != rel.default(gate):
             # component-base featuregate's words
             raise FeatureGateError(f"cannot set feature gate {gate} to {str(value).lower()}, "
                                    f"feature is locked to {str(rel.default(gate)).lower()}", gate)
