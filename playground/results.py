@@ -12,7 +12,7 @@ from collections import Counter
 import yaml
 
 from allocator.engine import analyze
-from allocator.features import KNOWN_GATES, exists_in
+from allocator.features import KNOWN_GATES, exists_in, locked_in
 from playground import picture
 from playground.state import State
 
@@ -57,6 +57,7 @@ def gates_table(report: dict) -> list[dict]:
             "enabled": report["featureGates"].get(gate, False),
             "overridden": gate in overrides,
             "exists": exists_in(gate, release),
+            "locked": locked_in(gate, release),
         }
         for gate in KNOWN_GATES
     ]
