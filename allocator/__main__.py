@@ -130,6 +130,7 @@ def _read_inputs(paths: list[str]):
 def _allocate(args) -> int:
     from .allocate import AllocatorError, search_nodes
     from .allocate import allocate_claims as allocate_on_node
+    from .classic import handed_to_controllers
     from .features import FeatureGateError, make_gates, parse_gate_list, stored_object_gates
     from .pods import PodClaimError
     from .workload import build_workload
@@ -162,6 +163,12 @@ def _allocate(args) -> int:
         print(f"error: {err}", file=sys.stderr)
         return EXIT_ERROR
     pending, allocated = work.pending, work.allocated
+    # Classic DRA (1.31): a claim with spec.controller is its driver's controller's to allocate, not the scheduler's.
+    handed_over = handed_to_controllers(work, documents, gates)
+    if handed_over:
+        for line in handed_over:
+            print(f"cannot allocate the claims: {line}", file=sys.stderr)
+        return EXIT_UNSATISFIABLE
     inputs = dict(classes=of_kind("DeviceClass"), slices=of_kind("ResourceSlice"), gates=gates,
                   allocated_claims=allocated)
     try:

@@ -16,7 +16,7 @@ import functools
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import model
+from . import classic, model
 from .allocate import Allocator, AllocatorError
 from .allocation import search as search_limits
 from .allocation.encode import claim_to_json
@@ -139,6 +139,10 @@ def analyze(documents: str, inventory: str = "", node: str | None = None,
         return report
     if not work.pending:
         report.allocation["reasons"] = ["no pending ResourceClaim: nothing to allocate"]
+        return report
+    handed_over = classic.handed_to_controllers(work, combined.documents, gates)
+    if handed_over:
+        report.allocation.update(status="controller", reasons=handed_over)
         return report
     _allocate(report, combined, work, node, gates)
     return report

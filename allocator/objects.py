@@ -41,6 +41,8 @@ class Document:
     obj: object
     positions: dict[str, Position] = field(default_factory=dict)
     index: int = 0  # which object of the input, 0-based
+    # classic DRA fields (v1alpha3 in 1.31) set aside by ``convert``: path -> (value, position, removal note)
+    classic: dict[str, tuple] = field(default_factory=dict)
     line: int | None = None
     column: int | None = None
 
@@ -228,7 +230,7 @@ def _read_one(data, pos: Position | None, index: int, result: ReadResult, defaul
     if kind == "Pod":
         obj.spec = obj.spec  # containers come flattened from decode
     result.documents.append(Document(kind=kind, api_version=api_version, obj=obj, positions=decoder.positions,
-                                     index=index, line=line, column=column))
+                                     index=index, line=line, column=column, classic=conversion.classic))
 
 
 def _positioned(source, body: dict):

@@ -240,7 +240,10 @@ class RequestMatchesSerializer(serializers.Serializer):
 
 
 class AllocationSerializer(serializers.Serializer):
-    status = serializers.ChoiceField(choices=["allocated", "unsatisfiable", "error", "skipped"])
+    status = serializers.ChoiceField(
+        choices=["allocated", "unsatisfiable", "error", "skipped", "controller"],
+        help_text="`controller`: Kubernetes 1.31 with DRAControlPlaneController, a claim with spec.controller is "
+        "allocated by that driver's control-plane controller, not by the scheduler (not simulated; see reasons).")
     node = serializers.CharField(allow_null=True)
     claims = serializers.ListField(child=serializers.DictField())
     reasons = serializers.ListField(child=serializers.CharField())

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .. import classic
 from ..diagnostics import Diagnostic
 from ..features import FeatureGates, make_gates
 from ..serving import not_served
@@ -60,5 +61,6 @@ def validate_documents(read_result, gates: FeatureGates | None = None, text: str
         if refused is not None:
             out.append(refused)
             continue
+        out.extend(classic.diagnostics(document, gates))
         out.extend(validate_document(document, gates, text, claim_specs=claim_specs, template_specs=template_specs))
     return out
