@@ -121,3 +121,24 @@ def test_a_locked_gate_cannot_be_changed(page: Page, samples):
     replace_text(page, ONE_GPU)
     expect(summary(page)).to_contain_text("Allocated")
     expect(page.locator("#assumes")).to_contain_text("Kubernetes 1.37")
+
+
+def test_1_31_classic_dra_claim_is_left_to_its_control_plane_controller(page: Page, samples):
+    page.goto("/")
+    pick_release(page, "1.31")
+    open_gates(page)
+    page.get_by_label("DynamicResourceAllocation").select_option("on")
+    page.get_by_label("DRAControlPlaneController").select_option("on")
+    page.get_by_label("Sample inventory").select_option("")
+    replace_text(page, ALPHA_INVENTORY, name="inventory")
+    replace_text(page, ALPHA_CLAIM.replace("spec:\n", "spec:\n  controller: gpu.example.com\n", 1))
+    expect(page.locator("#classic-dra")).to_contain_text(
+        "has spec.controller gpu.example.com: in Kubernetes 1.31 with DRAControlPlaneController the control-plane "
+        "controller of that driver allocates it")
+    expect(page.locator("#valid-message")).to_have_text("All objects are valid.")
+    expect(page.locator("#claims-table")).to_have_count(0)
+    # Without the gate the apiserver drops the field and the scheduler allocates the claim.
+    open_gates(page)  # loading the custom inventory redrew the form, closing the panel
+    page.get_by_label("DRAControlPlaneController").select_option("")
+    expect(summary(page)).to_contain_text("Allocated on node old-node")
+    expect(page.locator("#diagnostics")).to_contain_text("dropped on create")
