@@ -12,7 +12,7 @@ from collections import Counter
 import yaml
 
 from allocator.engine import analyze
-from allocator.features import KNOWN_GATES, exists_in, locked_in
+from allocator.features import KNOWN_GATES, FeatureGateError, exists_in, locked_in
 from playground import picture
 from playground.state import State
 
@@ -167,7 +167,11 @@ def status_yaml(report: dict) -> str:
 
 
 def context(state: State) -> dict:
-    report = analyze(**state.analyze_kwargs()).to_dict()
+    try:
+        report = analyze(**state.analyze_kwargs()).to_dict()
+    except FeatureGateError as exc:
+        # A stored share or example whose gate override the release now refuses (a locked gate): say so.
+        return {"state_error": f"{exc}."}
     pic = picture.build(state.inventory, state.documents, report)
     colors = {(g.claim, g.request): g.color for g in pic.legend}
     diagnostics = report.get("diagnostics") or []

@@ -32,3 +32,17 @@ class ReleasesTestCase(BaseTestCase):
         self.assertContains(r, "cannot set feature gate DRAPrioritizedList to false, feature is locked to true")
         r = self.client.post("/", self.form_data(kubernetes_version="1.36", gate_DRAPrioritizedList="off"), **HTMX)
         self.assertContains(r, "DRAPrioritizedList=false")
+
+    def test_a_share_stored_before_a_gate_was_locked_says_so_instead_of_failing(self):
+        from playground.models import Share
+
+        state = self.example.state()
+        share, _ = Share.objects.get_or_create_for({**state.to_dict(), "kubernetesVersion": "1.35",
+                                                   "featureGates": {"DRAAdminAccess": False}})
+        # As stored by an earlier version of the site, before DRAAdminAccess was known to be locked in 1.37.
+        Share.objects.filter(pk=share.pk).update(kubernetes_version="1.37")
+        for url in (f"/s/{share.id}", f"/s/{share.id}/embed"):
+            with self.subTest(url=url):
+                r = self.client.get(url)
+                self.assertEqual(r.status_code, 200)
+                self.assertContains(r, "cannot set feature gate DRAAdminAccess to false, feature is locked to true.")
