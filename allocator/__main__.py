@@ -124,11 +124,16 @@ def _validate(args) -> int:
     return run(args)
 
 
-def _read_inputs(paths: list[str], limits):
-    """All documents of all files, or raise SystemExit(2) after printing what is wrong."""
+def _read_inputs(paths: list[str], limits, gates):
+    """All documents of all files, or raise SystemExit(2) after printing what is wrong.
+
+    An object in a version the release (of ``gates``) does not serve is
+    refused as such, whatever its fields hold.
+    """
     from .diagnostics import DiagnosticError
     from .inputfiles import InputError, read_input
     from .objects import read_documents
+    from .serving import read_errors
 
     documents, problems = [], []
     for path in paths:
@@ -141,7 +146,7 @@ def _read_inputs(paths: list[str], limits):
         except DiagnosticError as err:
             problems.extend(f"{source}:{d}" for d in err.diagnostics)
             continue
-        problems.extend(f"{source}:{d}" for d in result.errors)
+        problems.extend(f"{source}:{d}" for d in read_errors(result, gates))
         documents.extend(result.documents)
     if problems:
         for line in problems:
@@ -166,7 +171,7 @@ def _allocate(args) -> int:
         print(f"error: {err}", file=sys.stderr)
         return EXIT_ERROR
     try:
-        documents = _read_inputs(args.files, from_flags(args))
+        documents = _read_inputs(args.files, from_flags(args), gates)
     except SystemExit as stop:
         return int(stop.code)
 

@@ -69,3 +69,24 @@ def not_served(document, gates: FeatureGates) -> Diagnostic | None:
     line, column = document.position("apiVersion") or (document.line, document.column)
     return Diagnostic(field="apiVersion", type=NOT_SERVED, detail=detail, kind=document.kind,
                       name=document.name, line=line, column=column, hint=hint)
+
+
+def read_errors(read_result, gates: FeatureGates) -> list[Diagnostic]:
+    """The reading errors of ``read_result``, where an object the release does not serve has its refusal instead.
+
+    An apiserver that does not serve the version answers 404 before decoding
+    anything, so the unknown fields of such an object are not its problem yet.
+    """
+    refused: dict[int, Diagnostic | None] = {}
+    for unreadable in read_result.unreadable:
+        refusal = not_served(unreadable, gates)
+        if refusal is not None:
+            refused[id(unreadable.errors[0])] = refusal
+            refused.update((id(d), None) for d in unreadable.errors[1:])
+    out = []
+    for diagnostic in read_result.errors:
+        if id(diagnostic) not in refused:
+            out.append(diagnostic)
+        elif refused[id(diagnostic)] is not None:
+            out.append(refused[id(diagnostic)])
+    return out

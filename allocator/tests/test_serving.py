@@ -176,3 +176,17 @@ def test_cli_refuses_unknown_releases_and_locked_gates_of_a_named_release(comman
     proc = run(command, "--kubernetes-version", "1.36", "--feature-gates", "DRAPrioritizedList=false", "-",
                stdin=V1 + "---" + V1_CLAIM)
     assert proc.returncode == 0, proc.stderr
+
+
+def test_an_unserved_object_is_refused_as_such_even_when_its_fields_are_of_another_version():
+    # v1's `exactly` in a v1alpha3 claim: on 1.37 the apiserver answers 404 before decoding anything.
+    claim = V1_CLAIM.replace("resource.k8s.io/v1", "resource.k8s.io/v1alpha3")
+    report = analyze(claim, V1)
+    assert [d.type for d in report.errors] == [NOT_SERVED]
+    assert "which serves ResourceClaim in resource.k8s.io/v1, " in report.errors[0].message()
+    # Where the version is served, the same object gets its unknown field.
+    report = analyze(claim, older("v1alpha3"), feature_gates={"DynamicResourceAllocation": True},
+                     kubernetes_version="1.33")
+    assert [(d.type, d.field) for d in report.errors] == [("Parse error", "spec.devices.requests[0].exactly")]
+    proc = run("allocate", "-", stdin=V1 + "---" + claim)
+    assert proc.returncode == 2 and "Not served" in proc.stderr and "exactly" not in proc.stderr

@@ -5,7 +5,7 @@ from __future__ import annotations
 from .. import classic
 from ..diagnostics import Diagnostic
 from ..features import FeatureGates, make_gates
-from ..serving import not_served
+from ..serving import not_served, read_errors
 from . import claims, classes, defaults, pods, slices
 from .cel import ExpressionLocator
 from .common import Context
@@ -52,7 +52,7 @@ def validate_documents(read_result, gates: FeatureGates | None = None, text: str
     """
     gates = gates or make_gates()
     serving = serving or gates
-    out: list[Diagnostic] = list(read_result.errors) if include_read_errors else []
+    out: list[Diagnostic] = read_errors(read_result, serving) if include_read_errors else []
     claim_specs = {(d.namespace, d.name): d.obj.spec for d in read_result.documents if d.kind == "ResourceClaim"}
     template_specs = {(d.namespace, d.name): d.obj.spec.spec for d in read_result.documents
                       if d.kind == "ResourceClaimTemplate"}
