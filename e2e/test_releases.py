@@ -142,3 +142,16 @@ def test_1_31_classic_dra_claim_is_left_to_its_control_plane_controller(page: Pa
     page.get_by_label("DRAControlPlaneController").select_option("")
     expect(summary(page)).to_contain_text("Allocated on node old-node")
     expect(page.locator("#diagnostics")).to_contain_text("dropped on create")
+
+
+def test_a_reload_keeps_a_gate_that_the_restored_release_leaves_free(page: Page, samples):
+    page.goto("/")
+    pick_release(page, "1.34")
+    open_gates(page)
+    page.get_by_label("DynamicResourceAllocation").select_option("off")
+    expect(page.locator("#dra-off")).to_be_visible()
+    page.wait_for_timeout(400)  # the store is written a moment after the last edit
+    page.reload()
+    expect(page.locator("#restored-status")).to_be_visible()
+    expect(page.locator("#dra-off")).to_contain_text("DynamicResourceAllocation is set to false")
+    expect(page.get_by_label("DynamicResourceAllocation")).to_be_enabled()
