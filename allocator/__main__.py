@@ -10,6 +10,8 @@ import argparse
 import json
 import sys
 
+from .releases import CURRENT_RELEASE, RELEASES
+
 EXIT_OK, EXIT_UNSATISFIABLE, EXIT_ERROR = 0, 1, 2
 
 ALLOCATE_HELP = """\
@@ -37,14 +39,17 @@ node names the slices use), in name order. Prints
    "nodes": [{"name": NODE, "fits": true|false, "reason": WHY_NOT}, ...]}
 and exits 0 when some node fits, 1 when none does.
 
-Exit 2: unreadable or invalid input, an unknown feature gate, or an error
-that makes the scheduler give up (a CEL error, an unknown DeviceClass, ...).
+Exit 2: unreadable or invalid input, an object in a version the release
+does not serve (none at all while DynamicResourceAllocation is off), an
+unknown release or feature gate, a locked gate set away from its value, or an
+error that makes the scheduler give up (a CEL error, an unknown DeviceClass, ...).
 """
 
 VALIDATE_HELP = """\
 Validate the input objects as the apiserver would (create), with CEL
-compilation and cost checks. Exit 0 when valid, 1 when not, 2 when the input
-cannot be read.
+compilation and cost checks, for the release --kubernetes-version. Exit 0
+when valid, 1 when not, 2 when the input cannot be read, an object is in a
+version the release does not serve, or a release or gate is refused.
 """
 
 
@@ -53,12 +58,16 @@ def build_parser() -> argparse.ArgumentParser:
                                      description="DRA Playground engine: allocate and validate DRA objects.")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands.required = True
-    gates_help = "Kubernetes feature gates, e.g. DRAPrioritizedList=false,DRAListTypeAttributes=true " \
-                 "(defaults: Kubernetes 1.37)"
+    gates_help = ("Kubernetes feature gates, e.g. DRAPrioritizedList=false,DRAListTypeAttributes=true "
+                  "(defaults: those of --kubernetes-version). Gates locked in that release cannot be changed; "
+                  "without --kubernetes-version they are the allocator library's switches, as in upstream's tests")
+    version_help = ("the Kubernetes release to simulate: its default feature gates, the resource.k8s.io "
+                    f"versions it serves and its fields ({RELEASES[0]} ... {RELEASES[-1]}, default {CURRENT_RELEASE})")
 
     allocate = commands.add_parser("allocate", help="allocate claims on a node, or find the nodes that fit",
                                    description=ALLOCATE_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     allocate.add_argument("--node", metavar="NAME", help="the node to allocate on (default: try every node)")
+    allocate.add_argument("--kubernetes-version", metavar="V", help=version_help)
     allocate.add_argument("--feature-gates", metavar="K=V,...", default="", help=gates_help)
     allocate.add_argument("-o", "--output", choices=("json", "yaml"), default="json", help="output format")
     _add_limit_flags(allocate)
@@ -66,6 +75,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     validate = commands.add_parser("validate", help="validate objects like the apiserver",
                                    description=VALIDATE_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+    validate.add_argument("--kubernetes-version", metavar="V", help=version_help)
     validate.add_argument("--feature-gates", metavar="K=V,...", default="", help=gates_help)
     validate.add_argument("-o", "--output", choices=("json", "text"), default="json", help="output format")
     _add_limit_flags(validate)
@@ -114,11 +124,16 @@ def _validate(args) -> int:
     return run(args)
 
 
-def _read_inputs(paths: list[str], limits):
-    """All documents of all files, or raise SystemExit(2) after printing what is wrong."""
+def _read_inputs(paths: list[str], limits, gates):
+    """All documents of all files, or raise SystemExit(2) after printing what is wrong.
+
+    An object in a version the release (of ``gates``) does not serve is
+    refused as such, whatever its fields hold.
+    """
     from .diagnostics import DiagnosticError
     from .inputfiles import InputError, read_input
     from .objects import read_documents
+    from .serving import read_errors
 
     documents, problems = [], []
     for path in paths:
@@ -131,7 +146,7 @@ def _read_inputs(paths: list[str], limits):
         except DiagnosticError as err:
             problems.extend(f"{source}:{d}" for d in err.diagnostics)
             continue
-        problems.extend(f"{source}:{d}" for d in result.errors)
+        problems.extend(f"{source}:{d}" for d in read_errors(result, gates))
         documents.extend(result.documents)
     if problems:
         for line in problems:
@@ -143,18 +158,20 @@ def _read_inputs(paths: list[str], limits):
 def _allocate(args) -> int:
     from .allocate import AllocatorError, search_nodes
     from .allocate import allocate_claims as allocate_on_node
+    from .classic import handed_to_controllers
     from .features import FeatureGateError, make_gates, parse_gate_list, stored_object_gates
     from .limits import from_flags
     from .pods import PodClaimError
     from .workload import build_workload
 
     try:
-        gates = make_gates(parse_gate_list(args.feature_gates or ""))
+        gates = make_gates(parse_gate_list(args.feature_gates or ""), args.kubernetes_version or CURRENT_RELEASE,
+                           locks=args.kubernetes_version is not None)
     except FeatureGateError as err:
         print(f"error: {err}", file=sys.stderr)
         return EXIT_ERROR
     try:
-        documents = _read_inputs(args.files, from_flags(args))
+        documents = _read_inputs(args.files, from_flags(args), gates)
     except SystemExit as stop:
         return int(stop.code)
 
@@ -163,7 +180,8 @@ def _allocate(args) -> int:
 
     # The apiserver would not have stored invalid objects: refuse them too. The
     # input stands for stored objects, so no field of a disabled gate is dropped.
-    invalid = _validation_errors(documents, stored_object_gates(gates.release))
+    # What the release does not serve is refused whatever the object holds.
+    invalid = _validation_errors(documents, stored_object_gates(gates.release), gates)
     if invalid:
         for line in invalid:
             print(f"error: {line}", file=sys.stderr)
@@ -174,6 +192,12 @@ def _allocate(args) -> int:
         print(f"error: {err}", file=sys.stderr)
         return EXIT_ERROR
     pending, allocated = work.pending, work.allocated
+    # Classic DRA (1.31): a claim with spec.controller is its driver's controller's to allocate, not the scheduler's.
+    handed_over = handed_to_controllers(work, documents, gates)
+    if handed_over:
+        for line in handed_over:
+            print(f"cannot allocate the claims: {line}", file=sys.stderr)
+        return EXIT_UNSATISFIABLE
     inputs = dict(classes=of_kind("DeviceClass"), slices=of_kind("ResourceSlice"), gates=gates,
                   allocated_claims=allocated)
     try:
@@ -204,11 +228,11 @@ def _allocate(args) -> int:
     return EXIT_OK
 
 
-def _validation_errors(documents, gates) -> list[str]:
+def _validation_errors(documents, gates, serving) -> list[str]:
     from .objects import ReadResult
     from .validation import validate_documents
 
-    found = validate_documents(ReadResult(documents=documents), gates)
+    found = validate_documents(ReadResult(documents=documents), gates, serving=serving)
     return [str(d) for d in found if d.severity == "error"]
 
 

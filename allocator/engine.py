@@ -17,7 +17,7 @@ import functools
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import model
+from . import classic, model
 from .allocate import Allocator, AllocatorError
 from .allocation import search as search_limits
 from .allocation.encode import claim_to_json
@@ -29,6 +29,7 @@ from .nodes import make_node
 from .nodes import search_nodes as nodes_to_search
 from .objects import ReadResult, read_documents
 from .pods import PodClaimError, container_devices
+from .serving import dra_off_message
 from .validation import inventory_warnings, validate_documents
 from .workload import Workload, build_workload
 
@@ -49,6 +50,7 @@ class Report:
     nodes: list[dict] = field(default_factory=list)
     containers: list[dict] = field(default_factory=list)
     explained_node: str | None = None  # the node the per-request explanation looks from
+    dra_off: str | None = None  # why the release's apiserver and scheduler know no DRA, and the gate to turn on
 
     @property
     def valid(self) -> bool:
@@ -65,6 +67,7 @@ class Report:
     def to_dict(self) -> dict[str, Any]:
         return {
             "kubernetesVersion": self.kubernetes_version,
+            "draOff": self.dra_off,
             "featureGates": self.gates.as_dict(),
             "gateOverrides": self.gates.overrides(),
             "objects": self.objects,
@@ -93,30 +96,33 @@ def _read(text: str, source: str, report: Report, limits: Limits) -> ReadResult:
 
 
 @functools.lru_cache(maxsize=8)
-def _inventory_diagnostics(inventory: str, kubernetes_version: str, limits: Limits) -> tuple[Diagnostic, ...]:
+def _inventory_diagnostics(inventory: str, kubernetes_version: str, overrides: tuple[tuple[str, bool], ...],
+                           limits: Limits) -> tuple[Diagnostic, ...]:
     """The inventory's decoding and validation diagnostics (syntax errors are ``_read``'s).
 
-    The inventory stands for stored objects, so fields of disabled gates stay
-    and only the release matters, not the gate overrides. Depending on the
-    text and the release alone, it is computed once per inventory: the live
-    editor sends the same one with every keystroke.
+    The inventory stands for stored objects, so fields of disabled gates stay;
+    the gate overrides only decide which versions are served. Depending on
+    the text, the release and the overrides alone, it is computed once per
+    inventory: the live editor sends the same one with every keystroke.
     """
     try:
         inv = read_documents(inventory, limits=limits) if inventory.strip() else ReadResult()
     except DiagnosticError:
         return ()
-    return tuple(validate_documents(inv, stored_object_gates(kubernetes_version), inventory))
+    return tuple(validate_documents(inv, stored_object_gates(kubernetes_version), inventory,
+                                    serving=make_gates(dict(overrides), kubernetes_version)))
 
 
 def analyze(documents: str, inventory: str = "", node: str | None = None,
             feature_gates: dict[str, bool] | None = None,
             kubernetes_version: str = CURRENT_RELEASE, limits: Limits = DEFAULT) -> Report:
     gates = make_gates(feature_gates, kubernetes_version)
-    report = Report(kubernetes_version=kubernetes_version, gates=gates)
+    report = Report(kubernetes_version=kubernetes_version, gates=gates, dra_off=dra_off_message(gates))
     docs = _read(documents, DOCUMENTS, report, limits)
     inv = _read(inventory, INVENTORY, report, limits)
     report.diagnostics.extend((DOCUMENTS, d) for d in validate_documents(docs, gates, documents))
-    report.diagnostics.extend((INVENTORY, d) for d in _inventory_diagnostics(inventory, kubernetes_version, limits))
+    report.diagnostics.extend((INVENTORY, d) for d in _inventory_diagnostics(
+        inventory, kubernetes_version, tuple(sorted(gates.overrides().items())), limits))
     combined = ReadResult(documents=inv.documents + docs.documents)
     report.diagnostics.extend((DOCUMENTS, d) for d in inventory_warnings(docs, combined, gates, documents))
 
@@ -127,11 +133,18 @@ def analyze(documents: str, inventory: str = "", node: str | None = None,
         report.diagnostics.append((DOCUMENTS, Diagnostic(field="spec.resourceClaims", type=NOT_FOUND, detail=str(err),
                                                          kind="Pod")))
         return report
+    if report.dra_off:
+        report.allocation["reasons"] = [report.dra_off]
+        return report
     if not report.valid:
         report.allocation["reasons"] = ["the objects are not valid: the apiserver would reject them"]
         return report
     if not work.pending:
         report.allocation["reasons"] = ["no pending ResourceClaim: nothing to allocate"]
+        return report
+    handed_over = classic.handed_to_controllers(work, combined.documents, gates)
+    if handed_over:
+        report.allocation.update(status="controller", reasons=handed_over)
         return report
     _allocate(report, combined, work, node, gates)
     return report

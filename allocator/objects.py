@@ -49,6 +49,8 @@ class Document:
     obj: object
     index: int = 0  # which object of the input, 0-based
     present: frozenset[str] = frozenset()  # field paths written, e.g. "spec.devices" for "devices: []"
+    # classic DRA fields (v1alpha3 in 1.31) set aside by ``convert``: path -> (value, position, removal note)
+    classic: dict[str, tuple] = field(default_factory=dict)
     where: _Where | None = field(default=None, repr=False, compare=False)
     located: tuple[dict[str, Position], Position | None] | None = field(default=None, repr=False, compare=False)
 
@@ -98,11 +100,32 @@ class Document:
 
 
 @dataclass
+class Unreadable:
+    """An object that could not be decoded: enough to tell whether its apiVersion is served at all.
+
+    The apiserver refuses an unserved version before decoding, so that
+    refusal replaces the object's ``errors`` (see ``serving``).
+    """
+
+    kind: str
+    api_version: str
+    name: str
+    errors: list[Diagnostic]
+    line: int | None = None
+    column: int | None = None
+
+    def position(self, path: str) -> Position | None:
+        return (self.line, self.column) if self.line else None
+
+
+@dataclass
 class ReadResult:
     documents: list[Document] = field(default_factory=list)
     errors: list[Diagnostic] = field(default_factory=list)
     # Objects of other kinds (Deployments, ConfigMaps...), reported as ignored.
     ignored: list[str] = field(default_factory=list)
+    # DRA objects whose decoding failed (their errors are in ``errors`` too).
+    unreadable: list[Unreadable] = field(default_factory=list)
 
     def of_kind(self, kind: str) -> list:
         return [d.obj for d in self.documents if d.kind == kind]
@@ -203,7 +226,8 @@ def read_documents(text: str, *, default_namespace: str = "default", limits: Lim
     if result is None:
         result = _read_uncached(text, default_namespace, limits)
         _cache.put(key, result)
-    return ReadResult(documents=list(result.documents), errors=list(result.errors), ignored=list(result.ignored))
+    return ReadResult(documents=list(result.documents), errors=list(result.errors), ignored=list(result.ignored),
+                      unreadable=list(result.unreadable))
 
 
 def _read_uncached(text: str, default_namespace: str, limits: Limits) -> ReadResult:
@@ -401,7 +425,11 @@ def _read_one(data, pos: Position | None, index: int, result: ReadResult, defaul
         conversion.relocate(diagnostic)  # report moved fields at the path the user wrote
     if decoder.errors:
         # In reading order: conversion and decoding find them in separate passes.
-        result.errors.extend(sorted(decoder.errors, key=lambda d: (d.line or 0, d.column or 0)))
+        found = sorted(decoder.errors, key=lambda d: (d.line or 0, d.column or 0))
+        result.errors.extend(found)
+        if kind in _RESOURCE_KINDS:
+            result.unreadable.append(Unreadable(kind=kind, api_version=api_version, name=name, errors=found,
+                                                line=line, column=column))
         return
     if kind in _NAMESPACED and not obj.metadata.namespace:
         obj.metadata.namespace = default_namespace
@@ -410,7 +438,7 @@ def _read_one(data, pos: Position | None, index: int, result: ReadResult, defaul
     present = frozenset(decoder.positions).union(decoder.present)
     located = None if where is not None else (decoder.positions, pos)
     result.documents.append(Document(kind=kind, api_version=api_version, obj=obj, index=index, present=present,
-                                     where=where, located=located))
+                                     where=where, located=located, classic=conversion.classic))
 
 
 def _positioned(source, body: dict):

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from allocator.diagnostics import PARSE
+from allocator.diagnostics import NOT_SERVED, PARSE
 from allocator.features import CURRENT_RELEASE, RELEASES, FeatureGateError, make_gates, parse_gate_list
 from playground import clusters
 from playground.limits import text_limit, too_long_message
@@ -91,7 +91,11 @@ class AnalysisRequestSerializer(serializers.Serializer):
         required=False, help_text="Feature-gate overrides; the others keep the release's defaults.",
     )
     kubernetesVersion = serializers.ChoiceField(
-        choices=RELEASES, default=CURRENT_RELEASE, help_text="The Kubernetes release whose feature-gate defaults apply.",
+        choices=RELEASES, default=CURRENT_RELEASE,
+        help_text="The Kubernetes release to simulate: its feature-gate defaults and locks (a locked gate set away "
+        "from its value is a 400 on featureGates) and the resource.k8s.io versions it serves (an object in another "
+        "version is refused with type `Not served` and the served versions named; with DynamicResourceAllocation "
+        "off, as by default before 1.34, none is served).",
     )
 
     def validate_documents(self, value: str) -> str:
@@ -132,7 +136,8 @@ class ErrorSerializer(serializers.Serializer):
     field = serializers.CharField(help_text="Field path: in the request (featureGates) or the apiserver's "
                                   "(spec.devices.requests[0].name).")
     type = serializers.CharField(help_text="The apiserver's error type (Required value, Invalid value...), "
-                                 "Parse error, or the HTTP status in words.")
+                                 "Parse error, Not served (the release does not serve the object's apiVersion), "
+                                 "or the HTTP status in words.")
     detail = serializers.CharField()
     line = serializers.IntegerField(allow_null=True, help_text="1-based line in the text sent, when known.")
     column = serializers.IntegerField(allow_null=True, help_text="1-based column in the text sent, when known.")
@@ -158,6 +163,11 @@ def unreadable_errors(report: dict) -> list[dict]:
     (unknown field, wrong type) leave the rest readable.
     """
     return [_entry(d) for d in report["diagnostics"] if d["type"] == PARSE and not d["kind"]]
+
+
+def unserved_errors(report: dict) -> list[dict]:
+    """Objects in a version the release does not serve: the apiserver would answer 404 before validating."""
+    return [_entry(d) for d in report["diagnostics"] if d["type"] == NOT_SERVED]
 
 
 class ValidateResponseSerializer(serializers.Serializer):
@@ -260,7 +270,10 @@ class RequestMatchesSerializer(serializers.Serializer):
 
 
 class AllocationSerializer(serializers.Serializer):
-    status = serializers.ChoiceField(choices=["allocated", "unsatisfiable", "error", "skipped"])
+    status = serializers.ChoiceField(
+        choices=["allocated", "unsatisfiable", "error", "skipped", "controller"],
+        help_text="`controller`: Kubernetes 1.31 with DRAControlPlaneController, a claim with spec.controller is "
+        "allocated by that driver's control-plane controller, not by the scheduler (not simulated; see reasons).")
     node = serializers.CharField(allow_null=True)
     claims = serializers.ListField(child=serializers.DictField())
     reasons = serializers.ListField(child=serializers.CharField())
@@ -309,6 +322,9 @@ class AnalyzeResponseSerializer(serializers.Serializer):
     """The engine's whole report (``allocator.engine.analyze(...).to_dict()``): what the page shows."""
 
     kubernetesVersion = serializers.CharField()
+    draOff = serializers.CharField(
+        allow_null=True, help_text="Set when DynamicResourceAllocation is off in this release (by default before "
+        "1.34, or set so): why, and which gate to turn on. Nothing of resource.k8s.io is served then.")
     featureGates = serializers.DictField(child=serializers.BooleanField(), help_text="Every gate's value.")
     gateOverrides = serializers.DictField(child=serializers.BooleanField(), help_text="Gates that differ from the default.")
     objects = serializers.ListField(child=serializers.DictField(), help_text="The objects read, with the apiVersion seen.")

@@ -39,6 +39,7 @@ from .serializers import (
     ValidateResponseSerializer,
     diagnostic_errors,
     unreadable_errors,
+    unserved_errors,
 )
 
 YAML_MEDIA_TYPES = frozenset(parser.media_type for parser in YAML_PARSERS)
@@ -66,8 +67,9 @@ class StateInputView(APIView):
 class ValidateView(StateInputView):
     def post(self, request: Request) -> Response:
         report = self.report(request)
-        if unreadable := unreadable_errors(report):
-            raise InvalidInput(unreadable)
+        # As `python -m allocator validate` exits 2 for these, not 1.
+        if refused := unreadable_errors(report) or unserved_errors(report):
+            raise InvalidInput(refused)
         return Response(ValidateResponseSerializer(report).data)
 
 

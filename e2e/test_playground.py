@@ -150,16 +150,24 @@ def test_it_opens_an_example_by_deep_link(page: Page, samples):
     expect(page.get_by_label("Sample inventory")).to_have_value("mixed-cluster")
 
 
-def test_it_rejects_first_available_on_1_32(page: Page, samples):
+def test_it_rejects_first_available_with_prioritized_list_off(page: Page, samples):
     page.goto("/examples/prioritized-list")
     expect(summary(page)).to_contain_text("Allocated")
-    page.get_by_label("Kubernetes version").select_option("1.32")
+    # DRAPrioritizedList is GA in 1.36 but locked only from 1.37: 1.36 can still turn it off.
+    page.get_by_label("Kubernetes version").select_option("1.36")
+    expect(page.locator("#assumes")).to_contain_text("Kubernetes 1.36")
+    page.locator("#gate-picker summary").click()
+    page.get_by_label("DRAPrioritizedList").select_option("off")
     expect(summary(page)).to_contain_text("Not valid")
-    expect(page.locator("#assumes")).to_contain_text("Kubernetes 1.32")
+    expect(page.locator("#assumes")).to_contain_text("DRAPrioritizedList=false")
     expect(page.locator("#diagnostics")).to_contain_text("firstAvailable")
     expect(page.locator("#diagnostics")).to_contain_text("DRAPrioritizedList is disabled")
-    page.get_by_label("Kubernetes version").select_option("1.37")
+    page.get_by_label("DRAPrioritizedList").select_option("")
     expect(summary(page)).to_contain_text("Allocated on node l40s-node-2")
+    # 1.32 predates resource.k8s.io/v1 and has DRA off by default: nothing of it is served.
+    page.get_by_label("Kubernetes version").select_option("1.32")
+    expect(summary(page)).to_contain_text("Not valid")
+    expect(page.locator("#dra-off")).to_contain_text("DRA is off in Kubernetes 1.32")
 
 
 def test_it_shares_a_link_that_restores_everything(page: Page, browser: Browser, samples):

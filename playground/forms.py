@@ -13,6 +13,7 @@ import hashlib
 from django import forms
 
 from allocator.features import CURRENT_RELEASE, KNOWN_GATES, RELEASES
+from allocator.releases import release
 from playground import clusters
 from playground.limits import text_limit
 from playground.models import SampleInventory
@@ -112,6 +113,19 @@ class PlaygroundForm(forms.Form):
 
     def gate_fields(self):
         return [self[gate_field(gate)] for gate in KNOWN_GATES]
+
+    def gate_rows(self) -> list[dict]:
+        """Each gate's field, and whether the chosen release locks it (then the page cannot change it)."""
+        name = self["kubernetes_version"].value()
+        rel = release(name if name in RELEASES else CURRENT_RELEASE)
+        rows = []
+        for gate in KNOWN_GATES:
+            spec = rel.gate_spec(gate)
+            locked = bool(spec and spec.locked)
+            title = (f"{spec.stage} and locked to {'on' if spec.default else 'off'} in Kubernetes {rel.name}"
+                     if locked else "")
+            rows.append({"field": self[gate_field(gate)], "locked": locked, "title": title})
+        return rows
 
     def clean(self):
         data = super().clean()

@@ -12,7 +12,7 @@ from collections import Counter
 
 import yaml
 
-from allocator.features import KNOWN_GATES, exists_in
+from allocator.features import KNOWN_GATES, FeatureGateError, exists_in, locked_in
 from playground import clusters, picture
 from playground.state import State
 
@@ -57,6 +57,7 @@ def gates_table(report: dict) -> list[dict]:
             "enabled": report["featureGates"].get(gate, False),
             "overridden": gate in overrides,
             "exists": exists_in(gate, release),
+            "locked": locked_in(gate, release),
         }
         for gate in KNOWN_GATES
     ]
@@ -218,7 +219,11 @@ def nodes_view(report: dict, node_filter: str = "") -> dict:
 
 
 def context(state: State, node_filter: str = "") -> dict:
-    report = clusters.analyze_state(state).to_dict()
+    try:
+        report = clusters.analyze_state(state).to_dict()
+    except FeatureGateError as exc:
+        # A stored share or example whose gate override the release now refuses (a locked gate): say so.
+        return {"state_error": f"{exc}."}
     fitting = {n.get("name") for n in report.get("nodes") or [] if n.get("fits")}
     pic = picture.build(clusters.state_inventory(state), state.documents, report,
                         limits=state.analyze_kwargs()["limits"], fitting=fitting, limit=PICTURE_NODES)

@@ -404,6 +404,9 @@
     Object.keys(state).forEach(function (name) {
       const el = form.elements.namedItem(name);
       if (!el || el.type === "file" || (el.type === "hidden" && name !== "inventory_id")) return;
+      // A gate locked in the release the page was served with may be free in the restored one:
+      // send it, and the answer's gate list locks again what that release locks.
+      if (el.tagName === "SELECT" && el.disabled && name.indexOf("gate_") === 0) el.disabled = false;
       if (el.tagName === "SELECT" && !Array.prototype.some.call(el.options, function (o) { return o.value === state[name]; })) {
         const option = document.createElement("option");
         option.value = option.textContent = state[name];

@@ -140,9 +140,10 @@ def test_it_rejects_unknown_gates_and_releases():
 
 
 def test_it_says_which_version_and_gates_it_assumed():
-    data = analyze(POD, INVENTORY, feature_gates={"DRAAdminAccess": False}, kubernetes_version="1.36").to_dict()
+    # DRAAdminAccess is GA and locked from 1.36 on: 1.36 refuses to turn it off, DRADeviceTaints (beta) can be.
+    data = analyze(POD, INVENTORY, feature_gates={"DRADeviceTaints": False}, kubernetes_version="1.36").to_dict()
     assert data["kubernetesVersion"] == "1.36"
-    assert data["gateOverrides"] == {"DRAAdminAccess": False}
+    assert data["gateOverrides"] == {"DRADeviceTaints": False}
     assert data["featureGates"]["DRAPartitionableDevices"] is True
 
 

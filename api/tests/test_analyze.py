@@ -1,6 +1,6 @@
 from api.tests.base import CLAIM_YAML, INVALID_CLAIM_YAML, UNSATISFIABLE_CLAIM_YAML, APITestCase
 
-REPORT_KEYS = ["kubernetesVersion", "featureGates", "gateOverrides", "objects", "ignored", "valid", "diagnostics",
+REPORT_KEYS = ["kubernetesVersion", "draOff", "featureGates", "gateOverrides", "objects", "ignored", "valid", "diagnostics",
                "requests", "explainedNode", "allocation", "nodes", "containers"]
 
 POD_YAML = """\
