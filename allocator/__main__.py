@@ -122,7 +122,7 @@ def _allocate(args) -> int:
     from .allocate import allocate_claims as allocate_on_node
     from .features import FeatureGateError, make_gates, parse_gate_list, stored_object_gates
     from .pods import PodClaimError
-    from .workload import build_workload
+    from .workload import build_workload, claim_api_versions
 
     try:
         gates = make_gates(parse_gate_list(args.feature_gates or ""))
@@ -150,6 +150,7 @@ def _allocate(args) -> int:
         print(f"error: {err}", file=sys.stderr)
         return EXIT_ERROR
     pending, allocated = work.pending, work.allocated
+    versions = claim_api_versions(documents, work)  # claims are printed in the version they were written in
     inputs = dict(classes=of_kind("DeviceClass"), slices=of_kind("ResourceSlice"), gates=gates,
                   allocated_claims=allocated)
     try:
@@ -158,7 +159,7 @@ def _allocate(args) -> int:
             if not outcome.allocated:
                 print(f"cannot allocate the claims on node {args.node}: {outcome.reason}", file=sys.stderr)
                 return EXIT_UNSATISFIABLE
-            _print({"node": args.node, "claims": _claims_json(pending, outcome.results)}, args.output)
+            _print({"node": args.node, "claims": _claims_json(pending, outcome.results, versions)}, args.output)
             return EXIT_OK
         found = search_nodes(pending, nodes=of_kind("Node"), **inputs)
     except AllocatorError as err:
@@ -170,7 +171,7 @@ def _allocate(args) -> int:
     table = [{"name": o.node_name or None, "fits": o.allocated, **({} if o.allocated else {"reason": o.reason})}
              for o in found.outcomes]
     _print({"node": (fit.node_name or None) if fit else None,
-            "claims": _claims_json(pending, fit.results) if fit else [],
+            "claims": _claims_json(pending, fit.results, versions) if fit else [],
             "nodes": table}, args.output)
     if fit is None:
         print("cannot allocate the claims on any node", file=sys.stderr)
@@ -188,10 +189,10 @@ def _validation_errors(documents, gates) -> list[str]:
     return [str(d) for d in found if d.severity == "error"]
 
 
-def _claims_json(claims, results) -> list[dict]:
+def _claims_json(claims, results, versions: dict[int, str]) -> list[dict]:
     from .allocation.encode import claim_to_json
 
-    return [claim_to_json(c, r) for c, r in zip(claims, results, strict=True)]
+    return [claim_to_json(c, r, versions[id(c)]) for c, r in zip(claims, results, strict=True)]
 
 
 def _print(data, output: str) -> None:

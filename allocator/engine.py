@@ -28,7 +28,7 @@ from .nodes import search_nodes as nodes_to_search
 from .objects import ReadResult, read_documents
 from .pods import PodClaimError, container_devices
 from .validation import inventory_warnings, validate_documents
-from .workload import Workload, build_workload
+from .workload import Workload, build_workload, claim_api_versions
 
 DOCUMENTS = "documents"
 INVENTORY = "inventory"
@@ -136,6 +136,7 @@ def analyze(documents: str, inventory: str = "", node: str | None = None,
 
 
 def _allocate(report: Report, combined: ReadResult, work: Workload, node: str | None, gates: FeatureGates) -> None:
+    """Allocate on ``node`` or the first node that fits; the claims come back in the versions they were written in."""
     nodes = combined.of_kind("Node")
     slices = combined.of_kind("ResourceSlice")
     alloc = report.allocation
@@ -168,8 +169,9 @@ def _allocate(report: Report, combined: ReadResult, work: Workload, node: str | 
                      reasons=[f"{o.node_name or '(any node)'}: {o.reason}" for o in outcomes])
         return
     _explain(report, explain(allocator, chosen.node, work.pending, chosen.search), slices)
+    versions = claim_api_versions(combined.documents, work)
     alloc.update(status="allocated", node=chosen.node_name,
-                 claims=[claim_to_json(c, r) for c, r in zip(work.pending, results, strict=True)])
+                 claims=[claim_to_json(c, r, versions[id(c)]) for c, r in zip(work.pending, results, strict=True)])
     by_claim = dict(zip((c.metadata.name for c in work.pending), results, strict=True))
     for pod in work.pods:
         for view in container_devices(pod, work.pod_claims[pod.metadata.name], by_claim):

@@ -3,6 +3,7 @@
 import re
 
 import pytest
+import yaml
 from playwright.sync_api import Browser, Page, expect
 
 from e2e.conftest import new_context
@@ -124,6 +125,26 @@ def test_it_locates_an_error_and_shows_the_grant_once_fixed(page: Page, samples)
     expect(summary(page)).to_contain_text("Allocated on node dra-example-driver-cluster-worker")
     expect(page.locator("#claims-table")).to_contain_text("dra-example-driver-cluster-worker/gpu-0")
     expect(page.locator("#editor .gutter-error")).to_have_count(0)
+
+
+def test_the_copied_status_yaml_is_in_the_claims_own_version(browser: Browser, server):
+    context, problems = new_context(browser, server.url, permissions=["clipboard-read", "clipboard-write"])
+    page = context.new_page()
+    page.goto("/")
+    beta = ONE_GPU.replace("resource.k8s.io/v1", "resource.k8s.io/v1beta1").replace(
+        "      exactly:\n        deviceClassName", "      deviceClassName")
+    replace_text(page, beta)
+    expect(summary(page)).to_contain_text("Allocated on node dra-example-driver-cluster-worker")
+    expect(page.locator("#status-yaml")).to_contain_text("apiVersion: resource.k8s.io/v1beta1")
+    page.get_by_role("button", name="Copy YAML").click()
+    expect(page.locator(".copy-status").last).to_have_text("Copied.")
+    copied = yaml.safe_load(page.evaluate("navigator.clipboard.readText()"))
+    assert copied["apiVersion"] == "resource.k8s.io/v1beta1"
+    # v1beta1 has no `exactly`: the request's fields are on the request itself.
+    assert copied["spec"]["devices"]["requests"] == [{"name": "gpu", "deviceClassName": "gpu.example.com"}]
+    assert copied["status"]["allocation"]["devices"]["results"][0]["device"] == "gpu-0"
+    context.close()
+    problems.check()
 
 
 def test_it_maps_devices_to_containers(page: Page, samples):
