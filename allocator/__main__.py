@@ -35,10 +35,13 @@ node names the slices use), in name order. Prints
   {"node": FIRST_NODE_THAT_FITS or null,
    "claims": [the claims allocated on that node],
    "nodes": [{"name": NODE, "fits": true|false, "reason": WHY_NOT}, ...]}
-and exits 0 when some node fits, 1 when none does.
+and exits 0 when some node fits, 1 when none does. A node where the
+scheduler's Allocate failed with an error (invalid resource pools) has
+"error": true; when no node fits and some failed so, the exit status is 2.
 
 Exit 2: unreadable or invalid input, an unknown feature gate, or an error
-that makes the scheduler give up (a CEL error, an unknown DeviceClass, ...).
+that makes the scheduler give up (a CEL error, an unknown DeviceClass,
+"invalid resource pools were encountered", ...); the message is on stderr.
 """
 
 VALIDATE_HELP = """\
@@ -156,6 +159,9 @@ def _allocate(args) -> int:
     try:
         if args.node is not None:
             outcome = allocate_on_node(pending, nodes=of_kind("Node"), node_name=args.node, **inputs)
+            if outcome.error:  # upstream's Allocate failed on this node: an error, not "does not fit"
+                print(f"error: {outcome.error} (node {args.node})", file=sys.stderr)
+                return EXIT_ERROR
             if not outcome.allocated:
                 print(f"cannot allocate the claims on node {args.node}: {outcome.reason}", file=sys.stderr)
                 return EXIT_UNSATISFIABLE
@@ -168,11 +174,15 @@ def _allocate(args) -> int:
 
     fit = found.first_fit
     # An inventory without nodes is tried on one nameless node: its name is null.
-    table = [{"name": o.node_name or None, "fits": o.allocated, **({} if o.allocated else {"reason": o.reason})}
+    table = [{"name": o.node_name or None, "fits": o.allocated, **({} if o.allocated else {"reason": o.reason}),
+              **({"error": True} if o.error else {})}
              for o in found.outcomes]
     _print({"node": (fit.node_name or None) if fit else None,
             "claims": _claims_json(pending, fit.results, versions) if fit else [],
             "nodes": table}, args.output)
+    if found.error:  # no node fits and Allocate failed with an error on some: the error is the answer
+        print(f"error: {found.error}", file=sys.stderr)
+        return EXIT_ERROR
     if fit is None:
         print("cannot allocate the claims on any node", file=sys.stderr)
         for o in found.outcomes:

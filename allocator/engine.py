@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import model
-from .allocate import Allocator, AllocatorError
+from .allocate import Allocator, AllocatorError, node_error
 from .allocation import search as search_limits
 from .allocation.encode import claim_to_json
 from .allocation.explain import Explanation, explain
@@ -160,8 +160,16 @@ def _allocate(report: Report, combined: ReadResult, work: Workload, node: str | 
         _explain(report, allocator.explain(failed_on, work.pending), slices)
         return
     # "proof": what decided "does not fit" without searching (allocation.proofs), on nodes where one did.
-    report.nodes = [{"name": o.node_name, "fits": o.allocated, "reason": o.reason or None,
+    report.nodes = [{"name": o.node_name, "fits": o.allocated, "reason": o.reason or None, "error": bool(o.error),
                      **({"proof": o.proof.to_dict()} if o.proof is not None else {})} for o in outcomes]
+    error = node_error(outcomes)
+    if error:
+        # Allocate failed with an error (invalid pools) where nothing fits: the scheduler reports that error.
+        failed = next(o for o in outcomes if o.error)
+        _explain(report, allocator.explain(failed.node, work.pending), slices)
+        alloc.update(status="error", node=node, error=error,
+                     reasons=[f"{o.node_name or '(any node)'}: {o.reason}" for o in outcomes])
+        return
     if chosen is None:
         first = outcomes[0]
         _explain(report, first.explanation or allocator.explain(first.node, work.pending), slices)

@@ -260,6 +260,9 @@ class NodeFitSerializer(serializers.Serializer):
     name = serializers.CharField()
     fits = serializers.BooleanField()
     reason = serializers.CharField(allow_null=True)
+    error = serializers.BooleanField(help_text=(
+        "The scheduler's Allocate failed on this node with an error (e.g. invalid resource pools), not "
+        "\"does not fit\"; when no node fits, that error is the answer (allocation.error)."))
     proof = ProofSerializer(required=False, help_text=(
         "Present when the claims were proved not to fit on the node without searching every combination: "
         "the same answer as the full search, with the numbers and names behind it."))

@@ -147,6 +147,50 @@ def test_the_copied_status_yaml_is_in_the_claims_own_version(browser: Browser, s
     problems.check()
 
 
+INVALID_POOL = """\
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata:
+  name: broken
+spec:
+  selectors:
+  - cel:
+      expression: device.driver == "broken.example.com"
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata:
+  name: broken-1
+spec:
+  driver: broken.example.com
+  nodeName: dra-example-driver-cluster-worker
+  pool: {name: broken, generation: 1, resourceSliceCount: 2}
+  devices: [{name: device-1}]
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata:
+  name: broken-2
+spec:
+  driver: broken.example.com
+  nodeName: dra-example-driver-cluster-worker
+  pool: {name: broken, generation: 1, resourceSliceCount: 2}
+  devices: [{name: device-1}]
+---
+""" + ONE_GPU.replace("gpu.example.com", "broken")
+
+
+def test_an_invalid_pool_is_an_error_not_a_claim_that_does_not_fit(page: Page, samples):
+    page.goto("/")
+    replace_text(page, INVALID_POOL)
+    expect(summary(page)).to_contain_text(
+        "The scheduler would give up: invalid resource pools were encountered (node dra-example-driver-cluster-worker)")
+    expect(summary(page)).not_to_contain_text("Cannot allocate")
+    row = page.locator("#nodes tr", has_text="dra-example-driver-cluster-worker")
+    expect(row.locator(".badge-error")).to_have_text("error")
+    expect(page.locator("#status-yaml")).to_have_count(0)
+
+
 def test_it_maps_devices_to_containers(page: Page, samples):
     page.goto("/examples/per-container-requests")
     rows = page.locator("#containers tbody tr")
