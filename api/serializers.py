@@ -151,12 +151,14 @@ class AllocateResponseSerializer(serializers.Serializer):
     node = serializers.CharField(allow_null=True, help_text="The node the claims were allocated for.")
     claims = serializers.ListField(
         child=serializers.DictField(),
-        help_text="The ResourceClaims with status.allocation, as `python -m allocator allocate -o json` prints them.",
+        help_text="The ResourceClaims with status.allocation, as `python -m allocator allocate -o json` prints them: "
+        "each in the apiVersion it was written in (a claim from a template in the template's).",
     )
     reasons = serializers.ListField(child=serializers.CharField(), help_text="Why the claims cannot be allocated.")
     error = serializers.CharField(
         allow_null=True, help_text="Set when the scheduler would give up rather than find no fit (a CEL runtime "
-        "error, an unknown DeviceClass...): where `python -m allocator allocate` exits 2, not 1.",
+        "error, an unknown DeviceClass, invalid resource pools on every node tried...): where "
+        "`python -m allocator allocate` exits 2, not 1.",
     )
 
     def to_representation(self, allocation: dict) -> dict:
