@@ -167,6 +167,18 @@ def test_slices_round_trip_in_every_version(version, data):
     assert second.obj == first.obj
 
 
+@pytest.mark.parametrize("version", VERSIONS)
+@PROPERTY
+@given(data=st.data())
+def test_templates_round_trip_in_every_version(version, data):
+    claim = data.draw(claims(version))
+    template = {"apiVersion": claim["apiVersion"], "kind": "ResourceClaimTemplate", "metadata": claim["metadata"],
+                "spec": {"metadata": {"labels": {"app": "x"}}, "spec": claim["spec"]}}
+    first, written, second = round_trip(template)
+    assert written["apiVersion"] == f"resource.k8s.io/{version}"
+    assert second.obj == first.obj
+
+
 # --------------------------------------------------------------------------- explicit shapes
 
 V1_CLAIM = {
