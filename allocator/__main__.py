@@ -37,12 +37,15 @@ node names the slices use), in name order. Prints
   {"node": FIRST_NODE_THAT_FITS or null,
    "claims": [the claims allocated on that node],
    "nodes": [{"name": NODE, "fits": true|false, "reason": WHY_NOT}, ...]}
-and exits 0 when some node fits, 1 when none does.
+and exits 0 when some node fits, 1 when none does. A node where the
+scheduler's Allocate failed with an error (invalid resource pools) has
+"error": true; when no node fits and some failed so, the exit status is 2.
 
 Exit 2: unreadable or invalid input, an object in a version the release
 does not serve (none at all while DynamicResourceAllocation is off), an
 unknown release or feature gate, a locked gate set away from its value, or an
-error that makes the scheduler give up (a CEL error, an unknown DeviceClass, ...).
+error that makes the scheduler give up (a CEL error, an unknown DeviceClass,
+"invalid resource pools were encountered", ...); the message is on stderr.
 """
 
 VALIDATE_HELP = """\
@@ -162,7 +165,7 @@ def _allocate(args) -> int:
     from .features import FeatureGateError, make_gates, parse_gate_list, stored_object_gates
     from .limits import from_flags
     from .pods import PodClaimError
-    from .workload import build_workload
+    from .workload import build_workload, claim_api_versions
 
     try:
         gates = make_gates(parse_gate_list(args.feature_gates or ""), args.kubernetes_version or CURRENT_RELEASE,
@@ -198,15 +201,19 @@ def _allocate(args) -> int:
         for line in handed_over:
             print(f"cannot allocate the claims: {line}", file=sys.stderr)
         return EXIT_UNSATISFIABLE
+    versions = claim_api_versions(documents, work)  # claims are printed in the version they were written in
     inputs = dict(classes=of_kind("DeviceClass"), slices=of_kind("ResourceSlice"), gates=gates,
                   allocated_claims=allocated)
     try:
         if args.node is not None:
             outcome = allocate_on_node(pending, nodes=of_kind("Node"), node_name=args.node, **inputs)
+            if outcome.error:  # upstream's Allocate failed on this node: an error, not "does not fit"
+                print(f"error: {outcome.error} (node {args.node})", file=sys.stderr)
+                return EXIT_ERROR
             if not outcome.allocated:
                 print(f"cannot allocate the claims on node {args.node}: {outcome.reason}", file=sys.stderr)
                 return EXIT_UNSATISFIABLE
-            _print({"node": args.node, "claims": _claims_json(pending, outcome.results)}, args.output)
+            _print({"node": args.node, "claims": _claims_json(pending, outcome.results, versions)}, args.output)
             return EXIT_OK
         found = search_nodes(pending, nodes=of_kind("Node"), **inputs)
     except AllocatorError as err:
@@ -215,11 +222,15 @@ def _allocate(args) -> int:
 
     fit = found.first_fit
     # An inventory without nodes is tried on one nameless node: its name is null.
-    table = [{"name": o.node_name or None, "fits": o.allocated, **({} if o.allocated else {"reason": o.reason})}
+    table = [{"name": o.node_name or None, "fits": o.allocated, **({} if o.allocated else {"reason": o.reason}),
+              **({"error": True} if o.error else {})}
              for o in found.outcomes]
     _print({"node": (fit.node_name or None) if fit else None,
-            "claims": _claims_json(pending, fit.results) if fit else [],
+            "claims": _claims_json(pending, fit.results, versions) if fit else [],
             "nodes": table}, args.output)
+    if found.error:  # no node fits and Allocate failed with an error on some: the error is the answer
+        print(f"error: {found.error}", file=sys.stderr)
+        return EXIT_ERROR
     if fit is None:
         print("cannot allocate the claims on any node", file=sys.stderr)
         for o in found.outcomes:
@@ -236,10 +247,10 @@ def _validation_errors(documents, gates, serving) -> list[str]:
     return [str(d) for d in found if d.severity == "error"]
 
 
-def _claims_json(claims, results) -> list[dict]:
+def _claims_json(claims, results, versions: dict[int, str]) -> list[dict]:
     from .allocation.encode import claim_to_json
 
-    return [claim_to_json(c, r) for c, r in zip(claims, results, strict=True)]
+    return [claim_to_json(c, r, versions[id(c)]) for c, r in zip(claims, results, strict=True)]
 
 
 def _print(data, output: str) -> None:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import classic, model
-from .allocate import Allocator, AllocatorError
+from .allocate import Allocator, AllocatorError, node_error
 from .allocation import search as search_limits
 from .allocation.encode import claim_to_json
 from .allocation.explain import Explanation, explain
@@ -31,7 +31,7 @@ from .objects import ReadResult, read_documents
 from .pods import PodClaimError, container_devices
 from .serving import dra_off_message
 from .validation import inventory_warnings, validate_documents
-from .workload import Workload, build_workload
+from .workload import Workload, build_workload, claim_api_versions
 
 DOCUMENTS = "documents"
 INVENTORY = "inventory"
@@ -151,6 +151,7 @@ def analyze(documents: str, inventory: str = "", node: str | None = None,
 
 
 def _allocate(report: Report, combined: ReadResult, work: Workload, node: str | None, gates: FeatureGates) -> None:
+    """Allocate on ``node`` or the first node that fits; the claims come back in the versions they were written in."""
     nodes = combined.of_kind("Node")
     slices = combined.of_kind("ResourceSlice")
     alloc = report.allocation
@@ -174,8 +175,16 @@ def _allocate(report: Report, combined: ReadResult, work: Workload, node: str | 
         _explain(report, allocator.explain(failed_on, work.pending), slices)
         return
     # "proof": what decided "does not fit" without searching (allocation.proofs), on nodes where one did.
-    report.nodes = [{"name": o.node_name, "fits": o.allocated, "reason": o.reason or None,
+    report.nodes = [{"name": o.node_name, "fits": o.allocated, "reason": o.reason or None, "error": bool(o.error),
                      **({"proof": o.proof.to_dict()} if o.proof is not None else {})} for o in outcomes]
+    error = node_error(outcomes)
+    if error:
+        # Allocate failed with an error (invalid pools) where nothing fits: the scheduler reports that error.
+        failed = next(o for o in outcomes if o.error)
+        _explain(report, allocator.explain(failed.node, work.pending), slices)
+        alloc.update(status="error", node=node, error=error,
+                     reasons=[f"{o.node_name or '(any node)'}: {o.reason}" for o in outcomes])
+        return
     if chosen is None:
         first = outcomes[0]
         _explain(report, first.explanation or allocator.explain(first.node, work.pending), slices)
@@ -183,8 +192,9 @@ def _allocate(report: Report, combined: ReadResult, work: Workload, node: str | 
                      reasons=[f"{o.node_name or '(any node)'}: {o.reason}" for o in outcomes])
         return
     _explain(report, explain(allocator, chosen.node, work.pending, chosen.search), slices)
+    versions = claim_api_versions(combined.documents, work)
     alloc.update(status="allocated", node=chosen.node_name,
-                 claims=[claim_to_json(c, r) for c, r in zip(work.pending, results, strict=True)])
+                 claims=[claim_to_json(c, r, versions[id(c)]) for c, r in zip(work.pending, results, strict=True)])
     by_claim = dict(zip((c.metadata.name for c in work.pending), results, strict=True))
     for pod in work.pods:
         for view in container_devices(pod, work.pod_claims[pod.metadata.name], by_claim):

@@ -172,7 +172,8 @@ allocate = _state_endpoint(
     "allocate", "Allocate claims like the scheduler",
     "Allocates the claims without `status.allocation` together, as for one pod, on `node` (or on the first "
     "node that fits); claims with `status.allocation` hold their devices. `claims` is exactly what "
-    "`python -m allocator allocate -o json` prints for the same input.",
+    "`python -m allocator allocate -o json` prints for the same input, each claim in the apiVersion it was "
+    "written in.",
     OpenApiResponse(AllocateResponseSerializer, description="The allocation, or why there is none.", examples=[
         OpenApiExample("Allocated", {"allocated": True, "node": "dra-example-driver-cluster-worker", "claims": [{
             "apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",

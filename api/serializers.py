@@ -191,12 +191,14 @@ class AllocateResponseSerializer(serializers.Serializer):
     node = serializers.CharField(allow_null=True, help_text="The node the claims were allocated for.")
     claims = serializers.ListField(
         child=serializers.DictField(),
-        help_text="The ResourceClaims with status.allocation, as `python -m allocator allocate -o json` prints them.",
+        help_text="The ResourceClaims with status.allocation, as `python -m allocator allocate -o json` prints them: "
+        "each in the apiVersion it was written in (a claim from a template in the template's).",
     )
     reasons = serializers.ListField(child=serializers.CharField(), help_text="Why the claims cannot be allocated.")
     error = serializers.CharField(
         allow_null=True, help_text="Set when the scheduler would give up rather than find no fit (a CEL runtime "
-        "error, an unknown DeviceClass...): where `python -m allocator allocate` exits 2, not 1.",
+        "error, an unknown DeviceClass, invalid resource pools on every node tried...): where "
+        "`python -m allocator allocate` exits 2, not 1.",
     )
 
     def to_representation(self, allocation: dict) -> dict:
@@ -303,6 +305,9 @@ class NodeFitSerializer(serializers.Serializer):
     name = serializers.CharField()
     fits = serializers.BooleanField()
     reason = serializers.CharField(allow_null=True)
+    error = serializers.BooleanField(help_text=(
+        "The scheduler's Allocate failed on this node with an error (e.g. invalid resource pools), not "
+        "\"does not fit\"; when no node fits, that error is the answer (allocation.error)."))
     proof = ProofSerializer(required=False, help_text=(
         "Present when the claims were proved not to fit on the node without searching every combination: "
         "the same answer as the full search, with the numbers and names behind it."))
