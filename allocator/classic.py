@@ -46,13 +46,15 @@ def diagnostics(document, gates: FeatureGates) -> list[Diagnostic]:
         return []
     if not _exists(gates):
         out = []
-        for path, (_, pos, removed) in document.classic.items():
+        for path, (_, _, removed) in document.classic.items():
+            pos = document.classic_pos(path)
             line, column = pos if pos else (document.line, document.column)
             out.append(Diagnostic(field=path, type=PARSE, detail=f'unknown field "{path}": {removed}',
                                   kind=document.kind, name=document.name, line=line, column=column))
         return out
     errs = Errors()
-    for path, (value, pos, _) in document.classic.items():
+    for path, (value, _, _) in document.classic.items():
+        pos = document.classic_pos(path)
         found = Errors()
         if not gates.enabled(CLASSIC_DRA_GATE):
             found.warn(path, f"dropped on create: the feature gate {CLASSIC_DRA_GATE} is off in Kubernetes "

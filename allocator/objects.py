@@ -64,6 +64,15 @@ class Document:
     def positions(self) -> dict[str, Position]:
         return self._located()[0]
 
+    def classic_pos(self, path: str) -> Position | None:
+        """Where a set-aside classic DRA field (``classic``) was written; a fast read finds it by reading again."""
+        pos = self.classic[path][1]
+        if pos is None and self.where is not None:
+            again = self.where.positioned()
+            if again is not None and path in again.classic:
+                pos = again.classic[path][1]
+        return pos
+
     @property
     def pos(self) -> Position | None:
         if self.located is None and self.where is not None and self.where.pos is not None:
@@ -339,10 +348,13 @@ class _Where:
     def pos(self) -> Position | None:
         return self.span.position if self.span is not None else None
 
-    def locate(self) -> tuple[dict[str, Position], Position | None]:
+    def positioned(self) -> Document | None:
+        """The object read again with positions: alone when it can be, else within the whole text."""
         found = self._alone()
-        if found is None:
-            found = self.whole.document(self.index)
+        return found if found is not None else self.whole.document(self.index)
+
+    def locate(self) -> tuple[dict[str, Position], Position | None]:
+        found = self.positioned()
         return (found.positions, found.pos) if found is not None else ({}, self.pos)
 
     def _alone(self) -> Document | None:
