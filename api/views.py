@@ -15,6 +15,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from allocator.compare import compare
 from allocator.engine import analyze
 from playground.models import Example, SampleInventory, Share
 from playground.state import State
@@ -26,6 +27,8 @@ from .renderers import YAMLRenderer
 from .serializers import (
     AllocateResponseSerializer,
     AnalysisRequestSerializer,
+    AnalyzeRequestSerializer,
+    CompareRequestSerializer,
     ExampleDetailSerializer,
     ExampleSerializer,
     InventoryDetailSerializer,
@@ -35,6 +38,7 @@ from .serializers import (
     ValidateResponseSerializer,
     unreadable_errors,
 )
+from .throttling import TwoAnalysesRateThrottle
 
 YAML_MEDIA_TYPES = frozenset(parser.media_type for parser in YAML_PARSERS)
 
@@ -43,13 +47,15 @@ class StateInputView(APIView):
     """Reads a ``State`` from a JSON object, or from a YAML body plus query parameters."""
 
     parser_classes = [JSONParser, *YAML_PARSERS]
+    request_serializer = AnalysisRequestSerializer
 
     def state(self, request: Request) -> State:
+        """The validated input: a ``State`` (an ``Analysis`` for analyze, which also takes ``alternatives``)."""
         data = request.data
         if request.content_type.partition(";")[0].strip().lower() in YAML_MEDIA_TYPES:
             # An empty body parses to {}: it is empty YAML all the same.
             data = {**request.query_params.dict(), "documents": data if isinstance(data, str) else ""}
-        serializer = AnalysisRequestSerializer(data=data)
+        serializer = self.request_serializer(data=data)
         serializer.is_valid(raise_exception=True)
         return serializer.validated_data
 
@@ -77,8 +83,24 @@ class AllocateView(StateInputView):
 
 @docs.analyze
 class AnalyzeView(StateInputView):
+    request_serializer = AnalyzeRequestSerializer
+
     def post(self, request: Request) -> Response:
         return Response(self.report(request))
+
+
+@docs.compare
+class CompareView(APIView):
+    """Two analyses of the same documents; each side counts against the rate limit."""
+
+    parser_classes = [JSONParser]
+    throttle_classes = [TwoAnalysesRateThrottle]
+
+    def post(self, request: Request) -> Response:
+        serializer = CompareRequestSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        sides = serializer.validated_data
+        return Response(compare(sides["left"].analyze_kwargs(), sides["right"].analyze_kwargs()))
 
 
 @docs.inventory_list
