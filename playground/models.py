@@ -17,6 +17,7 @@ Interface (stable; ``api/`` imports it):
     slug, title, description, inventory (FK to SampleInventory), documents,
     node ("" = automatic), feature_gates (dict of overrides), kubernetes_version,
     tags, expected (the expected outcome, as in the sample file's ``expect``),
+    compare (null, or the compared column's settings: a comparison example),
     position.
     ``example.state() -> playground.state.State`` ready for the engine.
     ``Example.objects.with_inventory()`` examples with their inventory joined, in gallery order.
@@ -29,7 +30,7 @@ Interface (stable; ``api/`` imports it):
     content, so sharing the same state twice gives the same id), inventory
     (the YAML itself, not a reference), documents, node, kubernetes_version,
     feature_gates, inventory_slug (where the inventory came from, for
-    display), created.
+    display), compare (the compared column's settings, or null), created.
     ``Share.objects.get_or_create_for(state: State | dict) -> (share, created)``;
     a dict is checked with ``State.from_dict`` and may raise ``StateError``.
     ``share.state() -> State``; ``share.get_absolute_url() -> "/s/<id>"``.
@@ -42,7 +43,7 @@ from django.db import IntegrityError, models, transaction
 from django.urls import reverse
 
 from allocator.features import CURRENT_RELEASE, RELEASES
-from playground.state import ID_LENGTH, ID_MAX_LENGTH, State
+from playground.state import ID_LENGTH, ID_MAX_LENGTH, State, side_from_dict
 
 SafeDumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
@@ -147,6 +148,7 @@ class ExampleQuerySet(models.QuerySet):
                 "kubernetes_version": str(data.get("kubernetesVersion") or CURRENT_RELEASE),
                 "tags": list(data.get("features") or []),
                 "expected": dict(data.get("expect") or {}),
+                "compare": dict(data["compare"]) if data.get("compare") else None,
                 "position": position,
             },
         )
@@ -163,6 +165,9 @@ class Example(models.Model):
     kubernetes_version = models.CharField(max_length=8, choices=VERSION_CHOICES, default=CURRENT_RELEASE)
     tags = models.JSONField(default=list, blank=True)
     expected = models.JSONField(default=dict, blank=True, help_text="The expected outcome (the sample's expect).")
+    # A comparison example: the compared column's kubernetesVersion, featureGates, node and inventory (a slug;
+    # absent: the example's own), as the sample file's ``compare`` gives them; null for a plain example.
+    compare = models.JSONField(null=True, blank=True)
     position = models.PositiveIntegerField(default=0)
     updated = models.DateTimeField(auto_now=True)
 
@@ -186,8 +191,19 @@ class Example(models.Model):
                 "kubernetesVersion": self.kubernetes_version,
                 "featureGates": self.feature_gates,
                 "inventorySlug": self.inventory.slug,
+                "compare": self.compare_side(),
             }
         )
+
+    def compare_side(self) -> dict | None:
+        """The compared column for ``State.from_dict``, its inventory slug resolved to the objects."""
+        if not self.compare:
+            return None
+        slug = self.compare.get("inventory") or self.inventory.slug
+        inventory = self.inventory if slug == self.inventory.slug else SampleInventory.objects.get(slug=slug)
+        return {"kubernetesVersion": self.compare.get("kubernetesVersion") or self.kubernetes_version,
+                "featureGates": self.compare.get("featureGates") or {}, "node": self.compare.get("node") or "",
+                "inventory": inventory.as_yaml(), "inventorySlug": slug}
 
 
 class ShareQuerySet(models.QuerySet):
@@ -202,6 +218,7 @@ class ShareQuerySet(models.QuerySet):
             "kubernetes_version": state.kubernetes_version,
             "feature_gates": state.feature_gates,
             "inventory_slug": state.inventory_slug,
+            "compare": state.compare.to_dict() if state.compare else None,
         }
         # Lengthen the id in the (astronomically unlikely) case of a prefix collision.
         for length in range(ID_LENGTH, ID_MAX_LENGTH + 1):
@@ -226,6 +243,8 @@ class Share(models.Model):
     kubernetes_version = models.CharField(max_length=8, choices=VERSION_CHOICES, default=CURRENT_RELEASE)
     feature_gates = models.JSONField(default=dict, blank=True)
     inventory_slug = models.CharField(max_length=100, blank=True)
+    # The compared column's settings (State.compare, as Side.to_dict()), or null.
+    compare = models.JSONField(null=True, blank=True)
     created = models.DateTimeField(auto_now_add=True)
 
     objects = ShareQuerySet.as_manager()
@@ -247,4 +266,5 @@ class Share(models.Model):
             kubernetes_version=self.kubernetes_version,
             feature_gates=dict(sorted(self.feature_gates.items())),
             inventory_slug=self.inventory_slug,
+            compare=side_from_dict(self.compare),
         )

@@ -11,6 +11,8 @@ from collections import Counter
 
 import yaml
 
+from allocator.allocation.alternatives import MAX_LIMIT as MAX_ALTERNATIVES
+from allocator.compare import differences
 from allocator.engine import analyze
 from allocator.features import KNOWN_GATES, exists_in
 from playground import picture
@@ -165,8 +167,59 @@ def status_yaml(report: dict) -> str:
     return yaml.dump_all(claims, Dumper=SafeDumper, sort_keys=False) if claims else ""
 
 
-def context(state: State) -> dict:
-    report = analyze(**state.analyze_kwargs()).to_dict()
+def alternatives_view(report: dict) -> dict | None:
+    """The other grants (``allocation.alternatives``) for the page: per grant, its devices per claim and request."""
+    alloc = report.get("allocation") or {}
+    if "alternativesSearch" not in alloc:
+        return None
+    grants = []
+    for index, grant in enumerate(alloc.get("alternatives") or []):
+        claims = [{"name": c["name"], "results": [{**r, "key": f"{r['driver']}/{r['pool']}/{r['device']}"}
+                                                  for r in c["results"]]} for c in grant["claims"]]
+        grants.append({"number": index + 1, "claims": claims,
+                       "devices": " ".join(r["key"] for c in claims for r in c["results"])})
+    return {"grants": grants, "search": alloc["alternativesSearch"]}
+
+
+def _column(state: State, report: dict, diffs: set[str]) -> dict:
+    """One column of a comparison: its settings and outcomes, each marked where it differs from the other."""
+    colors: dict = {}
+    claims = claims_table(report, colors)
+    for claim in claims:
+        ref = f"{claim['namespace'] or 'default'}/{claim['name']}"
+        for r in claim["results"]:
+            r["differs"] = f"allocation.devices[{ref}][{r['request']}]" in diffs
+    containers = [{**c, "differs": f"containers[{c['pod']}][{c['container']}]" in diffs}
+                  for c in containers_table(report, colors)]
+    nodes = [{**n, "differs": f"nodes[{n['name']}].fits" in diffs} for n in report.get("nodes") or []]
+    diagnostics = report.get("diagnostics") or []
+    return {
+        "state": state,
+        "report": report,
+        "claims": claims,
+        "containers": containers,
+        "nodes": nodes,
+        "errors": [d for d in diagnostics if d.get("severity") == "error"],
+        "summary_differs": bool(diffs & {"valid", "allocation.status", "allocation.node", "allocation.error"}),
+        "errors_differ": "errors" in diffs,
+        "reasons_differ": "allocation.reasons" in diffs,
+    }
+
+
+def comparison(state: State, left: dict) -> dict | None:
+    """Both columns of a comparison (``state.compare``) and what differs between them."""
+    right_state = state.compared()
+    if right_state is None:
+        return None
+    right = analyze(**right_state.analyze_kwargs()).to_dict()
+    found = differences(left, right)
+    paths = {d["path"] for d in found}
+    return {"left": _column(state, left, paths), "right": _column(right_state, right, paths), "differences": found}
+
+
+def context(state: State, alternatives: int = 0) -> dict:
+    """The template context for a state; ``alternatives`` > 0 also lists up to that many other grants."""
+    report = analyze(**state.analyze_kwargs(), alternatives=alternatives).to_dict()
     pic = picture.build(state.inventory, state.documents, report)
     colors = {(g.claim, g.request): g.color for g in pic.legend}
     diagnostics = report.get("diagnostics") or []
@@ -183,4 +236,7 @@ def context(state: State) -> dict:
         "requests": requests_table(report, colors),
         "containers": containers_table(report, colors),
         "status_yaml": status_yaml(report),
+        "alternatives": alternatives_view(report),
+        "max_alternatives": MAX_ALTERNATIVES,
+        "comparison": comparison(state, report),
     }

@@ -17,11 +17,12 @@ from playground.state import State, StateError
 logger = logging.getLogger(__name__)
 
 
-def _render_editor(request: HttpRequest, state: State | None, form: PlaygroundForm, **extra) -> HttpResponse:
+def _render_editor(request: HttpRequest, state: State | None, form: PlaygroundForm, alternatives: int = 0,
+                   **extra) -> HttpResponse:
     """The editor page, or only its results when htmx asks for them (``hx-target="results"``)."""
     ctx = {"form": form, "state": state, **extra}
     if state is not None:
-        ctx.update(results.context(state))
+        ctx.update(results.context(state, alternatives))
     if request.htmx and request.htmx.target == "results":
         return render(request, "playground/partials/results_swap.html", ctx)
     return render(request, "playground/index.html", ctx)
@@ -38,9 +39,19 @@ def default_state() -> State:
                  inventory_slug=inventory.slug)
 
 
+def _posted_analyses(request: HttpRequest, *args, **kwargs) -> int:
+    """A posted comparison runs two analyses."""
+    return 2 if request.POST.get("compare") else 1
+
+
+def _shared_analyses(request: HttpRequest, share_id: str) -> int:
+    """A shared comparison runs two analyses."""
+    return 2 if Share.objects.filter(pk=share_id, compare__isnull=False).exists() else 1
+
+
 # Every view that renders results runs the engine, reading included.
 @require_http_methods(["GET", "HEAD", "POST"])
-@rate_limit("PAGE_ANALYSES_PER_MINUTE", methods=("GET", "HEAD", "POST"))
+@rate_limit("PAGE_ANALYSES_PER_MINUTE", methods=("GET", "HEAD", "POST"), cost=_posted_analyses)
 def index(request: HttpRequest) -> HttpResponse:
     if request.method != "POST":
         state = default_state()
@@ -49,7 +60,10 @@ def index(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return _render_editor(request, None, form)
     # Re-bind from the state so a loaded or uploaded inventory shows in the editor.
-    return _render_editor(request, form.state, PlaygroundForm.for_state(form.state, samples=form.samples))
+    alternatives = form.cleaned_data.get("alternatives") or 0
+    rebound = PlaygroundForm.for_state(form.state, samples=form.samples)
+    rebound.initial["alternatives"] = alternatives or None
+    return _render_editor(request, form.state, rebound, alternatives)
 
 
 @require_safe
@@ -71,7 +85,7 @@ def gallery(request: HttpRequest) -> HttpResponse:
 
 
 @require_safe
-@rate_limit("PAGE_ANALYSES_PER_MINUTE", methods=("GET", "HEAD"))
+@rate_limit("PAGE_ANALYSES_PER_MINUTE", methods=("GET", "HEAD"), cost=_shared_analyses)
 def share(request: HttpRequest, share_id: str) -> HttpResponse:
     snapshot = get_object_or_404(Share, pk=share_id)
     state = snapshot.state()
@@ -83,11 +97,12 @@ def share(request: HttpRequest, share_id: str) -> HttpResponse:
 @xframe_options_exempt
 @csp_replace({"frame-ancestors": ["*"]})
 @require_safe
-@rate_limit("PAGE_ANALYSES_PER_MINUTE", methods=("GET", "HEAD"))
+@rate_limit("PAGE_ANALYSES_PER_MINUTE", methods=("GET", "HEAD"), cost=_shared_analyses)
 def share_embed(request: HttpRequest, share_id: str) -> HttpResponse:
     snapshot = get_object_or_404(Share, pk=share_id)
     state = snapshot.state()
-    ctx = {"share": snapshot, "state": state, "form": PlaygroundForm.for_state(state), **results.context(state)}
+    ctx = {"share": snapshot, "state": state, "form": PlaygroundForm.for_state(state), "embed": True,
+           **results.context(state)}
     return render(request, "playground/embed.html", ctx)
 
 
@@ -117,7 +132,7 @@ def export(request: HttpRequest) -> HttpResponse:
 
 
 @require_POST
-@rate_limit("PAGE_ANALYSES_PER_MINUTE")
+@rate_limit("PAGE_ANALYSES_PER_MINUTE", cost=_posted_analyses)
 def import_state(request: HttpRequest) -> HttpResponse:
     upload = request.FILES.get("state_file")
     try:
