@@ -108,6 +108,7 @@ class PlaygroundForm(forms.Form):
         for gate, on in state.feature_gates.items():
             initial[gate_field(gate)] = "on" if on else "off"
         side = state.compare
+        initial["compare_kubernetes_version"] = state.kubernetes_version  # the right column starts alike
         if side is not None:
             same = side.inventory == state.inventory
             initial.update(compare=True, compare_node=side.node, compare_kubernetes_version=side.kubernetes_version,

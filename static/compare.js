@@ -1,7 +1,8 @@
 /* DRA Playground: Compare and "Show other grants" on the editor page. No build step.
  *
  * - the Compare checkbox shows or hides the right column's settings (the
- *   results follow through the form's live analysis, like any other edit);
+ *   results follow through the form's live analysis, like any other edit;
+ *   the settings wait in a <template> until Compare is first ticked);
  * - "Show other grants" / "Hide other grants" set the form's hidden
  *   `alternatives` field and run the analysis, so later edits keep the list;
  * - hovering or focusing an alternative highlights its devices in the
@@ -11,12 +12,17 @@
 (function () {
   "use strict";
 
+  // Ticked: the right column's settings (from their template the first time); unticked: hidden, kept.
   function showCompareSettings() {
     const toggle = document.getElementById("id_compare");
-    const settings = document.getElementById("compare-settings");
-    if (!toggle || !settings) return;
-    settings.hidden = !toggle.checked;
-    settings.removeAttribute("data-off");
+    if (!toggle) return;
+    let settings = document.getElementById("compare-settings");
+    const template = document.getElementById("compare-settings-template");
+    if (!settings && toggle.checked && template) {
+      template.parentNode.insertBefore(template.content.cloneNode(true), template);
+      settings = document.getElementById("compare-settings");
+    }
+    if (settings) settings.hidden = !toggle.checked;
   }
 
   document.addEventListener("DOMContentLoaded", showCompareSettings);
