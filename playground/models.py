@@ -18,7 +18,7 @@ Interface (stable; ``api/`` imports it):
     node ("" = automatic), feature_gates (dict of overrides), kubernetes_version,
     tags, expected (the expected outcome, as in the sample file's ``expect``),
     compare (null, or the compared column's settings: a comparison example),
-    position.
+    alternatives (how many other grants the example opens with listed), position.
     ``example.state() -> playground.state.State`` ready for the engine.
     ``Example.objects.with_inventory()`` examples with their inventory joined, in gallery order.
     ``Example.objects.default()`` the example the editor opens with (or None).
@@ -149,6 +149,7 @@ class ExampleQuerySet(models.QuerySet):
                 "tags": list(data.get("features") or []),
                 "expected": dict(data.get("expect") or {}),
                 "compare": dict(data["compare"]) if data.get("compare") else None,
+                "alternatives": int(data.get("alternatives") or 0),
                 "position": position,
             },
         )
@@ -168,6 +169,8 @@ class Example(models.Model):
     # A comparison example: the compared column's kubernetesVersion, featureGates, node and inventory (a slug;
     # absent: the example's own), as the sample file's ``compare`` gives them; null for a plain example.
     compare = models.JSONField(null=True, blank=True)
+    # How many of the other grants the example opens with listed (0: none).
+    alternatives = models.PositiveSmallIntegerField(default=0)
     position = models.PositiveIntegerField(default=0)
     updated = models.DateTimeField(auto_now=True)
 

@@ -66,12 +66,19 @@ def index(request: HttpRequest) -> HttpResponse:
     return _render_editor(request, form.state, rebound, alternatives)
 
 
+def _example_analyses(request: HttpRequest, slug: str) -> int:
+    """A comparison example runs two analyses."""
+    return 2 if Example.objects.filter(slug=slug, compare__isnull=False).exists() else 1
+
+
 @require_safe
-@rate_limit("PAGE_ANALYSES_PER_MINUTE", methods=("GET", "HEAD"))
+@rate_limit("PAGE_ANALYSES_PER_MINUTE", methods=("GET", "HEAD"), cost=_example_analyses)
 def example(request: HttpRequest, slug: str) -> HttpResponse:
     ex = get_object_or_404(Example.objects.with_inventory(), slug=slug)
     state = ex.state()
-    return _render_editor(request, state, PlaygroundForm.for_state(state), example=ex)
+    form = PlaygroundForm.for_state(state)
+    form.initial["alternatives"] = ex.alternatives or None
+    return _render_editor(request, state, form, ex.alternatives, example=ex)
 
 
 @require_safe
