@@ -61,14 +61,41 @@ def build_parser() -> argparse.ArgumentParser:
     allocate.add_argument("--node", metavar="NAME", help="the node to allocate on (default: try every node)")
     allocate.add_argument("--feature-gates", metavar="K=V,...", default="", help=gates_help)
     allocate.add_argument("-o", "--output", choices=("json", "yaml"), default="json", help="output format")
+    _add_limit_flags(allocate)
     allocate.add_argument("files", nargs="+", metavar="FILE", help="input file, or - for stdin")
 
     validate = commands.add_parser("validate", help="validate objects like the apiserver",
                                    description=VALIDATE_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     validate.add_argument("--feature-gates", metavar="K=V,...", default="", help=gates_help)
     validate.add_argument("-o", "--output", choices=("json", "text"), default="json", help="output format")
+    _add_limit_flags(validate)
     validate.add_argument("files", nargs="+", metavar="FILE", help="input file, or - for stdin")
     return parser
+
+
+def _add_limit_flags(parser: argparse.ArgumentParser) -> None:
+    """One flag per engine limit (``allocator.limits``), defaults sized for real clusters' dumps."""
+    from .limits import DEFAULT
+
+    group = parser.add_argument_group("input limits (each input file is read within them)")
+    group.add_argument("--max-input-bytes", type=_positive, metavar="N", default=DEFAULT.max_input_bytes,
+                       help="largest file, in bytes (default: %(default)s)")
+    group.add_argument("--max-values", type=_positive, metavar="N", default=DEFAULT.max_values,
+                       help="most YAML values (scalars, mappings, sequences) in one file (default: %(default)s)")
+    group.add_argument("--max-depth", type=_positive, metavar="N", default=DEFAULT.max_depth,
+                       help="deepest nesting of mappings and sequences (default: %(default)s)")
+    group.add_argument("--max-alias-values", type=_positive, metavar="N", default=DEFAULT.max_alias_values,
+                       help="most values that YAML aliases may add by expanding (default: %(default)s)")
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text.replace("_", ""))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1: {text!r}")
+    return value
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -87,23 +114,19 @@ def _validate(args) -> int:
     return run(args)
 
 
-def _read_inputs(paths: list[str]):
+def _read_inputs(paths: list[str], limits):
     """All documents of all files, or raise SystemExit(2) after printing what is wrong."""
     from .diagnostics import DiagnosticError
+    from .inputfiles import InputError, read_input
     from .objects import read_documents
 
     documents, problems = [], []
     for path in paths:
         source = "<stdin>" if path == "-" else path
         try:
-            if path == "-":
-                text = sys.stdin.read()
-            else:
-                with open(path, encoding="utf-8") as handle:
-                    text = handle.read()
-            result = read_documents(text)
-        except (OSError, UnicodeDecodeError) as err:
-            problems.append(f"{source}: cannot read: {err}")
+            result = read_documents(read_input(path, limits), limits=limits)
+        except InputError as err:
+            problems.append(str(err))
             continue
         except DiagnosticError as err:
             problems.extend(f"{source}:{d}" for d in err.diagnostics)
@@ -121,6 +144,7 @@ def _allocate(args) -> int:
     from .allocate import AllocatorError, search_nodes
     from .allocate import allocate_claims as allocate_on_node
     from .features import FeatureGateError, make_gates, parse_gate_list, stored_object_gates
+    from .limits import from_flags
     from .pods import PodClaimError
     from .workload import build_workload
 
@@ -130,7 +154,7 @@ def _allocate(args) -> int:
         print(f"error: {err}", file=sys.stderr)
         return EXIT_ERROR
     try:
-        documents = _read_inputs(args.files)
+        documents = _read_inputs(args.files, from_flags(args))
     except SystemExit as stop:
         return int(stop.code)
 

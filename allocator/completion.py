@@ -28,6 +28,7 @@ from . import model
 from .convert import _ROOTS, _SCHEMAS, RESOURCE_GROUP
 from .decode import _CONTAINER_FIELDS, _POD_SPEC_FIELDS, _fields_of
 from .diagnostics import DiagnosticError
+from .limits import DEFAULT, Limits
 from .objects import read_documents
 
 # At most this many names per list in inventory_names(): enough to choose
@@ -138,7 +139,7 @@ def _bounded(names: set[str]) -> list[str]:
     return sorted(names)[:MAX_NAMES]
 
 
-def inventory_names(text: str) -> dict:
+def inventory_names(text: str, limits: Limits = DEFAULT) -> dict:
     """Names an inventory defines, for completion; an unreadable inventory gives empty lists.
 
     Objects the engine refuses (a wrong field, say) contribute nothing, as they
@@ -151,7 +152,7 @@ def inventory_names(text: str) -> dict:
     capacity: dict[str, set[str]] = {}
     types_: dict[str, dict[str, str]] = {}  # domain -> attribute -> CEL type, as the first device has it
     try:
-        read = read_documents(text)
+        read = read_documents(text, limits=limits)
     except DiagnosticError:
         read = None
     for doc in read.documents if read else ():

@@ -1,7 +1,8 @@
 """One call that answers everything the page, the API and the CLI show.
 
-``analyze(documents, inventory, node, feature_gates, kubernetes_version)``
-reads the user's documents and the inventory, validates both like the
+``analyze(documents, inventory, node, feature_gates, kubernetes_version, limits)``
+reads the user's documents and the inventory (each text within the caller's
+``limits``: see ``limits``), validates both like the
 apiserver, warns about selectors that would abort allocation, allocates the
 pending claims like the scheduler (on the given node, or on the first node in
 name order that fits), explains per request which devices match and why the
@@ -25,6 +26,7 @@ from .allocation.encode import claim_to_json
 from .allocation.explain import Explanation, explain
 from .diagnostics import NOT_FOUND, Diagnostic, DiagnosticError
 from .features import CURRENT_RELEASE, FeatureGates, make_gates, stored_object_gates
+from .limits import DEFAULT, Limits
 from .nodes import make_node
 from .nodes import search_nodes as nodes_to_search
 from .objects import ReadResult, read_documents
@@ -81,9 +83,9 @@ class Report:
         }
 
 
-def _read(text: str, source: str, report: Report) -> ReadResult:
+def _read(text: str, source: str, report: Report, limits: Limits) -> ReadResult:
     try:
-        result = read_documents(text) if text.strip() else ReadResult()
+        result = read_documents(text, limits=limits) if text.strip() else ReadResult()
     except DiagnosticError as err:
         report.diagnostics.extend((source, d) for d in err.diagnostics)
         return ReadResult()
@@ -95,7 +97,7 @@ def _read(text: str, source: str, report: Report) -> ReadResult:
 
 
 @functools.lru_cache(maxsize=8)
-def _inventory_diagnostics(inventory: str, kubernetes_version: str) -> tuple[Diagnostic, ...]:
+def _inventory_diagnostics(inventory: str, kubernetes_version: str, limits: Limits) -> tuple[Diagnostic, ...]:
     """The inventory's decoding and validation diagnostics (syntax errors are ``_read``'s).
 
     The inventory stands for stored objects, so fields of disabled gates stay
@@ -104,7 +106,7 @@ def _inventory_diagnostics(inventory: str, kubernetes_version: str) -> tuple[Dia
     editor sends the same one with every keystroke.
     """
     try:
-        inv = read_documents(inventory) if inventory.strip() else ReadResult()
+        inv = read_documents(inventory, limits=limits) if inventory.strip() else ReadResult()
     except DiagnosticError:
         return ()
     return tuple(validate_documents(inv, stored_object_gates(kubernetes_version), inventory))
@@ -112,7 +114,7 @@ def _inventory_diagnostics(inventory: str, kubernetes_version: str) -> tuple[Dia
 
 def analyze(documents: str, inventory: str = "", node: str | None = None,
             feature_gates: dict[str, bool] | None = None,
-            kubernetes_version: str = CURRENT_RELEASE, alternatives: int = 0,
+            kubernetes_version: str = CURRENT_RELEASE, limits: Limits = DEFAULT, alternatives: int = 0,
             alternatives_timeout: float | None = DEFAULT_ALTERNATIVES_TIMEOUT) -> Report:
     """The report for these inputs; ``alternatives`` > 0 also lists up to that many grants on the chosen node.
 
@@ -124,10 +126,10 @@ def analyze(documents: str, inventory: str = "", node: str | None = None,
         raise ValueError(f"alternatives must be between 0 and {MAX_ALTERNATIVES}, not {alternatives}")
     gates = make_gates(feature_gates, kubernetes_version)
     report = Report(kubernetes_version=kubernetes_version, gates=gates)
-    docs = _read(documents, DOCUMENTS, report)
-    inv = _read(inventory, INVENTORY, report)
+    docs = _read(documents, DOCUMENTS, report, limits)
+    inv = _read(inventory, INVENTORY, report, limits)
     report.diagnostics.extend((DOCUMENTS, d) for d in validate_documents(docs, gates, documents))
-    report.diagnostics.extend((INVENTORY, d) for d in _inventory_diagnostics(inventory, kubernetes_version))
+    report.diagnostics.extend((INVENTORY, d) for d in _inventory_diagnostics(inventory, kubernetes_version, limits))
     combined = ReadResult(documents=inv.documents + docs.documents)
     report.diagnostics.extend((DOCUMENTS, d) for d in inventory_warnings(docs, combined, gates, documents))
 

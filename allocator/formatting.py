@@ -14,6 +14,7 @@ from __future__ import annotations
 import yaml
 
 from .diagnostics import PARSE, Diagnostic, DiagnosticError
+from .limits import DEFAULT, Limits
 from .yamlsource import load_yaml_stream
 
 _BaseDumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
@@ -40,15 +41,15 @@ def _plain(value):
     return value
 
 
-def format_yaml(text: str) -> str:
-    documents = [_plain(doc.data) for doc in load_yaml_stream(text)]
+def format_yaml(text: str, limits: Limits = DEFAULT) -> str:
+    documents = [_plain(doc.data) for doc in load_yaml_stream(text, limits=limits)]
     if not documents:  # nothing but comments (or nothing): leave the text as it is
         return text
     out = yaml.dump_all(documents, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=1_000_000,
                         default_flow_style=False, explicit_start=len(documents) > 1)
     if out.startswith("---\n"):  # documents after the first are introduced by ---, the first needs none
         out = out[4:]
-    again = [_plain(doc.data) for doc in load_yaml_stream(out)]
+    again = [_plain(doc.data) for doc in load_yaml_stream(out, limits=limits)]
     if again != documents:
         raise DiagnosticError([Diagnostic(
             field="", type=PARSE, line=1, column=1,

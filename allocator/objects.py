@@ -24,6 +24,7 @@ from . import model
 from .convert import RESOURCE_GROUP, SERVED_VERSIONS, Conversion, convert
 from .decode import Decoder
 from .diagnostics import PARSE, Diagnostic, DiagnosticError
+from .limits import DEFAULT, Limits
 from .yamlsource import PosDict, Position, load_yaml_stream, position_in
 
 _TOP_LEVEL = {"apiVersion", "kind", "metadata", "spec", "status"}
@@ -105,7 +106,7 @@ def _typed_item(wrapper, item):
 
 
 class _ReadCache:
-    """LRU of read results keyed by (text, default namespace), bounded in entries and in characters of text.
+    """LRU of read results keyed by (text, default namespace, limits), bounded in entries and in characters of text.
 
     Parsed objects take about 15 bytes per character of YAML, so the default
     bound of 2 Mi characters keeps a worker's cache near 30 MB at most.
@@ -114,18 +115,18 @@ class _ReadCache:
     def __init__(self, entries: int = 16, chars: int = 2 * 1024 * 1024):
         self.entries = entries
         self.chars = chars
-        self._items: OrderedDict[tuple[str, str], ReadResult] = OrderedDict()
+        self._items: OrderedDict[tuple[str, str, Limits], ReadResult] = OrderedDict()
         self._size = 0
         self._lock = threading.Lock()
 
-    def get(self, key: tuple[str, str]) -> ReadResult | None:
+    def get(self, key: tuple[str, str, Limits]) -> ReadResult | None:
         with self._lock:
             found = self._items.get(key)
             if found is not None:
                 self._items.move_to_end(key)
             return found
 
-    def put(self, key: tuple[str, str], result: ReadResult) -> None:
+    def put(self, key: tuple[str, str, Limits], result: ReadResult) -> None:
         size = len(key[0])
         if size > self.chars:
             return
@@ -147,21 +148,21 @@ class _ReadCache:
 _cache = _ReadCache()
 
 
-def read_documents(text: str, *, default_namespace: str = "default") -> ReadResult:
-    """Read a stream of Kubernetes documents. Syntax errors raise DiagnosticError.
+def read_documents(text: str, *, default_namespace: str = "default", limits: Limits = DEFAULT) -> ReadResult:
+    """Read a stream of Kubernetes documents. Syntax errors and crossed ``limits`` raise DiagnosticError.
 
     The same text gives the same (shared, read-only) objects; see the module docstring.
     """
-    key = (text, default_namespace)
+    key = (text, default_namespace, limits)
     result = _cache.get(key)
     if result is None:
-        result = _read_uncached(text, default_namespace)
+        result = _read_uncached(text, default_namespace, limits)
         _cache.put(key, result)
     return ReadResult(documents=list(result.documents), errors=list(result.errors), ignored=list(result.ignored))
 
 
-def _read_uncached(text: str, default_namespace: str) -> ReadResult:
-    raw_docs = load_yaml_stream(text)
+def _read_uncached(text: str, default_namespace: str, limits: Limits) -> ReadResult:
+    raw_docs = load_yaml_stream(text, limits=limits)
     result = ReadResult()
     for index, (data, pos) in enumerate(_flatten(raw_docs)):
         _read_one(data, pos, index, result, default_namespace)
@@ -239,9 +240,9 @@ def _positioned(source, body: dict):
     return out
 
 
-def read_or_raise(text: str) -> ReadResult:
+def read_or_raise(text: str, limits: Limits = DEFAULT) -> ReadResult:
     """Read documents, raising DiagnosticError when any object cannot be decoded."""
-    result = read_documents(text)
+    result = read_documents(text, limits=limits)
     if result.errors:
         raise DiagnosticError(result.errors)
     return result

@@ -6,8 +6,11 @@ and of each value. Converting between API versions moves these containers
 around, so positions survive the move.
 
 The reader is defensive: alias expansion, nesting depth and total size are
-bounded, and every failure is a located ``Diagnostic``, never an exception
-from the YAML library.
+bounded by the caller's ``Limits`` (see ``limits``), and every failure is a
+located ``Diagnostic``, never an exception from the YAML library.
+
+This reader is the exact one, with positions; ``plainyaml`` reads the same
+data faster without them and falls back to this one when it cannot be sure.
 """
 
 from __future__ import annotations
@@ -18,12 +21,9 @@ import yaml
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
 from .diagnostics import PARSE, Diagnostic, DiagnosticError
+from .limits import DEFAULT, MAX_ALIAS_VALUES, MAX_DEPTH, MAX_INPUT_BYTES, MAX_VALUES, Limits
 
 Position = tuple[int, int]  # (line, column), both 1-based
-
-MAX_DEPTH = 64
-MAX_NODES = 200_000
-MAX_CHARS = 16 * 1024 * 1024
 
 
 class PosDict(dict):
@@ -86,16 +86,29 @@ def _mark(node) -> Position:
 
 
 class _Builder:
-    def __init__(self, loader: _Loader):
+    def __init__(self, loader: _Loader, limits: Limits):
         self.loader = loader
+        self.limits = limits
         self.count = 0
+        self.aliased = 0  # values built again because an alias refers to them
+        self.seen: set[int] = set()  # ids of the nodes built once: meeting one again is an alias
 
-    def build(self, node, depth: int = 0):
+    def build(self, node, depth: int = 0, aliased: bool = False):
+        limits = self.limits
         self.count += 1
-        if self.count > MAX_NODES:
-            raise _Limit(node, f"document too large: more than {MAX_NODES} values (or an alias bomb)")
-        if depth > MAX_DEPTH:
-            raise _Limit(node, f"document nested more than {MAX_DEPTH} levels deep")
+        if self.count > limits.max_values:
+            raise _Limit(node, limits.refusal(
+                MAX_VALUES, f"document too large: more than {limits.max_values} values (or an alias bomb)"))
+        if depth > limits.max_depth:
+            raise _Limit(node, limits.refusal(MAX_DEPTH, f"document nested more than {limits.max_depth} levels deep"))
+        if not aliased and not isinstance(node, ScalarNode):
+            aliased = id(node) in self.seen
+            self.seen.add(id(node))
+        if aliased:
+            self.aliased += 1
+            if self.aliased > limits.max_alias_values:
+                raise _Limit(node, limits.refusal(
+                    MAX_ALIAS_VALUES, f"aliases expand to more than {limits.max_alias_values} values (an alias bomb?)"))
         if isinstance(node, ScalarNode):
             try:
                 return self.loader.construct_object(node, deep=False)
@@ -107,20 +120,20 @@ class _Builder:
         if isinstance(node, SequenceNode):
             out = PosList(pos=_mark(node))
             for item in node.value:
-                out.append(self.build(item, depth + 1))
+                out.append(self.build(item, depth + 1, aliased))
                 out.item_pos.append(_mark(item))
             return out
         if isinstance(node, MappingNode):
             self.loader.flatten_mapping(node)
             out = PosDict(pos=_mark(node))
             for key_node, value_node in node.value:
-                key = self.build(key_node, depth + 1)
+                key = self.build(key_node, depth + 1, aliased)
                 if not isinstance(key, str | int | float | bool) or key is None:
                     raise _Limit(key_node, "mapping keys must be strings")
                 key = str(key) if not isinstance(key, bool) else ("true" if key else "false")
                 if key in out:
                     raise _Limit(key_node, f'duplicate field "{key}"')
-                out[key] = self.build(value_node, depth + 1)
+                out[key] = self.build(value_node, depth + 1, aliased)
                 out.key_pos[key] = _mark(key_node)
                 out.value_pos[key] = _mark(value_node)
             return out
@@ -131,8 +144,8 @@ def _short(value: str, limit: int = 40) -> str:
     return repr(value if len(value) <= limit else value[:limit] + "...")
 
 
-def _count_nodes(loader) -> None:
-    """Walk the event stream once, refusing more than MAX_NODES nodes before any is built.
+def _count_nodes(loader, limits: Limits) -> None:
+    """Walk the event stream once, refusing more than ``max_values`` nodes before any is built.
 
     Composing a document builds all its nodes first, so a huge document must be
     refused here, at the event level, to stay fast and small.
@@ -142,11 +155,11 @@ def _count_nodes(loader) -> None:
         event = loader.get_event()
         if isinstance(event, _NODE_EVENTS):
             count += 1
-            if count > MAX_NODES:
+            if count > limits.max_values:
                 mark = event.start_mark
                 raise DiagnosticError([Diagnostic(
                     field="", type=PARSE, line=mark.line + 1, column=mark.column + 1,
-                    detail=f"document too large: more than {MAX_NODES} values")])
+                    detail=limits.refusal(MAX_VALUES, f"document too large: more than {limits.max_values} values"))])
 
 
 _NODE_EVENTS = (yaml.ScalarEvent, yaml.AliasEvent, yaml.SequenceStartEvent, yaml.MappingStartEvent)
@@ -178,31 +191,46 @@ class _Limit(Exception):
         self.message = message
 
 
-def load_yaml_stream(text: str, source: str = "<input>") -> list[RawDocument]:
-    """Parse a YAML/JSON stream into positioned documents; empty documents are skipped.
-
-    Raises DiagnosticError with a located message when the text cannot be read.
-    """
+def check_text(text: str, limits: Limits = DEFAULT) -> None:
+    """Refuse, located, what no reader should try: NUL bytes, lone surrogates, more bytes than allowed."""
     if "\x00" in text:
         at = text.index("\x00")
         line, column = text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at)
         raise _fail(line, column, "input contains NUL bytes (binary data?)")
-    if len(text) > MAX_CHARS:
-        raise _fail(1, 1, f"input too large: more than {MAX_CHARS} characters")
+    # Only count bytes when the text might have too many: a character takes 1 to 4 bytes of UTF-8.
+    if 4 * len(text) > limits.max_input_bytes:
+        try:
+            size = len(text.encode("utf-8"))
+        except UnicodeEncodeError:
+            size = 0  # reported below, located
+        if size > limits.max_input_bytes:
+            raise _fail(1, 1, limits.refusal(
+                MAX_INPUT_BYTES, f"input too large: {size} bytes, more than {limits.max_input_bytes}"))
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            line, column = _offset_position(text[: exc.start],
+                                            len(text[: exc.start].encode("utf-8", "surrogatepass")))
+            raise _fail(line, column, "input is not valid Unicode text (lone surrogate)") from None
+
+
+def load_yaml_stream(text: str, source: str = "<input>", limits: Limits = DEFAULT) -> list[RawDocument]:
+    """Parse a YAML/JSON stream into positioned documents; empty documents are skipped.
+
+    Raises DiagnosticError with a located message when the text cannot be read
+    or goes beyond ``limits``.
+    """
+    check_text(text, limits)
     try:
-        text.encode("utf-8")
-    except UnicodeEncodeError as exc:
-        line, column = _offset_position(text[: exc.start], len(text[: exc.start].encode("utf-8", "surrogatepass")))
-        raise _fail(line, column, "input is not valid Unicode text (lone surrogate)") from None
-    try:
-        _count_nodes(_Loader(text))
+        _count_nodes(_Loader(text), limits)
     except DiagnosticError:
         raise
     except yaml.YAMLError:
         pass  # reported with its location by the real parse below
     loader = _Loader(text)
     docs: list[RawDocument] = []
-    builder = _Builder(loader)
+    builder = _Builder(loader, limits)
     try:
         index = 0
         while loader.check_node():

@@ -19,7 +19,7 @@ from allocator.completion import completion_data, inventory_names
 from allocator.diagnostics import DiagnosticError
 from allocator.formatting import format_yaml
 from playground.ratelimit import rate_limit
-from playground.state import MAX_TEXT
+from playground.state import ENGINE_LIMITS, MAX_TEXT
 
 
 def _text(request: HttpRequest, name: str) -> str | None:
@@ -44,7 +44,7 @@ def names(request: HttpRequest) -> JsonResponse:
     inventory = _text(request, "inventory")
     if inventory is None:
         return _too_long("inventory")
-    return JsonResponse(inventory_names(inventory))
+    return JsonResponse(inventory_names(inventory, ENGINE_LIMITS))
 
 
 @require_POST
@@ -54,7 +54,7 @@ def format_text(request: HttpRequest) -> JsonResponse:
     if text is None:
         return _too_long("text")
     try:
-        return JsonResponse({"text": format_yaml(text)})
+        return JsonResponse({"text": format_yaml(text, ENGINE_LIMITS)})
     except DiagnosticError as exc:
         d = exc.diagnostics[0]
         where = f"line {d.line}, column {d.column}: " if d.line else ""

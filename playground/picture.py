@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from allocator import model
 from allocator.diagnostics import DiagnosticError
 from allocator.objects import read_documents
+from playground.state import ENGINE_LIMITS
 
 # How many distinct request colours the stylesheet defines (.grant-0 ...).
 PALETTE = 8
@@ -98,7 +99,7 @@ def _details(device: model.Device) -> list[str]:
 
 def _read(text: str) -> list:
     try:
-        return read_documents(text).documents
+        return read_documents(text, limits=ENGINE_LIMITS).documents
     except (DiagnosticError, ValueError):
         return []
 

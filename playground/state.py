@@ -25,6 +25,7 @@ from dataclasses import asdict, dataclass, field, replace
 import yaml
 
 from allocator.features import CURRENT_RELEASE, RELEASES, FeatureGateError, make_gates
+from allocator.limits import Limits
 
 # A share id is a prefix of the base62 form of the SHA-256 of the canonical
 # state: 11 characters (about 65 bits), like the Go playground's links.
@@ -37,6 +38,10 @@ EXPORT_API_VERSION = "playground.dra.dev/v1"
 
 # The largest inventory or documents text kept in a state, in characters.
 MAX_TEXT = 512 * 1024
+
+# How much the engine reads of the site's anonymous texts: the bounds the
+# engine had built in before limits became the caller's (see allocator.limits).
+ENGINE_LIMITS = Limits(max_input_bytes=16 * 1024 * 1024, max_values=200_000, max_depth=64, max_alias_values=200_000)
 
 
 class StateError(ValueError):
@@ -190,6 +195,7 @@ class State:
             "node": self.node or None,
             "feature_gates": dict(self.feature_gates),
             "kubernetes_version": self.kubernetes_version,
+            "limits": ENGINE_LIMITS,
         }
 
     def to_yaml(self) -> str:

@@ -206,3 +206,57 @@ def test_objects_the_apiserver_would_reject_exit_2(files):
     proc = run("allocate", "--node", "node-b", files[0], "-", stdin=invalid)
     assert proc.returncode == 2
     assert "spec.devices.requests[0].exactly.count: Invalid value: -1: must be greater than zero" in proc.stderr
+
+
+# --------------------------------------------------------------------------- input limits
+
+
+def test_limit_flags_lower_the_limits_and_refusals_name_the_flag(files):
+    proc = run("allocate", "--node", "node-b", "--max-values", "20", *files)
+    assert proc.returncode == 2
+    assert f"error: {files[0]}:" in proc.stderr
+    assert "document too large: more than 20 values; change it with --max-values" in proc.stderr
+    proc = run("allocate", "--node", "node-b", "--max-depth", "3", *files)
+    assert proc.returncode == 2 and "more than 3 levels deep; change it with --max-depth" in proc.stderr
+    proc = run("validate", "-o", "text", "--max-input-bytes", "100", *files)
+    assert proc.returncode == 2
+    size = len(INVENTORY.encode())
+    assert f"cannot read {files[0]}: input too large: {size} bytes, more than 100; " \
+           "change it with --max-input-bytes" in proc.stdout
+    proc = run("allocate", "--max-input-bytes", "100", files[0], "-", stdin=CLAIM)
+    assert proc.returncode == 2 and "<stdin>: input too large: more bytes, more than 100;" in proc.stderr
+
+
+def test_limit_flags_raise_the_limits(files):
+    assert run("allocate", "--node", "node-b", "--max-values", "100000000000", *files).returncode == 0
+    proc = run("allocate", "--max-values", "0", *files)
+    assert proc.returncode == 2 and "--max-values: must be at least 1" in proc.stderr
+    assert run("allocate", "--max-depth", "2k", *files).returncode == 2
+
+
+def test_hostile_input_is_refused_with_the_default_limits(tmp_path, files):
+    bomb = tmp_path / "bomb.yaml"
+    bomb.write_text("\n".join(["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"] + [
+        f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]" for i in range(1, 10)]) + "\n")
+    proc = run("allocate", files[0], str(bomb))
+    assert proc.returncode == 2
+    assert "aliases expand to more than 1000000 values (an alias bomb?); change it with --max-alias-values" \
+        in proc.stderr
+    binary = tmp_path / "binary.yaml"
+    binary.write_bytes(b"kind: X\nname: \xff\xfe\n")
+    proc = run("validate", str(binary))
+    assert proc.returncode == 2 and "not UTF-8 text" in json.loads(proc.stdout)["errors"][0]["detail"]
+    binary.write_bytes(b"kind: X\nname: a\x00b\n")
+    proc = run("allocate", str(binary))
+    assert proc.returncode == 2 and "binary.yaml:2:8: Parse error: input contains NUL bytes" in proc.stderr
+
+
+def test_crlf_files_keep_their_positions(tmp_path, files):
+    crlf = tmp_path / "crlf.yaml"
+    crlf.write_bytes(CLAIM.replace("count: 2", "count: -1").replace("\n", "\r\n").encode())
+    proc = run("validate", "-o", "json", files[0], str(crlf))
+    lf = tmp_path / "lf.yaml"
+    lf.write_text(CLAIM.replace("count: 2", "count: -1"))
+    again = run("validate", "-o", "json", files[0], str(lf))
+    assert proc.returncode == again.returncode == 1
+    assert json.loads(proc.stdout) == json.loads(again.stdout)

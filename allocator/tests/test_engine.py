@@ -7,6 +7,7 @@ import yaml
 
 from allocator.engine import analyze
 from allocator.features import FeatureGateError
+from allocator.limits import Limits
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -97,6 +98,17 @@ def test_it_turns_bad_yaml_into_located_diagnostics():
     (diag,) = data["diagnostics"]
     assert diag["source"] == "documents" and diag["line"] == 3
     assert data["allocation"]["status"] == "skipped"
+
+
+def test_it_reads_each_text_within_the_callers_limits():
+    limits = Limits(max_values=60, advice={"max_values": "raise SETTING_X"})
+    data = analyze(POD, INVENTORY, limits=limits).to_dict()
+    assert sorted(d["source"] for d in data["diagnostics"]) == ["documents", "inventory"]
+    for diag in data["diagnostics"]:
+        assert diag["line"] is not None
+        assert diag["detail"] == "document too large: more than 60 values; raise SETTING_X"
+    assert data["allocation"]["status"] == "skipped"
+    assert analyze(POD, INVENTORY, limits=Limits(max_values=1000)).to_dict()["valid"] is True
 
 
 def test_it_does_not_allocate_invalid_objects():

@@ -52,3 +52,13 @@ def test_the_cache_is_bounded_in_entries_and_characters():
     assert cache.get(("bbb", "default")) is None and cache.get(("ccc", "default")) is None
     cache.put(("y" * 11, "default"), objects.ReadResult())  # larger than the whole cache: not kept
     assert cache.get(("y" * 11, "default")) is None
+
+
+def test_results_are_cached_per_limits():
+    from allocator.limits import Limits
+
+    assert read_documents(CLAIM).documents
+    with pytest.raises(DiagnosticError) as info:
+        read_documents(CLAIM, limits=Limits(max_values=5, advice={"max_values": "raise MAX_VALUES"}))
+    assert info.value.diagnostics[0].detail == "document too large: more than 5 values; raise MAX_VALUES"
+    assert read_documents(CLAIM).documents

@@ -5,18 +5,24 @@ import time
 import pytest
 
 from allocator.diagnostics import PARSE, DiagnosticError
-from allocator.yamlsource import MAX_DEPTH, MAX_NODES, PosDict, PosList, load_yaml_stream, position_in
+from allocator.limits import DEFAULT, Limits, cli_advice
+from allocator.yamlsource import PosDict, PosList, load_yaml_stream, position_in
+
+MAX_DEPTH = DEFAULT.max_depth
+# The site's bounds (playground.state.ENGINE_LIMITS): the engine's fixed caps before limits were the caller's.
+MAX_NODES = 200_000
+SITE = Limits(max_input_bytes=16 * 1024 * 1024, max_values=MAX_NODES, max_depth=64, max_alias_values=MAX_NODES)
 
 # Not a speed target (those live in bench/): a guard against hangs and
 # unbounded expansion, generous enough for a loaded CI machine.
 HANG_GUARD = 30.0
 
 
-def fails(text: str) -> tuple[int, int, str]:
+def fails(text: str, limits: Limits = DEFAULT) -> tuple[int, int, str]:
     """Read text that must fail quickly with exactly one located diagnostic."""
     start = time.monotonic()
     with pytest.raises(DiagnosticError) as info:
-        load_yaml_stream(text)
+        load_yaml_stream(text, limits=limits)
     assert time.monotonic() - start < HANG_GUARD
     (diag,) = info.value.diagnostics
     assert diag.type == PARSE and diag.field == ""
@@ -116,13 +122,30 @@ def test_unreadable_scalars_are_located():
 # --------------------------------------------------------------------------- hostile input
 
 
+ALIAS_BOMB = "\n".join(["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"] + [
+    f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]" for i in range(1, 10)]) + "\n"  # 10**10 values expanded
+
+
 def test_alias_bomb_is_refused_quickly():
-    levels = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
-    for i in range(1, 10):
-        levels.append(f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]")
-    line, _, detail = fails("\n".join(levels) + "\n")  # 10**10 values if expanded
+    line, _, detail = fails(ALIAS_BOMB, SITE)
     assert "document too large" in detail and "alias bomb" in detail
     assert 1 <= line <= 10
+
+
+def test_alias_bomb_is_refused_by_what_aliases_add_however_large_documents_may_be():
+    line, _, detail = fails(ALIAS_BOMB, DEFAULT)  # a hundred million values allowed, a million from aliases
+    assert detail == f"aliases expand to more than {DEFAULT.max_alias_values} values (an alias bomb?)"
+    assert 1 <= line <= 10
+    line, _, detail = fails(ALIAS_BOMB, Limits(max_alias_values=50, advice=cli_advice()))
+    assert detail == "aliases expand to more than 50 values (an alias bomb?); change it with --max-alias-values"
+    assert line == 1  # located at the anchored value being copied (a0)
+
+
+def test_aliases_within_the_limit_expand():
+    text = "a: &a [x, y]\nb: [*a, *a, *a]\n"
+    (doc,) = load_yaml_stream(text, limits=Limits(max_alias_values=9))
+    assert doc.data["b"] == [["x", "y"]] * 3
+    assert "aliases expand" in fails(text, Limits(max_alias_values=8))[2]
 
 
 def test_self_referencing_alias_stops_at_the_depth_limit():
@@ -150,20 +173,55 @@ def test_nesting_just_inside_the_limit_is_fine():
 
 def test_huge_document_is_refused_before_it_is_built():
     text = "items:\n" + "- a\n" * (MAX_NODES * 5)  # a million values, 4 MB
-    line, column, detail = fails(text)
+    line, column, detail = fails(text, SITE)
     assert detail == f"document too large: more than {MAX_NODES} values"
     assert (line, column) == (MAX_NODES - 1, 3)  # where the limit was crossed
 
 
 def test_many_small_documents_count_together():
     text = "---\n[" + ", ".join(["1"] * 1000) + "]\n"
-    line, _, detail = fails(text * (MAX_NODES // 1000 + 1))
+    line, _, detail = fails(text * (MAX_NODES // 1000 + 1), SITE)
     assert "document too large" in detail and line > 1
 
 
 def test_huge_text_is_refused():
-    line, column, detail = fails("a: " + "x" * (17 * 1024 * 1024) + "\n")
+    line, column, detail = fails("a: " + "x" * (17 * 1024 * 1024) + "\n", SITE)
     assert (line, column) == (1, 1) and detail.startswith("input too large")
+
+
+def test_the_engine_default_reads_more_values_than_the_site():
+    text = "items:\n" + "- a\n" * (MAX_NODES + 10)
+    (doc,) = load_yaml_stream(text)
+    assert len(doc.data["items"]) == MAX_NODES + 10
+
+
+def test_input_size_is_counted_in_utf8_bytes_and_names_the_setting():
+    text = "a: " + "é" * 10 + "\n"  # 14 characters, 24 bytes
+    load_yaml_stream(text, limits=Limits(max_input_bytes=24))
+    limits = Limits(max_input_bytes=23, advice={"max_input_bytes": "raise DRA_MAX_TEXT_BYTES"})
+    assert fails(text, limits) == (1, 1, "input too large: 24 bytes, more than 23; raise DRA_MAX_TEXT_BYTES")
+
+
+def test_every_limit_names_the_flag_that_changes_it():
+    cli = cli_advice()
+    assert fails("a: [1, 2, 3]\n", Limits(max_values=3, advice=cli))[2] == (
+        "document too large: more than 3 values; change it with --max-values")
+    assert fails("a: {b: {c: 1}}\n", Limits(max_depth=1, advice=cli))[2] == (
+        "document nested more than 1 levels deep; change it with --max-depth")
+    assert fails("a: 1\n", Limits(max_input_bytes=2, advice=cli))[2] == (
+        "input too large: 5 bytes, more than 2; change it with --max-input-bytes")
+
+
+@pytest.mark.parametrize("bad", [dict(max_values=0), dict(max_depth=-1), dict(max_input_bytes=True),
+                                 dict(max_alias_values=1.5), dict(advice={"max_cats": "no"})])
+def test_limits_are_checked(bad):
+    with pytest.raises(ValueError):
+        Limits(**bad)
+
+
+def test_limits_with_the_same_numbers_and_advice_are_equal_and_hashable():
+    assert Limits(advice={"max_depth": "x"}) == Limits(advice=(("max_depth", "x"),))
+    assert len({Limits(), Limits(), Limits(max_depth=3)}) == 2
 
 
 def test_large_but_reasonable_input_reads():

@@ -14,6 +14,8 @@ import sys
 
 from ..diagnostics import PARSE, Diagnostic, DiagnosticError
 from ..features import FeatureGateError, make_gates, parse_gate_list
+from ..inputfiles import InputError, read_input
+from ..limits import from_flags
 from ..objects import read_documents
 from .documents import validate_documents
 from .warnings import inventory_warnings
@@ -35,13 +37,6 @@ def _text_line(source: str, diag: Diagnostic) -> str:
     return f"{where}{obj} {diag.message()}"
 
 
-def _read(path: str) -> str:
-    if path == "-":
-        return sys.stdin.read()
-    with open(path, encoding="utf-8") as handle:
-        return handle.read()
-
-
 def run(args, stdout=None, stderr=None) -> int:
     """Validate ``args.files`` with ``args.feature_gates``; print as ``args.output``; return the exit status."""
     stdout = stdout or sys.stdout
@@ -53,19 +48,21 @@ def run(args, stdout=None, stderr=None) -> int:
         print(f"error: {exc}", file=stderr)
         return EXIT_UNREADABLE
 
+    limits = from_flags(args)
     found: list[tuple[str, Diagnostic]] = []
     loaded = []  # (source, text, ReadResult)
     unreadable = False
     for path in args.files:
         source = "<stdin>" if path == "-" else path
         try:
-            text = _read(path)
-        except (OSError, UnicodeDecodeError) as exc:
+            text = read_input(path, limits)
+        except InputError as exc:
             unreadable = True
-            found.append((source, Diagnostic(field="", type=PARSE, detail=f"cannot read {source}: {exc}")))
+            reason = exc.reason.removeprefix("cannot read: ")
+            found.append((source, Diagnostic(field="", type=PARSE, detail=f"cannot read {source}: {reason}")))
             continue
         try:
-            result = read_documents(text)
+            result = read_documents(text, limits=limits)
         except DiagnosticError as exc:
             unreadable = True
             found.extend((source, d) for d in exc.diagnostics)
@@ -89,3 +86,4 @@ def run(args, stdout=None, stderr=None) -> int:
     if unreadable:
         return EXIT_UNREADABLE
     return EXIT_INVALID if errors else EXIT_VALID
+

@@ -1,0 +1,59 @@
+"""Reading the command line's input files (or stdin) as text, within ``Limits.max_input_bytes``.
+
+A file larger than the limit is refused before it is read, so a mistaken
+multi-gigabyte argument costs nothing; stdin is read up to one byte past the
+limit. The text must be UTF-8 (a byte order mark is allowed).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from .limits import MAX_INPUT_BYTES, Limits
+
+
+class InputError(Exception):
+    """The input cannot be read: ``reason`` says why (and, for a limit, how to change it); str() adds the source."""
+
+    def __init__(self, source: str, reason: str):
+        super().__init__(f"{source}: {reason}")
+        self.source = source
+        self.reason = reason
+
+
+def read_input(path: str, limits: Limits) -> str:
+    """The text of ``path`` (``-`` is stdin)."""
+    source = "<stdin>" if path == "-" else path
+    try:
+        if path == "-":
+            if not hasattr(sys.stdin, "buffer"):  # replaced by a text stream (tests, embedding)
+                return _newlines(sys.stdin.read())
+            data = _read_limited(sys.stdin.buffer, limits)
+        else:
+            with open(path, "rb") as handle:
+                size = os.fstat(handle.fileno()).st_size
+                if size > limits.max_input_bytes:
+                    raise InputError(source, _too_large(size, limits))
+                data = _read_limited(handle, limits)
+        if len(data) > limits.max_input_bytes:
+            raise InputError(source, _too_large(None, limits))
+        return _newlines(data.decode("utf-8"))
+    except OSError as err:
+        raise InputError(source, f"cannot read: {err}") from None
+    except UnicodeDecodeError as err:
+        raise InputError(source, f"cannot read: not UTF-8 text: {err}") from None
+
+
+def _newlines(text: str) -> str:
+    """Line ends as a text-mode read gives them (\\r\\n and \\r become \\n), so positions do not change."""
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
+
+
+def _read_limited(handle, limits: Limits) -> bytes:
+    return handle.read(limits.max_input_bytes + 1)
+
+
+def _too_large(size: int | None, limits: Limits) -> str:
+    what = f"{size} bytes" if size is not None else "more bytes"
+    return limits.refusal(MAX_INPUT_BYTES, f"input too large: {what}, more than {limits.max_input_bytes}")
