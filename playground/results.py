@@ -199,6 +199,8 @@ def _column(state: State, report: dict, diffs: set[str]) -> dict:
         "claims": claims,
         "containers": containers,
         "nodes": nodes,
+        "fitting": sum(1 for n in nodes if n["fits"]),
+        "nodes_differ": any(n["differs"] for n in nodes),
         "errors": [d for d in diagnostics if d.get("severity") == "error"],
         "summary_differs": bool(diffs & {"valid", "allocation.status", "allocation.node", "allocation.error"}),
         "errors_differ": "errors" in diffs,
