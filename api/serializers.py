@@ -459,6 +459,14 @@ class ShareCreatedSerializer(serializers.Serializer):
         return {"id": share.id, "url": self.context["request"].build_absolute_uri(share.get_absolute_url())}
 
 
+class SharedSideSerializer(serializers.Serializer):
+    kubernetesVersion = serializers.CharField()
+    featureGates = serializers.DictField(child=serializers.BooleanField(), help_text="Overrides of the defaults.")
+    node = serializers.CharField(allow_null=True)
+    inventorySlug = serializers.CharField(help_text="The sample the inventory came from, or empty.")
+    inventory = serializers.CharField(help_text="The inventory objects themselves, as YAML.")
+
+
 class ShareSerializer(ShareCreatedSerializer):
     created = serializers.DateTimeField()
     kubernetesVersion = serializers.CharField()
@@ -467,6 +475,8 @@ class ShareSerializer(ShareCreatedSerializer):
     inventorySlug = serializers.CharField(help_text="The sample the inventory came from, or empty.")
     inventory = serializers.CharField(help_text="The inventory objects themselves, as YAML.")
     documents = serializers.CharField()
+    compare = SharedSideSerializer(required=False, help_text=(
+        "Present for a comparison shared from the page: the right column's settings (same documents)."))
 
     def to_representation(self, share: Share) -> dict:
         return {**super().to_representation(share), "created": share.created.isoformat(), **share.state().to_dict()}

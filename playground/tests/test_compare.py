@@ -5,9 +5,9 @@ from django.core.cache import cache
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import override_settings
 
-from playground.models import Example, Share
+from playground.models import Example, SampleInventory, Share
 from playground.state import Side, State, StateError
-from playground.tests.base import BaseTestCase
+from playground.tests.base import BaseTestCase, sample
 from playground.tests.test_security_ratelimit import freeze_mid_minute
 
 HTMX = {"HX-Request": "true", "HX-Target": "results"}
@@ -132,3 +132,30 @@ class OtherGrantsPageTestCase(BaseTestCase):
     def test_too_many_is_a_form_error(self):
         r = self.client.post("/", self.form_data(alternatives="101"), headers=HTMX)
         self.assertContains(r, "Nothing was analyzed")
+
+
+class ComparisonGalleryTestCase(BaseTestCase):
+    @classmethod
+    def setUpTestData(cls):
+        super().setUpTestData()
+        SampleInventory.objects.update_or_create_from_sample(sample("inventories", "gpu-rdma-pcie"), 5)
+        for slug in ("prioritized-list-off-on", "pcie-root-other-grants"):
+            Example.objects.update_or_create_from_sample(sample("examples", slug), 9)
+
+    def test_a_comparison_example_opens_with_both_columns(self):
+        r = self.client.get("/examples/prioritized-list-off-on")
+        self.assertContains(r, 'name="compare" id="id_compare" aria-controls="compare-settings" checked')
+        self.assertContains(r, 'id="compare-right"')
+        self.assertContains(r, "<code>DRAPrioritizedList=false</code>")
+
+    def test_the_pcie_example_opens_with_its_four_grants(self):
+        r = self.client.get("/examples/pcie-root-other-grants")
+        self.assertEqual(r.content.decode().count('class="grant"'), 4)
+        self.assertContains(r, "4 grants in all: there are no others.")
+        self.assertContains(r, 'name="alternatives" value="10"')  # later edits keep the list
+
+    def test_the_api_shows_a_shared_comparison(self):
+        self.client.post("/share", self.form_data(**GATE_OFF))
+        share = Share.objects.get()
+        body = self.client.get(f"/api/v1/shares/{share.id}").json()
+        self.assertEqual(body["compare"]["featureGates"], {"DRAPrioritizedList": False})
