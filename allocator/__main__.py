@@ -10,6 +10,8 @@ import argparse
 import json
 import sys
 
+from .releases import CURRENT_RELEASE, RELEASES
+
 EXIT_OK, EXIT_UNSATISFIABLE, EXIT_ERROR = 0, 1, 2
 
 ALLOCATE_HELP = """\
@@ -35,16 +37,22 @@ node names the slices use), in name order. Prints
   {"node": FIRST_NODE_THAT_FITS or null,
    "claims": [the claims allocated on that node],
    "nodes": [{"name": NODE, "fits": true|false, "reason": WHY_NOT}, ...]}
-and exits 0 when some node fits, 1 when none does.
+and exits 0 when some node fits, 1 when none does. A node where the
+scheduler's Allocate failed with an error (invalid resource pools) has
+"error": true; when no node fits and some failed so, the exit status is 2.
 
-Exit 2: unreadable or invalid input, an unknown feature gate, or an error
-that makes the scheduler give up (a CEL error, an unknown DeviceClass, ...).
+Exit 2: unreadable or invalid input, an object in a version the release
+does not serve (none at all while DynamicResourceAllocation is off), an
+unknown release or feature gate, a locked gate set away from its value, or an
+error that makes the scheduler give up (a CEL error, an unknown DeviceClass,
+"invalid resource pools were encountered", ...); the message is on stderr.
 """
 
 VALIDATE_HELP = """\
 Validate the input objects as the apiserver would (create), with CEL
-compilation and cost checks. Exit 0 when valid, 1 when not, 2 when the input
-cannot be read.
+compilation and cost checks, for the release --kubernetes-version. Exit 0
+when valid, 1 when not, 2 when the input cannot be read, an object is in a
+version the release does not serve, or a release or gate is refused.
 """
 
 
@@ -53,12 +61,16 @@ def build_parser() -> argparse.ArgumentParser:
                                      description="DRA Playground engine: allocate and validate DRA objects.")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands.required = True
-    gates_help = "Kubernetes feature gates, e.g. DRAPrioritizedList=false,DRAListTypeAttributes=true " \
-                 "(defaults: Kubernetes 1.37)"
+    gates_help = ("Kubernetes feature gates, e.g. DRAPrioritizedList=false,DRAListTypeAttributes=true "
+                  "(defaults: those of --kubernetes-version). Gates locked in that release cannot be changed; "
+                  "without --kubernetes-version they are the allocator library's switches, as in upstream's tests")
+    version_help = ("the Kubernetes release to simulate: its default feature gates, the resource.k8s.io "
+                    f"versions it serves and its fields ({RELEASES[0]} ... {RELEASES[-1]}, default {CURRENT_RELEASE})")
 
     allocate = commands.add_parser("allocate", help="allocate claims on a node, or find the nodes that fit",
                                    description=ALLOCATE_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     allocate.add_argument("--node", metavar="NAME", help="the node to allocate on (default: try every node)")
+    allocate.add_argument("--kubernetes-version", metavar="V", help=version_help)
     allocate.add_argument("--feature-gates", metavar="K=V,...", default="", help=gates_help)
     allocate.add_argument("-o", "--output", choices=("json", "yaml"), default="json", help="output format")
     _add_limit_flags(allocate)
@@ -66,6 +78,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     validate = commands.add_parser("validate", help="validate objects like the apiserver",
                                    description=VALIDATE_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+    validate.add_argument("--kubernetes-version", metavar="V", help=version_help)
     validate.add_argument("--feature-gates", metavar="K=V,...", default="", help=gates_help)
     validate.add_argument("-o", "--output", choices=("json", "text"), default="json", help="output format")
     _add_limit_flags(validate)
@@ -114,11 +127,16 @@ def _validate(args) -> int:
     return run(args)
 
 
-def _read_inputs(paths: list[str], limits):
-    """All documents of all files, or raise SystemExit(2) after printing what is wrong."""
+def _read_inputs(paths: list[str], limits, gates):
+    """All documents of all files, or raise SystemExit(2) after printing what is wrong.
+
+    An object in a version the release (of ``gates``) does not serve is
+    refused as such, whatever its fields hold.
+    """
     from .diagnostics import DiagnosticError
     from .inputfiles import InputError, read_input
     from .objects import read_documents
+    from .serving import read_errors
 
     documents, problems = [], []
     for path in paths:
@@ -131,7 +149,7 @@ def _read_inputs(paths: list[str], limits):
         except DiagnosticError as err:
             problems.extend(f"{source}:{d}" for d in err.diagnostics)
             continue
-        problems.extend(f"{source}:{d}" for d in result.errors)
+        problems.extend(f"{source}:{d}" for d in read_errors(result, gates))
         documents.extend(result.documents)
     if problems:
         for line in problems:
@@ -143,18 +161,20 @@ def _read_inputs(paths: list[str], limits):
 def _allocate(args) -> int:
     from .allocate import AllocatorError, search_nodes
     from .allocate import allocate_claims as allocate_on_node
+    from .classic import handed_to_controllers
     from .features import FeatureGateError, make_gates, parse_gate_list, stored_object_gates
     from .limits import from_flags
     from .pods import PodClaimError
-    from .workload import build_workload
+    from .workload import build_workload, claim_api_versions
 
     try:
-        gates = make_gates(parse_gate_list(args.feature_gates or ""))
+        gates = make_gates(parse_gate_list(args.feature_gates or ""), args.kubernetes_version or CURRENT_RELEASE,
+                           locks=args.kubernetes_version is not None)
     except FeatureGateError as err:
         print(f"error: {err}", file=sys.stderr)
         return EXIT_ERROR
     try:
-        documents = _read_inputs(args.files, from_flags(args))
+        documents = _read_inputs(args.files, from_flags(args), gates)
     except SystemExit as stop:
         return int(stop.code)
 
@@ -163,7 +183,8 @@ def _allocate(args) -> int:
 
     # The apiserver would not have stored invalid objects: refuse them too. The
     # input stands for stored objects, so no field of a disabled gate is dropped.
-    invalid = _validation_errors(documents, stored_object_gates(gates.release))
+    # What the release does not serve is refused whatever the object holds.
+    invalid = _validation_errors(documents, stored_object_gates(gates.release), gates)
     if invalid:
         for line in invalid:
             print(f"error: {line}", file=sys.stderr)
@@ -174,15 +195,25 @@ def _allocate(args) -> int:
         print(f"error: {err}", file=sys.stderr)
         return EXIT_ERROR
     pending, allocated = work.pending, work.allocated
+    # Classic DRA (1.31): a claim with spec.controller is its driver's controller's to allocate, not the scheduler's.
+    handed_over = handed_to_controllers(work, documents, gates)
+    if handed_over:
+        for line in handed_over:
+            print(f"cannot allocate the claims: {line}", file=sys.stderr)
+        return EXIT_UNSATISFIABLE
+    versions = claim_api_versions(documents, work)  # claims are printed in the version they were written in
     inputs = dict(classes=of_kind("DeviceClass"), slices=of_kind("ResourceSlice"), gates=gates,
                   allocated_claims=allocated)
     try:
         if args.node is not None:
             outcome = allocate_on_node(pending, nodes=of_kind("Node"), node_name=args.node, **inputs)
+            if outcome.error:  # upstream's Allocate failed on this node: an error, not "does not fit"
+                print(f"error: {outcome.error} (node {args.node})", file=sys.stderr)
+                return EXIT_ERROR
             if not outcome.allocated:
                 print(f"cannot allocate the claims on node {args.node}: {outcome.reason}", file=sys.stderr)
                 return EXIT_UNSATISFIABLE
-            _print({"node": args.node, "claims": _claims_json(pending, outcome.results)}, args.output)
+            _print({"node": args.node, "claims": _claims_json(pending, outcome.results, versions)}, args.output)
             return EXIT_OK
         found = search_nodes(pending, nodes=of_kind("Node"), **inputs)
     except AllocatorError as err:
@@ -191,11 +222,15 @@ def _allocate(args) -> int:
 
     fit = found.first_fit
     # An inventory without nodes is tried on one nameless node: its name is null.
-    table = [{"name": o.node_name or None, "fits": o.allocated, **({} if o.allocated else {"reason": o.reason})}
+    table = [{"name": o.node_name or None, "fits": o.allocated, **({} if o.allocated else {"reason": o.reason}),
+              **({"error": True} if o.error else {})}
              for o in found.outcomes]
     _print({"node": (fit.node_name or None) if fit else None,
-            "claims": _claims_json(pending, fit.results) if fit else [],
+            "claims": _claims_json(pending, fit.results, versions) if fit else [],
             "nodes": table}, args.output)
+    if found.error:  # no node fits and Allocate failed with an error on some: the error is the answer
+        print(f"error: {found.error}", file=sys.stderr)
+        return EXIT_ERROR
     if fit is None:
         print("cannot allocate the claims on any node", file=sys.stderr)
         for o in found.outcomes:
@@ -204,18 +239,18 @@ def _allocate(args) -> int:
     return EXIT_OK
 
 
-def _validation_errors(documents, gates) -> list[str]:
+def _validation_errors(documents, gates, serving) -> list[str]:
     from .objects import ReadResult
     from .validation import validate_documents
 
-    found = validate_documents(ReadResult(documents=documents), gates)
+    found = validate_documents(ReadResult(documents=documents), gates, serving=serving)
     return [str(d) for d in found if d.severity == "error"]
 
 
-def _claims_json(claims, results) -> list[dict]:
+def _claims_json(claims, results, versions: dict[int, str]) -> list[dict]:
     from .allocation.encode import claim_to_json
 
-    return [claim_to_json(c, r) for c, r in zip(claims, results, strict=True)]
+    return [claim_to_json(c, r, versions[id(c)]) for c, r in zip(claims, results, strict=True)]
 
 
 def _print(data, output: str) -> None:

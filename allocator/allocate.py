@@ -63,6 +63,7 @@ __all__ = [
     "SearchLimitError",
     "allocate_claims",
     "explain_claims",
+    "node_error",
     "search_nodes",
 ]
 
@@ -72,7 +73,11 @@ class AllocationOutcome:
     """The answer for one node.
 
     ``results`` holds one AllocationResult per claim (same order) when
-    ``allocated``; otherwise ``reason`` says why not, in one line. Results
+    ``allocated``; otherwise ``reason`` says why not, in one line. ``error``
+    is set when upstream's Allocate returned an error for this node only
+    (``NodeAllocationError``, upstream's ErrFailedAllocationOnNode, e.g.
+    "invalid resource pools were encountered"): other nodes may still be
+    tried, and when none fits the error is the answer, not "does not fit". Results
     are built when first read (a node search needs them for one node only);
     building them can raise AllocatorError like upstream's Allocate would.
     """
@@ -87,6 +92,7 @@ class AllocationOutcome:
     explanation: Explanation | None = None
     # What decided "no" without searching (``allocation.proofs.Proof``), when a proof did.
     proof: Proof | None = None
+    error: str = ""
     search: Search | None = field(default=None, repr=False, compare=False)
     _results: list[model.AllocationResult] | None = field(default=None, repr=False, compare=False)
 
@@ -215,7 +221,7 @@ class Allocator:
         try:
             search.run()
         except NodeAllocationError as err:
-            return AllocationOutcome(node=node, claims=claims, allocated=False, reason=str(err),
+            return AllocationOutcome(node=node, claims=claims, allocated=False, reason=str(err), error=str(err),
                                      variant=self.variant.name, steps=search.calls)
         except SearchLimitError as err:
             self._stopped = (node, claims, search, err)
@@ -303,6 +309,30 @@ class NodeSearch:
     @property
     def first_fit(self) -> AllocationOutcome | None:
         return next((o for o in self.outcomes if o.allocated), None)
+
+    @property
+    def error(self) -> str:
+        """When no node fits: the error upstream's Allocate returned on some node, if any (see ``node_error``)."""
+        return node_error(self.outcomes)
+
+
+def node_error(outcomes: Sequence[AllocationOutcome]) -> str:
+    """The scheduler's answer when no node fits and Allocate failed with an error on some of them.
+
+    Upstream's Allocate returns "invalid resource pools were encountered" as
+    an error that is not fatal for the other nodes: it surfaces only when
+    allocation fails on every node. Then it is an error, not "cannot
+    allocate": the message, with the nodes where it happened. Empty when a
+    node fits or no node failed with an error.
+    """
+    if any(o.allocated for o in outcomes):
+        return ""
+    failed = [o for o in outcomes if o.error]
+    if not failed:
+        return ""
+    where = ", ".join(o.node_name or "(no node)" for o in failed)
+    messages = list(dict.fromkeys(o.error for o in failed))
+    return f"{'; '.join(messages)} (node{'s' if len(failed) > 1 else ''} {where})"
 
 
 def search_nodes(claims: Sequence[model.ResourceClaim], classes: Iterable[model.DeviceClass],

@@ -155,8 +155,11 @@ _ROOTS = {
 # Request fields that v1 keeps under `exactly` (ExactDeviceRequest).
 _EXACT_FIELDS = ("deviceClassName", "selectors", "allocationMode", "count", "adminAccess", "tolerations", "capacity")
 
-# Extra words for unknown fields that people are likely to write.
-_REMOVED = {
+# Classic DRA's fields of v1alpha3 in Kubernetes 1.31 (behind DRAControlPlaneController),
+# with the words said when a later release, which no longer has them, meets them.
+# They are set aside (``Conversion.classic``) rather than refused: whether they are
+# known depends on the release, which ``classic`` decides.
+CLASSIC_FIELDS = {
     ("v1alpha3", "ResourceClaimSpec", "controller"): "classic DRA with a control-plane controller was removed in Kubernetes 1.32",
     ("v1alpha3", "AllocationResult", "controller"): "classic DRA with a control-plane controller was removed in Kubernetes 1.32",
     ("v1alpha3", "DeviceClassSpec", "suitableNodes"): "classic DRA was removed in Kubernetes 1.32",
@@ -181,6 +184,8 @@ class Conversion:
     errors: list[Diagnostic] = field(default_factory=list)
     # v1 field path -> the path the user wrote (for the subtree below it).
     renames: dict[str, str] = field(default_factory=dict)
+    # classic DRA fields set aside: the user's path -> (value, position, what later releases say)
+    classic: dict[str, tuple] = field(default_factory=dict)
 
     def original_path(self, path: str) -> str:
         """The path the user wrote for a v1 field path (unchanged when nothing moved)."""
@@ -221,7 +226,7 @@ def convert(kind: str, version: str, data: dict) -> Conversion:
     for key, tname in _ROOTS[kind].items():
         if key in data:
             out[key] = walker.value(tname, data[key], key, key)
-    return Conversion(data=out, errors=walker.errors, renames=walker.renames)
+    return Conversion(data=out, errors=walker.errors, renames=walker.renames, classic=walker.classic)
 
 
 def to_v1(kind: str, version: str, data: dict) -> dict:
@@ -275,6 +280,7 @@ class _Walker:
         self.name = name
         self.errors: list[Diagnostic] = []
         self.renames: dict[str, str] = {}
+        self.classic: dict[str, tuple] = {}
 
     # -- reporting
     def _error(self, path: str, detail: str, pos: Position | None) -> None:
@@ -284,7 +290,7 @@ class _Walker:
 
     def _unknown(self, tname: str, path: str, key: str, pos: Position | None) -> None:
         detail = f'unknown field "{path}"'
-        hint = _REMOVED.get((self.version, tname, key))
+        hint = None
         if hint is None and (tname, key) in _MISPLACED:
             hint = _MISPLACED[(tname, key)].format(version=f"{RESOURCE_GROUP}/{self.version}")
         known = list(self.schema[tname])
@@ -331,6 +337,12 @@ class _Walker:
         known = self.schema[tname]
         out = None
         for key, item in data.items():
+            removed = CLASSIC_FIELDS.get((self.version, tname, key))
+            if removed is not None:
+                self.classic[_join(upath, key)] = (item, _key_pos(data, key), removed)
+                out = out if out is not None else _copy_dict(data)
+                del out[key]
+                continue
             if key not in known:
                 self._unknown(tname, _join(upath, key), key, _key_pos(data, key))
                 out = out if out is not None else _copy_dict(data)

@@ -111,6 +111,29 @@ def _json_type(value) -> str:
     return "null"
 
 
+_NOTHING: frozenset = frozenset()
+_TEXT_TYPES = frozenset({str, str | None})  # fields a string decodes into unchanged
+
+_OPTIONAL, _ANY, _OBJECT, _LIST, _DICT, _SCALAR = "optional", "any", "object", "list", "dict", "scalar"
+
+
+@functools.cache
+def _shape(tp) -> tuple[str, Any]:
+    """How to decode a value of type ``tp``, and the type inside it; worked out once per type."""
+    origin = typing.get_origin(tp)
+    if origin in (types.UnionType, typing.Union):
+        return _OPTIONAL, [a for a in typing.get_args(tp) if a is not type(None)][0]
+    if tp is Any:
+        return _ANY, None
+    if dataclasses.is_dataclass(tp):
+        return _OBJECT, None
+    if origin is list:
+        return _LIST, typing.get_args(tp)[0]
+    if origin is dict:
+        return _DICT, typing.get_args(tp)[1]
+    return _SCALAR, None
+
+
 class Decoder:
     """Decodes one document; collects errors and the positions of fields."""
 
@@ -119,6 +142,7 @@ class Decoder:
         self.name = name
         self.errors: list[Diagnostic] = []
         self.positions: dict[str, Position] = {}
+        self.present: set[str] = set()  # paths decoded without a position (fast-read text)
 
     def error(self, path: str, detail: str, pos: Position | None) -> None:
         line, column = pos if pos else (None, None)
@@ -132,43 +156,43 @@ class Decoder:
     def _value(self, tp, data, path: str, pos: Position | None, owner: tuple | None):
         if pos:
             self.positions.setdefault(path, pos)
-        origin = typing.get_origin(tp)
-        if origin in (types.UnionType, typing.Union):
+        else:
+            self.present.add(path)
+        shape, inner = _shape(tp)
+        if shape is _OPTIONAL:
             if data is None:
                 return None
-            inner = [a for a in typing.get_args(tp) if a is not type(None)][0]
             return self._value(inner, data, path, pos, owner)
-        if tp is Any:
+        if shape is _ANY:
             return data
-        if dataclasses.is_dataclass(tp):
+        if shape is _OBJECT:
             if data is None:
                 return tp()
             if not isinstance(data, dict):
                 return self._type_error(tp, data, path, pos)
             return self._object(tp, data, path)
-        if origin is list:
+        if shape is _LIST:
             if data is None:
                 return []
             if not isinstance(data, list):
                 return self._type_error(tp, data, path, pos)
-            (item_type,) = typing.get_args(tp)
-            if owner in _QUANTITY_LIST_FIELDS:
-                item_type = "quantity"
+            item_type = "quantity" if owner in _QUANTITY_LIST_FIELDS else inner
+            position_of = getattr(data, "position_of", None)
             return [
-                self._value(item_type, item, f"{path}[{i}]", position_in(data, i), None)
+                self._value(item_type, item, f"{path}[{i}]", position_of(i) if position_of is not None else None, None)
                 for i, item in enumerate(data)
             ]
-        if origin is dict:
+        if shape is _DICT:
             if data is None:
                 return {}
             if not isinstance(data, dict):
                 return self._type_error(tp, data, path, pos)
-            _, value_type = typing.get_args(tp)
-            if owner in _QUANTITY_MAP_FIELDS:
-                value_type = "quantity"
+            value_type = "quantity" if owner in _QUANTITY_MAP_FIELDS else inner
             out = {}
+            position_of = getattr(data, "position_of", None)
             for key, item in data.items():
-                out[str(key)] = self._value(value_type, item, f"{path}[{key}]", position_in(data, key), None)
+                pos_of_item = position_of(key) if position_of is not None else None
+                out[str(key)] = self._value(value_type, item, f"{path}[{key}]", pos_of_item, None)
             return out
         if tp == "quantity" or owner in _QUANTITY_FIELDS:
             if isinstance(data, bool) or not isinstance(data, str | int | float):
@@ -202,14 +226,23 @@ class Decoder:
 
     def _object(self, cls: type, data: dict, path: str):
         known = _fields_of(cls)
-        ignored = _IGNORED_FIELDS.get(cls, set())
+        ignored = _IGNORED_FIELDS.get(cls, _NOTHING)
         kwargs = {}
         special = _SPECIAL.get(cls)
+        position_of = getattr(data, "position_of", None)  # what position_in asks, once per object
         for key, value in data.items():
             child = f"{path}.{key}" if path else key
-            pos = position_in(data, key)
+            pos = position_of(key) if position_of is not None else None
             if key in known:
                 pyname, tp = known[key]
+                if value.__class__ is str and tp in _TEXT_TYPES:
+                    # The most common value, decoded here: what _value would do, without its dispatch.
+                    if pos:
+                        self.positions.setdefault(child, pos)
+                    else:
+                        self.present.add(child)
+                    kwargs[pyname] = value
+                    continue
                 decoded = self._value(tp, value, child, pos, (cls, pyname))
                 if decoded is not None:
                     kwargs[pyname] = decoded

@@ -24,6 +24,9 @@ INTERNAL = "Internal error"
 # Not an apiserver type: the document could not be read at all (YAML syntax,
 # unknown fields under strict decoding, wrong JSON types).
 PARSE = "Parse error"
+# Not an apiserver type either: the release does not serve the object's
+# apiVersion, so the apiserver would answer 404 before any validation.
+NOT_SERVED = "Not served"
 
 _OMIT = object()
 

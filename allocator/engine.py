@@ -17,8 +17,8 @@ import functools
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import model
-from .allocate import Allocator, AllocatorError
+from . import classic, model
+from .allocate import Allocator, AllocatorError, node_error
 from .allocation import search as search_limits
 from .allocation.alternatives import DEFAULT_TIMEOUT as DEFAULT_ALTERNATIVES_TIMEOUT
 from .allocation.alternatives import MAX_LIMIT as MAX_ALTERNATIVES
@@ -31,8 +31,9 @@ from .nodes import make_node
 from .nodes import search_nodes as nodes_to_search
 from .objects import ReadResult, read_documents
 from .pods import PodClaimError, container_devices
+from .serving import dra_off_message
 from .validation import inventory_warnings, validate_documents
-from .workload import Workload, build_workload
+from .workload import Workload, build_workload, claim_api_versions
 
 DOCUMENTS = "documents"
 INVENTORY = "inventory"
@@ -53,6 +54,7 @@ class Report:
     explained_node: str | None = None  # the node the per-request explanation looks from
     # (allocator, node, pending claims) of the allocation made, for listing the other grants
     granted: tuple | None = field(default=None, repr=False, compare=False)
+    dra_off: str | None = None  # why the release's apiserver and scheduler know no DRA, and the gate to turn on
 
     @property
     def valid(self) -> bool:
@@ -69,6 +71,7 @@ class Report:
     def to_dict(self) -> dict[str, Any]:
         return {
             "kubernetesVersion": self.kubernetes_version,
+            "draOff": self.dra_off,
             "featureGates": self.gates.as_dict(),
             "gateOverrides": self.gates.overrides(),
             "objects": self.objects,
@@ -97,19 +100,21 @@ def _read(text: str, source: str, report: Report, limits: Limits) -> ReadResult:
 
 
 @functools.lru_cache(maxsize=8)
-def _inventory_diagnostics(inventory: str, kubernetes_version: str, limits: Limits) -> tuple[Diagnostic, ...]:
+def _inventory_diagnostics(inventory: str, kubernetes_version: str, overrides: tuple[tuple[str, bool], ...],
+                           limits: Limits) -> tuple[Diagnostic, ...]:
     """The inventory's decoding and validation diagnostics (syntax errors are ``_read``'s).
 
-    The inventory stands for stored objects, so fields of disabled gates stay
-    and only the release matters, not the gate overrides. Depending on the
-    text and the release alone, it is computed once per inventory: the live
-    editor sends the same one with every keystroke.
+    The inventory stands for stored objects, so fields of disabled gates stay;
+    the gate overrides only decide which versions are served. Depending on
+    the text, the release and the overrides alone, it is computed once per
+    inventory: the live editor sends the same one with every keystroke.
     """
     try:
         inv = read_documents(inventory, limits=limits) if inventory.strip() else ReadResult()
     except DiagnosticError:
         return ()
-    return tuple(validate_documents(inv, stored_object_gates(kubernetes_version), inventory))
+    return tuple(validate_documents(inv, stored_object_gates(kubernetes_version), inventory,
+                                    serving=make_gates(dict(overrides), kubernetes_version)))
 
 
 def analyze(documents: str, inventory: str = "", node: str | None = None,
@@ -125,11 +130,12 @@ def analyze(documents: str, inventory: str = "", node: str | None = None,
     if not 0 <= alternatives <= MAX_ALTERNATIVES:
         raise ValueError(f"alternatives must be between 0 and {MAX_ALTERNATIVES}, not {alternatives}")
     gates = make_gates(feature_gates, kubernetes_version)
-    report = Report(kubernetes_version=kubernetes_version, gates=gates)
+    report = Report(kubernetes_version=kubernetes_version, gates=gates, dra_off=dra_off_message(gates))
     docs = _read(documents, DOCUMENTS, report, limits)
     inv = _read(inventory, INVENTORY, report, limits)
     report.diagnostics.extend((DOCUMENTS, d) for d in validate_documents(docs, gates, documents))
-    report.diagnostics.extend((INVENTORY, d) for d in _inventory_diagnostics(inventory, kubernetes_version, limits))
+    report.diagnostics.extend((INVENTORY, d) for d in _inventory_diagnostics(
+        inventory, kubernetes_version, tuple(sorted(gates.overrides().items())), limits))
     combined = ReadResult(documents=inv.documents + docs.documents)
     report.diagnostics.extend((DOCUMENTS, d) for d in inventory_warnings(docs, combined, gates, documents))
 
@@ -140,11 +146,18 @@ def analyze(documents: str, inventory: str = "", node: str | None = None,
         report.diagnostics.append((DOCUMENTS, Diagnostic(field="spec.resourceClaims", type=NOT_FOUND, detail=str(err),
                                                          kind="Pod")))
         return report
+    if report.dra_off:
+        report.allocation["reasons"] = [report.dra_off]
+        return report
     if not report.valid:
         report.allocation["reasons"] = ["the objects are not valid: the apiserver would reject them"]
         return report
     if not work.pending:
         report.allocation["reasons"] = ["no pending ResourceClaim: nothing to allocate"]
+        return report
+    handed_over = classic.handed_to_controllers(work, combined.documents, gates)
+    if handed_over:
+        report.allocation.update(status="controller", reasons=handed_over)
         return report
     _allocate(report, combined, work, node, gates)
     if alternatives:
@@ -153,6 +166,7 @@ def analyze(documents: str, inventory: str = "", node: str | None = None,
 
 
 def _allocate(report: Report, combined: ReadResult, work: Workload, node: str | None, gates: FeatureGates) -> None:
+    """Allocate on ``node`` or the first node that fits; the claims come back in the versions they were written in."""
     nodes = combined.of_kind("Node")
     slices = combined.of_kind("ResourceSlice")
     alloc = report.allocation
@@ -176,8 +190,16 @@ def _allocate(report: Report, combined: ReadResult, work: Workload, node: str | 
         _explain(report, allocator.explain(failed_on, work.pending), slices)
         return
     # "proof": what decided "does not fit" without searching (allocation.proofs), on nodes where one did.
-    report.nodes = [{"name": o.node_name, "fits": o.allocated, "reason": o.reason or None,
+    report.nodes = [{"name": o.node_name, "fits": o.allocated, "reason": o.reason or None, "error": bool(o.error),
                      **({"proof": o.proof.to_dict()} if o.proof is not None else {})} for o in outcomes]
+    error = node_error(outcomes)
+    if error:
+        # Allocate failed with an error (invalid pools) where nothing fits: the scheduler reports that error.
+        failed = next(o for o in outcomes if o.error)
+        _explain(report, allocator.explain(failed.node, work.pending), slices)
+        alloc.update(status="error", node=node, error=error,
+                     reasons=[f"{o.node_name or '(any node)'}: {o.reason}" for o in outcomes])
+        return
     if chosen is None:
         first = outcomes[0]
         _explain(report, first.explanation or allocator.explain(first.node, work.pending), slices)
@@ -186,8 +208,9 @@ def _allocate(report: Report, combined: ReadResult, work: Workload, node: str | 
         return
     _explain(report, explain(allocator, chosen.node, work.pending, chosen.search), slices)
     report.granted = (allocator, chosen.node, work.pending)
+    versions = claim_api_versions(combined.documents, work)
     alloc.update(status="allocated", node=chosen.node_name,
-                 claims=[claim_to_json(c, r) for c, r in zip(work.pending, results, strict=True)])
+                 claims=[claim_to_json(c, r, versions[id(c)]) for c, r in zip(work.pending, results, strict=True)])
     by_claim = dict(zip((c.metadata.name for c in work.pending), results, strict=True))
     for pod in work.pods:
         for view in container_devices(pod, work.pod_claims[pod.metadata.name], by_claim):

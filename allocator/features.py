@@ -1,8 +1,10 @@
-"""DRA feature gates and their defaults per Kubernetes release.
+"""Feature-gate values for one Kubernetes release, built from ``releases``.
 
-Defaults follow kubernetes/kubernetes ``pkg/features/kube_features.go``
-(versioned specs of mid-2026, the 1.37 development cycle). A gate that does
-not exist yet in a release is off there and cannot be switched on.
+The defaults, stages and locks per release live in ``releases.GATE_SPECS``;
+this module turns a release plus the user's overrides into the values the
+engine reads, refusing what a kube component would refuse: an unknown gate,
+a gate the release does not have yet, a locked gate set away from its
+default, and a gate whose required gate is off.
 """
 
 from __future__ import annotations
@@ -10,36 +12,31 @@ from __future__ import annotations
 from dataclasses import dataclass
 from types import MappingProxyType
 
-CURRENT_RELEASE = "1.37"
-RELEASES = ("1.31", "1.32", "1.33", "1.34", "1.35", "1.36", "1.37")
+from . import releases as _releases
+from .releases import CURRENT_RELEASE, GATE_REQUIRES, GATE_SPECS, RELEASES
 
-# gate -> ((release, default), ...) in increasing release order, as in
-# kube_features.go: the entry with the highest release <= the chosen one wins.
-_HISTORY: dict[str, tuple[tuple[str, bool], ...]] = {
-    "DynamicResourceAllocation": (("1.26", False), ("1.32", False), ("1.34", True)),
-    "DRAAdminAccess": (("1.32", False), ("1.34", True)),
-    "DRAResourceClaimDeviceStatus": (("1.32", False), ("1.33", True)),
-    "DRAPrioritizedList": (("1.33", False), ("1.34", True)),
-    "DRAPartitionableDevices": (("1.33", False), ("1.36", True)),
-    "DRADeviceTaints": (("1.33", False), ("1.36", True)),
-    "DRAConsumableCapacity": (("1.34", False), ("1.36", True)),
-    "DRADeviceBindingConditions": (("1.34", False), ("1.36", True)),
-    "DRAExtendedResource": (("1.34", False), ("1.36", True)),
-    "DRADeviceTaintRules": (("1.35", False), ("1.37", True)),
-    "DRAListTypeAttributes": (("1.36", False),),
-    "DRAFractionalCapacityRange": (("1.37", True),),
-}
+__all__ = ["CURRENT_RELEASE", "RELEASES", "KNOWN_GATES", "FeatureGateError", "FeatureGates", "defaults",
+           "exists_in", "locked_in", "make_gates", "parse_gate_list", "stored_object_gates"]
 
-KNOWN_GATES = tuple(_HISTORY)
-
-
-def _key(release: str) -> tuple[int, int]:
-    major, minor = release.split(".")
-    return int(major), int(minor)
+KNOWN_GATES = tuple(GATE_SPECS)
 
 
 class FeatureGateError(ValueError):
-    """An unknown gate, a malformed value or an unknown release."""
+    """An unknown gate, a malformed or refused value, or an unknown release.
+
+    ``gate`` names the gate at fault, when there is one.
+    """
+
+    def __init__(self, message: str, gate: str | None = None):
+        super().__init__(message)
+        self.gate = gate
+
+
+def _release(name: str) -> _releases.Release:
+    try:
+        return _releases.release(name)
+    except ValueError as err:
+        raise FeatureGateError(str(err)) from None
 
 
 @dataclass(frozen=True)
@@ -51,7 +48,7 @@ class FeatureGates:
 
     def enabled(self, gate: str) -> bool:
         if gate not in self.values:
-            raise FeatureGateError(f"unrecognized feature gate: {gate}")
+            raise FeatureGateError(f"unrecognized feature gate: {gate}", gate)
         return self.values[gate]
 
     def __getitem__(self, gate: str) -> bool:
@@ -69,44 +66,58 @@ class FeatureGates:
         return dict(self.values)
 
 
-def exists_in(gate: str, release: str) -> bool:
-    return _key(_HISTORY[gate][0][0]) <= _key(release)
+def exists_in(gate: str, release_name: str) -> bool:
+    return _release(release_name).exists(gate)
 
 
-def defaults(release: str = CURRENT_RELEASE) -> dict[str, bool]:
-    if release not in RELEASES:
-        raise FeatureGateError(f"unsupported Kubernetes release {release!r}: choose one of {', '.join(RELEASES)}")
-    out = {}
-    for gate, history in _HISTORY.items():
-        value = False
-        for since, default in history:
-            if _key(since) <= _key(release):
-                value = default
-        out[gate] = value
-    return out
+def locked_in(gate: str, release_name: str) -> bool:
+    """Whether the release refuses any value of ``gate`` but its default (``LockToDefault``)."""
+    return _release(release_name).locked(gate)
 
 
-def make_gates(overrides: dict[str, bool] | None = None, release: str = CURRENT_RELEASE) -> FeatureGates:
-    values = defaults(release)
+def defaults(release_name: str = CURRENT_RELEASE) -> dict[str, bool]:
+    return _release(release_name).defaults()
+
+
+def make_gates(overrides: dict[str, bool] | None = None, release: str = CURRENT_RELEASE, *,
+               locks: bool = True) -> FeatureGates:
+    """The gate values of ``release`` with ``overrides``.
+
+    ``locks=False`` accepts a locked gate away from its default: the allocator
+    library (k8s.io/dynamic-resource-allocation) takes its features as plain
+    switches, and upstream's allocator tests and the shared conformance cases
+    set them so; the command line does so when no release was named.
+    """
+    rel = _release(release)
+    values = rel.defaults()
     for gate, value in (overrides or {}).items():
         if gate not in values:
-            raise FeatureGateError(f"unrecognized feature gate: {gate}")
+            raise FeatureGateError(f"unrecognized feature gate: {gate}", gate)
         if not isinstance(value, bool):
-            raise FeatureGateError(f"invalid value of {gate}={value!r}, must be true or false")
-        if value and not exists_in(gate, release):
-            raise FeatureGateError(f"feature gate {gate} does not exist in Kubernetes {release}")
+            raise FeatureGateError(f"invalid value of {gate}={value!r}, must be true or false", gate)
+        if value and not rel.exists(gate):
+            raise FeatureGateError(f"feature gate {gate} does not exist in Kubernetes {rel.name}", gate)
+        if locks and rel.locked(gate) and value != rel.default(gate):
+            # component-base featuregate's words
+            raise FeatureGateError(f"cannot set feature gate {gate} to {str(value).lower()}, "
+                                   f"feature is locked to {str(rel.default(gate)).lower()}", gate)
         values[gate] = value
-    return FeatureGates(release=release, values=MappingProxyType(values))
+    for gate, needed in GATE_REQUIRES.items():
+        if values[gate] and not values[needed]:
+            # kube-apiserver's options validation (1.31)
+            raise FeatureGateError(f"{gate} feature requires {needed} feature to be enabled", gate)
+    return FeatureGates(release=rel.name, values=MappingProxyType(values))
 
 
-def stored_object_gates(release: str = CURRENT_RELEASE) -> FeatureGates:
+def stored_object_gates(release_name: str = CURRENT_RELEASE) -> FeatureGates:
     """Every gate of the release on: for checking objects that already exist.
 
     Fields of a disabled feature are dropped only when an object is created;
     objects stored while the gate was on keep them and the allocator sees
     them as they are.
     """
-    return make_gates({g: True for g in _HISTORY if exists_in(g, release)}, release)
+    rel = _release(release_name)
+    return make_gates({g: True for g in GATE_SPECS if rel.exists(g)}, rel.name)
 
 
 def parse_gate_list(text: str) -> dict[str, bool]:
@@ -114,12 +125,13 @@ def parse_gate_list(text: str) -> dict[str, bool]:
     out: dict[str, bool] = {}
     for item in filter(None, (part.strip() for part in text.split(","))):
         if "=" not in item:
-            raise FeatureGateError(f"missing bool value for {item}")
+            raise FeatureGateError(f"missing bool value for {item}", item)
         key, _, raw = item.partition("=")
         key, raw = key.strip(), raw.strip().lower()
         if raw not in ("true", "false"):
-            raise FeatureGateError(f"invalid value of {key}={raw}, err: strconv.ParseBool: parsing {raw!r}: invalid syntax")
-        if key not in _HISTORY:
-            raise FeatureGateError(f"unrecognized feature gate: {key}")
+            raise FeatureGateError(f"invalid value of {key}={raw}, err: strconv.ParseBool: parsing {raw!r}: invalid "
+                                   "syntax", key)
+        if key not in GATE_SPECS:
+            raise FeatureGateError(f"unrecognized feature gate: {key}", key)
         out[key] = raw == "true"
     return out

@@ -9,9 +9,12 @@ any other pending claim in document order.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from . import model
+from .convert_back import V1
+from .objects import Document
 from .pods import PodClaim, claims_for_pod
 
 
@@ -45,3 +48,23 @@ def build_workload(claims: list[model.ResourceClaim], templates: list[model.Reso
             seen.add(_key(claim))
             work.pending.append(claim)
     return work
+
+
+def claim_api_versions(documents: Iterable[Document], work: Workload) -> dict[int, str]:
+    """id(pending claim) -> the apiVersion to print it in.
+
+    A claim is printed in the version it was written in; a claim generated
+    from a template in the template's version (the one its spec was written in).
+    Claims not found (none in practice) are printed in v1.
+    """
+    documents = list(documents)
+    written = {id(d.obj): d.api_version for d in documents if d.kind == "ResourceClaim"}
+    templates = {(d.namespace, d.name): d.api_version for d in documents if d.kind == "ResourceClaimTemplate"}
+    out = {id(c): written.get(id(c), V1) for c in work.pending}
+    pods = {pod.metadata.name: pod for pod in work.pods}
+    for pod_name, pod_claims in work.pod_claims.items():
+        namespace = pods[pod_name].metadata.namespace
+        for pod_claim in pod_claims:
+            if pod_claim.template_name is not None and id(pod_claim.claim) in out:
+                out[id(pod_claim.claim)] = templates.get((namespace, pod_claim.template_name), V1)
+    return out

@@ -13,6 +13,7 @@ from drf_spectacular.utils import (
     OpenApiExample,
     OpenApiParameter,
     OpenApiResponse,
+    PolymorphicProxySerializer,
     extend_schema,
     extend_schema_view,
 )
@@ -33,6 +34,8 @@ from .serializers import (
     InventorySerializer,
     ShareCreatedSerializer,
     ShareSerializer,
+    StoredInventoryDetailSerializer,
+    StoredInventorySerializer,
     ValidateResponseSerializer,
 )
 
@@ -74,7 +77,8 @@ NOT_FOUND = _errors_response(
 )
 TOO_LARGE = _errors_response(
     "The body is larger than the server's limit (DATA_UPLOAD_MAX_MEMORY_SIZE, 1 MiB by default).",
-    OpenApiExample("Body too large", _error("Request body too large: 2097152 bytes, the limit is 1048576 bytes.",
+    OpenApiExample("Body too large", _error("Request body too large: 2097152 bytes, the limit is 1048576 bytes "
+                                               "(the site's DATA_UPLOAD_MAX_MEMORY_SIZE setting).",
                                             "Request entity too large")),
 )
 UNSUPPORTED_MEDIA_TYPE = _errors_response(
@@ -93,8 +97,10 @@ BAD_REQUEST_EXAMPLES = [
         "YAML syntax error: mapping values are not allowed here", "Parse error", line=3, column=7)),
     OpenApiExample("Unknown feature gate", _error("unrecognized feature gate: DRANoSuchGate", "Invalid value",
                                                   field="featureGates")),
-    OpenApiExample("Unknown inventory", _error("Object with slug=no-such-inventory does not exist.", "Not found",
-                                               field="inventory")),
+    OpenApiExample("Unknown inventory", _error(
+        "No sample inventory has the slug 'no-such-inventory' and no stored inventory has that id "
+        "(GET /api/v1/inventories lists the samples; POST /api/v1/inventories stores one).", "Not found",
+        field="inventory")),
     OpenApiExample("JSON of the wrong type", _error("Not a valid string.", "Invalid value", field="documents")),
 ]
 COMMON_ERRORS = {413: TOO_LARGE, 415: UNSUPPORTED_MEDIA_TYPE, 429: THROTTLED}
@@ -104,7 +110,8 @@ COMMON_ERRORS = {413: TOO_LARGE, 415: UNSUPPORTED_MEDIA_TYPE, 429: THROTTLED}
 
 STATE_REQUEST = {"application/json": AnalysisRequestSerializer, "application/yaml": OpenApiTypes.STR}
 STATE_PARAMETERS = [
-    OpenApiParameter("inventory", str, description="With a YAML body: slug of a sample inventory to add."),
+    OpenApiParameter("inventory", str, description="With a YAML body: slug of a sample inventory, or id of a "
+                     "stored one (POST /api/v1/inventories), to add."),
     OpenApiParameter("node", str, description="With a YAML body: allocate for this node (default: try every node)."),
     OpenApiParameter("featureGates", str,
                      description="With a YAML body: feature-gate overrides as the CLI takes them, "
@@ -126,7 +133,12 @@ Send either a JSON object, or the YAML documents themselves with
     curl --data-binary @claim.yaml -H 'Content-Type: application/yaml' \\
       'http://127.0.0.1:8000/api/v1/{endpoint}?inventory=gpu-node'
 
-The documents are combined with the sample inventory named by `inventory`.
+The documents are combined with the inventory named by `inventory`: a sample's
+slug (`GET /api/v1/inventories`), or the id of a cluster stored with
+`POST /api/v1/inventories`, so a big cluster is sent once and then only the
+claims. Texts sent here are held to the site's TEXT_MAX_CHARS (512 Ki
+characters by default) and TEXT_MAX_VALUES settings; a stored cluster to
+STORED_INVENTORY_MAX_BYTES and STORED_INVENTORY_MAX_VALUES.
 """
 
 
@@ -164,7 +176,8 @@ allocate = _state_endpoint(
     "allocate", "Allocate claims like the scheduler",
     "Allocates the claims without `status.allocation` together, as for one pod, on `node` (or on the first "
     "node that fits); claims with `status.allocation` hold their devices. `claims` is exactly what "
-    "`python -m allocator allocate -o json` prints for the same input.",
+    "`python -m allocator allocate -o json` prints for the same input, each claim in the apiVersion it was "
+    "written in.",
     OpenApiResponse(AllocateResponseSerializer, description="The allocation, or why there is none.", examples=[
         OpenApiExample("Allocated", {"allocated": True, "node": "dra-example-driver-cluster-worker", "claims": [{
             "apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
@@ -243,19 +256,93 @@ compare = extend_schema_view(post=extend_schema(
 
 # --- Samples and shares ------------------------------------------------------
 
-inventory_list = extend_schema_view(get=extend_schema(
-    operation_id="inventories_list", summary="Sample inventories", tags=[SAMPLES],
-    description="The sample device inventories (Nodes, DeviceClasses, ResourceSlices), in picker order.",
-    responses={200: InventorySerializer(many=True), 429: THROTTLED},
-))
+CLUSTER_YAML = """apiVersion: v1
+kind: List
+items:
+- apiVersion: v1
+  kind: Node
+  metadata: {name: worker-1}
+- apiVersion: resource.k8s.io/v1
+  kind: ResourceSlice
+  metadata: {name: worker-1-gpus}
+  spec:
+    driver: gpu.example.com
+    nodeName: worker-1
+    pool: {name: worker-1, generation: 0, resourceSliceCount: 1}
+    devices:
+    - name: gpu-0
+"""
+STORED_EXAMPLE = {
+    "id": "5Qm2xYpL0aT", "url": "http://127.0.0.1:8000/api/v1/inventories/5Qm2xYpL0aT", "nodes": 1, "devices": 1,
+    "drivers": ["gpu.example.com"], "pools": 1, "deviceClasses": 0, "resourceSlices": 1, "claims": 0,
+    "bytes": 312, "created": "2026-12-03T23:40:00Z",
+}
+
+inventory_list = extend_schema_view(
+    get=extend_schema(
+        operation_id="inventories_list", summary="Sample inventories", tags=[SAMPLES],
+        description="The sample device inventories (Nodes, DeviceClasses, ResourceSlices), in picker order.",
+        responses={200: InventorySerializer(many=True), 429: THROTTLED},
+    ),
+    post=extend_schema(
+        operation_id="inventories_create", summary="Store a cluster snapshot", tags=[SAMPLES],
+        description=(
+            "Stores a cluster's objects once, so that validate, allocate, analyze and shares can name them by "
+            "`inventory` id and send only their claims. The body is the objects: YAML "
+            "(`kubectl get deviceclasses,resourceslices,nodes -o yaml`), JSON (`-o json`), or a JSON object "
+            "`{\"inventory\": \"<the objects as text>\"}`. A snapshot is immutable and addressed by the "
+            "SHA-256 of its content (line endings and trailing blank space normalised): storing the same content "
+            "again answers the same id with 200, and counts against no quota.\n\n"
+            "Limits (site settings): a snapshot may have up to STORED_INVENTORY_MAX_BYTES bytes (16 MiB by "
+            "default; 413 above); each client address may store STORED_INVENTORIES_PER_DAY new snapshots "
+            "(50 by default) and STORED_INVENTORY_BYTES_PER_DAY bytes (256 MiB) in 24 hours (429 above, with "
+            "Retry-After). Objects the engine cannot read or finds invalid are refused with 400 and located "
+            "errors (line and column in the text sent)."
+        ),
+        request={"application/yaml": OpenApiTypes.STR, "application/json": OpenApiTypes.OBJECT},
+        examples=[
+            OpenApiExample("YAML: kubectl get -o yaml", CLUSTER_YAML, request_only=True, media_type="application/yaml"),
+            OpenApiExample("JSON: the text in a field", {"inventory": CLUSTER_YAML}, request_only=True,
+                           media_type="application/json"),
+        ],
+        responses={
+            201: OpenApiResponse(StoredInventorySerializer, description="Stored: its id and what it holds.",
+                                 examples=[OpenApiExample("Stored", STORED_EXAMPLE)]),
+            200: OpenApiResponse(StoredInventorySerializer, description="This content was stored before: the same id."),
+            400: _errors_response(
+                "The objects cannot be read or are invalid.",
+                OpenApiExample("Invalid slice", _error(
+                    "Required value", "Required value", field="spec.driver", line=9, column=5)),
+            ),
+            413: _errors_response(
+                "The snapshot is larger than STORED_INVENTORY_MAX_BYTES.",
+                OpenApiExample("Too large", _error(
+                    "The inventory is too large to store: 20000000 bytes, the limit is 16777216 bytes "
+                    "(the site's STORED_INVENTORY_MAX_BYTES setting).", "Request entity too large")),
+            ),
+            415: UNSUPPORTED_MEDIA_TYPE,
+            429: _errors_response(
+                "This address has stored its quota of new snapshots in the last 24 hours "
+                "(STORED_INVENTORIES_PER_DAY, STORED_INVENTORY_BYTES_PER_DAY), or is throttled "
+                "(API_REQUESTS_PER_MINUTE); Retry-After says when to try again.",
+                OpenApiExample("Quota", _error(
+                    "This address has stored 50 new inventories in the last 24 hours; the limit is 50 "
+                    "(the site's STORED_INVENTORIES_PER_DAY setting).", "Too many requests")),
+            ),
+        },
+    ),
+)
 
 inventory_detail = extend_schema_view(get=extend_schema(
-    operation_id="inventories_retrieve", summary="One sample inventory", tags=[SAMPLES],
-    description="The inventory with its objects as YAML (`documents`); with `?format=yaml` or "
-    "`Accept: application/yaml`, only the YAML documents.",
+    operation_id="inventories_retrieve", summary="One sample or stored inventory", tags=[SAMPLES],
+    description="A sample inventory by slug, or a stored cluster snapshot by id (its summary, as "
+    "POST /api/v1/inventories answers it, and its text), with the objects in `documents`; with `?format=yaml` or "
+    "`Accept: application/yaml`, only the documents.",
     parameters=[OpenApiParameter("format", str, enum=["json", "yaml"], description="The answer's format.")],
     responses={
-        (200, "application/json"): InventoryDetailSerializer,
+        (200, "application/json"): PolymorphicProxySerializer(
+            component_name="InventoryOrStoredInventory",
+            serializers=[InventoryDetailSerializer, StoredInventoryDetailSerializer], resource_type_field_name=None),
         (200, "application/yaml"): OpenApiResponse(OpenApiTypes.STR, examples=[
             OpenApiExample("YAML documents", "apiVersion: v1\nkind: Node\nmetadata:\n  name: worker-1\n---\n...")]),
         404: NOT_FOUND, 429: THROTTLED,

@@ -65,6 +65,15 @@ class InvalidInput(exceptions.APIException):
         self.errors = errors
 
 
+class Refused(exceptions.APIException):
+    """A request the site's limits refuse (413, 429): ``detail`` names the limit and its setting."""
+
+    def __init__(self, status: int, detail: str, retry_after: int | None = None):
+        super().__init__(detail)
+        self.status_code = status
+        self.wait = retry_after  # DRF's handler turns it into Retry-After
+
+
 def _validation_errors(detail, field: str = ""):
     """Flatten a ValidationError's nested detail into located errors, one per message."""
     if isinstance(detail, dict):

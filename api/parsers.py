@@ -41,16 +41,20 @@ class JSONParser(BaseParser):
     media_type = "application/json"
 
     def parse(self, stream, media_type=None, parser_context=None):
-        text = _decode(stream.read(), parser_context)
-        try:
-            return json.loads(text, parse_constant=_reject_constant)
-        except json.JSONDecodeError as exc:
-            raise InvalidInput([error(f"JSON syntax error: {exc.msg}", type=PARSE, line=exc.lineno,
-                                      column=exc.colno)]) from None
-        except ValueError as exc:  # NaN, Infinity, or an integer with too many digits
-            raise InvalidInput([error(f"JSON error: {exc}", type=PARSE)]) from None
-        except RecursionError:
-            raise InvalidInput([error("JSON error: nested too deeply", type=PARSE)]) from None
+        return _loads(_decode(stream.read(), parser_context))
+
+
+def _loads(text: str):
+    """The JSON value of the text, or a located 400."""
+    try:
+        return json.loads(text, parse_constant=_reject_constant)
+    except json.JSONDecodeError as exc:
+        raise InvalidInput([error(f"JSON syntax error: {exc.msg}", type=PARSE, line=exc.lineno,
+                                  column=exc.colno)]) from None
+    except ValueError as exc:  # NaN, Infinity, or an integer with too many digits
+        raise InvalidInput([error(f"JSON error: {exc}", type=PARSE)]) from None
+    except RecursionError:
+        raise InvalidInput([error("JSON error: nested too deeply", type=PARSE)]) from None
 
 
 def _reject_constant(name: str):
@@ -75,3 +79,23 @@ class TextYAMLParser(YAMLParser):
 
 
 YAML_PARSERS = [YAMLParser, XYAMLParser, TextYAMLParser]
+
+
+class InventoryJSONParser(BaseParser):
+    """A cluster's objects as JSON text (``kubectl get -o json``), or ``{"inventory": "<YAML or JSON text>"}``.
+
+    The answer is text either way, for the engine to read as it reads YAML;
+    the JSON is parsed here only to answer syntax errors with their position.
+    """
+
+    media_type = "application/json"
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        text = _decode(stream.read(), parser_context)
+        value = _loads(text)
+        if isinstance(value, dict) and set(value) == {"inventory"}:
+            if not isinstance(value["inventory"], str):
+                raise InvalidInput([error("inventory must be the objects as YAML or JSON text.", field="inventory")])
+            return value["inventory"]
+        return text
+

@@ -14,10 +14,12 @@ from dataclasses import dataclass
 from rest_framework import serializers
 
 from allocator.allocation.alternatives import MAX_LIMIT as MAX_ALTERNATIVES
-from allocator.diagnostics import PARSE
+from allocator.diagnostics import NOT_SERVED, PARSE
 from allocator.features import CURRENT_RELEASE, RELEASES, FeatureGateError, make_gates, parse_gate_list
-from playground.models import Example, SampleInventory, Share
-from playground.state import MAX_TEXT, State, StateError
+from playground import clusters
+from playground.limits import text_limit, too_long_message
+from playground.models import Example, SampleInventory, Share, StoredInventory
+from playground.state import State, StateError
 
 # The keys of an entry of `python -m allocator validate -o json`, and of every API error.
 DIAGNOSTIC_KEYS = ("kind", "name", "field", "type", "detail", "line", "column")
@@ -47,29 +49,42 @@ class FeatureGatesField(serializers.DictField):
         return super().to_internal_value(data)
 
 
-class NulSafeSlugRelatedField(serializers.SlugRelatedField):
-    """A slug that cannot match when it holds a NUL byte, instead of a database error.
+class InventoryField(serializers.CharField):
+    """A sample inventory's slug, or a stored inventory's id: the model object it names.
 
-    PostgreSQL refuses NUL in query text (a 500); no slug can contain one.
+    Samples are looked up first (their slugs have dashes, ids never do). Text
+    that cannot be either (a NUL byte above all: PostgreSQL refuses it in a
+    query, a 500) is "not found" without a query.
     """
 
+    default_error_messages = {
+        "does_not_exist": "No sample inventory has the slug {value!r} and no stored inventory has that id "
+                          "(GET /api/v1/inventories lists the samples; POST /api/v1/inventories stores one).",
+    }
+
     def to_internal_value(self, data):
-        if isinstance(data, str) and "\x00" in data:
-            self.fail("does_not_exist", slug_name=self.slug_field, value=data.replace("\x00", "\\x00"))
-        return super().to_internal_value(data)
+        if not isinstance(data, str):
+            self.fail("invalid")
+        value = super().to_internal_value(data)
+        found = None if "\x00" in value else (
+            SampleInventory.objects.filter(slug=value).first() or clusters.find(value))
+        if found is None:
+            self.fail("does_not_exist", value=value.replace("\x00", "\\x00"))
+        return found
 
 
 class AnalysisRequestSerializer(serializers.Serializer):
     """What to analyze; ``validated_data`` is a ``State``."""
 
     documents = StrictCharField(
-        allow_blank=True, trim_whitespace=False, max_length=MAX_TEXT,
+        allow_blank=True, trim_whitespace=False,
         help_text="ResourceClaims, ResourceClaimTemplates, Pods (and any inventory objects of your own) "
         "as multi-document YAML or JSON, in any served apiVersion.",
     )
-    inventory = NulSafeSlugRelatedField(
-        slug_field="slug", queryset=SampleInventory.objects.all(), required=False, allow_null=True,
-        help_text="Slug of a sample inventory (GET /api/v1/inventories) whose objects are added to the documents.",
+    inventory = InventoryField(
+        required=False, allow_null=True, allow_blank=True,
+        help_text="Slug of a sample inventory (GET /api/v1/inventories), or id of a stored one "
+        "(POST /api/v1/inventories), whose objects are added to the documents.",
     )
     node = StrictCharField(
         required=False, allow_blank=True, allow_null=True, max_length=253,
@@ -79,8 +94,17 @@ class AnalysisRequestSerializer(serializers.Serializer):
         required=False, help_text="Feature-gate overrides; the others keep the release's defaults.",
     )
     kubernetesVersion = serializers.ChoiceField(
-        choices=RELEASES, default=CURRENT_RELEASE, help_text="The Kubernetes release whose feature-gate defaults apply.",
+        choices=RELEASES, default=CURRENT_RELEASE,
+        help_text="The Kubernetes release to simulate: its feature-gate defaults and locks (a locked gate set away "
+        "from its value is a 400 on featureGates) and the resource.k8s.io versions it serves (an object in another "
+        "version is refused with type `Not served` and the served versions named; with DynamicResourceAllocation "
+        "off, as by default before 1.34, none is served).",
     )
+
+    def validate_documents(self, value: str) -> str:
+        if len(value) > text_limit():
+            raise serializers.ValidationError(too_long_message("documents", len(value)), code="max_length")
+        return value
 
     def validate(self, attrs) -> State:
         version, gates = attrs["kubernetesVersion"], attrs.get("featureGates") or {}
@@ -88,12 +112,17 @@ class AnalysisRequestSerializer(serializers.Serializer):
             make_gates(gates, version)
         except FeatureGateError as exc:
             raise serializers.ValidationError({"featureGates": str(exc)}) from None
-        inventory = attrs.get("inventory")
+        inventory = attrs.get("inventory") or None
+        if isinstance(inventory, SampleInventory):
+            fields = inventory.state_fields()
+        elif isinstance(inventory, StoredInventory):
+            fields = {"inventoryId": inventory.id}
+        else:
+            fields = {}
         try:
             return State.from_dict({
+                **fields,
                 "documents": attrs["documents"],
-                "inventory": inventory.as_yaml() if inventory else "",
-                "inventorySlug": inventory.slug if inventory else "",
                 "node": attrs.get("node"),
                 "featureGates": gates,
                 "kubernetesVersion": version,
@@ -183,7 +212,8 @@ class ErrorSerializer(serializers.Serializer):
     field = serializers.CharField(help_text="Field path: in the request (featureGates) or the apiserver's "
                                   "(spec.devices.requests[0].name).")
     type = serializers.CharField(help_text="The apiserver's error type (Required value, Invalid value...), "
-                                 "Parse error, or the HTTP status in words.")
+                                 "Parse error, Not served (the release does not serve the object's apiVersion), "
+                                 "or the HTTP status in words.")
     detail = serializers.CharField()
     line = serializers.IntegerField(allow_null=True, help_text="1-based line in the text sent, when known.")
     column = serializers.IntegerField(allow_null=True, help_text="1-based column in the text sent, when known.")
@@ -197,6 +227,11 @@ def _entry(diagnostic: dict) -> dict:
     return {key: diagnostic[key] for key in DIAGNOSTIC_KEYS}
 
 
+def diagnostic_errors(diagnostics) -> list[dict]:
+    """Engine diagnostics (``allocator.diagnostics.Diagnostic``) as items of the API's ``errors``."""
+    return [_entry(d.to_dict()) for d in diagnostics]
+
+
 def unreadable_errors(report: dict) -> list[dict]:
     """The report's diagnostics for text that is not objects at all (YAML syntax, binary data, not a mapping).
 
@@ -204,6 +239,11 @@ def unreadable_errors(report: dict) -> list[dict]:
     (unknown field, wrong type) leave the rest readable.
     """
     return [_entry(d) for d in report["diagnostics"] if d["type"] == PARSE and not d["kind"]]
+
+
+def unserved_errors(report: dict) -> list[dict]:
+    """Objects in a version the release does not serve: the apiserver would answer 404 before validating."""
+    return [_entry(d) for d in report["diagnostics"] if d["type"] == NOT_SERVED]
 
 
 class ValidateResponseSerializer(serializers.Serializer):
@@ -227,12 +267,14 @@ class AllocateResponseSerializer(serializers.Serializer):
     node = serializers.CharField(allow_null=True, help_text="The node the claims were allocated for.")
     claims = serializers.ListField(
         child=serializers.DictField(),
-        help_text="The ResourceClaims with status.allocation, as `python -m allocator allocate -o json` prints them.",
+        help_text="The ResourceClaims with status.allocation, as `python -m allocator allocate -o json` prints them: "
+        "each in the apiVersion it was written in (a claim from a template in the template's).",
     )
     reasons = serializers.ListField(child=serializers.CharField(), help_text="Why the claims cannot be allocated.")
     error = serializers.CharField(
         allow_null=True, help_text="Set when the scheduler would give up rather than find no fit (a CEL runtime "
-        "error, an unknown DeviceClass...): where `python -m allocator allocate` exits 2, not 1.",
+        "error, an unknown DeviceClass, invalid resource pools on every node tried...): where "
+        "`python -m allocator allocate` exits 2, not 1.",
     )
 
     def to_representation(self, allocation: dict) -> dict:
@@ -333,7 +375,10 @@ class AlternativesSearchSerializer(serializers.Serializer):
 
 
 class AllocationSerializer(serializers.Serializer):
-    status = serializers.ChoiceField(choices=["allocated", "unsatisfiable", "error", "skipped"])
+    status = serializers.ChoiceField(
+        choices=["allocated", "unsatisfiable", "error", "skipped", "controller"],
+        help_text="`controller`: Kubernetes 1.31 with DRAControlPlaneController, a claim with spec.controller is "
+        "allocated by that driver's control-plane controller, not by the scheduler (not simulated; see reasons).")
     node = serializers.CharField(allow_null=True)
     claims = serializers.ListField(child=serializers.DictField())
     reasons = serializers.ListField(child=serializers.CharField())
@@ -368,6 +413,9 @@ class NodeFitSerializer(serializers.Serializer):
     name = serializers.CharField()
     fits = serializers.BooleanField()
     reason = serializers.CharField(allow_null=True)
+    error = serializers.BooleanField(help_text=(
+        "The scheduler's Allocate failed on this node with an error (e.g. invalid resource pools), not "
+        "\"does not fit\"; when no node fits, that error is the answer (allocation.error)."))
     proof = ProofSerializer(required=False, help_text=(
         "Present when the claims were proved not to fit on the node without searching every combination: "
         "the same answer as the full search, with the numbers and names behind it."))
@@ -387,6 +435,9 @@ class AnalyzeResponseSerializer(serializers.Serializer):
     """The engine's whole report (``allocator.engine.analyze(...).to_dict()``): what the page shows."""
 
     kubernetesVersion = serializers.CharField()
+    draOff = serializers.CharField(
+        allow_null=True, help_text="Set when DynamicResourceAllocation is off in this release (by default before "
+        "1.34, or set so): why, and which gate to turn on. Nothing of resource.k8s.io is served then.")
     featureGates = serializers.DictField(child=serializers.BooleanField(), help_text="Every gate's value.")
     gateOverrides = serializers.DictField(child=serializers.BooleanField(), help_text="Gates that differ from the default.")
     objects = serializers.ListField(child=serializers.DictField(), help_text="The objects read, with the apiVersion seen.")
@@ -431,6 +482,31 @@ class InventoryDetailSerializer(InventorySerializer):
         fields = [*InventorySerializer.Meta.fields, "documents"]
 
 
+class StoredInventorySerializer(serializers.ModelSerializer):
+    """A stored cluster snapshot's summary (POST /api/v1/inventories)."""
+
+    url = serializers.HyperlinkedIdentityField(view_name="api:inventory", lookup_field="pk", lookup_url_kwarg="slug")
+    drivers = serializers.ListField(child=serializers.CharField(), help_text="The drivers of its ResourceSlices.")
+    pools = serializers.IntegerField(help_text="Distinct (driver, pool) pairs.")
+    nodes = serializers.IntegerField(help_text="Nodes: Node objects and nodes that ResourceSlices name.")
+    deviceClasses = serializers.IntegerField(source="device_classes")
+    resourceSlices = serializers.IntegerField(source="resource_slices")
+    claims = serializers.IntegerField(help_text="ResourceClaims in the snapshot (allocated ones hold devices).")
+    bytes = serializers.IntegerField(source="size", help_text="Size of the text as stored (UTF-8).")
+
+    class Meta:
+        model = StoredInventory
+        fields = ["id", "url", "nodes", "devices", "drivers", "pools", "deviceClasses", "resourceSlices", "claims",
+                  "bytes", "created"]
+
+
+class StoredInventoryDetailSerializer(StoredInventorySerializer):
+    documents = serializers.CharField(source="text", help_text="The objects as they were stored (YAML or JSON).")
+
+    class Meta(StoredInventorySerializer.Meta):
+        fields = [*StoredInventorySerializer.Meta.fields, "documents"]
+
+
 class ExampleSerializer(serializers.ModelSerializer):
     inventory = serializers.SlugRelatedField(slug_field="slug", read_only=True)
     featureGates = serializers.DictField(source="feature_gates", child=serializers.BooleanField())
@@ -473,7 +549,9 @@ class ShareSerializer(ShareCreatedSerializer):
     featureGates = serializers.DictField(child=serializers.BooleanField(), help_text="Overrides of the defaults.")
     node = serializers.CharField(allow_null=True)
     inventorySlug = serializers.CharField(help_text="The sample the inventory came from, or empty.")
-    inventory = serializers.CharField(help_text="The inventory objects themselves, as YAML.")
+    inventory = serializers.CharField(help_text="The inventory objects themselves, as YAML (empty with inventoryId).")
+    inventoryId = serializers.CharField(required=False, help_text="Present when the inventory is a stored cluster "
+                                        "snapshot: its id (GET /api/v1/inventories/<id>).")
     documents = serializers.CharField()
     compare = SharedSideSerializer(required=False, help_text=(
         "Present for a comparison shared from the page: the right column's settings (same documents)."))

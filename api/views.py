@@ -16,16 +16,19 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from allocator.compare import compare
-from allocator.engine import analyze
+from playground import clusters
+from playground.clusters import analyze_state
 from playground.models import Example, SampleInventory, Share
+from playground.ratelimit import client_address
 from playground.state import State
 
 from . import docs
-from .errors import InvalidInput
-from .parsers import YAML_PARSERS, JSONParser
+from .errors import InvalidInput, Refused
+from .parsers import YAML_PARSERS, InventoryJSONParser, JSONParser
 from .renderers import YAMLRenderer
 from .serializers import (
     AllocateResponseSerializer,
+    Analysis,
     AnalysisRequestSerializer,
     AnalyzeRequestSerializer,
     CompareRequestSerializer,
@@ -35,8 +38,12 @@ from .serializers import (
     InventorySerializer,
     ShareCreatedSerializer,
     ShareSerializer,
+    StoredInventoryDetailSerializer,
+    StoredInventorySerializer,
     ValidateResponseSerializer,
+    diagnostic_errors,
     unreadable_errors,
+    unserved_errors,
 )
 from .throttling import TwoAnalysesRateThrottle
 
@@ -60,15 +67,19 @@ class StateInputView(APIView):
         return serializer.validated_data
 
     def report(self, request: Request) -> dict:
-        return analyze(**self.state(request).analyze_kwargs()).to_dict()
+        given = self.state(request)
+        if isinstance(given, Analysis):
+            return analyze_state(given.state, alternatives=given.alternatives).to_dict()
+        return analyze_state(given).to_dict()
 
 
 @docs.validate
 class ValidateView(StateInputView):
     def post(self, request: Request) -> Response:
         report = self.report(request)
-        if unreadable := unreadable_errors(report):
-            raise InvalidInput(unreadable)
+        # As `python -m allocator validate` exits 2 for these, not 1.
+        if refused := unreadable_errors(report) or unserved_errors(report):
+            raise InvalidInput(refused)
         return Response(ValidateResponseSerializer(report).data)
 
 
@@ -100,27 +111,57 @@ class CompareView(APIView):
         serializer = CompareRequestSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         sides = serializer.validated_data
-        return Response(compare(sides["left"].analyze_kwargs(), sides["right"].analyze_kwargs()))
+        left, right = ({**side.analyze_kwargs(), "inventory": clusters.state_inventory(side.state)}
+                       for side in (sides["left"], sides["right"]))
+        return Response(compare(left, right))
 
 
 @docs.inventory_list
 class InventoryListView(generics.ListAPIView):
+    """GET: the samples. POST: store a cluster snapshot (``playground.clusters.store``)."""
+
     queryset = SampleInventory.objects.listed()
     serializer_class = InventorySerializer
+    parser_classes = [InventoryJSONParser, *YAML_PARSERS]
+
+    def post(self, request: Request) -> Response:
+        text = request.data if isinstance(request.data, str) else ""  # an empty body parses to {}
+        try:
+            stored, created = clusters.store(text, client_address(request))
+        except clusters.ClusterRefused as refused:
+            if refused.diagnostics:
+                raise InvalidInput(diagnostic_errors(refused.diagnostics)) from None
+            raise Refused(refused.status, refused.detail, refused.retry_after) from None
+        body = StoredInventorySerializer(stored, context={"request": request}).data
+        return Response(body, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
 
 
 @docs.inventory_detail
 class InventoryDetailView(generics.RetrieveAPIView):
+    """A sample by slug, or a stored snapshot by id (ids have no dashes; samples are looked up first)."""
+
     queryset = SampleInventory.objects.all()
     serializer_class = InventoryDetailSerializer
     lookup_field = "slug"
     renderer_classes = [JSONRenderer, YAMLRenderer]
 
     def retrieve(self, request: Request, *args, **kwargs) -> Response:
-        inventory = self.get_object()
+        inventory = SampleInventory.objects.filter(slug=kwargs["slug"]).first()
+        if inventory is None:
+            return self.retrieve_stored(request, kwargs["slug"])
         if request.accepted_renderer.format == YAMLRenderer.format:
             return Response(inventory.as_yaml())
         return Response(self.get_serializer(inventory).data)
+
+    def retrieve_stored(self, request: Request, inventory_id: str) -> Response:
+        stored = clusters.find(inventory_id)
+        if stored is None:
+            raise NotFound(f"No sample inventory has the slug {inventory_id!r} and no stored inventory has that id.")
+        text = clusters.inventory_text(stored.id)
+        if request.accepted_renderer.format == YAMLRenderer.format:
+            return Response(text)
+        stored.text = text
+        return Response(StoredInventoryDetailSerializer(stored, context={"request": request}).data)
 
 
 @docs.example_list

@@ -2,19 +2,22 @@
 
 Two gunicorn servers share a database (the `DATABASE_URL` of the test run when
 it is PostgreSQL, as in CI's second pass, else a SQLite file) and
-`CACHE=database`: a share made on one is served by the other and survives a
-restart, and the API's rate limit counts across both.
+`CACHE=database`: a share or a stored cluster made on one is served by the
+other and survives a restart, the same cluster stored on both at once is
+stored once, and the API's rate limit counts across both.
 """
 
 from __future__ import annotations
 
 import os
 import secrets
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from allocator.synthetic import cluster_yaml
 from e2e.conftest import Server, http_call, start_server
 from e2e.test_playground import ONE_GPU as CLAIM
 
@@ -83,3 +86,41 @@ def test_the_rate_limit_counts_across_servers_and_workers(two_servers):
     statuses = [call("GET", (a if i % 2 else b).url + "/api/v1/inventories", client=client)[0]
                 for i in range(LIMIT + 1)]
     assert statuses == [200] * LIMIT + [429]
+
+
+GPU_CLAIM = CLAIM.replace("gpu.example.com", "gpu.nvidia.com")
+
+
+def test_a_stored_cluster_is_seen_by_the_other_server_and_survives_a_restart(two_servers):
+    a, b, folder, database = two_servers
+    # Content of its own, so a database that outlives the test (PostgreSQL) has not seen it.
+    cluster = cluster_yaml(20, seed=secrets.randbelow(2**31))
+    both = [None, None]
+
+    def store(index: int, server: Server) -> None:
+        both[index] = http_call("POST", server.url + "/api/v1/inventories", cluster.encode(), "application/yaml",
+                                headers={"X-Forwarded-For": f"2001:db8::{secrets.token_hex(2)}"})
+
+    # The same content sent to both servers at once is stored once, under one id.
+    threads = [threading.Thread(target=store, args=(i, s)) for i, s in enumerate((a, b))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    (status_a, stored_a), (status_b, stored_b) = both
+    assert sorted([status_a, status_b]) == [200, 201], both
+    assert stored_a["id"] == stored_b["id"] and stored_a["nodes"] == 20 and stored_a["devices"] == 160
+    inventory = stored_a["id"]
+
+    status, seen = call("GET", f"{b.url}/api/v1/inventories/{inventory}")
+    assert status == 200 and seen["documents"] == cluster.rstrip() + "\n"
+    status, report = call("POST", b.url + "/api/v1/analyze", {"documents": GPU_CLAIM, "inventory": inventory})
+    assert status == 200 and report["allocation"]["status"] == "allocated", report
+
+    a.stop()
+    restarted = start_server(folder / "a", database, CACHE="database")
+    try:
+        status, again = call("POST", restarted.url + "/api/v1/allocate", {"documents": GPU_CLAIM, "inventory": inventory})
+        assert status == 200 and again["allocated"], again
+    finally:
+        restarted.stop()

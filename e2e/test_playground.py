@@ -3,6 +3,7 @@
 import re
 
 import pytest
+import yaml
 from playwright.sync_api import Browser, Page, expect
 
 from e2e.conftest import new_context
@@ -126,6 +127,70 @@ def test_it_locates_an_error_and_shows_the_grant_once_fixed(page: Page, samples)
     expect(page.locator("#editor .gutter-error")).to_have_count(0)
 
 
+def test_the_copied_status_yaml_is_in_the_claims_own_version(browser: Browser, server):
+    context, problems = new_context(browser, server.url, permissions=["clipboard-read", "clipboard-write"])
+    page = context.new_page()
+    page.goto("/")
+    beta = ONE_GPU.replace("resource.k8s.io/v1", "resource.k8s.io/v1beta1").replace(
+        "      exactly:\n        deviceClassName", "      deviceClassName")
+    replace_text(page, beta)
+    expect(summary(page)).to_contain_text("Allocated on node dra-example-driver-cluster-worker")
+    expect(page.locator("#status-yaml")).to_contain_text("apiVersion: resource.k8s.io/v1beta1")
+    page.get_by_role("button", name="Copy YAML").click()
+    expect(page.locator(".copy-status").last).to_have_text("Copied.")
+    copied = yaml.safe_load(page.evaluate("navigator.clipboard.readText()"))
+    assert copied["apiVersion"] == "resource.k8s.io/v1beta1"
+    # v1beta1 has no `exactly`: the request's fields are on the request itself.
+    assert copied["spec"]["devices"]["requests"] == [{"name": "gpu", "deviceClassName": "gpu.example.com"}]
+    assert copied["status"]["allocation"]["devices"]["results"][0]["device"] == "gpu-0"
+    context.close()
+    problems.check()
+
+
+INVALID_POOL = """\
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata:
+  name: broken
+spec:
+  selectors:
+  - cel:
+      expression: device.driver == "broken.example.com"
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata:
+  name: broken-1
+spec:
+  driver: broken.example.com
+  nodeName: dra-example-driver-cluster-worker
+  pool: {name: broken, generation: 1, resourceSliceCount: 2}
+  devices: [{name: device-1}]
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata:
+  name: broken-2
+spec:
+  driver: broken.example.com
+  nodeName: dra-example-driver-cluster-worker
+  pool: {name: broken, generation: 1, resourceSliceCount: 2}
+  devices: [{name: device-1}]
+---
+""" + ONE_GPU.replace("gpu.example.com", "broken")
+
+
+def test_an_invalid_pool_is_an_error_not_a_claim_that_does_not_fit(page: Page, samples):
+    page.goto("/")
+    replace_text(page, INVALID_POOL)
+    expect(summary(page)).to_contain_text(
+        "The scheduler would give up: invalid resource pools were encountered (node dra-example-driver-cluster-worker)")
+    expect(summary(page)).not_to_contain_text("Cannot allocate")
+    row = page.locator("#nodes tr", has_text="dra-example-driver-cluster-worker")
+    expect(row.locator(".badge-error")).to_have_text("error")
+    expect(page.locator("#status-yaml")).to_have_count(0)
+
+
 def test_it_maps_devices_to_containers(page: Page, samples):
     page.goto("/examples/per-container-requests")
     rows = page.locator("#containers tbody tr")
@@ -150,16 +215,24 @@ def test_it_opens_an_example_by_deep_link(page: Page, samples):
     expect(page.get_by_label("Sample inventory")).to_have_value("mixed-cluster")
 
 
-def test_it_rejects_first_available_on_1_32(page: Page, samples):
+def test_it_rejects_first_available_with_prioritized_list_off(page: Page, samples):
     page.goto("/examples/prioritized-list")
     expect(summary(page)).to_contain_text("Allocated")
-    page.get_by_label("Kubernetes version").select_option("1.32")
+    # DRAPrioritizedList is GA in 1.36 but locked only from 1.37: 1.36 can still turn it off.
+    page.get_by_label("Kubernetes version").select_option("1.36")
+    expect(page.locator("#assumes")).to_contain_text("Kubernetes 1.36")
+    page.locator("#gate-picker summary").click()
+    page.get_by_label("DRAPrioritizedList").select_option("off")
     expect(summary(page)).to_contain_text("Not valid")
-    expect(page.locator("#assumes")).to_contain_text("Kubernetes 1.32")
+    expect(page.locator("#assumes")).to_contain_text("DRAPrioritizedList=false")
     expect(page.locator("#diagnostics")).to_contain_text("firstAvailable")
     expect(page.locator("#diagnostics")).to_contain_text("DRAPrioritizedList is disabled")
-    page.get_by_label("Kubernetes version").select_option("1.37")
+    page.get_by_label("DRAPrioritizedList").select_option("")
     expect(summary(page)).to_contain_text("Allocated on node l40s-node-2")
+    # 1.32 predates resource.k8s.io/v1 and has DRA off by default: nothing of it is served.
+    page.get_by_label("Kubernetes version").select_option("1.32")
+    expect(summary(page)).to_contain_text("Not valid")
+    expect(page.locator("#dra-off")).to_contain_text("DRA is off in Kubernetes 1.32")
 
 
 def test_it_shares_a_link_that_restores_everything(page: Page, browser: Browser, samples):

@@ -2,8 +2,9 @@
 
 ``GET /editor/language``: field names per kind and apiVersion, their one-line
 docs, CEL functions and macros (the same for every visitor; cached a day).
-``POST /editor/names`` (form field ``inventory``): the class, driver, node,
-attribute and capacity names of that inventory.
+``POST /editor/names`` (form field ``inventory``, or ``inventory_id`` of a
+stored cluster): the class, driver, node, attribute and capacity names of
+that inventory.
 ``POST /editor/format`` (form field ``text``): ``{"text": formatted}``, or
 ``400 {"error": "line 3, column 7: ..."}`` when the text cannot be read.
 The engine (``allocator.completion``, ``allocator.formatting``) does the work.
@@ -18,17 +19,19 @@ from django.views.decorators.http import require_POST, require_safe
 from allocator.completion import completion_data, inventory_names
 from allocator.diagnostics import DiagnosticError
 from allocator.formatting import format_yaml
+from playground import clusters
+from playground.limits import engine_limits, text_limit
 from playground.ratelimit import rate_limit
-from playground.state import ENGINE_LIMITS, MAX_TEXT
 
 
 def _text(request: HttpRequest, name: str) -> str | None:
     value = request.POST.get(name, "")
-    return value.replace("\r\n", "\n") if len(value) <= MAX_TEXT else None
+    return value.replace("\r\n", "\n") if len(value) <= text_limit() else None
 
 
 def _too_long(name: str) -> JsonResponse:
-    return JsonResponse({"error": f"{name} is too long: the limit is {MAX_TEXT} characters."}, status=400)
+    return JsonResponse({"error": f"{name} is too long: the limit is {text_limit()} characters "
+                                  "(the site's TEXT_MAX_CHARS setting)."}, status=400)
 
 
 @require_safe
@@ -41,10 +44,16 @@ def language(request: HttpRequest) -> JsonResponse:
 @require_POST
 @rate_limit("PAGE_ANALYSES_PER_MINUTE")
 def names(request: HttpRequest) -> JsonResponse:
+    inventory_id = request.POST.get("inventory_id", "")
+    if inventory_id:
+        try:
+            return JsonResponse(inventory_names(clusters.inventory_text(inventory_id), engine_limits(stored=True)))
+        except clusters.UnknownInventory as exc:
+            return JsonResponse({"error": str(exc)}, status=404)
     inventory = _text(request, "inventory")
     if inventory is None:
         return _too_long("inventory")
-    return JsonResponse(inventory_names(inventory, ENGINE_LIMITS))
+    return JsonResponse(inventory_names(inventory, engine_limits()))
 
 
 @require_POST
@@ -54,7 +63,7 @@ def format_text(request: HttpRequest) -> JsonResponse:
     if text is None:
         return _too_long("text")
     try:
-        return JsonResponse({"text": format_yaml(text, ENGINE_LIMITS)})
+        return JsonResponse({"text": format_yaml(text, engine_limits())})
     except DiagnosticError as exc:
         d = exc.diagnostics[0]
         where = f"line {d.line}, column {d.column}: " if d.line else ""

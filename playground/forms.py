@@ -14,8 +14,11 @@ from django import forms
 
 from allocator.allocation.alternatives import MAX_LIMIT as MAX_ALTERNATIVES
 from allocator.features import CURRENT_RELEASE, KNOWN_GATES, RELEASES
+from allocator.releases import release
+from playground import clusters
+from playground.limits import text_limit
 from playground.models import SampleInventory
-from playground.state import MAX_TEXT, State, StateError
+from playground.state import ID_MAX_LENGTH, State, StateError
 
 GATE_CHOICES = [("", "default"), ("on", "on"), ("off", "off")]
 CUSTOM = ""  # the inventory picker's value for a pasted or uploaded inventory
@@ -40,9 +43,12 @@ class UploadError(ValueError):
     pass
 
 
-def read_upload(upload) -> str:
-    if upload.size > MAX_TEXT:
-        raise UploadError(f"{upload.name} is too large: {upload.size} bytes, the limit is {MAX_TEXT} bytes.")
+def read_upload(upload, limit: int | None = None, setting: str = "TEXT_MAX_CHARS") -> str:
+    """The uploaded file's text, at most ``limit`` bytes (by default the site's TEXT_MAX_CHARS)."""
+    limit = text_limit() if limit is None else limit
+    if upload.size > limit:
+        raise UploadError(f"{upload.name} is too large: {upload.size} bytes, the limit is {limit} bytes "
+                          f"(the site's {setting} setting).")
     try:
         return upload.read().decode("utf-8")
     except UnicodeDecodeError:
@@ -52,15 +58,20 @@ def read_upload(upload) -> str:
 class PlaygroundForm(forms.Form):
     inventory_slug = forms.ChoiceField(label="Inventory", required=False)
     inventory = forms.CharField(
-        label="Inventory objects (YAML)", required=False, strip=False, max_length=MAX_TEXT,
+        label="Inventory objects (YAML)", required=False, strip=False,
         widget=forms.Textarea(attrs={"rows": 14, "spellcheck": "false"}),
     )
     inventory_file = forms.FileField(label="Upload a file", required=False)
+    # A stored cluster snapshot standing for the inventory ("Use my cluster"):
+    # live edits send this id, not the cluster's text.
+    inventory_id = forms.CharField(required=False, max_length=ID_MAX_LENGTH, widget=forms.HiddenInput)
     documents = forms.CharField(
-        label="Claims, templates and pods (YAML)", required=False, strip=False, max_length=MAX_TEXT,
+        label="Claims, templates and pods (YAML)", required=False, strip=False,
         widget=forms.Textarea(attrs={"rows": 24, "spellcheck": "false"}),
     )
     node = forms.CharField(label="Node", required=False, max_length=253)
+    # Narrows the node table to names containing it; a view setting, not part of the state.
+    node_filter = forms.CharField(label="Find nodes", required=False, max_length=253)
     kubernetes_version = forms.ChoiceField(
         label="Kubernetes version", choices=[(r, r) for r in reversed(RELEASES)], initial=CURRENT_RELEASE
     )
@@ -75,7 +86,7 @@ class PlaygroundForm(forms.Form):
     compare = forms.BooleanField(label="Compare", required=False)
     compare_inventory_slug = forms.ChoiceField(label="Inventory", required=False)
     # The compared column's inventory when it is neither a sample nor the editor's (imported or shared).
-    compare_inventory = forms.CharField(required=False, strip=False, max_length=MAX_TEXT, widget=forms.HiddenInput)
+    compare_inventory = forms.CharField(required=False, strip=False, widget=forms.HiddenInput)
     compare_node = forms.CharField(label="Node", required=False, max_length=253)
     compare_kubernetes_version = forms.ChoiceField(
         label="Kubernetes version", choices=[(r, r) for r in reversed(RELEASES)], initial=CURRENT_RELEASE,
@@ -96,10 +107,12 @@ class PlaygroundForm(forms.Form):
                                                                        required=False)
 
     @classmethod
-    def for_state(cls, state: State, samples=None) -> PlaygroundForm:
+    def for_state(cls, state: State, samples=None, node_filter: str = "") -> PlaygroundForm:
         initial = {
+            "node_filter": node_filter,
             "inventory_slug": state.inventory_slug,
             "inventory": state.inventory,
+            "inventory_id": state.inventory_id,
             "documents": state.documents,
             "node": state.node,
             "kubernetes_version": state.kubernetes_version,
@@ -118,8 +131,30 @@ class PlaygroundForm(forms.Form):
                 initial[gate_field(gate, COMPARE)] = "on" if on else "off"
         return cls(initial=initial, samples=samples)
 
+    def node_filter_value(self) -> str:
+        """The node table's filter as posted (bound forms) or given (``for_state``)."""
+        value = self["node_filter"].value() if self.is_bound else self.initial.get("node_filter")
+        return (value or "")[:253]
+
+    def _sample_cluster(self, slug: str, inventory_id: str) -> bool:
+        """Is this stored cluster the sample ``slug``'s own (then the picker keeps showing the sample)?"""
+        return any(s.slug == slug and s.cluster_id == inventory_id for s in self.samples)
+
     def gate_fields(self):
         return [self[gate_field(gate)] for gate in KNOWN_GATES]
+
+    def gate_rows(self) -> list[dict]:
+        """Each gate's field, and whether the chosen release locks it (then the page cannot change it)."""
+        name = self["kubernetes_version"].value()
+        rel = release(name if name in RELEASES else CURRENT_RELEASE)
+        rows = []
+        for gate in KNOWN_GATES:
+            spec = rel.gate_spec(gate)
+            locked = bool(spec and spec.locked)
+            title = (f"{spec.stage} and locked to {'on' if spec.default else 'off'} in Kubernetes {rel.name}"
+                     if locked else "")
+            rows.append({"field": self[gate_field(gate)], "locked": locked, "title": title})
+        return rows
 
     def compare_gate_fields(self):
         return [self[gate_field(gate, COMPARE)] for gate in KNOWN_GATES]
@@ -132,19 +167,23 @@ class PlaygroundForm(forms.Form):
                 gates[gate] = choice == "on"
         return gates
 
-    def _compared(self, data: dict, inventory: str, slug: str) -> dict | None:
+    def _compared(self, data: dict, inventory: str, slug: str, inventory_id: str) -> dict | None:
         """The compared column's settings for ``State.from_dict``, or None when Compare is off."""
         if not data.get("compare"):
             return None
         picked = data.get("compare_inventory_slug") or CUSTOM
+        side_id = ""
         if picked == SAME:
-            side_inventory, side_slug = inventory, slug
+            side_inventory, side_slug, side_id = inventory, slug, inventory_id
         elif picked == CUSTOM:
             side_inventory, side_slug = data.get("compare_inventory") or "", CUSTOM
         else:
             sample = next((s for s in self.samples if s.slug == picked), None)
-            side_inventory, side_slug = (sample.as_yaml(), picked) if sample else ("", CUSTOM)
-        return {"inventory": side_inventory, "inventorySlug": side_slug, "node": data.get("compare_node") or "",
+            fields = sample.state_fields() if sample else {}
+            side_inventory, side_id = fields.get("inventory", ""), fields.get("inventoryId", "")
+            side_slug = picked if sample else CUSTOM
+        return {"inventory": side_inventory, "inventorySlug": side_slug, "inventoryId": side_id,
+                "node": data.get("compare_node") or "",
                 "kubernetesVersion": data.get("compare_kubernetes_version") or CURRENT_RELEASE,
                 "featureGates": self._gates(data, COMPARE)}
 
@@ -154,15 +193,21 @@ class PlaygroundForm(forms.Form):
         slug = data.get("inventory_slug") or CUSTOM
         inventory = data.get("inventory") or ""
         documents = data.get("documents") or ""
+        # The stored cluster stays in use until a sample is loaded, a file
+        # uploaded or inventory text typed.
+        inventory_id = data.get("inventory_id") or ""
+        if action == LOAD or inventory.strip():
+            inventory_id = ""
         if action == LOAD:
             sample = next((s for s in self.samples if s.slug == slug), None)
-            inventory = sample.as_yaml() if sample else ""
+            fields = sample.state_fields() if sample else {}
+            inventory, inventory_id = fields.get("inventory", ""), fields.get("inventoryId", "")
             if sample and text_digest(documents) == data.get("documents_origin"):
                 documents = sample.starter_documents() or documents
         upload = data.get("inventory_file")
         if upload:
             try:
-                inventory, slug = read_upload(upload), CUSTOM
+                inventory, slug, inventory_id = read_upload(upload), CUSTOM, ""
             except UploadError as exc:
                 self.add_error("inventory_file", str(exc))
                 return data
@@ -174,10 +219,12 @@ class PlaygroundForm(forms.Form):
                     "node": data.get("node") or "",
                     "kubernetesVersion": data.get("kubernetes_version") or CURRENT_RELEASE,
                     "featureGates": self._gates(data),
-                    "inventorySlug": slug,
-                    "compare": self._compared(data, inventory, slug),
+                    "inventorySlug": "" if inventory_id and not self._sample_cluster(slug, inventory_id) else slug,
+                    "inventoryId": inventory_id,
+                    "compare": self._compared(data, inventory, slug, inventory_id),
                 }
             )
+            clusters.check_state(self.state)
         except StateError as exc:
             raise forms.ValidationError(str(exc)) from None
         return data

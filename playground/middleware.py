@@ -2,6 +2,14 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 
+# Where cluster snapshots are stored: the API and the page's "Use my cluster".
+STORE_PATHS = frozenset({"/api/v1/inventories", "/cluster"})
+
+
+def store_body_limit() -> int:
+    """The largest body a store request may have."""
+    return 2 * settings.STORED_INVENTORY_MAX_BYTES + 64 * 1024
+
 
 class BodySizeLimitMiddleware:
     """Refuse request bodies larger than DATA_UPLOAD_MAX_MEMORY_SIZE with 413.
@@ -10,19 +18,25 @@ class BodySizeLimitMiddleware:
     parsers that stream the body (DRF's JSON parser) bypass it. Checking the
     declared Content-Length here covers every view before it reads anything.
     (Without a Content-Length, Django's WSGI request reads no body at all.)
+
+    Storing a cluster snapshot (``STORE_PATHS``) may send more: up to twice
+    STORED_INVENTORY_MAX_BYTES (JSON escapes, a form's envelope); the
+    snapshot's own size is checked against that setting when it is read.
     """
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        limit, setting = settings.DATA_UPLOAD_MAX_MEMORY_SIZE, "DATA_UPLOAD_MAX_MEMORY_SIZE"
+        if request.method == "POST" and request.path in STORE_PATHS:
+            limit, setting = max(limit or 0, store_body_limit()), "STORED_INVENTORY_MAX_BYTES"
         try:
             length = int(request.META.get("CONTENT_LENGTH") or 0)
         except ValueError:
             return _error(400, "Bad request", "Invalid Content-Length header.")
         if limit is not None and length > limit:
-            detail = f"Request body too large: {length} bytes, the limit is {limit} bytes."
+            detail = f"Request body too large: {length} bytes, the limit is {limit} bytes (the site's {setting} setting)."
             if _wants_page(request):
                 return _page(request, detail, limit)
             return _error(413, "Request entity too large", detail)

@@ -8,6 +8,8 @@ Interface (stable; ``api/`` imports it):
     YAML), position (order in pickers), starter (slug of the example whose
     documents the editor opens with on this inventory).
     ``inventory.as_yaml() -> str`` the objects as YAML text.
+    ``inventory.state_fields() -> dict`` how a state names it: the text, or
+    (a sample cluster, ``cluster`` set) the stored snapshot's id.
     ``inventory.starter_documents() -> str | None`` that example's documents.
     ``SampleInventory.objects.listed()`` in picker order.
     ``SampleInventory.objects.default()`` the inventory the editor starts with (or None).
@@ -34,6 +36,16 @@ Interface (stable; ``api/`` imports it):
     ``Share.objects.get_or_create_for(state: State | dict) -> (share, created)``;
     a dict is checked with ``State.from_dict`` and may raise ``StateError``.
     ``share.state() -> State``; ``share.get_absolute_url() -> "/s/<id>"``.
+    A share of a stored cluster holds its id (``inventory_id``), not its text.
+
+``StoredInventory``
+    A cluster snapshot: id (a base62 prefix of the SHA-256 of its normalised
+    text), digest, text, size, the engine's counts (nodes, devices, drivers,
+    pools, device_classes, resource_slices, claims), client (a keyed hash of
+    the address that stored it), created. Immutable: ``save()`` of an
+    existing row raises. ``StoredInventory.objects.create_unique(digest, **fields)``,
+    ``.with_digest(hex)``, ``.usage_since(client, when)``. The rules
+    (limits, quota, validation) are ``playground.clusters``'.
 """
 
 from __future__ import annotations
@@ -43,7 +55,7 @@ from django.db import IntegrityError, models, transaction
 from django.urls import reverse
 
 from allocator.features import CURRENT_RELEASE, RELEASES
-from playground.state import ID_LENGTH, ID_MAX_LENGTH, State, side_from_dict
+from playground.state import ID_LENGTH, ID_MAX_LENGTH, State, base62, side_from_dict
 
 SafeDumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
@@ -89,6 +101,10 @@ class SampleInventory(models.Model):
         "objects (YAML)", help_text="Nodes, DeviceClasses and ResourceSlices as multi-document YAML."
     )
     position = models.PositiveIntegerField(default=0, help_text="Order in the inventory picker.")
+    # A sample too large to send with every edit (``load_sample_clusters``): its
+    # objects are a stored snapshot, named by id; objects_yaml is then empty.
+    cluster = models.ForeignKey("StoredInventory", null=True, blank=True, on_delete=models.PROTECT,
+                                related_name="samples", help_text="The stored snapshot holding the objects.")
     starter = models.SlugField(
         max_length=100, blank=True,
         help_text="Slug of the example whose documents the editor opens with when this inventory is picked.",
@@ -105,7 +121,13 @@ class SampleInventory(models.Model):
         return self.title
 
     def as_yaml(self) -> str:
-        return self.objects_yaml
+        return self.cluster.text if self.cluster_id else self.objects_yaml
+
+    def state_fields(self) -> dict:
+        """How a state refers to this inventory: its objects as text, or its stored snapshot's id."""
+        if self.cluster_id:
+            return {"inventory": "", "inventoryId": self.cluster_id, "inventorySlug": self.slug}
+        return {"inventory": self.objects_yaml, "inventorySlug": self.slug}
 
     def starter_documents(self) -> str | None:
         """The claims the editor opens with on this inventory (its starter example's), or None."""
@@ -188,12 +210,11 @@ class Example(models.Model):
     def state(self) -> State:
         return State.from_dict(
             {
-                "inventory": self.inventory.as_yaml(),
+                **self.inventory.state_fields(),
                 "documents": self.documents,
                 "node": self.node,
                 "kubernetesVersion": self.kubernetes_version,
                 "featureGates": self.feature_gates,
-                "inventorySlug": self.inventory.slug,
                 "compare": self.compare_side(),
             }
         )
@@ -206,7 +227,7 @@ class Example(models.Model):
         inventory = self.inventory if slug == self.inventory.slug else SampleInventory.objects.get(slug=slug)
         return {"kubernetesVersion": self.compare.get("kubernetesVersion") or self.kubernetes_version,
                 "featureGates": self.compare.get("featureGates") or {}, "node": self.compare.get("node") or "",
-                "inventory": inventory.as_yaml(), "inventorySlug": slug}
+                **inventory.state_fields()}
 
 
 class ShareQuerySet(models.QuerySet):
@@ -221,6 +242,7 @@ class ShareQuerySet(models.QuerySet):
             "kubernetes_version": state.kubernetes_version,
             "feature_gates": state.feature_gates,
             "inventory_slug": state.inventory_slug,
+            "inventory_id": state.inventory_id,
             "compare": state.compare.to_dict() if state.compare else None,
         }
         # Lengthen the id in the (astronomically unlikely) case of a prefix collision.
@@ -246,6 +268,8 @@ class Share(models.Model):
     kubernetes_version = models.CharField(max_length=8, choices=VERSION_CHOICES, default=CURRENT_RELEASE)
     feature_gates = models.JSONField(default=dict, blank=True)
     inventory_slug = models.CharField(max_length=100, blank=True)
+    inventory_id = models.CharField(max_length=ID_MAX_LENGTH, blank=True,
+                                    help_text="The stored inventory the state refers to, instead of inventory text.")
     # The compared column's settings (State.compare, as Side.to_dict()), or null.
     compare = models.JSONField(null=True, blank=True)
     created = models.DateTimeField(auto_now_add=True)
@@ -269,5 +293,80 @@ class Share(models.Model):
             kubernetes_version=self.kubernetes_version,
             feature_gates=dict(sorted(self.feature_gates.items())),
             inventory_slug=self.inventory_slug,
+            inventory_id=self.inventory_id,
             compare=side_from_dict(self.compare),
         )
+
+
+class StoredInventoryQuerySet(models.QuerySet):
+    def with_digest(self, digest: str) -> StoredInventory | None:
+        return self.filter(digest=digest).first()
+
+    def usage_since(self, client: str, since) -> tuple[int, int]:
+        """(snapshots, bytes) stored by this client since then: what the per-day quotas count."""
+        totals = self.filter(client=client, created__gte=since).aggregate(n=models.Count("pk"), size=models.Sum("size"))
+        return totals["n"] or 0, totals["size"] or 0
+
+    def create_unique(self, digest: bytes, **fields) -> tuple[StoredInventory, bool]:
+        """The snapshot with this content digest, created if new (ids as shares get theirs: a base62 prefix)."""
+        hex_digest = digest.hex()
+        existing = self.with_digest(hex_digest)
+        if existing is not None:
+            return existing, False
+        encoded = base62(digest)
+        for length in range(ID_LENGTH, ID_MAX_LENGTH + 1):
+            if self.filter(pk=encoded[:length]).exists():
+                continue  # a prefix collision with other content: lengthen
+            try:
+                with transaction.atomic():
+                    return self.create(id=encoded[:length], digest=hex_digest, **fields), True
+            except IntegrityError:  # the same content stored concurrently (or the id taken meanwhile)
+                existing = self.with_digest(hex_digest)
+                if existing is not None:
+                    return existing, False
+        raise RuntimeError("stored inventory id collision at every length")
+
+
+class StoredInventory(models.Model):
+    """A cluster snapshot someone stored (``playground.clusters``): immutable, addressed by its content.
+
+    ``text`` is the objects as sent; the counts are the engine's summary
+    (``allocator.clusters``), kept so lists and pages need not read the text.
+    ``client`` is a keyed hash of the address that stored it, for the quota.
+    """
+
+    id = models.CharField(primary_key=True, max_length=ID_MAX_LENGTH, editable=False)
+    digest = models.CharField(max_length=64, unique=True, editable=False,
+                              help_text="SHA-256 of the normalised text (hex).")
+    text = models.TextField(editable=False)
+    size = models.PositiveBigIntegerField(editable=False, help_text="Bytes of UTF-8 text.")
+    nodes = models.PositiveIntegerField(default=0, editable=False)
+    devices = models.PositiveIntegerField(default=0, editable=False)
+    drivers = models.JSONField(default=list, editable=False)
+    pools = models.PositiveIntegerField(default=0, editable=False)
+    device_classes = models.PositiveIntegerField(default=0, editable=False)
+    resource_slices = models.PositiveIntegerField(default=0, editable=False)
+    claims = models.PositiveIntegerField(default=0, editable=False)
+    client = models.CharField(max_length=64, blank=True, editable=False, db_index=True)
+    created = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    objects = StoredInventoryQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created"]
+        verbose_name_plural = "stored inventories"
+
+    def __str__(self) -> str:
+        return f"{self.id} ({self.nodes} nodes, {self.devices} devices)"
+
+    def save(self, *args, **kwargs):
+        if not self._state.adding:
+            raise ValueError("stored inventories are immutable")
+        super().save(*args, **kwargs)
+
+    def summary(self) -> dict:
+        return {
+            "nodes": self.nodes, "devices": self.devices, "drivers": list(self.drivers), "pools": self.pools,
+            "deviceClasses": self.device_classes, "resourceSlices": self.resource_slices, "claims": self.claims,
+            "bytes": self.size,
+        }

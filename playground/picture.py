@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from allocator import model
 from allocator.diagnostics import DiagnosticError
 from allocator.objects import read_documents
-from playground.state import ENGINE_LIMITS
+from playground.limits import engine_limits
 
 # How many distinct request colours the stylesheet defines (.grant-0 ...).
 PALETTE = 8
@@ -76,10 +76,30 @@ class Picture:
     nodes: list[NodeView] = field(default_factory=list)
     legend: list[Grant] = field(default_factory=list)
     node_names: list[str] = field(default_factory=list)
+    # Nodes left out of the drawing by ``condense``: how many, their devices, how many of them fit.
+    hidden_nodes: int = 0
+    hidden_devices: int = 0
+    hidden_fitting: int = 0
 
     @property
     def device_count(self) -> int:
-        return sum(n.device_count for n in self.nodes)
+        return sum(n.device_count for n in self.nodes) + self.hidden_devices
+
+
+def condense(pic: Picture, fitting: set[str], limit: int) -> Picture:
+    """At most ``limit`` nodes drawn: the chosen one, then nodes that fit, then others, in name order;
+    network-attached groups always. The rest are counted (``hidden_*``) for a one-line summary."""
+    nodes = [n for n in pic.nodes if not n.shared]
+    if len(nodes) <= limit:
+        return pic
+    ranked = sorted(nodes, key=lambda n: (not n.chosen, n.name not in fitting, n.name))
+    keep = {id(n) for n in ranked[:limit]}
+    hidden = [n for n in nodes if id(n) not in keep]
+    pic.nodes = [n for n in pic.nodes if n.shared or id(n) in keep]
+    pic.hidden_nodes = len(hidden)
+    pic.hidden_devices = sum(n.device_count for n in hidden)
+    pic.hidden_fitting = sum(1 for n in hidden if n.name in fitting)
+    return pic
 
 
 def _attribute(value: model.DeviceAttribute) -> str:
@@ -97,9 +117,9 @@ def _details(device: model.Device) -> list[str]:
     return lines
 
 
-def _read(text: str) -> list:
+def _read(text: str, limits) -> list:
     try:
-        return read_documents(text, limits=ENGINE_LIMITS).documents
+        return read_documents(text, limits=limits).documents
     except (DiagnosticError, ValueError):
         return []
 
@@ -139,17 +159,24 @@ def containers_by_device(report: dict) -> dict[tuple[str, str, str], list[str]]:
     return out
 
 
-def build(inventory: str, documents: str, report: dict | None) -> Picture:
-    """Tiles for every device of the ResourceSlices in the inventory (and the documents)."""
+def build(inventory: str, documents: str, report: dict | None, limits=None, fitting: set[str] | None = None,
+          limit: int | None = None) -> Picture:
+    """Tiles for every device of the ResourceSlices in the inventory (and the documents).
+
+    With ``limit``, at most that many nodes are drawn (``condense``, with the nodes
+    in ``fitting``); the tiles of the others are counted, not detailed.
+    """
     report = report or {}
     grants, legend = grants_by_device(report)
     containers = containers_by_device(report)
     allocation = report.get("allocation") or {}
     chosen = allocation.get("node") if allocation.get("status") == "allocated" else None
-    docs = _read(inventory) + _read(documents)
+    limits = limits or engine_limits()
+    docs = _read(inventory, limits) + _read(documents, limits)
     node_names = sorted({d.obj.metadata.name for d in docs if d.kind == "Node"})
     nodes: dict[str, NodeView] = {name: NodeView(name=name) for name in node_names}
     pools: dict[tuple[str, str, str], PoolView] = {}
+    devices: dict[int, model.Device] = {}  # id(tile) -> its device, to detail the tiles drawn
     for doc in docs:
         if doc.kind != "ResourceSlice":
             continue
@@ -162,17 +189,16 @@ def build(inventory: str, documents: str, report: dict | None) -> Picture:
                 pools[pool_key] = PoolView(driver=s.spec.driver, name=s.spec.pool.name)
                 node.pools.append(pools[pool_key])
             key = (s.spec.driver, s.spec.pool.name, device.name)
-            pools[pool_key].devices.append(
-                Tile(
-                    driver=s.spec.driver,
-                    pool=s.spec.pool.name,
-                    name=device.name,
-                    details=_details(device),
-                    tainted=bool(device.taints),
-                    grants=grants.get(key, []),
-                    containers=containers.get(key, []),
-                )
+            tile = Tile(
+                driver=s.spec.driver,
+                pool=s.spec.pool.name,
+                name=device.name,
+                tainted=bool(device.taints),
+                grants=grants.get(key, []),
+                containers=containers.get(key, []),
             )
+            devices[id(tile)] = device
+            pools[pool_key].devices.append(tile)
     for name, node in nodes.items():
         node.chosen = name == chosen
     for name in SHARED:
@@ -180,4 +206,11 @@ def build(inventory: str, documents: str, report: dict | None) -> Picture:
             nodes[name].shared = True
     ordered = sorted(nodes.values(), key=lambda n: (n.shared, n.name))
     slice_nodes = sorted(n for n in nodes if n not in SHARED and n not in node_names)
-    return Picture(nodes=ordered, legend=legend, node_names=node_names + slice_nodes)
+    pic = Picture(nodes=ordered, legend=legend, node_names=node_names + slice_nodes)
+    if limit is not None:
+        pic = condense(pic, fitting or set(), limit)
+    for node in pic.nodes:
+        for pool in node.pools:
+            for tile in pool.devices:
+                tile.details = _details(devices[id(tile)])
+    return pic

@@ -7,15 +7,15 @@ granted request) so templates stay free of logic.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 import yaml
 
 from allocator.allocation.alternatives import MAX_LIMIT as MAX_ALTERNATIVES
 from allocator.compare import differences
-from allocator.engine import analyze
-from allocator.features import KNOWN_GATES, exists_in
-from playground import picture
+from allocator.features import KNOWN_GATES, FeatureGateError, exists_in, locked_in
+from playground import clusters, picture
 from playground.state import State
 
 SafeDumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
@@ -59,6 +59,7 @@ def gates_table(report: dict) -> list[dict]:
             "enabled": report["featureGates"].get(gate, False),
             "overridden": gate in overrides,
             "exists": exists_in(gate, release),
+            "locked": locked_in(gate, release),
         }
         for gate in KNOWN_GATES
     ]
@@ -91,11 +92,15 @@ def requests_table(report: dict, colors: dict[tuple[str, str], int]) -> list[dic
         for d in devices:
             if not d.get("matches"):
                 groups.setdefault(d.get("reason") or "does not match", []).append(d)
+        matching = [d for d in devices if d.get("matches")]
         out.append({
             **req,
             "color": colors.get((_short(req.get("claim", "")), req.get("request", ""))),
-            "matching": [d for d in devices if d.get("matches")],
-            "rejected": [{"reason": group[0].get("reasonShort") or reason, "devices": group,
+            "matching_count": len(matching),
+            "matching": matching[:LIST_LIMIT],
+            "matching_more": max(0, len(matching) - LIST_LIMIT),
+            "rejected": [{"reason": group[0].get("reasonShort") or reason, "count": len(group),
+                          "devices": group[:LIST_LIMIT], "more": max(0, len(group) - LIST_LIMIT),
                           "why": group[0].get("why") or [], "hints": _hints(group[0].get("why"))}
                          for reason, group in groups.items()],
         })
@@ -213,16 +218,70 @@ def comparison(state: State, left: dict) -> dict | None:
     right_state = state.compared()
     if right_state is None:
         return None
-    right = analyze(**right_state.analyze_kwargs()).to_dict()
+    right = clusters.analyze_state(right_state).to_dict()
     found = differences(left, right)
     paths = {d["path"] for d in found}
     return {"left": _column(state, left, paths), "right": _column(right_state, right, paths), "differences": found}
 
 
-def context(state: State, alternatives: int = 0) -> dict:
+# Above this many nodes tried, the node table groups them by reason instead of a row each.
+NODE_ROWS = 20
+# Names (of nodes, of devices) listed per group; the rest are counted.
+LIST_LIMIT = 40
+# Nodes drawn in the inventory picture: the chosen one and others that fit, the rest summarised.
+PICTURE_NODES = 12
+
+# What a reason read from one node's devices: `(productName = "NVIDIA H100")`; grouping keeps the name only.
+_VALUE_READ = re.compile(r'\(([\w./-]+) = (?:"(?:[^"\\]|\\.)*"|[^()]*)\)')
+
+
+def reason_shape(reason: str, node: str) -> str:
+    """A node's reason with what is particular to it (its name, the values read there) left out."""
+    text = reason.replace(node, "the node") if node else reason
+    return _VALUE_READ.sub(r"(\1)", text)
+
+
+def _listed(names: list[str]) -> dict:
+    return {"names": names[:LIST_LIMIT], "more": max(0, len(names) - LIST_LIMIT)}
+
+
+def nodes_view(report: dict, node_filter: str = "") -> dict:
+    """The nodes tried: a row each when few, else how many fit and the others grouped by reason.
+
+    ``node_filter`` keeps the nodes whose name contains it (case-insensitive).
+    """
+    nodes = report.get("nodes") or []
+    wanted = node_filter.strip().lower()
+    shown = [n for n in nodes if wanted in (n.get("name") or "").lower()] if wanted else nodes
+    fit = [n.get("name") or "" for n in shown if n.get("fits")]
+    groups: dict[str, list[str]] = {}
+    for n in shown:
+        if not n.get("fits"):
+            name = n.get("name") or ""
+            groups.setdefault(reason_shape(n.get("reason") or "does not fit", name), []).append(name)
+    ordered = sorted(groups.items(), key=lambda item: (-len(item[1]), item[1][0]))
+    return {
+        "total": len(nodes),
+        "grouped": len(nodes) > NODE_ROWS,
+        "rows": nodes,
+        "filter": node_filter.strip(),
+        "shown": len(shown),
+        "fit_count": len(fit),
+        "fit": _listed(fit),
+        "groups": [{"count": len(names), "reason": reason, **_listed(names)} for reason, names in ordered],
+    }
+
+
+def context(state: State, node_filter: str = "", alternatives: int = 0) -> dict:
     """The template context for a state; ``alternatives`` > 0 also lists up to that many other grants."""
-    report = analyze(**state.analyze_kwargs(), alternatives=alternatives).to_dict()
-    pic = picture.build(state.inventory, state.documents, report)
+    try:
+        report = clusters.analyze_state(state, alternatives=alternatives).to_dict()
+    except FeatureGateError as exc:
+        # A stored share or example whose gate override the release now refuses (a locked gate): say so.
+        return {"state_error": f"{exc}."}
+    fitting = {n.get("name") for n in report.get("nodes") or [] if n.get("fits")}
+    pic = picture.build(clusters.state_inventory(state), state.documents, report,
+                        limits=state.analyze_kwargs()["limits"], fitting=fitting, limit=PICTURE_NODES)
     colors = {(g.claim, g.request): g.color for g in pic.legend}
     diagnostics = report.get("diagnostics") or []
     return {
@@ -234,6 +293,7 @@ def context(state: State, alternatives: int = 0) -> dict:
         "inventory_summary": objects_summary(report.get("objects") or [], "inventory"),
         "documents_summary": objects_summary(report.get("objects") or [], "documents"),
         "gates": gates_table(report),
+        "nodes": nodes_view(report, node_filter),
         "claims": claims_table(report, colors),
         "requests": requests_table(report, colors),
         "containers": containers_table(report, colors),

@@ -34,6 +34,24 @@ CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", [])
 # every body, JSON included, before any view reads it.
 DATA_UPLOAD_MAX_MEMORY_SIZE = envint("DATA_UPLOAD_MAX_MEMORY_SIZE", 1024 * 1024, minimum=1)
 
+# --- Site limits on what the engine reads (README: "Configuration") ---
+# The largest inventory or documents text sent with a request (the editor's
+# form, the API's validate/allocate/analyze/shares), in characters.
+TEXT_MAX_CHARS = envint("TEXT_MAX_CHARS", 512 * 1024, minimum=1)
+# Values (scalars, mappings, sequences) the engine reads of one such text.
+TEXT_MAX_VALUES = envint("TEXT_MAX_VALUES", 200_000, minimum=1)
+# A stored cluster snapshot (POST /api/v1/inventories, the page's "Use my
+# cluster") may be larger: it is sent and read once, then referred to by id.
+# Requests to those two endpoints may carry bodies up to twice this size
+# (JSON escapes) regardless of DATA_UPLOAD_MAX_MEMORY_SIZE.
+STORED_INVENTORY_MAX_BYTES = envint("STORED_INVENTORY_MAX_BYTES", 16 * 1024 * 1024, minimum=1)
+# Values the engine reads of a stored cluster (a 1,000-node dump has about 400,000).
+STORED_INVENTORY_MAX_VALUES = envint("STORED_INVENTORY_MAX_VALUES", 5_000_000, minimum=1)
+# New snapshots each client address may store in 24 hours, by count and by
+# bytes (storing content that exists already is free); 0 turns a quota off.
+STORED_INVENTORIES_PER_DAY = envint("STORED_INVENTORIES_PER_DAY", 50, minimum=0)
+STORED_INVENTORY_BYTES_PER_DAY = envint("STORED_INVENTORY_BYTES_PER_DAY", 256 * 1024 * 1024, minimum=0)
+
 # --- Deployment and security (README: "Running in production") ---
 # HTTPS=1 says the site is only served over TLS (directly or by a proxy in
 # front of it): HTTP is redirected to HTTPS, cookies are secure-only and HSTS

@@ -10,8 +10,13 @@ informational only. ``compare``, when set, is the other column of a
 comparison (a ``Side``): the same documents under its own release, gates,
 node and inventory; it is part of share links, exports and the embed view.
 
+The inventory may instead be a stored cluster snapshot (``inventory_id``, see
+``playground.clusters``): then ``inventory`` is empty, and shares and
+exports hold the id, not megabytes of text.
+
 ``State.from_dict`` validates untrusted input (a form, an API body, an
-imported file) and raises ``StateError`` with a message meant for people.
+imported file) and raises ``StateError`` with a message meant for people;
+texts longer than the ``TEXT_MAX_CHARS`` setting are refused.
 ``content_id()`` is the short, stable id of a share: the same state always
 gives the same id.
 """
@@ -20,12 +25,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import asdict, dataclass, field, replace
 
 import yaml
 
 from allocator.features import CURRENT_RELEASE, RELEASES, FeatureGateError, make_gates
-from allocator.limits import Limits
+from playground.limits import engine_limits, text_limit, too_long_message
 
 # A share id is a prefix of the base62 form of the SHA-256 of the canonical
 # state: 11 characters (about 65 bits), like the Go playground's links.
@@ -36,12 +42,10 @@ BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 EXPORT_KIND = "DRAPlaygroundState"
 EXPORT_API_VERSION = "playground.dra.dev/v1"
 
-# The largest inventory or documents text kept in a state, in characters.
+# The default of the TEXT_MAX_CHARS setting (the largest inventory or
+# documents text in a state, in characters); read the setting, not this.
 MAX_TEXT = 512 * 1024
 
-# How much the engine reads of the site's anonymous texts: the bounds the
-# engine had built in before limits became the caller's (see allocator.limits).
-ENGINE_LIMITS = Limits(max_input_bytes=16 * 1024 * 1024, max_values=200_000, max_depth=64, max_alias_values=200_000)
 
 
 class StateError(ValueError):
@@ -66,6 +70,7 @@ class Side:
     kubernetes_version: str = CURRENT_RELEASE
     feature_gates: dict[str, bool] = field(default_factory=dict)
     inventory_slug: str = ""
+    inventory_id: str = ""  # a stored cluster snapshot standing for the inventory
 
     def to_dict(self) -> dict:
         return {
@@ -73,6 +78,7 @@ class Side:
             "featureGates": dict(sorted(self.feature_gates.items())),
             "node": self.node or None,
             "inventorySlug": self.inventory_slug,
+            **({"inventoryId": self.inventory_id} if self.inventory_id else {}),
             "inventory": self.inventory,
         }
 
@@ -84,7 +90,7 @@ def side_from_dict(data: dict | None) -> Side | None:
     return Side(inventory=data.get("inventory") or "", node=data.get("node") or "",
                 kubernetes_version=data.get("kubernetesVersion") or CURRENT_RELEASE,
                 feature_gates=dict(sorted((data.get("featureGates") or {}).items())),
-                inventory_slug=data.get("inventorySlug") or "")
+                inventory_slug=data.get("inventorySlug") or "", inventory_id=data.get("inventoryId") or "")
 
 
 @dataclass(frozen=True)
@@ -95,14 +101,17 @@ class State:
     kubernetes_version: str = CURRENT_RELEASE
     feature_gates: dict[str, bool] = field(default_factory=dict)
     inventory_slug: str = ""
+    inventory_id: str = ""  # a stored cluster snapshot standing for the inventory
     compare: Side | None = None
 
     @classmethod
     def from_dict(cls, data: dict) -> State:
         """Build a state from the export/API form (camelCase keys), checking every value.
 
-        Accepts ``kubernetesVersion``, ``featureGates``, ``inventorySlug`` as
-        well as their snake_case names. ``node`` may be null (automatic).
+        Accepts ``kubernetesVersion``, ``featureGates``, ``inventorySlug``,
+        ``inventoryId`` as well as their snake_case names. ``node`` may be
+        null (automatic). Whether ``inventoryId`` names a stored snapshot is
+        for the caller to check (``playground.clusters``).
         ``compare`` (optional, null: none) is a mapping of the same keys but
         ``documents``: the compared column's settings.
         """
@@ -119,7 +128,8 @@ class State:
             except StateError as exc:
                 raise StateError(f"compare: {exc}") from None
             compare = Side(inventory=side.inventory, node=side.node, kubernetes_version=side.kubernetes_version,
-                           feature_gates=side.feature_gates, inventory_slug=side.inventory_slug)
+                           feature_gates=side.feature_gates, inventory_slug=side.inventory_slug,
+                           inventory_id=side.inventory_id)
 
         def pick(*names, default=None):
             for name in names:
@@ -145,6 +155,11 @@ class State:
         slug = pick("inventorySlug", "inventory_slug", default="") or ""
         if not isinstance(slug, str):
             raise StateError("inventorySlug must be a string.")
+        inventory_id = pick("inventoryId", "inventory_id", default="") or ""
+        if not isinstance(inventory_id, str) or not STORED_ID.fullmatch(inventory_id or "0"):
+            raise StateError("inventoryId must be the id of a stored inventory (letters and digits).")
+        if inventory_id and inventory.strip():
+            raise StateError("Give the inventory as text or as the id of a stored one (inventoryId), not both.")
         return cls(
             inventory=inventory,
             documents=documents,
@@ -152,6 +167,7 @@ class State:
             kubernetes_version=version,
             feature_gates=dict(sorted(overrides.items())),
             inventory_slug=slug,
+            inventory_id=inventory_id,
             compare=compare,
         )
 
@@ -162,6 +178,7 @@ class State:
             "featureGates": dict(sorted(self.feature_gates.items())),
             "node": self.node or None,
             "inventorySlug": self.inventory_slug,
+            **({"inventoryId": self.inventory_id} if self.inventory_id else {}),
             "inventory": self.inventory,
             "documents": self.documents,
         }
@@ -170,10 +187,14 @@ class State:
         return out
 
     def canonical(self) -> bytes:
-        data = asdict(self)
+        fields = asdict(self)
+        if not self.inventory_id:  # states without one keep the ids they had before stored inventories
+            del fields["inventory_id"]
         if self.compare is None:
-            del data["compare"]  # states without a comparison keep the ids they always had
-        return json.dumps(data, sort_keys=True, separators=(",", ":")).encode()
+            del fields["compare"]  # states without a comparison keep the ids they always had
+        elif not self.compare.inventory_id:
+            del fields["compare"]["inventory_id"]
+        return json.dumps(fields, sort_keys=True, separators=(",", ":")).encode()
 
     def compared(self) -> State | None:
         """The compared column as a state of its own (the same documents), or None."""
@@ -181,21 +202,23 @@ class State:
         if side is None:
             return None
         return replace(self, inventory=side.inventory, node=side.node, kubernetes_version=side.kubernetes_version,
-                       feature_gates=dict(side.feature_gates), inventory_slug=side.inventory_slug, compare=None)
+                       feature_gates=dict(side.feature_gates), inventory_slug=side.inventory_slug,
+                       inventory_id=side.inventory_id, compare=None)
 
     def content_id(self, length: int = ID_LENGTH) -> str:
         digest = base62(hashlib.sha256(self.canonical()).digest())
         return digest[:length]
 
     def analyze_kwargs(self) -> dict:
-        """Keyword arguments for ``allocator.engine.analyze``."""
+        """Keyword arguments for ``allocator.engine.analyze``; with an ``inventory_id`` the caller puts the
+        stored text in ``inventory`` (``playground.clusters.analyze_state`` does)."""
         return {
             "documents": self.documents,
             "inventory": self.inventory,
             "node": self.node or None,
             "feature_gates": dict(self.feature_gates),
             "kubernetes_version": self.kubernetes_version,
-            "limits": ENGINE_LIMITS,
+            "limits": engine_limits(stored=bool(self.inventory_id)),
         }
 
     def to_yaml(self) -> str:
@@ -214,13 +237,16 @@ class State:
         return cls.from_dict(data)
 
 
+STORED_ID = re.compile(f"[0-9A-Za-z]{{1,{ID_MAX_LENGTH}}}")
+
+
 def _text(value, name: str) -> str:
     if value is None:
         return ""
     if not isinstance(value, str):
         raise StateError(f"{name} must be YAML text.")
-    if len(value) > MAX_TEXT:
-        raise StateError(f"{name} is too long: {len(value)} characters, the limit is {MAX_TEXT}.")
+    if len(value) > text_limit():
+        raise StateError(too_long_message(name, len(value)))
     return value.replace("\r\n", "\n")
 
 

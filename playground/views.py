@@ -1,17 +1,19 @@
+import dataclasses
 import logging
 
 from csp.decorators import csp_replace
+from django.conf import settings
 from django.db import DatabaseError, connection
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from playground import results
+from playground import clusters, results
 from playground.forms import PlaygroundForm, UploadError, read_upload
 from playground.models import Example, SampleInventory, Share
-from playground.ratelimit import rate_limit
+from playground.ratelimit import client_address, rate_limit
 from playground.state import State, StateError
 
 logger = logging.getLogger(__name__)
@@ -20,9 +22,17 @@ logger = logging.getLogger(__name__)
 def _render_editor(request: HttpRequest, state: State | None, form: PlaygroundForm, alternatives: int = 0,
                    **extra) -> HttpResponse:
     """The editor page, or only its results when htmx asks for them (``hx-target="results"``)."""
-    ctx = {"form": form, "state": state, **extra}
+    ctx = {"form": form, "state": state, "cluster_limit": settings.STORED_INVENTORY_MAX_BYTES, **extra}
+    inventory_id = state.inventory_id if state is not None else form["inventory_id"].value()
+    if inventory_id:
+        ctx["cluster"] = clusters.find(inventory_id)
+        if ctx["cluster"] is None:  # a share or an example of a snapshot since deleted: no results to show
+            ctx["cluster_missing"] = inventory_id
+            state = ctx["state"] = None
+        # A sample cluster shows as its sample in the picker; one's own as "My cluster".
+        ctx["own_cluster"] = not (state.inventory_slug if state is not None else form["inventory_slug"].value())
     if state is not None:
-        ctx.update(results.context(state, alternatives))
+        ctx.update(results.context(state, form.node_filter_value(), alternatives))
     if request.htmx and request.htmx.target == "results":
         return render(request, "playground/partials/results_swap.html", ctx)
     return render(request, "playground/index.html", ctx)
@@ -35,8 +45,7 @@ def default_state() -> State:
     inventory = SampleInventory.objects.default()
     if inventory is None:
         return State()
-    return State(inventory=inventory.as_yaml(), documents=inventory.starter_documents() or "",
-                 inventory_slug=inventory.slug)
+    return State.from_dict({**inventory.state_fields(), "documents": inventory.starter_documents() or ""})
 
 
 def _posted_analyses(request: HttpRequest, *args, **kwargs) -> int:
@@ -61,7 +70,7 @@ def index(request: HttpRequest) -> HttpResponse:
         return _render_editor(request, None, form)
     # Re-bind from the state so a loaded or uploaded inventory shows in the editor.
     alternatives = form.cleaned_data.get("alternatives") or 0
-    rebound = PlaygroundForm.for_state(form.state, samples=form.samples)
+    rebound = PlaygroundForm.for_state(form.state, samples=form.samples, node_filter=form.node_filter_value())
     rebound.initial["alternatives"] = alternatives or None
     return _render_editor(request, form.state, rebound, alternatives)
 
@@ -108,8 +117,12 @@ def share(request: HttpRequest, share_id: str) -> HttpResponse:
 def share_embed(request: HttpRequest, share_id: str) -> HttpResponse:
     snapshot = get_object_or_404(Share, pk=share_id)
     state = snapshot.state()
+    try:
+        report = results.context(state)
+    except clusters.UnknownInventory as exc:  # its stored cluster was deleted
+        raise Http404(str(exc)) from None
     ctx = {"share": snapshot, "state": state, "form": PlaygroundForm.for_state(state), "embed": True,
-           **results.context(state)}
+           **report}
     return render(request, "playground/embed.html", ctx)
 
 
@@ -138,6 +151,30 @@ def export(request: HttpRequest) -> HttpResponse:
     return response
 
 
+# Storing a cluster reads it as an analysis does, and keeps it like a share.
+@require_POST
+@rate_limit("PAGE_SHARES_PER_MINUTE")
+def store_cluster(request: HttpRequest) -> HttpResponse:
+    """ "Use my cluster": store the uploaded or pasted objects and go on editing the claims against them."""
+    form = PlaygroundForm(request.POST, request.FILES)
+    state = form.state if form.is_valid() else default_state()
+    upload = request.FILES.get("cluster_file")
+    try:
+        text = (read_upload(upload, settings.STORED_INVENTORY_MAX_BYTES, "STORED_INVENTORY_MAX_BYTES") if upload
+                else request.POST.get("cluster_text", ""))
+        stored, _ = clusters.store(text, client_address(request))
+    except (UploadError, clusters.ClusterRefused) as exc:
+        status = getattr(exc, "status", 400)
+        response = _render_editor(request, state, PlaygroundForm.for_state(state), cluster_error=str(exc),
+                                  cluster_diagnostics=getattr(exc, "diagnostics", []),
+                                  cluster_text="" if upload else request.POST.get("cluster_text", ""))
+        # htmx swaps only successful answers: it gets the page with the error in it.
+        response.status_code = 200 if request.htmx else status
+        return response
+    state = dataclasses.replace(state, inventory="", inventory_slug="", inventory_id=stored.id)
+    return _render_editor(request, state, PlaygroundForm.for_state(state), cluster_stored=True)
+
+
 @require_POST
 @rate_limit("PAGE_ANALYSES_PER_MINUTE", cost=_posted_analyses)
 def import_state(request: HttpRequest) -> HttpResponse:
@@ -146,6 +183,7 @@ def import_state(request: HttpRequest) -> HttpResponse:
         if upload is None:
             raise StateError("Choose a file exported from DRA Playground to import.")
         state = State.from_yaml(read_upload(upload))
+        clusters.check_state(state)
     except (StateError, UploadError) as exc:
         form = PlaygroundForm(request.POST)
         form.is_valid()

@@ -33,11 +33,18 @@
     return textarea ? (textarea.cm ? textarea.cm.getValue() : textarea.value) : "";
   }
 
+  // A stored cluster ("Use my cluster") is named by its id; its text is not on the page.
+  function storedClusterId() {
+    const input = document.getElementById("id_inventory_id");
+    return input && !inventoryText().trim() ? input.value : "";
+  }
+
   function loadNames() {
-    const text = inventoryText();
+    const id = storedClusterId();
+    const text = id ? "\u0000" + id : inventoryText();
     if (names.text !== text || !names.promise) {
       const body = new FormData();
-      body.append("inventory", text);
+      body.append(id ? "inventory_id" : "inventory", id || text);
       names = {
         text: text,
         promise: fetch(form().dataset.namesUrl, {

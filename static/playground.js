@@ -324,6 +324,23 @@
     target.dispatchEvent(new CustomEvent("live-edit", { bubbles: true }));
   });
 
+  // "Use my cluster": only the store button sends the cluster, and a pasted one goes as a file
+  // (form fields are held to the site's small body limit, files to the stored-inventory limit).
+  // Every other request of the form (live edits above all) leaves the cluster fields out.
+  document.addEventListener("htmx:configRequest", function (event) {
+    const params = event.detail.parameters;
+    if (!params || typeof params.delete !== "function") return;
+    const fromStore = event.detail.elt && event.detail.elt.id === "store-cluster-button";
+    const pasted = params.get("cluster_text");
+    const file = params.get("cluster_file");
+    params.delete("cluster_text");
+    if (!fromStore) {
+      params.delete("cluster_file");
+    } else if ((!file || !file.size) && pasted) {
+      params.set("cluster_file", new File([pasted], "pasted.yaml", { type: "application/yaml" }));
+    }
+  });
+
   // An inventory typed or pasted by hand is a custom one.
   document.addEventListener("input", function (event) {
     if (event.target.id === "id_inventory") {
@@ -347,8 +364,8 @@
     if (!form) return null;
     Object.values(editors).forEach(function (cm) { cm.save(); });
     const state = {};
-    Array.prototype.forEach.call(form.querySelectorAll("textarea[name], select[name]"), function (el) {
-      state[el.name] = el.value;
+    Array.prototype.forEach.call(form.querySelectorAll("textarea[name], select[name], input[name=inventory_id]"), function (el) {
+      if (el.name !== "cluster_text") state[el.name] = el.value;
     });
     return state;
   }
@@ -386,7 +403,10 @@
     const form = playgroundForm();
     Object.keys(state).forEach(function (name) {
       const el = form.elements.namedItem(name);
-      if (!el || el.type === "file" || el.type === "hidden") return;
+      if (!el || el.type === "file" || (el.type === "hidden" && name !== "inventory_id")) return;
+      // A gate locked in the release the page was served with may be free in the restored one:
+      // send it, and the answer's gate list locks again what that release locks.
+      if (el.tagName === "SELECT" && el.disabled && name.indexOf("gate_") === 0) el.disabled = false;
       if (el.tagName === "SELECT" && !Array.prototype.some.call(el.options, function (o) { return o.value === state[name]; })) {
         const option = document.createElement("option");
         option.value = option.textContent = state[name];
@@ -409,6 +429,14 @@
     applyState(stored);
     const status = document.getElementById("restored-status");
     if (status) status.hidden = false;
+    if (typeof htmx !== "undefined" && (stored.inventory_id || "") !== (original.inventory_id || "")) {
+      // A stored cluster: the server renders its summary with the form, so reload the form, not only the results.
+      const form = playgroundForm();
+      Object.values(editors).forEach(function (cm) { cm.save(); });
+      htmx.ajax("POST", form.getAttribute("hx-post"),
+                { source: form, target: "#playground", select: "#playground", swap: "outerHTML" });
+      return;
+    }
     const inventory = document.getElementById("inventory-source");
     if (inventory && stored.inventory !== original.inventory) inventory.open = true;
     runNow();

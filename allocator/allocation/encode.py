@@ -13,6 +13,7 @@ import typing
 from typing import Any
 
 from .. import model
+from ..convert_back import V1, from_v1, version_of
 from ..decode import _fields_of
 
 # Fields the Go types declare without omitempty: written even when empty.
@@ -73,11 +74,20 @@ def to_json(obj: Any) -> Any:
     return obj
 
 
-def claim_to_json(claim: model.ResourceClaim, allocation: model.AllocationResult | None = None) -> dict:
-    """The v1 ResourceClaim as the apiserver would return it, with ``allocation`` as its status."""
-    out: dict[str, Any] = {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
+def claim_to_json(claim: model.ResourceClaim, allocation: model.AllocationResult | None = None,
+                  api_version: str = V1) -> dict:
+    """The ResourceClaim as the apiserver would return it in ``api_version``, with ``allocation`` as its status."""
+    out: dict[str, Any] = {"apiVersion": V1, "kind": "ResourceClaim",
                            "metadata": to_json(claim.metadata), "spec": to_json(claim.spec)}
     allocation = allocation if allocation is not None else claim.status.allocation
     if allocation is not None:
         out["status"] = {"allocation": to_json(allocation)}
-    return out
+    return out if api_version == V1 else from_v1("ResourceClaim", version_of(api_version), out)
+
+
+def object_to_json(kind: str, obj: Any, api_version: str = V1) -> dict:
+    """A resource.k8s.io object (metadata, spec, and a claim's allocation) as JSON in ``api_version``."""
+    if kind == "ResourceClaim":
+        return claim_to_json(obj, api_version=api_version)
+    out = {"apiVersion": V1, "kind": kind, "metadata": to_json(obj.metadata), "spec": to_json(obj.spec)}
+    return out if api_version == V1 else from_v1(kind, version_of(api_version), out)

@@ -51,6 +51,7 @@ claims cannot fit before searching; ``summary()`` then starts with its message.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import asdict, dataclass, field
 
 from .. import model
@@ -376,20 +377,64 @@ class _Explainer:
         features = self.search.features
         constraints = [make_constraint(c, features.list_type_attributes, distinct=not self.search.variant.is_stable)
                        for c in claim.spec.devices.constraints]
+        tallies: dict = {}  # the other requests' devices, counted once per attribute for every candidate
         for _rex, view, _data, cands in pending:
             base, sub = (view.parent, view.name) if view.parent else (view.name, "")
             for verdict, cand in cands:
                 for index, constraint in enumerate(constraints):
                     if constraint is None or not constraint.applies_to(base, sub):
                         continue
-                    reason = _constraint_reason(index, constraint, view, cand, usable)
+                    reason = _constraint_reason(index, constraint, view, cand, usable, tallies)
                     if reason is not None:
                         verdict.reason, verdict.matches = reason, False
                         break
 
 
-def _constraint_reason(index, constraint, view: RequestView, cand: Candidate, usable) -> Reason | None:
+class _Tally:
+    """The devices of one request under one attribute: their attributes, and how many have each scalar value."""
+
+    __slots__ = ("attrs", "by_id", "values", "present")
+
+    def __init__(self, others: list[Candidate], attribute: str):
+        self.attrs = [(c.id, lookup_attribute(c.device, c.id.driver, attribute)) for c in others]
+        self.by_id: dict = {}
+        self.values: Counter = Counter()
+        self.present = 0
+        for cid, attr in self.attrs:
+            self.by_id.setdefault(cid, []).append(attr)
+            if attr is not None:
+                self.present += 1
+                for kind in _SCALAR_KINDS:
+                    value = getattr(attr, kind)
+                    if value is not None:
+                        self.values[kind, value] += 1
+
+    def agreeing(self, attr, own_id, match: bool, list_values: bool) -> int:
+        """How many devices other than ``own_id`` agree with ``attr``: ``_agrees`` counted, without a pass per device."""
+        if list_values:
+            return sum(1 for cid, theirs in self.attrs if cid != own_id and _agrees(attr, theirs, match, True))
+        own = self.by_id.get(own_id, ())
+        kind = scalar_kind(attr)
+        if kind is None:
+            same = own_same = 0
+        else:
+            mine = getattr(attr, kind)
+            same = self.values[kind, mine]
+            own_same = sum(1 for a in own if a is not None and getattr(a, kind) is not None
+                           and getattr(a, kind) == mine)
+        if match:
+            return same - own_same
+        own_present = sum(1 for a in own if a is not None)
+        return (self.present - own_present) - (same - own_same)
+
+
+_SCALAR_KINDS = ("string", "int", "bool", "version")
+
+
+def _constraint_reason(index, constraint, view: RequestView, cand: Candidate, usable,
+                       tallies: dict | None = None) -> Reason | None:
     """Whether the other requests under the constraint can agree with this device (first order only)."""
+    tallies = {} if tallies is None else tallies
     attr = lookup_attribute(cand.device, cand.id.driver, constraint.attribute)
     label = f"constraint #{index} ({constraint.kind} {constraint.attribute})"
     if attr is None:
@@ -410,15 +455,17 @@ def _constraint_reason(index, constraint, view: RequestView, cand: Candidate, us
             if not constraint.applies_to(base, sub):
                 failed = None
                 break  # this alternative is not bound by the constraint
-            peers = [c for c in others if c.id != cand.id]
-            wanted = len(peers) if other_view.mode == ALL else other_view.count
+            tally = tallies.get((id(others), constraint.attribute))
+            if tally is None:
+                tally = tallies[id(others), constraint.attribute] = _Tally(others, constraint.attribute)
+            peer_count = len(others) - len(tally.by_id.get(cand.id, ()))
+            wanted = peer_count if other_view.mode == ALL else other_view.count
             if other_view.full_name == view.full_name and other_view.mode != ALL:
                 wanted -= 1  # the device itself is one of them
             if not others or wanted <= 0:
                 failed = None
                 break
-            agreeing = sum(1 for c in peers if _agrees(
-                attr, lookup_attribute(c.device, c.id.driver, constraint.attribute), match, constraint.list_values))
+            agreeing = tally.agreeing(attr, cand.id, match, constraint.list_values)
             if agreeing >= wanted:
                 failed = None
                 break

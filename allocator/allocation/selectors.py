@@ -54,6 +54,21 @@ class SelectorEvaluator:
         self._device_keys: dict[int, tuple[model.Device, int]] = {}  # id(device) -> (device, content key)
         self._content_keys: dict[tuple, int] = {}
         self._explained: dict[tuple[str, int], list[dict]] = {}  # (expression, content) -> deciding parts
+        # content -> the device as CEL sees it (or why it cannot), built once for all its selectors
+        self._built: dict[int, dict | CELRuntimeError] = {}
+
+    def _device_value(self, content: int, driver: str, device: model.Device, allow_multiple: bool) -> dict:
+        """The CEL value of a device; raises CELRuntimeError when it has none (e.g. a bad version)."""
+        built = self._built.get(content)
+        if built is None:
+            try:
+                built = build_device(driver, device.attributes, device.capacity, allow_multiple)
+            except CELRuntimeError as err:
+                built = err
+            self._built[content] = built
+        if isinstance(built, CELRuntimeError):
+            raise CELRuntimeError(str(built))  # a fresh one each time: a raised exception keeps its traceback
+        return built
 
     def _content_key(self, driver: str, device: model.Device, allow_multiple: bool) -> int:
         """A small number per distinct device content (cheap to hash, unlike the content itself)."""
@@ -105,14 +120,15 @@ class SelectorEvaluator:
 
     def explain(self, expression: str, driver: str, device: model.Device, allow_multiple: bool) -> list[dict]:
         """The parts of a selector that made it false on this device (see ``allocator.cel.explain``)."""
-        key = (expression, self._content_key(driver, device, allow_multiple))
+        content = self._content_key(driver, device, allow_multiple)
+        key = (expression, content)
         found = self._explained.get(key)
         if found is None:
             found = []
             compiled = self._compile(expression)
             if not isinstance(compiled, CELCompileError):
                 try:
-                    built = build_device(driver, device.attributes, device.capacity, allow_multiple)
+                    built = self._device_value(content, driver, device, allow_multiple)
                     found = [part.to_dict() for part in explain_false(compiled, built)]
                 except CELRuntimeError:
                     pass  # the device cannot even be shown to CEL: the reason says so already
@@ -130,7 +146,7 @@ class SelectorEvaluator:
             outcome = self._results.get(key)
             if outcome is None:
                 try:
-                    outcome = bool(compiled.evaluate(driver, device.attributes, device.capacity, allow_multiple))
+                    outcome = bool(compiled.evaluate_device(self._device_value(content, driver, device, allow_multiple)))
                 except CELRuntimeError as err:
                     outcome = err
                 self._results[key] = outcome

@@ -29,7 +29,8 @@ from allocator.cel.values import CELError, type_name
 from allocator.quantity import Quantity
 from allocator.semver import Version
 
-__all__ = ["CELCompileError", "CELRuntimeError", "CELInternalError", "CompiledSelector", "compile_selector", "MAX_EXPRESSION_LENGTH",
+__all__ = ["CELCompileError", "CELRuntimeError", "CELInternalError", "CompiledSelector", "compile_selector",
+           "compile_expression", "MAX_EXPRESSION_LENGTH",
            "MAX_COST"]
 
 MAX_EXPRESSION_LENGTH = 10 * 1024
@@ -173,6 +174,14 @@ class CompiledSelector:
         return self.evaluate_device(device)
 
     def evaluate_device(self, device: dict) -> bool:
+        result = self.value(device)
+        if type(result) is not bool:
+            raise CELRuntimeError(f"CEL result of type {type_name(result)} could not be converted to bool: "
+                                  f"type conversion error from '{type_name(result)}' to 'bool'")
+        return result
+
+    def value(self, device: dict):
+        """The expression's value for ``device``, of whatever CEL type; raises CELRuntimeError."""
         act = {"device": device, "@budget": Budget(COST_LIMIT)}
         try:
             result = self._program(act)
@@ -185,22 +194,20 @@ class CompiledSelector:
             raise CELRuntimeError("operation cancelled: actual cost limit exceeded") from None
         except Exception as e:  # noqa: BLE001 - a bug here must not pass for an answer
             raise CELInternalError(internal_error_message(e)) from e
-        if type(result) is not bool:
-            raise CELRuntimeError(f"CEL result of type {type_name(result)} could not be converted to bool: "
-                                  f"type conversion error from '{type_name(result)}' to 'bool'")
         return result
 
 
-def _compile(expression: str, gates: frozenset[str], estimate_cost: bool) -> CompiledSelector:
+def _compile(expression: str, gates: frozenset[str], estimate_cost: bool, any_result: bool = False) -> CompiledSelector:
     try:
-        return _compile_checked(expression, gates, estimate_cost)
+        return _compile_checked(expression, gates, estimate_cost, any_result)
     except CELCompileError:
         raise
     except Exception as e:  # noqa: BLE001 - a bug here must not pass for an answer
         raise CELCompileError(internal_error_message(e), [], "internal") from e
 
 
-def _compile_checked(expression: str, gates: frozenset[str], estimate_cost: bool) -> CompiledSelector:
+def _compile_checked(expression: str, gates: frozenset[str], estimate_cost: bool,
+                     any_result: bool = False) -> CompiledSelector:
     if len(expression.encode("utf-8")) > MAX_EXPRESSION_LENGTH:
         raise CELCompileError(f"may not be more than {MAX_EXPRESSION_LENGTH} bytes", [], "length")
     try:
@@ -224,7 +231,7 @@ def _compile_checked(expression: str, gates: frozenset[str], estimate_cost: bool
         raise CELCompileError(msg, errs, "type")
     from allocator.cel import types as T
 
-    if result_type != T.BOOL and result_type != env.attr_type:
+    if not any_result and result_type != T.BOOL and result_type != env.attr_type:
         raise CELCompileError(f"must evaluate to bool or the unknown type, not {T.fmt(result_type)}", [],
                               "result-type")
     compiler = Compiler(env, overloads, coster.per_iteration)
@@ -238,6 +245,16 @@ def _compile_checked(expression: str, gates: frozenset[str], estimate_cost: bool
         raise error
     return CompiledSelector(expression, gates, program, cost if estimate_cost else None, result_type, root,
                             compiler.closures)
+
+
+def compile_expression(expression: str, *, gates: frozenset[str] = frozenset()) -> CompiledSelector:
+    """Compile a CEL expression of any result type in the DRA environment (not cached, no cost limit).
+
+    For checking the CEL implementation itself (the differential test against
+    cel-python compares values of every type); selectors use ``compile_selector``.
+    Read the value with ``CompiledSelector.value``.
+    """
+    return _compile(expression, frozenset(gates) & RELEVANT_GATES, False, any_result=True)
 
 
 _CACHE: OrderedDict = OrderedDict()

@@ -294,3 +294,35 @@ def test_requests_that_outnumber_their_devices_say_the_numbers():
     # the search's counting proof says it (allocator/allocation/proofs.py), not "no combination satisfies..."
     assert ex.summary() == ["requests default/four/r0, default/four/r1, default/four/r2, default/four/r3 need 4 "
                             "devices together, but only 2 on node-1 can serve any of them"]
+
+
+def test_counting_agreeing_devices_by_value_equals_asking_each_device():
+    """explain._Tally counts the devices that agree with one by value; it must equal _agrees asked per device."""
+    import random
+
+    from allocator import model
+    from allocator.allocation.explain import _agrees, _Tally
+    from allocator.allocation.search import Candidate
+    from allocator.pools import DeviceID
+
+    rng = random.Random(7)
+    values = [dict(string="a"), dict(string="b"), dict(int=1), dict(int=2), dict(bool=True), dict(version="1.0.0"),
+              dict(strings=["a", "b"]), dict(ints=[1, 3]), None]
+    for _ in range(300):
+        devices = []
+        for i in range(rng.randrange(0, 7)):
+            chosen = rng.choice(values)
+            attributes = {"d/x": model.DeviceAttribute(**chosen)} if chosen else {}
+            devices.append(model.Device(name=f"dev-{i}", attributes=attributes))
+        others = [Candidate(DeviceID("d", "p", dev.name), dev, None, None) for dev in devices]
+        if devices and rng.random() < 0.5:
+            others.append(others[rng.randrange(len(others))])  # a device listed twice
+        tally = _Tally(others, "d/x")
+        mine_values = rng.choice([v for v in values if v])
+        mine = model.DeviceAttribute(**mine_values)
+        own = rng.choice([c.id for c in others] + [DeviceID("d", "p", "elsewhere")])
+        for match in (True, False):
+            for list_values in (True, False):
+                expected = sum(1 for c in others if c.id != own and _agrees(
+                    mine, c.device.attributes.get("d/x"), match, list_values))
+                assert tally.agreeing(mine, own, match, list_values) == expected

@@ -74,7 +74,7 @@ def test_it_allocates_a_pod_from_a_template_on_the_node_that_fits():
     node_a, node_b = data["nodes"]
     assert node_a["name"] == "node-a" and node_a["fits"] is False
     assert "request gpu: needs 1 device(s), but no device is in reach of the node" in node_a["reason"]
-    assert node_b == {"name": "node-b", "fits": True, "reason": None}
+    assert node_b == {"name": "node-b", "fits": True, "reason": None, "error": False}
     (claim,) = data["allocation"]["claims"]
     assert claim["metadata"]["name"].startswith("job-accel-")
     assert [r["device"] for r in claim["status"]["allocation"]["devices"]["results"]] == ["gpu-1"]
@@ -82,6 +82,28 @@ def test_it_allocates_a_pod_from_a_template_on_the_node_that_fits():
     assert container["container"] == "main" and [d["device"] for d in container["devices"]] == ["gpu-1"]
     kinds = sorted((o["source"], o["kind"]) for o in data["objects"])
     assert ("documents", "Pod") in kinds and ("inventory", "ResourceSlice") in kinds
+
+
+def test_allocated_claims_come_back_in_the_version_they_were_written_in():
+    template_v1beta1 = POD.replace("apiVersion: resource.k8s.io/v1\n", "apiVersion: resource.k8s.io/v1beta1\n").replace(
+        "        exactly:\n          deviceClassName: gpu\n          selectors:",
+        "        deviceClassName: gpu\n        selectors:")
+    claim_v1alpha3 = """
+apiVersion: resource.k8s.io/v1alpha3
+kind: ResourceClaim
+metadata: {name: any-gpu}
+spec: {devices: {requests: [{name: gpu, deviceClassName: gpu}]}}
+"""
+    data = analyze(template_v1beta1 + "---" + claim_v1alpha3, INVENTORY).to_dict()
+    assert data["diagnostics"] == [] and data["allocation"]["status"] == "allocated"
+    generated, plain = data["allocation"]["claims"]
+    assert generated["apiVersion"] == "resource.k8s.io/v1beta1"  # the template's version
+    assert generated["spec"]["devices"]["requests"][0]["deviceClassName"] == "gpu"
+    assert plain["apiVersion"] == "resource.k8s.io/v1alpha3"
+    assert plain["spec"]["devices"]["requests"] == [{"name": "gpu", "deviceClassName": "gpu"}]
+    assert [r["device"] for c in (generated, plain) for r in c["status"]["allocation"]["devices"]["results"]] == [
+        "gpu-1", "gpu-0"]
+    assert [d["device"] for d in data["containers"][0]["devices"]] == ["gpu-1"]
 
 
 def test_it_reports_a_chosen_node_that_does_not_fit():
@@ -140,9 +162,10 @@ def test_it_rejects_unknown_gates_and_releases():
 
 
 def test_it_says_which_version_and_gates_it_assumed():
-    data = analyze(POD, INVENTORY, feature_gates={"DRAAdminAccess": False}, kubernetes_version="1.36").to_dict()
+    # DRAAdminAccess is GA and locked from 1.36 on: 1.36 refuses to turn it off, DRADeviceTaints (beta) can be.
+    data = analyze(POD, INVENTORY, feature_gates={"DRADeviceTaints": False}, kubernetes_version="1.36").to_dict()
     assert data["kubernetesVersion"] == "1.36"
-    assert data["gateOverrides"] == {"DRAAdminAccess": False}
+    assert data["gateOverrides"] == {"DRADeviceTaints": False}
     assert data["featureGates"]["DRAPartitionableDevices"] is True
 
 

@@ -7,6 +7,7 @@ from allocator.features import (
     KNOWN_GATES,
     FeatureGateError,
     defaults,
+    exists_in,
     make_gates,
     parse_gate_list,
 )
@@ -15,8 +16,9 @@ from allocator.features import (
 def test_current_release_enables_every_dra_gate_but_list_type_attributes():
     values = defaults(CURRENT_RELEASE)
     assert values["DRAListTypeAttributes"] is False
-    off = {g for g, on in values.items() if not on}
+    off = {g for g, on in values.items() if not on and exists_in(g, CURRENT_RELEASE)}
     assert off == {"DRAListTypeAttributes"}
+    assert not exists_in("DRAControlPlaneController", CURRENT_RELEASE)  # classic DRA: 1.31 only
 
 
 @pytest.mark.parametrize("release, gate, expected", [
@@ -35,9 +37,9 @@ def test_defaults_follow_the_release_history(release, gate, expected):
 
 
 def test_overrides_apply_and_are_reported():
-    gates = make_gates({"DRAListTypeAttributes": True, "DRAAdminAccess": False})
-    assert gates.enabled("DRAListTypeAttributes") and not gates["DRAAdminAccess"]
-    assert gates.overrides() == {"DRAListTypeAttributes": True, "DRAAdminAccess": False}
+    gates = make_gates({"DRAListTypeAttributes": True, "DRAConsumableCapacity": False})
+    assert gates.enabled("DRAListTypeAttributes") and not gates["DRAConsumableCapacity"]
+    assert gates.overrides() == {"DRAListTypeAttributes": True, "DRAConsumableCapacity": False}
     assert "DRAListTypeAttributes" in gates.enabled_set()
 
 

@@ -62,3 +62,17 @@ def test_results_are_cached_per_limits():
         read_documents(CLAIM, limits=Limits(max_values=5, advice={"max_values": "raise MAX_VALUES"}))
     assert info.value.diagnostics[0].detail == "document too large: more than 5 values; raise MAX_VALUES"
     assert read_documents(CLAIM).documents
+
+
+def test_the_bounds_can_be_set_and_a_1000_node_cluster_fits_the_default():
+    from allocator.synthetic import cluster_yaml
+
+    assert objects._ReadCache().chars > len(cluster_yaml(1000))
+    before = (objects._cache.entries, objects._cache.chars)
+    try:
+        objects.configure_read_cache(entries=4, chars=len(CLAIM) - 1)
+        assert read_documents(CLAIM).documents[0].obj is not read_documents(CLAIM).documents[0].obj
+        objects.configure_read_cache(entries=4, chars=len(CLAIM))
+        assert read_documents(CLAIM).documents[0].obj is read_documents(CLAIM).documents[0].obj
+    finally:
+        objects.configure_read_cache(*before)

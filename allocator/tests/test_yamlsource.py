@@ -9,7 +9,7 @@ from allocator.limits import DEFAULT, Limits, cli_advice
 from allocator.yamlsource import PosDict, PosList, load_yaml_stream, position_in
 
 MAX_DEPTH = DEFAULT.max_depth
-# The site's bounds (playground.state.ENGINE_LIMITS): the engine's fixed caps before limits were the caller's.
+# The site's default bounds (playground.limits.engine_limits()): the engine's fixed caps before limits were the caller's.
 MAX_NODES = 200_000
 SITE = Limits(max_input_bytes=16 * 1024 * 1024, max_values=MAX_NODES, max_depth=64, max_alias_values=MAX_NODES)
 

@@ -3,6 +3,7 @@ tolerations and taints, opaque configuration."""
 
 from __future__ import annotations
 
+import functools
 import json
 from dataclasses import dataclass
 
@@ -67,6 +68,19 @@ def c_identifier(errs: Errors, value: str, path: str, at: str | None = None) -> 
 
 def qualified_name(errs: Errors, name: str, path: str, at: str | None = None) -> None:
     """An attribute or capacity name: ``id`` or ``domain/id``."""
+    if _valid_qualified_name(name):
+        return  # the usual case: every device of a cluster repeats the same few names
+    _check_qualified_name(errs, name, path, at)
+
+
+@functools.lru_cache(maxsize=4096)
+def _valid_qualified_name(name: str) -> bool:
+    found = Errors()
+    _check_qualified_name(found, name, "", None)
+    return not found.items
+
+
+def _check_qualified_name(errs: Errors, name: str, path: str, at: str | None) -> None:
     parts = name.split("/")
     if len(parts) == 1:
         c_identifier(errs, parts[0], path, at)

@@ -8,7 +8,8 @@
    they had not been sent. We do the same and say so with a warning, because
    a silently ignored field is the most confusing thing a playground can do.
 
-Both work on a deep copy; the caller's objects stay as the user wrote them.
+Both work on a copy (made only when something changes: a cluster has many
+slices); the caller's objects stay as the user wrote them.
 """
 
 from __future__ import annotations
@@ -87,29 +88,44 @@ _LIST_ATTRIBUTE_FIELDS = ("ints", "bools", "strings", "versions")
 
 
 def resource_slice(obj, gates, warnings: Errors):
+    """``obj`` itself when the gates drop nothing (the usual case: a cluster's slices are many), else a copy."""
+    found = Errors()
+    _drop_slice_fields(obj, gates, found, apply=False)
+    if not found.items:
+        return obj
     obj = copy.deepcopy(obj)
+    _drop_slice_fields(obj, gates, warnings, apply=True)
+    return obj
+
+
+def _drop_slice_fields(obj, gates, warnings: Errors, apply: bool) -> None:
+    """Warn about (and, with ``apply``, drop) the fields of disabled gates."""
     spec = obj.spec
     devices = spec.devices
     if not gates.enabled("DRADeviceTaints"):
         for i, dev in enumerate(devices):
             if dev.taints:
                 _dropped(warnings, f"spec.devices[{i}].taints", "DRADeviceTaints")
-                dev.taints = []
+                if apply:
+                    dev.taints = []
     if not gates.enabled("DRAPartitionableDevices"):
         gate = "DRAPartitionableDevices"
         if spec.shared_counters:
             _dropped(warnings, "spec.sharedCounters", gate)
-            spec.shared_counters = []
+            if apply:
+                spec.shared_counters = []
         if spec.per_device_node_selection is not None:
             _dropped(warnings, "spec.perDeviceNodeSelection", gate)
-            spec.per_device_node_selection = None
+            if apply:
+                spec.per_device_node_selection = None
         for i, dev in enumerate(devices):
             for json_name, attr in (("consumesCounters", "consumes_counters"), ("nodeName", "node_name"),
                                     ("nodeSelector", "node_selector"), ("allNodes", "all_nodes")):
                 value = getattr(dev, attr)
                 if value is not None and value != []:
                     _dropped(warnings, f"spec.devices[{i}].{json_name}", gate)
-                    setattr(dev, attr, [] if attr == "consumes_counters" else None)
+                    if apply:
+                        setattr(dev, attr, [] if attr == "consumes_counters" else None)
     if not (gates.enabled("DRADeviceBindingConditions") and gates.enabled("DRAResourceClaimDeviceStatus")):
         gate = "DRADeviceBindingConditions" if not gates.enabled("DRADeviceBindingConditions") \
             else "DRAResourceClaimDeviceStatus"
@@ -119,21 +135,24 @@ def resource_slice(obj, gates, warnings: Errors):
                 value = getattr(dev, attr)
                 if value is not None and value != []:
                     _dropped(warnings, f"spec.devices[{i}].{json_name}", gate)
-                    setattr(dev, attr, None if attr == "binds_to_node" else [])
+                    if apply:
+                        setattr(dev, attr, None if attr == "binds_to_node" else [])
     if not gates.enabled("DRAConsumableCapacity"):
         for i, dev in enumerate(devices):
             if dev.allow_multiple_allocations is not None:
                 _dropped(warnings, f"spec.devices[{i}].allowMultipleAllocations", "DRAConsumableCapacity")
-                dev.allow_multiple_allocations = None
+                if apply:
+                    dev.allow_multiple_allocations = None
             for key, cap in dev.capacity.items():
                 if cap.request_policy is not None:
                     _dropped(warnings, f"spec.devices[{i}].capacity[{key}].requestPolicy", "DRAConsumableCapacity")
-                    cap.request_policy = None
+                    if apply:
+                        cap.request_policy = None
     if not gates.enabled("DRAListTypeAttributes"):
         for i, dev in enumerate(devices):
             for key, attr in dev.attributes.items():
                 for name in _LIST_ATTRIBUTE_FIELDS:
                     if getattr(attr, name) is not None:
                         _dropped(warnings, f"spec.devices[{i}].attributes[{key}].{name}", "DRAListTypeAttributes")
-                        setattr(attr, name, None)
-    return obj
+                        if apply:
+                            setattr(attr, name, None)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from .. import classic
 from ..diagnostics import Diagnostic
 from ..features import FeatureGates, make_gates
+from ..serving import not_served, read_errors
 from . import claims, classes, defaults, pods, slices
 from .cel import ExpressionLocator
 from .common import Context
@@ -26,7 +28,7 @@ def validate_document(document, gates: FeatureGates, text: str | None = None, *,
     elif kind == "DeviceClass":
         classes.device_class(ctx, defaults.device_class(obj, gates, errs))
     elif kind == "ResourceSlice":
-        slices.resource_slice(ctx, defaults.resource_slice(obj, gates, errs), present=set(document.positions))
+        slices.resource_slice(ctx, defaults.resource_slice(obj, gates, errs), present=document.present)
     elif kind == "Pod":
         pods.pod(errs, obj, claim_specs, template_specs)
     return located(errs, document)
@@ -39,17 +41,26 @@ def _with(obj, **changes):
 
 
 def validate_documents(read_result, gates: FeatureGates | None = None, text: str | None = None, *,
-                       include_read_errors: bool = True) -> list[Diagnostic]:
+                       include_read_errors: bool = True, serving: FeatureGates | None = None) -> list[Diagnostic]:
     """All diagnostics of a ``ReadResult``: decoding errors first, then each object's.
 
     ``text`` is the YAML the result was read from; with it, CEL compile errors
-    point at the line and column inside the expression.
+    point at the line and column inside the expression. An object in a
+    version the release does not serve (with the gates ``serving``, default
+    ``gates``) gets that refusal alone, as the apiserver answers it before
+    validating anything.
     """
     gates = gates or make_gates()
-    out: list[Diagnostic] = list(read_result.errors) if include_read_errors else []
+    serving = serving or gates
+    out: list[Diagnostic] = read_errors(read_result, serving) if include_read_errors else []
     claim_specs = {(d.namespace, d.name): d.obj.spec for d in read_result.documents if d.kind == "ResourceClaim"}
     template_specs = {(d.namespace, d.name): d.obj.spec.spec for d in read_result.documents
                       if d.kind == "ResourceClaimTemplate"}
     for document in read_result.documents:
+        refused = not_served(document, serving)
+        if refused is not None:
+            out.append(refused)
+            continue
+        out.extend(classic.diagnostics(document, gates))
         out.extend(validate_document(document, gates, text, claim_specs=claim_specs, template_specs=template_specs))
     return out

@@ -124,6 +124,14 @@ class AllocateAgreesWithCLITestCase(APITestCase):
         self.assertTrue(self.assertAgrees(CLAIM_YAML, "two-gpus")["allocated"])
         self.assertTrue(self.assertAgrees(CLAIM_YAML, "two-gpus", node="worker-1")["allocated"])
 
+    def test_it_agrees_on_a_v1beta1_claim_printed_as_v1beta1(self):
+        documents = CLAIM_YAML.replace("resource.k8s.io/v1\n", "resource.k8s.io/v1beta1\n")
+        documents = documents.replace("      exactly:\n        deviceClassName", "      deviceClassName")
+        body = self.assertAgrees(documents, "two-gpus")
+        [claim] = body["claims"]
+        self.assertEqual(claim["apiVersion"], "resource.k8s.io/v1beta1")
+        self.assertNotIn("exactly", claim["spec"]["devices"]["requests"][0])
+
     def test_it_agrees_on_unsatisfiable_claim(self):
         self.assertFalse(self.assertAgrees(UNSATISFIABLE_CLAIM_YAML, "two-gpus", node="worker-1")["allocated"])
 

@@ -1,6 +1,6 @@
 from api.tests.base import CLAIM_YAML, INVALID_CLAIM_YAML, UNSATISFIABLE_CLAIM_YAML, APITestCase
 
-REPORT_KEYS = ["kubernetesVersion", "featureGates", "gateOverrides", "objects", "ignored", "valid", "diagnostics",
+REPORT_KEYS = ["kubernetesVersion", "draOff", "featureGates", "gateOverrides", "objects", "ignored", "valid", "diagnostics",
                "requests", "explainedNode", "allocation", "nodes", "containers"]
 
 POD_YAML = """\
@@ -47,7 +47,7 @@ class AnalyzeTestCase(APITestCase):
             ("ResourceClaim", "documents"), ("Node", "inventory"), ("DeviceClass", "inventory"),
             ("ResourceSlice", "inventory"),
         ])
-        self.assertEqual(body["nodes"], [{"name": "worker-1", "fits": True, "reason": None}])
+        self.assertEqual(body["nodes"], [{"name": "worker-1", "fits": True, "reason": None, "error": False}])
 
     def test_it_maps_devices_to_containers(self):
         r = self.post_yaml("/api/v1/analyze?inventory=two-gpus", POD_YAML)

@@ -85,7 +85,7 @@ class CompareTestCase(APITestCase):
         self.assertEqual(body["right"]["kubernetesVersion"], "1.35")
 
     def test_a_gate_that_changes_the_outcome_is_a_difference(self):
-        body = self.compare({"documents": PRIORITIZED_CLAIM_YAML, "inventory": "two-gpus",
+        body = self.compare({"documents": PRIORITIZED_CLAIM_YAML, "inventory": "two-gpus", "kubernetesVersion": "1.36",
                              "left": {"featureGates": {"DRAPrioritizedList": False}},
                              "right": {"featureGates": {"DRAPrioritizedList": True}}})
         self.assertEqual(body["left"]["gateOverrides"], {"DRAPrioritizedList": False})

@@ -13,7 +13,7 @@ class BodyTooLargeTestCase(APITestCase):
             self.assertEqual(r.status_code, 413)
             error = r.json()["errors"][0]
             self.assertEqual(error["type"], "Request entity too large")
-            self.assertEqual(error["detail"], "Request body too large: 101 bytes, the limit is 100 bytes.")
+            self.assertEqual(error["detail"], "Request body too large: 101 bytes, the limit is 100 bytes (the site's DATA_UPLOAD_MAX_MEMORY_SIZE setting).")
             self.assertEqual(set(error), {"kind", "name", "field", "type", "detail", "line", "column"})
 
     def test_it_lets_documented_limit_through(self):
@@ -56,7 +56,7 @@ class RoutingErrorsTestCase(APITestCase):
         self.assertEqual(r.status_code, 200, r.content)
 
     def test_it_answers_json_500_for_bugs(self):
-        with patch("api.views.analyze", side_effect=RuntimeError("boom")):
+        with patch("playground.clusters.analyze", side_effect=RuntimeError("boom")):
             with self.assertLogs("api.errors", "ERROR"):
                 r = self.post_json("/api/v1/analyze", {"documents": CLAIM_YAML})
         self.assertErrors(r, 500, type="Internal error")

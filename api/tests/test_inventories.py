@@ -20,8 +20,8 @@ class InventoryListTestCase(APITestCase):
         })
         self.assertNotIn("documents", body[1])
 
-    def test_it_refuses_post(self):
-        r = self.post_json("/api/v1/inventories", {})
+    def test_it_refuses_put(self):
+        r = self.client.put("/api/v1/inventories", data="{}", content_type="application/json")
         self.assertErrors(r, 405, type="Method not allowed")
 
 
@@ -53,7 +53,8 @@ class InventoryDetailTestCase(APITestCase):
 
     def test_it_answers_404_for_unknown_slug(self):
         errors = self.assertErrors(self.client.get("/api/v1/inventories/no-such"), 404, type="Not found")
-        self.assertEqual(errors[0]["detail"], "No SampleInventory matches the given query.")
+        self.assertEqual(errors[0]["detail"], "No sample inventory has the slug 'no-such' and no stored inventory "
+                                              "has that id.")
 
     def test_it_answers_404_in_yaml_when_yaml_was_asked(self):
         r = self.client.get("/api/v1/inventories/no-such?format=yaml")

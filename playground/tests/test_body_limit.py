@@ -6,7 +6,7 @@ class BodySizeLimitTestCase(TestCase):
     def test_it_refuses_large_body(self):
         r = self.client.post("/api/schema/", data=b"x" * 101, content_type="application/json")
         self.assertEqual(r.status_code, 413)
-        self.assertEqual(r.json()["detail"], "Request body too large: 101 bytes, the limit is 100 bytes.")
+        self.assertEqual(r.json()["detail"], "Request body too large: 101 bytes, the limit is 100 bytes (the site's DATA_UPLOAD_MAX_MEMORY_SIZE setting).")
 
     def test_it_refuses_large_form(self):
         r = self.client.post("/", data={"yaml": "x" * 200})

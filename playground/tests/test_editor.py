@@ -4,7 +4,7 @@ import json
 
 from django.test import override_settings
 
-from playground.state import MAX_TEXT
+from playground.state import MAX_TEXT  # the default of TEXT_MAX_CHARS
 from playground.tests.base import BaseTestCase
 
 

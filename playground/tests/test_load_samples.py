@@ -13,7 +13,7 @@ SAMPLES = Path(__file__).resolve().parents[1] / "samples"
 
 def load(*args) -> str:
     out = StringIO()
-    call_command("load_samples", *args, stdout=out)
+    call_command("load_samples", *args, "--no-clusters", stdout=out)
     return out.getvalue()
 
 

@@ -83,7 +83,7 @@ class ResultsTestCase(BaseTestCase):
                 ],
             }
         ]
-        with patch("playground.results.analyze", with_requests(requests)):
+        with patch("playground.clusters.analyze", with_requests(requests)):
             r = self.client.post("/", self.form_data(), **HTMX)
         self.assertContains(r, 'id="requests"')
         self.assertContains(r, "1 of 2 devices match")

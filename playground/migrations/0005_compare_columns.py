@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('playground', '0002_sample_inventory_starter'),
+        ('playground', '0004_sample_cluster'),
     ]
 
     operations = [

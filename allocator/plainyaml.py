@@ -1,0 +1,297 @@
+"""Reading YAML or JSON fast, without positions, into plain dicts and lists.
+
+The positioned reader (``yamlsource``) builds a node graph, then a positioned
+container per node: about 7 s for a 1,000-node ``kubectl get -o yaml`` dump.
+Most text has nothing to report, so positions are only wanted for the rare
+document a diagnostic is about. This reader builds plain data straight from
+the parser's events, resolving plain scalars with the very same rules (the
+YAML 1.1 resolvers of the positioned reader, timestamps left as strings), and
+text that starts like JSON goes through the standard library's C decoder.
+
+It reads only what it is sure to read exactly as the positioned reader does.
+On anything else (a syntax error, an anchor, alias or explicit tag, a
+duplicate or merge key, a number JSON and YAML 1.1 disagree about, a limit
+crossed) it returns ``None`` and the caller uses the positioned reader,
+which reports the problem located, as before.
+
+Each document and each item of a top-level ``items:`` list remembers where it
+starts and ends (``Span``), so that one object can be read again with
+positions when a message needs them (``objects``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+
+import yaml
+
+from .limits import DEFAULT, Limits
+from .yamlsource import Position, _Loader
+
+_MERGE = "tag:yaml.org,2002:merge"
+_VALUE = "tag:yaml.org,2002:value"
+_STR = "tag:yaml.org,2002:str"
+_RESOLVERS = _Loader.yaml_implicit_resolvers  # first character -> [(tag, regexp)]
+_NO_RESOLVERS: list = []
+
+
+@dataclass(frozen=True)
+class Span:
+    """Where a node starts and where the parser saw its end (0-based lines and columns)."""
+
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+    @property
+    def position(self) -> Position:
+        return self.line + 1, self.column + 1
+
+
+@dataclass
+class PlainDocument:
+    data: object
+    index: int  # position of the document in the stream, 0-based
+    span: Span | None  # None when the reader cannot tell (JSON)
+    # The spans of the items of a top-level mapping's "items" sequence (a List), in order.
+    item_spans: list[Span] = field(default_factory=list)
+
+    @property
+    def pos(self) -> Position | None:
+        return self.span.position if self.span else None
+
+
+class _Unsure(Exception):
+    """This text is for the positioned reader."""
+
+
+def read_plain(text: str, limits: Limits = DEFAULT) -> list[PlainDocument] | None:
+    """The documents of ``text`` as plain data, or None when the positioned reader must read it.
+
+    ``text`` must have passed ``yamlsource.check_text``. Empty documents are skipped.
+    """
+    try:
+        if text.lstrip()[:1] in ("{", "["):
+            found = _read_json(text, limits)
+            if found is not None:
+                return found
+        return _read_yaml(text, limits)
+    except (_Unsure, yaml.YAMLError, RecursionError, ValueError, TypeError, OverflowError, ArithmeticError):
+        return None
+
+
+# --------------------------------------------------------------------------- YAML
+
+def _scalar(loader, value: str):
+    """A plain scalar as the positioned reader resolves and constructs it."""
+    if value:
+        resolvers = _RESOLVERS.get(value[0], _NO_RESOLVERS)
+    else:
+        resolvers = _RESOLVERS.get("", _NO_RESOLVERS)
+    for tag, regexp in resolvers:
+        if regexp.match(value):
+            if tag == _STR:
+                return value
+            if tag in (_MERGE, _VALUE):
+                raise _Unsure
+            return loader.construct_object(yaml.ScalarNode(tag, value), deep=False)
+    return value
+
+
+def _key(key):
+    """A mapping key as the positioned reader keeps it: text, with booleans as true/false."""
+    if isinstance(key, str):
+        return key
+    if isinstance(key, bool):
+        return "true" if key else "false"
+    if isinstance(key, int | float):
+        return str(key)
+    raise _Unsure  # null or a collection as a key: the positioned reader says what is wrong
+
+
+def _read_yaml(text: str, limits: Limits) -> list[PlainDocument]:
+    loader = _Loader(text)
+    try:
+        return _build(loader, limits)
+    finally:
+        loader.dispose()
+
+
+def _build(loader, limits: Limits) -> list[PlainDocument]:
+    scalar_event, mapping_start, sequence_start = yaml.ScalarEvent, yaml.MappingStartEvent, yaml.SequenceStartEvent
+    mapping_end, sequence_end = yaml.MappingEndEvent, yaml.SequenceEndEvent
+    stream_end, document_start = yaml.StreamEndEvent, yaml.DocumentStartEvent
+    max_values, max_depth = limits.max_values, limits.max_depth
+    get_event = loader.get_event
+    docs: list[PlainDocument] = []
+    stack: list = []  # open containers
+    keys: list = []  # per open container: the key waiting for its value (mappings), or _NONE
+    none = _NONE
+    count = 0
+    index = 0
+    root_start = None
+    item_spans: list[Span] = []
+    item_start = None
+    while True:
+        event = get_event()
+        kind = type(event)
+        if kind is scalar_event:
+            if event.anchor is not None or event.tag is not None:
+                raise _Unsure
+            value = _scalar(loader, event.value) if event.implicit[0] else event.value
+            depth = len(stack)
+            if depth == 2 and keys[0] == "items":  # an item of a List that is a scalar
+                item_spans.append(_span(event.start_mark, event.end_mark))
+            count += 1
+            if count > max_values:
+                raise _Unsure
+        elif kind is mapping_start or kind is sequence_start:
+            if event.anchor is not None or event.tag is not None:
+                raise _Unsure
+            depth = len(stack)
+            if depth >= max_depth:
+                raise _Unsure
+            if depth == 0:
+                root_start = event.start_mark
+                item_spans = []
+            elif depth == 2 and keys[0] == "items":
+                item_start = event.start_mark
+            count += 1
+            stack.append({} if kind is mapping_start else [])
+            keys.append(none)
+            continue
+        elif kind is mapping_end or kind is sequence_end:
+            value = stack.pop()
+            keys.pop()
+            depth = len(stack)
+            if depth == 2 and item_start is not None and keys[0] == "items":
+                item_spans.append(_span(item_start, event.end_mark))
+                item_start = None
+        elif kind is yaml.AliasEvent:
+            raise _Unsure
+        elif kind is document_start:
+            root_start = None
+            continue
+        elif kind is stream_end:
+            return docs
+        else:  # stream start, document end
+            continue
+        if depth == 0:
+            if value is not None:
+                docs.append(PlainDocument(value, index, _span(root_start or event.start_mark, event.end_mark),
+                                          item_spans if isinstance(value, dict) else []))
+            index += 1
+            item_spans = []
+            continue
+        parent = stack[-1]
+        if parent.__class__ is list:
+            parent.append(value)
+            continue
+        key = keys[-1]
+        if key is none:
+            keys[-1] = _key(value)
+        else:
+            if key in parent:
+                raise _Unsure  # duplicate key
+            parent[key] = value
+            keys[-1] = none
+
+
+class _NoneType:
+    __slots__ = ()
+
+
+_NONE = _NoneType()
+
+
+def _span(start, end) -> Span:
+    return Span(start.line, start.column, end.line, end.column)
+
+
+def snippet(text: str, span: Span) -> str | None:
+    """The text of the node at ``span`` alone, at the same lines and columns as in ``text``.
+
+    Lines before it become empty lines and the part of its first line before
+    it becomes spaces, so a positioned read of the snippet gives the positions
+    of the whole text. None when the node does not start its own block.
+    """
+    lines = text.split("\n", span.end_line + 1)[: span.end_line + 1]
+    if span.line >= len(lines):
+        return None
+    last, cut = span.end_line, span.end_column
+    if last >= len(lines):  # the end of the text (the parser puts it one line further)
+        last, cut = len(lines) - 1, None
+    elif last > span.line and not lines[last][:cut].strip(" -"):
+        # A block ends where the next token starts: that line holds nothing of it.
+        last, cut = last - 1, None
+    body = lines[span.line: last + 1]
+    head = body[0]
+    if head[: span.column].strip(" -"):
+        return None  # something else before it on its first line (flow style): not alone
+    body[0] = " " * span.column + head[span.column:]
+    if cut is not None and last > span.line:
+        body[-1] = body[-1][:cut]
+    return "\n" * span.line + "\n".join(body) + "\n"
+
+
+# --------------------------------------------------------------------------- JSON
+
+# JSON numbers that YAML 1.1 reads as numbers too; others ("1e3", "1.5e3") are strings there.
+_YAML_FLOAT = re.compile(r"^[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?$")
+# A \u escape of half a surrogate pair: JSON joins the pair, YAML would not.
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89abAB]")
+
+
+def _float(text: str) -> float:
+    if not _YAML_FLOAT.match(text):
+        raise _Unsure
+    return float(text)
+
+
+def _constant(text: str):
+    raise _Unsure  # NaN, Infinity: not JSON YAML would read alike
+
+
+def _object(pairs: list) -> dict:
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        raise _Unsure  # duplicate key
+    return out
+
+
+_DECODER = json.JSONDecoder(object_pairs_hook=_object, parse_float=_float, parse_constant=_constant)
+
+
+def _read_json(text: str, limits: Limits) -> list[PlainDocument] | None:
+    if _SURROGATE_ESCAPE.search(text):
+        return None
+    try:
+        data = _DECODER.decode(text)
+    except json.JSONDecodeError:
+        return None  # maybe YAML in flow style; the YAML reader decides
+    _check_json(data, limits)
+    if data is None:
+        return []
+    return [PlainDocument(data, 0, None)]
+
+
+def _check_json(data, limits: Limits) -> None:
+    """Count values and depth as the positioned reader would, raising _Unsure past a limit."""
+    count = 1
+    level = [data] if data.__class__ is dict or data.__class__ is list else []
+    depth = 0
+    while level:
+        depth += 1
+        if depth > limits.max_depth:
+            raise _Unsure
+        below = []
+        for container in level:
+            values = container.values() if container.__class__ is dict else container
+            count += 2 * len(values) if container.__class__ is dict else len(values)
+            below.extend(v for v in values if v.__class__ is dict or v.__class__ is list)
+        if count > limits.max_values:
+            raise _Unsure
+        level = below

@@ -1,0 +1,92 @@
+"""What the chosen release's apiserver serves: objects in other versions are refused.
+
+An apiserver that does not serve a kind in a version answers 404 before any
+validation (kubectl says ``no matches for kind "ResourceClaim" in version
+"resource.k8s.io/v1"``), and with ``DynamicResourceAllocation`` off it
+serves no ``resource.k8s.io`` resource at all. This module turns that into
+located diagnostics that name the versions the release does serve, and into
+the one-line answer "DRA is off, turn on this gate" the page and the engine
+show. The data comes from ``releases``.
+"""
+
+from __future__ import annotations
+
+from .diagnostics import NOT_SERVED, Diagnostic
+from .features import FeatureGates
+from .releases import DRA_GATE, GROUP, Release, off_by_default, release
+
+
+def _versions(versions) -> str:
+    return ", ".join(f"{GROUP}/{v}" for v in versions)
+
+
+def _runtime_config_hint(versions) -> str | None:
+    """Alpha and beta versions are off by default in the apiserver even with the gate on."""
+    needed = [v for v in versions if off_by_default(v)]
+    if not needed or len(needed) < len(versions):
+        return None
+    flags = ",".join(f"{GROUP}/{v}=true" for v in needed)
+    return f"the apiserver serves {'this version' if len(needed) == 1 else 'these versions'} only with " \
+           f"--runtime-config={flags}"
+
+
+def dra_off_message(gates: FeatureGates) -> str | None:
+    """Why nothing of DRA exists in this cluster, and what to turn on; None when DRA is on."""
+    if gates.enabled(DRA_GATE):
+        return None
+    rel = release(gates.release)
+    spec = rel.gate_spec(DRA_GATE)
+    why = "set to false" if DRA_GATE in gates.overrides() else \
+        f"{spec.stage.lower()} and off by default in Kubernetes {rel.name}"
+    versions = rel.could_serve("ResourceClaim")
+    return (f"Dynamic Resource Allocation is off: the feature gate {DRA_GATE} is {why}, so the apiserver "
+            f"serves no {GROUP} API and the scheduler allocates no ResourceClaim. Turn on {DRA_GATE} "
+            f"(--feature-gates={DRA_GATE}=true) to get {_versions(versions)}.")
+
+
+def not_served(document, gates: FeatureGates) -> Diagnostic | None:
+    """The refusal of a ``resource.k8s.io`` document the release does not serve, or None when it is served."""
+    group, _, version = document.api_version.rpartition("/")
+    if group != GROUP:
+        return None
+    rel: Release = release(gates.release)
+    served = rel.served(document.kind, gates.enabled)
+    if version in served:
+        return None
+    head = f'no matches for kind "{document.kind}" in version "{document.api_version}"'
+    if served:
+        detail = (f"{head}: not served by Kubernetes {rel.name}, which serves {document.kind} in "
+                  f"{_versions(served)}")
+        hint = _runtime_config_hint(served)
+    elif not gates.enabled(DRA_GATE):
+        could = rel.could_serve(document.kind)
+        detail = (f"{head}: not served by Kubernetes {rel.name} while {DRA_GATE} is off; with it on, "
+                  f"served versions: {_versions(could)}")
+        hint = f"turn on the feature gate {DRA_GATE}"
+    else:  # a kind whose own gate is off (DeviceTaintRule)
+        detail = f"{head}: not served by Kubernetes {rel.name} with these feature gates"
+        hint = None
+    line, column = document.position("apiVersion") or (document.line, document.column)
+    return Diagnostic(field="apiVersion", type=NOT_SERVED, detail=detail, kind=document.kind,
+                      name=document.name, line=line, column=column, hint=hint)
+
+
+def read_errors(read_result, gates: FeatureGates) -> list[Diagnostic]:
+    """The reading errors of ``read_result``, where an object the release does not serve has its refusal instead.
+
+    An apiserver that does not serve the version answers 404 before decoding
+    anything, so the unknown fields of such an object are not its problem yet.
+    """
+    refused: dict[int, Diagnostic | None] = {}
+    for unreadable in read_result.unreadable:
+        refusal = not_served(unreadable, gates)
+        if refusal is not None:
+            refused[id(unreadable.errors[0])] = refusal
+            refused.update((id(d), None) for d in unreadable.errors[1:])
+    out = []
+    for diagnostic in read_result.errors:
+        if id(diagnostic) not in refused:
+            out.append(diagnostic)
+        elif refused[id(diagnostic)] is not None:
+            out.append(refused[id(diagnostic)])
+    return out

@@ -1,0 +1,48 @@
+"""The editor under each release: locked gates disabled, DRA off said first, refusals listed."""
+
+from playground.tests.base import BaseTestCase
+
+HTMX = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "results"}
+
+
+class ReleasesTestCase(BaseTestCase):
+    def test_a_gate_locked_in_the_release_is_disabled_with_the_reason(self):
+        r = self.client.get("/")
+        self.assertContains(r, '<select name="gate_DynamicResourceAllocation" id="id_gate_DynamicResourceAllocation" '
+                               'disabled title="GA and locked to on in Kubernetes 1.37">', html=False)
+        self.assertContains(r, '<select name="gate_DRADeviceTaints" id="id_gate_DRADeviceTaints">', html=False)
+
+    def test_the_gate_list_follows_the_release_in_the_live_response(self):
+        r = self.client.post("/", self.form_data(kubernetes_version="1.34"), **HTMX)
+        html = r.content.decode()
+        self.assertIn('id="gate-list" hx-swap-oob="true"', html)
+        self.assertIn('<select name="gate_DynamicResourceAllocation" id="id_gate_DynamicResourceAllocation">', html)
+        self.assertIn('id="id_gate_DRAAdminAccess">', html)  # beta in 1.34, locked from 1.36
+
+    def test_dra_off_heads_the_results_and_the_objects_are_not_served(self):
+        r = self.client.post("/", self.form_data(kubernetes_version="1.33"), **HTMX)
+        self.assertContains(r, "DRA is off in Kubernetes 1.33.")
+        self.assertContains(r, "Not served")
+        self.assertContains(r, "with it on, served versions: resource.k8s.io/v1beta2, resource.k8s.io/v1beta1, "
+                               "resource.k8s.io/v1alpha3")
+        self.assertNotContains(r, 'id="allocated-node"')
+
+    def test_setting_a_locked_gate_is_refused_with_featuregates_words(self):
+        r = self.client.post("/", self.form_data(gate_DRAPrioritizedList="off"), **HTMX)
+        self.assertContains(r, "cannot set feature gate DRAPrioritizedList to false, feature is locked to true")
+        r = self.client.post("/", self.form_data(kubernetes_version="1.36", gate_DRAPrioritizedList="off"), **HTMX)
+        self.assertContains(r, "DRAPrioritizedList=false")
+
+    def test_a_share_stored_before_a_gate_was_locked_says_so_instead_of_failing(self):
+        from playground.models import Share
+
+        state = self.example.state()
+        share, _ = Share.objects.get_or_create_for({**state.to_dict(), "kubernetesVersion": "1.35",
+                                                   "featureGates": {"DRAAdminAccess": False}})
+        # As stored by an earlier version of the site, before DRAAdminAccess was known to be locked in 1.37.
+        Share.objects.filter(pk=share.pk).update(kubernetes_version="1.37")
+        for url in (f"/s/{share.id}", f"/s/{share.id}/embed"):
+            with self.subTest(url=url):
+                r = self.client.get(url)
+                self.assertEqual(r.status_code, 200)
+                self.assertContains(r, "cannot set feature gate DRAAdminAccess to false, feature is locked to true.")
