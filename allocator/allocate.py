@@ -12,6 +12,8 @@ Entry points:
   for many ``allocate(node, claims)`` calls.
 * ``explain_claims(...)`` / ``Allocator.explain``: why each device does or does
   not match each request, as data (``allocation.explain`` documents it).
+* ``Allocator.alternatives``: the other grants the search would reach after
+  the scheduler's, in its order (``allocation.alternatives``).
 
 Searches for users (``allocate_claims``, ``search_nodes``, ``explain_claims``
 and the engine) use exact proofs of impossibility and memoised failure
@@ -37,6 +39,7 @@ from dataclasses import dataclass, field
 
 from . import model
 from .allocation import search as search_limits
+from .allocation.alternatives import Alternatives, list_grants
 from .allocation.errors import AllocatorError, NodeAllocationError, SearchLimitError
 from .allocation.explain import Explanation, explain
 from .allocation.features import Features, Variant, choose_variant, from_gates
@@ -232,6 +235,11 @@ class Allocator:
             outcome.explanation = explain(self, node, claims, search)
             outcome.reason = "; ".join(outcome.explanation.summary()) or outcome.reason
         return outcome
+
+    def alternatives(self, node: model.Node, claims: Sequence[model.ResourceClaim], limit: int,
+                     timeout: float | None) -> Alternatives:
+        """Up to ``limit`` distinct grants of the claims on ``node`` in search order (``allocation.alternatives``)."""
+        return list_grants(self, node, claims, limit, timeout)
 
     def allocate_each(self, nodes: Iterable[model.Node],
                       claims: Sequence[model.ResourceClaim]) -> list[AllocationOutcome]:

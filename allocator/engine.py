@@ -20,6 +20,8 @@ from typing import Any
 from . import classic, model
 from .allocate import Allocator, AllocatorError, node_error
 from .allocation import search as search_limits
+from .allocation.alternatives import DEFAULT_TIMEOUT as DEFAULT_ALTERNATIVES_TIMEOUT
+from .allocation.alternatives import MAX_LIMIT as MAX_ALTERNATIVES
 from .allocation.encode import claim_to_json
 from .allocation.explain import Explanation, explain
 from .diagnostics import NOT_FOUND, Diagnostic, DiagnosticError
@@ -50,6 +52,8 @@ class Report:
     nodes: list[dict] = field(default_factory=list)
     containers: list[dict] = field(default_factory=list)
     explained_node: str | None = None  # the node the per-request explanation looks from
+    # (allocator, node, pending claims) of the allocation made, for listing the other grants
+    granted: tuple | None = field(default=None, repr=False, compare=False)
     dra_off: str | None = None  # why the release's apiserver and scheduler know no DRA, and the gate to turn on
 
     @property
@@ -115,7 +119,16 @@ def _inventory_diagnostics(inventory: str, kubernetes_version: str, overrides: t
 
 def analyze(documents: str, inventory: str = "", node: str | None = None,
             feature_gates: dict[str, bool] | None = None,
-            kubernetes_version: str = CURRENT_RELEASE, limits: Limits = DEFAULT) -> Report:
+            kubernetes_version: str = CURRENT_RELEASE, limits: Limits = DEFAULT, alternatives: int = 0,
+            alternatives_timeout: float | None = DEFAULT_ALTERNATIVES_TIMEOUT) -> Report:
+    """The report for these inputs; ``alternatives`` > 0 also lists up to that many grants on the chosen node.
+
+    The listing (``allocation.alternatives``, at most ``MAX_ALTERNATIVES``) is
+    bounded by the search step limit and ``alternatives_timeout`` seconds;
+    ``allocation.alternativesSearch`` says whether it saw every grant or why it stopped.
+    """
+    if not 0 <= alternatives <= MAX_ALTERNATIVES:
+        raise ValueError(f"alternatives must be between 0 and {MAX_ALTERNATIVES}, not {alternatives}")
     gates = make_gates(feature_gates, kubernetes_version)
     report = Report(kubernetes_version=kubernetes_version, gates=gates, dra_off=dra_off_message(gates))
     docs = _read(documents, DOCUMENTS, report, limits)
@@ -147,6 +160,8 @@ def analyze(documents: str, inventory: str = "", node: str | None = None,
         report.allocation.update(status="controller", reasons=handed_over)
         return report
     _allocate(report, combined, work, node, gates)
+    if alternatives:
+        _alternatives(report, alternatives, alternatives_timeout)
     return report
 
 
@@ -192,6 +207,7 @@ def _allocate(report: Report, combined: ReadResult, work: Workload, node: str | 
                      reasons=[f"{o.node_name or '(any node)'}: {o.reason}" for o in outcomes])
         return
     _explain(report, explain(allocator, chosen.node, work.pending, chosen.search), slices)
+    report.granted = (allocator, chosen.node, work.pending)
     versions = claim_api_versions(combined.documents, work)
     alloc.update(status="allocated", node=chosen.node_name,
                  claims=[claim_to_json(c, r, versions[id(c)]) for c, r in zip(work.pending, results, strict=True)])
@@ -204,6 +220,30 @@ def _allocate(report: Report, combined: ReadResult, work: Workload, node: str | 
                 "devices": [{"request": d.request, "driver": d.driver, "pool": d.pool, "device": d.device}
                             for d in view.devices],
             })
+
+
+def _alternatives(report: Report, limit: int, timeout: float | None) -> None:
+    """``allocation.alternatives``: the grants the search reaches on the chosen node, the scheduler's first."""
+    alloc = report.allocation
+    alloc["alternatives"] = []
+    summary = {"limit": limit, "found": 0, "exhausted": False, "stopped": None, "steps": 0}
+    alloc["alternativesSearch"] = summary
+    if report.granted is None:
+        summary["stopped"] = "nothing was allocated, so there are no grants to list"
+        return
+    allocator, node, claims = report.granted
+    try:
+        found = allocator.alternatives(node, claims, limit, timeout)
+    except AllocatorError as err:  # what the scheduler's own search would have met too (not expected: it granted)
+        summary["stopped"] = f"no grant listed: {err}"
+        return
+    for grant in found.grants:
+        alloc["alternatives"].append({"claims": [
+            {"name": claim.metadata.name or claim.metadata.generate_name, "namespace": claim.metadata.namespace,
+             "results": [{"request": d.request, "driver": d.device.driver, "pool": d.device.pool,
+                          "device": d.device.device} for d in devices]}
+            for claim, devices in zip(claims, grant.claims, strict=True)]})
+    summary.update(found=len(found.grants), exhausted=found.exhausted, stopped=found.stopped, steps=found.steps)
 
 
 def _explain(report: Report, explanation: Explanation, slices: list[model.ResourceSlice]) -> None:

@@ -23,7 +23,10 @@ from allocator.features import RELEASES
 from .serializers import (
     AllocateResponseSerializer,
     AnalysisRequestSerializer,
+    AnalyzeRequestSerializer,
     AnalyzeResponseSerializer,
+    CompareRequestSerializer,
+    CompareResponseSerializer,
     ErrorsSerializer,
     ExampleDetailSerializer,
     ExampleSerializer,
@@ -140,11 +143,12 @@ STORED_INVENTORY_MAX_BYTES and STORED_INVENTORY_MAX_VALUES.
 
 
 def _state_endpoint(endpoint: str, summary: str, description: str, ok: OpenApiResponse,
-                    bad_request: OpenApiResponse) -> extend_schema_view:
+                    bad_request: OpenApiResponse, request=STATE_REQUEST,
+                    parameters=STATE_PARAMETERS) -> extend_schema_view:
     return extend_schema_view(post=extend_schema(
         operation_id=endpoint, summary=summary, tags=[ENGINE],
         description=description + STATE_DESCRIPTION.format(endpoint=endpoint),
-        request=STATE_REQUEST, parameters=STATE_PARAMETERS, examples=STATE_EXAMPLES,
+        request=request, parameters=parameters, examples=STATE_EXAMPLES,
         responses={200: ok, 400: bad_request, **COMMON_ERRORS},
     ))
 
@@ -202,10 +206,52 @@ analyze = _state_endpoint(
     "analyze", "Everything the page shows",
     "The engine's whole report: the objects read, diagnostics, for every request the devices its selectors "
     "match (and why the others do not), the allocation, which nodes fit, and the devices of each container. "
-    "Input that cannot be read is reported in `diagnostics`, not as an error.",
+    "Input that cannot be read is reported in `diagnostics`, not as an error.\n\n"
+    "With `alternatives: N` (1 to 100) the report also lists, in `allocation.alternatives`, up to N distinct "
+    "grants of the pending claims on the chosen node in the order the scheduler's search reaches them, the "
+    "scheduler's own first, each with its devices per request. The listing is bounded by the search step limit "
+    "and a time budget; `allocation.alternativesSearch.stopped` says when it stopped early.",
     OpenApiResponse(AnalyzeResponseSerializer, description="The report."),
     _errors_response("A request field is wrong.", *BAD_REQUEST_EXAMPLES[1:]),
+    request={"application/json": AnalyzeRequestSerializer, "application/yaml": OpenApiTypes.STR},
+    parameters=[*STATE_PARAMETERS, OpenApiParameter(
+        "alternatives", int, description="With a YAML body: list up to this many grants (0 to 100).")],
 )
+
+compare = extend_schema_view(post=extend_schema(
+    operation_id="compare", summary="The same documents under two settings", tags=[ENGINE],
+    description="Analyzes the documents twice, as `analyze` does: once with the top-level fields overridden by "
+    "`left`, once by `right` (each of `kubernetesVersion`, `featureGates`, `node` and `inventory` a side sets "
+    "replaces the top-level one; `featureGates` replaces the mapping, it does not merge). Answers both reports "
+    "and the outcomes that differ. Each side obeys every limit of a single analysis, and the request counts "
+    "as two requests for the rate limit. JSON only.",
+    request=CompareRequestSerializer,
+    examples=[OpenApiExample(
+        "DRAPrioritizedList off and on", request_only=True,
+        value={"documents": CLAIM, "inventory": "gpu-node", "kubernetesVersion": "1.37",
+               "left": {"featureGates": {"DRAPrioritizedList": False}},
+               "right": {"featureGates": {"DRAPrioritizedList": True}}}),
+        OpenApiExample("Two releases", request_only=True,
+                       value={"documents": CLAIM, "inventory": "gpu-node", "left": {"kubernetesVersion": "1.33"},
+                              "right": {"kubernetesVersion": "1.34"}})],
+    responses={
+        200: OpenApiResponse(CompareResponseSerializer, description="Both reports and their differences."),
+        400: _errors_response(
+            "A request field is wrong (on a side: located under `left.` or `right.`).",
+            *BAD_REQUEST_EXAMPLES[1:],
+            OpenApiExample("Unknown gate on one side", _error("unrecognized feature gate: DRANoSuchGate",
+                                                              "Invalid value", field="right.featureGates"))),
+        413: TOO_LARGE,
+        415: _errors_response("The body is not JSON (application/json).", OpenApiExample(
+            "YAML", _error('Unsupported media type "application/yaml" in request. Send one of: application/json.',
+                           "Unsupported media type"))),
+        429: _errors_response(
+            "Too many requests from this address (API_REQUESTS_PER_MINUTE, 120 a minute by default; a comparison "
+            "counts as two); the Retry-After header says when to try again.",
+            OpenApiExample("Throttled", _error("Request was throttled. Expected available in 42 seconds.",
+                                               "Too many requests"))),
+    },
+))
 
 
 # --- Samples and shares ------------------------------------------------------

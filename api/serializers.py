@@ -9,8 +9,11 @@ and the errors.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from rest_framework import serializers
 
+from allocator.allocation.alternatives import MAX_LIMIT as MAX_ALTERNATIVES
 from allocator.diagnostics import NOT_SERVED, PARSE
 from allocator.features import CURRENT_RELEASE, RELEASES, FeatureGateError, make_gates, parse_gate_list
 from playground import clusters
@@ -126,6 +129,79 @@ class AnalysisRequestSerializer(serializers.Serializer):
             })
         except StateError as exc:
             raise serializers.ValidationError(str(exc)) from None
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """What ``analyze`` is asked: a state, and how many other grants to list."""
+
+    state: State
+    alternatives: int = 0
+
+    def analyze_kwargs(self) -> dict:
+        return {**self.state.analyze_kwargs(), "alternatives": self.alternatives}
+
+
+class AnalyzeRequestSerializer(AnalysisRequestSerializer):
+    """``analyze``'s input: a state and ``alternatives``; ``validated_data`` is an ``Analysis``."""
+
+    alternatives = serializers.IntegerField(
+        required=False, default=0, min_value=0, max_value=MAX_ALTERNATIVES,
+        help_text=f"List up to this many grants (at most {MAX_ALTERNATIVES}) the scheduler's search reaches on "
+        "the chosen node, the scheduler's own first, in `allocation.alternatives`; 0: none.",
+    )
+
+    def validate(self, attrs) -> Analysis:
+        return Analysis(super().validate(attrs), attrs.get("alternatives", 0))
+
+
+SIDES = ("left", "right")
+
+
+class CompareSideSerializer(serializers.Serializer):
+    """One side of a comparison: what it sets differently from the top level."""
+
+    kubernetesVersion = serializers.ChoiceField(choices=RELEASES, required=False,
+                                                help_text="The release of this side (default: the top level's).")
+    featureGates = FeatureGatesField(required=False, help_text=(
+        "This side's feature-gate overrides, instead of the top level's (not merged with them)."))
+    node = StrictCharField(required=False, allow_blank=True, allow_null=True, max_length=253,
+                           help_text="Allocate for this node on this side; empty: try every node.")
+    inventory = StrictCharField(required=False, allow_null=True, help_text=(
+        "This side's inventory, as the top-level `inventory` takes it."))
+
+    def to_internal_value(self, data):
+        if isinstance(data, dict):
+            unknown = sorted(set(data) - set(self.fields))
+            if unknown:
+                raise serializers.ValidationError({key: [f"Unknown field: a side sets only {', '.join(self.fields)}."]
+                                                   for key in unknown})
+        return super().to_internal_value(data)
+
+
+class CompareRequestSerializer(AnalyzeRequestSerializer):
+    """The shared input and each side's settings; ``validated_data`` is ``{"left": Analysis, "right": Analysis}``.
+
+    Each side is read exactly as an ``analyze`` request made of the top-level
+    fields with the side's fields put over them, so it obeys every rule and
+    limit of a single analysis; errors are located under ``left.`` or ``right.``.
+    """
+
+    left = CompareSideSerializer(required=False, help_text="The left side's settings.")
+    right = CompareSideSerializer(required=False, help_text="The right side's settings.")
+
+    def validate(self, attrs) -> dict[str, Analysis]:
+        top = {k: v for k, v in self.initial_data.items() if k not in SIDES}
+        sides, errors = {}, {}
+        for side in SIDES:
+            serializer = AnalyzeRequestSerializer(data={**top, **(self.initial_data.get(side) or {})})
+            if serializer.is_valid():
+                sides[side] = serializer.validated_data
+            else:
+                errors[side] = serializer.errors
+        if errors:
+            raise serializers.ValidationError(errors)
+        return sides
 
 
 # --- Responses -------------------------------------------------------------
@@ -271,6 +347,33 @@ class RequestMatchesSerializer(serializers.Serializer):
     devices = DeviceMatchSerializer(many=True)
 
 
+class GrantedDeviceSerializer(serializers.Serializer):
+    request = serializers.CharField(help_text="REQUEST or REQUEST/SUBREQUEST, as in status.allocation.")
+    driver = serializers.CharField()
+    pool = serializers.CharField()
+    device = serializers.CharField()
+
+
+class GrantClaimSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    namespace = serializers.CharField()
+    results = GrantedDeviceSerializer(many=True, help_text="The claim's devices in this grant, in the order picked.")
+
+
+class AlternativeSerializer(serializers.Serializer):
+    claims = GrantClaimSerializer(many=True, help_text="Every pending claim, in the order allocated.")
+
+
+class AlternativesSearchSerializer(serializers.Serializer):
+    limit = serializers.IntegerField(help_text="How many grants were asked for.")
+    found = serializers.IntegerField(help_text="How many distinct grants were listed.")
+    exhausted = serializers.BooleanField(help_text="The search tried everything: there are no other grants.")
+    stopped = serializers.CharField(allow_null=True, help_text=(
+        "Why the listing ended before the limit without trying everything (the search step limit, the time "
+        "budget, an error further on), or why nothing is listed; null otherwise."))
+    steps = serializers.IntegerField(help_text="Steps the listing's search took.")
+
+
 class AllocationSerializer(serializers.Serializer):
     status = serializers.ChoiceField(
         choices=["allocated", "unsatisfiable", "error", "skipped", "controller"],
@@ -280,6 +383,11 @@ class AllocationSerializer(serializers.Serializer):
     claims = serializers.ListField(child=serializers.DictField())
     reasons = serializers.ListField(child=serializers.CharField())
     error = serializers.CharField(allow_null=True)
+    alternatives = AlternativeSerializer(many=True, required=False, help_text=(
+        "With `alternatives` in the request: distinct grants of the pending claims on the chosen node in the "
+        "order the scheduler's search reaches them; the first is the scheduler's."))
+    alternativesSearch = AlternativesSearchSerializer(required=False, help_text=(
+        "With `alternatives` in the request: how the listing went."))
 
 
 class ProofSerializer(serializers.Serializer):
@@ -341,6 +449,21 @@ class AnalyzeResponseSerializer(serializers.Serializer):
     allocation = AllocationSerializer()
     nodes = NodeFitSerializer(many=True)
     containers = ContainerDevicesSerializer(many=True)
+
+
+class DifferenceSerializer(serializers.Serializer):
+    path = serializers.CharField(help_text=(
+        "What differs: valid, errors, allocation.status, allocation.node, allocation.error, "
+        "allocation.devices[NAMESPACE/CLAIM][REQUEST], containers[POD][CONTAINER], allocation.reasons, "
+        "nodes[NODE].fits."))
+    left = serializers.JSONField(allow_null=True, help_text="The left side's value; null where it has none.")
+    right = serializers.JSONField(allow_null=True, help_text="The right side's value; null where it has none.")
+
+
+class CompareResponseSerializer(serializers.Serializer):
+    left = AnalyzeResponseSerializer(help_text="The left side's report, as `analyze` answers it.")
+    right = AnalyzeResponseSerializer(help_text="The right side's report, as `analyze` answers it.")
+    differences = DifferenceSerializer(many=True, help_text="The outcomes that differ, most telling first.")
 
 
 class InventorySerializer(serializers.ModelSerializer):
@@ -412,6 +535,14 @@ class ShareCreatedSerializer(serializers.Serializer):
         return {"id": share.id, "url": self.context["request"].build_absolute_uri(share.get_absolute_url())}
 
 
+class SharedSideSerializer(serializers.Serializer):
+    kubernetesVersion = serializers.CharField()
+    featureGates = serializers.DictField(child=serializers.BooleanField(), help_text="Overrides of the defaults.")
+    node = serializers.CharField(allow_null=True)
+    inventorySlug = serializers.CharField(help_text="The sample the inventory came from, or empty.")
+    inventory = serializers.CharField(help_text="The inventory objects themselves, as YAML.")
+
+
 class ShareSerializer(ShareCreatedSerializer):
     created = serializers.DateTimeField()
     kubernetesVersion = serializers.CharField()
@@ -422,6 +553,8 @@ class ShareSerializer(ShareCreatedSerializer):
     inventoryId = serializers.CharField(required=False, help_text="Present when the inventory is a stored cluster "
                                         "snapshot: its id (GET /api/v1/inventories/<id>).")
     documents = serializers.CharField()
+    compare = SharedSideSerializer(required=False, help_text=(
+        "Present for a comparison shared from the page: the right column's settings (same documents)."))
 
     def to_representation(self, share: Share) -> dict:
         return {**super().to_representation(share), "created": share.created.isoformat(), **share.state().to_dict()}

@@ -15,6 +15,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from allocator.compare import compare
 from playground import clusters
 from playground.clusters import analyze_state
 from playground.models import Example, SampleInventory, Share
@@ -27,7 +28,10 @@ from .parsers import YAML_PARSERS, InventoryJSONParser, JSONParser
 from .renderers import YAMLRenderer
 from .serializers import (
     AllocateResponseSerializer,
+    Analysis,
     AnalysisRequestSerializer,
+    AnalyzeRequestSerializer,
+    CompareRequestSerializer,
     ExampleDetailSerializer,
     ExampleSerializer,
     InventoryDetailSerializer,
@@ -41,6 +45,7 @@ from .serializers import (
     unreadable_errors,
     unserved_errors,
 )
+from .throttling import TwoAnalysesRateThrottle
 
 YAML_MEDIA_TYPES = frozenset(parser.media_type for parser in YAML_PARSERS)
 
@@ -49,18 +54,23 @@ class StateInputView(APIView):
     """Reads a ``State`` from a JSON object, or from a YAML body plus query parameters."""
 
     parser_classes = [JSONParser, *YAML_PARSERS]
+    request_serializer = AnalysisRequestSerializer
 
     def state(self, request: Request) -> State:
+        """The validated input: a ``State`` (an ``Analysis`` for analyze, which also takes ``alternatives``)."""
         data = request.data
         if request.content_type.partition(";")[0].strip().lower() in YAML_MEDIA_TYPES:
             # An empty body parses to {}: it is empty YAML all the same.
             data = {**request.query_params.dict(), "documents": data if isinstance(data, str) else ""}
-        serializer = AnalysisRequestSerializer(data=data)
+        serializer = self.request_serializer(data=data)
         serializer.is_valid(raise_exception=True)
         return serializer.validated_data
 
     def report(self, request: Request) -> dict:
-        return analyze_state(self.state(request)).to_dict()
+        given = self.state(request)
+        if isinstance(given, Analysis):
+            return analyze_state(given.state, alternatives=given.alternatives).to_dict()
+        return analyze_state(given).to_dict()
 
 
 @docs.validate
@@ -84,8 +94,26 @@ class AllocateView(StateInputView):
 
 @docs.analyze
 class AnalyzeView(StateInputView):
+    request_serializer = AnalyzeRequestSerializer
+
     def post(self, request: Request) -> Response:
         return Response(self.report(request))
+
+
+@docs.compare
+class CompareView(APIView):
+    """Two analyses of the same documents; each side counts against the rate limit."""
+
+    parser_classes = [JSONParser]
+    throttle_classes = [TwoAnalysesRateThrottle]
+
+    def post(self, request: Request) -> Response:
+        serializer = CompareRequestSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        sides = serializer.validated_data
+        left, right = ({**side.analyze_kwargs(), "inventory": clusters.state_inventory(side.state)}
+                       for side in (sides["left"], sides["right"]))
+        return Response(compare(left, right))
 
 
 @docs.inventory_list

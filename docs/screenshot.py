@@ -1,11 +1,13 @@
-"""Take docs/screenshot.png: the editor page with a grant and the completion list open.
+"""Take the README's screenshots with Playwright.
 
-    .venv/bin/python docs/screenshot.py
+    .venv/bin/python docs/screenshot.py            # docs/screenshot.png: a grant, the completion list open
+    .venv/bin/python docs/screenshot.py compare    # docs/compare.png: two columns and the other grants
 
 Starts the site as the e2e tests do (gunicorn on a temporary SQLite database
 with the samples loaded) and drives Debian's Chromium with Playwright.
 """
 
+import base64
 import sys
 import tempfile
 from pathlib import Path
@@ -18,27 +20,59 @@ sys.path.insert(0, str(ROOT))
 from e2e.conftest import CHROMIUM, CHROMIUM_ARGS, start_server  # noqa: E402
 
 
-def main() -> None:
+def editor(page, url: str) -> None:
+    page.goto(url + "/")
+    expect(page.locator("#result-summary")).to_contain_text("Allocated")
+    # The cursor just after the first `deviceClassName: `, then Ctrl-Space.
+    page.evaluate("""() => { const cm = document.getElementById('id_documents').cm;
+        for (let i = 0; i < cm.lineCount(); i++) {
+          const at = cm.getLine(i).indexOf('deviceClassName: ');
+          if (at >= 0) { cm.focus(); cm.setCursor(i, at + 'deviceClassName: '.length); return; }
+        } }""")
+    page.keyboard.press("Control+Space")
+    expect(page.locator(".CodeMirror-hints")).to_be_visible()
+    page.screenshot(path=str(ROOT / "docs" / "screenshot.png"))
+
+
+def compare(page, url: str) -> None:
+    """The DRAPrioritizedList on/off example's columns, beside the PCIe example's other grants, hovered."""
+    page.goto(url + "/examples/prioritized-list-off-on")
+    expect(page.locator("#compare-right .compare-summary")).to_contain_text("Not valid")
+    page.locator("#splitter").focus()
+    page.keyboard.press("Home")  # the results as wide as they go
+    columns = page.locator("#compare").screenshot()
+    page.goto(url + "/examples/pcie-root-other-grants")
+    page.locator("#splitter").focus()
+    page.keyboard.press("Home")
+    grants = page.locator("#grant-list .grant")
+    expect(grants).to_have_count(4)
+    page.mouse.move(0, 0)
+    grants.nth(1).focus()  # as hovering does, and it stays while the screenshots scroll
+    expect(page.locator("#picture .tile.alternative")).to_have_count(2)
+    page.locator("#picture").scroll_into_view_if_needed()
+    # One picture: the columns above, the picture with the hovered grant's GPUs and the list below.
+    picture = page.locator("#picture").screenshot()
+    listing = page.locator("#alternatives").screenshot()
+    page.set_content("<body style='margin:0;background:#fff'>" + "".join(
+        f"<img style='display:block;max-width:100%' src='data:image/png;base64,{base64.b64encode(shot).decode()}'>"
+        for shot in (columns, picture, listing)) + "</body>")
+    page.locator("body").screenshot(path=str(ROOT / "docs" / "compare.png"))
+
+
+SHOTS = {"editor": editor, "compare": compare}
+
+
+def main(which: str = "editor") -> None:
     with tempfile.TemporaryDirectory(prefix="dra-screenshot-") as tmp, sync_playwright() as p:
         server = start_server(Path(tmp))
         try:
             browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
             page = browser.new_page(viewport={"width": 1500, "height": 1000}, color_scheme="light")
-            page.goto(server.url + "/")
-            expect(page.locator("#result-summary")).to_contain_text("Allocated")
-            # The cursor just after the first `deviceClassName: `, then Ctrl-Space.
-            page.evaluate("""() => { const cm = document.getElementById('id_documents').cm;
-                for (let i = 0; i < cm.lineCount(); i++) {
-                  const at = cm.getLine(i).indexOf('deviceClassName: ');
-                  if (at >= 0) { cm.focus(); cm.setCursor(i, at + 'deviceClassName: '.length); return; }
-                } }""")
-            page.keyboard.press("Control+Space")
-            expect(page.locator(".CodeMirror-hints")).to_be_visible()
-            page.screenshot(path=str(ROOT / "docs" / "screenshot.png"))
+            SHOTS[which](page, server.url)
             browser.close()
         finally:
             server.stop()
 
 
 if __name__ == "__main__":
-    main()
+    main(*sys.argv[1:2])

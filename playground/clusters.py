@@ -188,9 +188,12 @@ def inventory_text(inventory_id: str) -> str:
 
 
 def check_state(state: State) -> None:
-    """Raises ``UnknownInventory`` when the state names a stored inventory that does not exist."""
-    if state.inventory_id and find(state.inventory_id) is None:
-        raise UnknownInventory(f"No stored inventory has the id {state.inventory_id!r}: store the cluster again "
+    """Raises ``UnknownInventory`` when the state (or its compared column) names a stored inventory that does
+    not exist."""
+    ids = [state.inventory_id, state.compare.inventory_id if state.compare else ""]
+    missing = next((i for i in ids if i and find(i) is None), None)
+    if missing:
+        raise UnknownInventory(f"No stored inventory has the id {missing!r}: store the cluster again "
                                "(Use my cluster).")
 
 
@@ -199,5 +202,6 @@ def state_inventory(state: State) -> str:
     return inventory_text(state.inventory_id) if state.inventory_id else state.inventory
 
 
-def analyze_state(state: State) -> Report:
-    return analyze(**{**state.analyze_kwargs(), "inventory": state_inventory(state)})
+def analyze_state(state: State, **extra) -> Report:
+    """``analyze`` for a state, its stored inventory read; ``extra`` adds keyword arguments (``alternatives``)."""
+    return analyze(**{**state.analyze_kwargs(), "inventory": state_inventory(state), **extra})

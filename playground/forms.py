@@ -12,6 +12,7 @@ import hashlib
 
 from django import forms
 
+from allocator.allocation.alternatives import MAX_LIMIT as MAX_ALTERNATIVES
 from allocator.features import CURRENT_RELEASE, KNOWN_GATES, RELEASES
 from allocator.releases import release
 from playground import clusters
@@ -21,14 +22,16 @@ from playground.state import ID_MAX_LENGTH, State, StateError
 
 GATE_CHOICES = [("", "default"), ("on", "on"), ("off", "off")]
 CUSTOM = ""  # the inventory picker's value for a pasted or uploaded inventory
+SAME = "="  # the compared column's inventory picker: the same inventory as the editor's
+COMPARE = "compare_"  # prefix of the compared column's fields
 
 # Form actions besides the default "analyze".
 LOAD = "load"  # put the picked sample inventory into the inventory editor
 IMPORT = "import"  # put the uploaded file into the inventory editor
 
 
-def gate_field(gate: str) -> str:
-    return f"gate_{gate}"
+def gate_field(gate: str, prefix: str = "") -> str:
+    return f"{prefix}gate_{gate}"
 
 
 def text_digest(text: str) -> str:
@@ -76,6 +79,19 @@ class PlaygroundForm(forms.Form):
     # text_digest() of the documents the page was served with: loading a sample
     # inventory replaces the documents by its starter claims only when unedited.
     documents_origin = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
+    # The other grants the scheduler could have made: how many to list (0: none). Not part of the state.
+    alternatives = forms.IntegerField(required=False, min_value=0, max_value=MAX_ALTERNATIVES,
+                                      widget=forms.HiddenInput)
+    # Compare: a second column over the same documents with its own settings (State.compare).
+    compare = forms.BooleanField(label="Compare", required=False)
+    compare_inventory_slug = forms.ChoiceField(label="Inventory", required=False)
+    # The compared column's inventory when it is neither a sample nor the editor's (imported or shared).
+    compare_inventory = forms.CharField(required=False, strip=False, widget=forms.HiddenInput)
+    compare_node = forms.CharField(label="Node", required=False, max_length=253)
+    compare_kubernetes_version = forms.ChoiceField(
+        label="Kubernetes version", choices=[(r, r) for r in reversed(RELEASES)], initial=CURRENT_RELEASE,
+        required=False,
+    )
 
     def __init__(self, *args, samples=None, **kwargs):
         super().__init__(*args, **kwargs)
@@ -83,8 +99,12 @@ class PlaygroundForm(forms.Form):
         self.fields["inventory_slug"].choices = [(s.slug, s.title) for s in self.samples] + [
             (CUSTOM, "Custom (paste or upload below)")
         ]
+        self.fields["compare_inventory_slug"].choices = [(SAME, "Same as the editor's")] + [
+            (s.slug, s.title) for s in self.samples] + [(CUSTOM, "Custom (imported or shared)")]
         for gate in KNOWN_GATES:
             self.fields[gate_field(gate)] = forms.ChoiceField(label=gate, choices=GATE_CHOICES, required=False)
+            self.fields[gate_field(gate, COMPARE)] = forms.ChoiceField(label=gate, choices=GATE_CHOICES,
+                                                                       required=False)
 
     @classmethod
     def for_state(cls, state: State, samples=None, node_filter: str = "") -> PlaygroundForm:
@@ -100,6 +120,15 @@ class PlaygroundForm(forms.Form):
         }
         for gate, on in state.feature_gates.items():
             initial[gate_field(gate)] = "on" if on else "off"
+        side = state.compare
+        initial["compare_kubernetes_version"] = state.kubernetes_version  # the right column starts alike
+        if side is not None:
+            same = side.inventory == state.inventory
+            initial.update(compare=True, compare_node=side.node, compare_kubernetes_version=side.kubernetes_version,
+                           compare_inventory_slug=SAME if same else side.inventory_slug,
+                           compare_inventory="" if same or side.inventory_slug else side.inventory)
+            for gate, on in side.feature_gates.items():
+                initial[gate_field(gate, COMPARE)] = "on" if on else "off"
         return cls(initial=initial, samples=samples)
 
     def node_filter_value(self) -> str:
@@ -127,6 +156,37 @@ class PlaygroundForm(forms.Form):
             rows.append({"field": self[gate_field(gate)], "locked": locked, "title": title})
         return rows
 
+    def compare_gate_fields(self):
+        return [self[gate_field(gate, COMPARE)] for gate in KNOWN_GATES]
+
+    def _gates(self, data: dict, prefix: str = "") -> dict[str, bool]:
+        gates = {}
+        for gate in KNOWN_GATES:
+            choice = data.get(gate_field(gate, prefix))
+            if choice:
+                gates[gate] = choice == "on"
+        return gates
+
+    def _compared(self, data: dict, inventory: str, slug: str, inventory_id: str) -> dict | None:
+        """The compared column's settings for ``State.from_dict``, or None when Compare is off."""
+        if not data.get("compare"):
+            return None
+        picked = data.get("compare_inventory_slug") or CUSTOM
+        side_id = ""
+        if picked == SAME:
+            side_inventory, side_slug, side_id = inventory, slug, inventory_id
+        elif picked == CUSTOM:
+            side_inventory, side_slug = data.get("compare_inventory") or "", CUSTOM
+        else:
+            sample = next((s for s in self.samples if s.slug == picked), None)
+            fields = sample.state_fields() if sample else {}
+            side_inventory, side_id = fields.get("inventory", ""), fields.get("inventoryId", "")
+            side_slug = picked if sample else CUSTOM
+        return {"inventory": side_inventory, "inventorySlug": side_slug, "inventoryId": side_id,
+                "node": data.get("compare_node") or "",
+                "kubernetesVersion": data.get("compare_kubernetes_version") or CURRENT_RELEASE,
+                "featureGates": self._gates(data, COMPARE)}
+
     def clean(self):
         data = super().clean()
         action = data.get("action") or ""
@@ -151,11 +211,6 @@ class PlaygroundForm(forms.Form):
             except UploadError as exc:
                 self.add_error("inventory_file", str(exc))
                 return data
-        gates = {}
-        for gate in KNOWN_GATES:
-            choice = data.get(gate_field(gate))
-            if choice:
-                gates[gate] = choice == "on"
         try:
             self.state = State.from_dict(
                 {
@@ -163,9 +218,10 @@ class PlaygroundForm(forms.Form):
                     "documents": documents,
                     "node": data.get("node") or "",
                     "kubernetesVersion": data.get("kubernetes_version") or CURRENT_RELEASE,
-                    "featureGates": gates,
+                    "featureGates": self._gates(data),
                     "inventorySlug": "" if inventory_id and not self._sample_cluster(slug, inventory_id) else slug,
                     "inventoryId": inventory_id,
+                    "compare": self._compared(data, inventory, slug, inventory_id),
                 }
             )
             clusters.check_state(self.state)

@@ -19,7 +19,8 @@ Interface (stable; ``api/`` imports it):
     slug, title, description, inventory (FK to SampleInventory), documents,
     node ("" = automatic), feature_gates (dict of overrides), kubernetes_version,
     tags, expected (the expected outcome, as in the sample file's ``expect``),
-    position.
+    compare (null, or the compared column's settings: a comparison example),
+    alternatives (how many other grants the example opens with listed), position.
     ``example.state() -> playground.state.State`` ready for the engine.
     ``Example.objects.with_inventory()`` examples with their inventory joined, in gallery order.
     ``Example.objects.default()`` the example the editor opens with (or None).
@@ -31,7 +32,7 @@ Interface (stable; ``api/`` imports it):
     content, so sharing the same state twice gives the same id), inventory
     (the YAML itself, not a reference), documents, node, kubernetes_version,
     feature_gates, inventory_slug (where the inventory came from, for
-    display), created.
+    display), compare (the compared column's settings, or null), created.
     ``Share.objects.get_or_create_for(state: State | dict) -> (share, created)``;
     a dict is checked with ``State.from_dict`` and may raise ``StateError``.
     ``share.state() -> State``; ``share.get_absolute_url() -> "/s/<id>"``.
@@ -54,7 +55,7 @@ from django.db import IntegrityError, models, transaction
 from django.urls import reverse
 
 from allocator.features import CURRENT_RELEASE, RELEASES
-from playground.state import ID_LENGTH, ID_MAX_LENGTH, State, base62
+from playground.state import ID_LENGTH, ID_MAX_LENGTH, State, base62, side_from_dict
 
 SafeDumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
@@ -169,6 +170,8 @@ class ExampleQuerySet(models.QuerySet):
                 "kubernetes_version": str(data.get("kubernetesVersion") or CURRENT_RELEASE),
                 "tags": list(data.get("features") or []),
                 "expected": dict(data.get("expect") or {}),
+                "compare": dict(data["compare"]) if data.get("compare") else None,
+                "alternatives": int(data.get("alternatives") or 0),
                 "position": position,
             },
         )
@@ -185,6 +188,11 @@ class Example(models.Model):
     kubernetes_version = models.CharField(max_length=8, choices=VERSION_CHOICES, default=CURRENT_RELEASE)
     tags = models.JSONField(default=list, blank=True)
     expected = models.JSONField(default=dict, blank=True, help_text="The expected outcome (the sample's expect).")
+    # A comparison example: the compared column's kubernetesVersion, featureGates, node and inventory (a slug;
+    # absent: the example's own), as the sample file's ``compare`` gives them; null for a plain example.
+    compare = models.JSONField(null=True, blank=True)
+    # How many of the other grants the example opens with listed (0: none).
+    alternatives = models.PositiveSmallIntegerField(default=0)
     position = models.PositiveIntegerField(default=0)
     updated = models.DateTimeField(auto_now=True)
 
@@ -207,8 +215,19 @@ class Example(models.Model):
                 "node": self.node,
                 "kubernetesVersion": self.kubernetes_version,
                 "featureGates": self.feature_gates,
+                "compare": self.compare_side(),
             }
         )
+
+    def compare_side(self) -> dict | None:
+        """The compared column for ``State.from_dict``, its inventory slug resolved to the objects."""
+        if not self.compare:
+            return None
+        slug = self.compare.get("inventory") or self.inventory.slug
+        inventory = self.inventory if slug == self.inventory.slug else SampleInventory.objects.get(slug=slug)
+        return {"kubernetesVersion": self.compare.get("kubernetesVersion") or self.kubernetes_version,
+                "featureGates": self.compare.get("featureGates") or {}, "node": self.compare.get("node") or "",
+                **inventory.state_fields()}
 
 
 class ShareQuerySet(models.QuerySet):
@@ -224,6 +243,7 @@ class ShareQuerySet(models.QuerySet):
             "feature_gates": state.feature_gates,
             "inventory_slug": state.inventory_slug,
             "inventory_id": state.inventory_id,
+            "compare": state.compare.to_dict() if state.compare else None,
         }
         # Lengthen the id in the (astronomically unlikely) case of a prefix collision.
         for length in range(ID_LENGTH, ID_MAX_LENGTH + 1):
@@ -250,6 +270,8 @@ class Share(models.Model):
     inventory_slug = models.CharField(max_length=100, blank=True)
     inventory_id = models.CharField(max_length=ID_MAX_LENGTH, blank=True,
                                     help_text="The stored inventory the state refers to, instead of inventory text.")
+    # The compared column's settings (State.compare, as Side.to_dict()), or null.
+    compare = models.JSONField(null=True, blank=True)
     created = models.DateTimeField(auto_now_add=True)
 
     objects = ShareQuerySet.as_manager()
@@ -272,6 +294,7 @@ class Share(models.Model):
             feature_gates=dict(sorted(self.feature_gates.items())),
             inventory_slug=self.inventory_slug,
             inventory_id=self.inventory_id,
+            compare=side_from_dict(self.compare),
         )
 
 

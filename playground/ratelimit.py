@@ -7,6 +7,8 @@ posts get a limit too:
     @rate_limit("PAGE_ANALYSES_PER_MINUTE")
     def index(request): ...
 
+A view that runs two analyses (a comparison) counts twice (``cost``).
+
 Counts are kept per client address and calendar minute (a fixed window)
 under ``ratelimit:<setting>:<address>:<minute>``. The client address is
 REMOTE_ADDR, or with ``NUM_PROXIES`` set, the address the outermost of our
@@ -41,21 +43,21 @@ def client_address(request: HttpRequest) -> str:
     return remote
 
 
-def hit(scope: str, address: str, limit: int) -> int | None:
-    """Count one request; None when it is within ``limit``, else the seconds until the window ends."""
+def hit(scope: str, address: str, limit: int, cost: int = 1) -> int | None:
+    """Count a request as ``cost`` requests; None when within ``limit``, else the seconds until the window ends."""
     now = time.time()
     window = int(now // WINDOW)
     key = f"ratelimit:{scope}:{address}:{window}"
     # add() is atomic where the cache is shared (memcached, Redis, database);
     # incr() then counts. A key lives a little longer than its window.
-    if cache.add(key, 1, WINDOW + 5):
-        count = 1
+    if cache.add(key, cost, WINDOW + 5):
+        count = cost
     else:
         try:
-            count = cache.incr(key)
+            count = cache.incr(key, cost)
         except ValueError:  # expired between add() and incr()
-            cache.add(key, 1, WINDOW + 5)
-            count = 1
+            cache.add(key, cost, WINDOW + 5)
+            count = cost
     if count <= limit:
         return None
     return max(1, int((window + 1) * WINDOW - now) + 1)
@@ -69,15 +71,21 @@ def too_many(request: HttpRequest, limit: int, retry_after: int) -> HttpResponse
     return response
 
 
-def rate_limit(setting: str, methods: tuple[str, ...] = ("POST",)) -> Callable:
-    """Limit a view to ``settings.<setting>`` requests a minute per client (0: no limit)."""
+def rate_limit(setting: str, methods: tuple[str, ...] = ("POST",),
+               cost: Callable[..., int] | None = None) -> Callable:
+    """Limit a view to ``settings.<setting>`` requests a minute per client (0: no limit).
+
+    ``cost(request, *args, **kwargs)``, when given, says how many requests
+    one counts for (a comparison runs two analyses).
+    """
 
     def decorator(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
         @wraps(view)
         def wrapped(request: HttpRequest, *args, **kwargs) -> HttpResponse:
             limit = getattr(settings, setting)
             if limit and request.method in methods:
-                retry_after = hit(setting, client_address(request), limit)
+                weight = cost(request, *args, **kwargs) if cost else 1
+                retry_after = hit(setting, client_address(request), limit, weight)
                 if retry_after is not None:
                     return too_many(request, limit, retry_after)
             return view(request, *args, **kwargs)

@@ -12,6 +12,8 @@ from collections import Counter
 
 import yaml
 
+from allocator.allocation.alternatives import MAX_LIMIT as MAX_ALTERNATIVES
+from allocator.compare import differences
 from allocator.features import KNOWN_GATES, FeatureGateError, exists_in, locked_in
 from playground import clusters, picture
 from playground.state import State
@@ -170,6 +172,58 @@ def status_yaml(report: dict) -> str:
     return yaml.dump_all(claims, Dumper=SafeDumper, sort_keys=False) if claims else ""
 
 
+def alternatives_view(report: dict) -> dict | None:
+    """The other grants (``allocation.alternatives``) for the page: per grant, its devices per claim and request."""
+    alloc = report.get("allocation") or {}
+    if "alternativesSearch" not in alloc:
+        return None
+    grants = []
+    for index, grant in enumerate(alloc.get("alternatives") or []):
+        claims = [{"name": c["name"], "results": [{**r, "key": f"{r['driver']}/{r['pool']}/{r['device']}"}
+                                                  for r in c["results"]]} for c in grant["claims"]]
+        grants.append({"number": index + 1, "claims": claims,
+                       "devices": " ".join(r["key"] for c in claims for r in c["results"])})
+    return {"grants": grants, "search": alloc["alternativesSearch"]}
+
+
+def _column(state: State, report: dict, diffs: set[str]) -> dict:
+    """One column of a comparison: its settings and outcomes, each marked where it differs from the other."""
+    colors: dict = {}
+    claims = claims_table(report, colors)
+    for claim in claims:
+        ref = f"{claim['namespace'] or 'default'}/{claim['name']}"
+        for r in claim["results"]:
+            r["differs"] = f"allocation.devices[{ref}][{r['request']}]" in diffs
+    containers = [{**c, "differs": f"containers[{c['pod']}][{c['container']}]" in diffs}
+                  for c in containers_table(report, colors)]
+    nodes = [{**n, "differs": f"nodes[{n['name']}].fits" in diffs} for n in report.get("nodes") or []]
+    diagnostics = report.get("diagnostics") or []
+    return {
+        "state": state,
+        "report": report,
+        "claims": claims,
+        "containers": containers,
+        "nodes": nodes,
+        "fitting": sum(1 for n in nodes if n["fits"]),
+        "nodes_differ": any(n["differs"] for n in nodes),
+        "errors": [d for d in diagnostics if d.get("severity") == "error"],
+        "summary_differs": bool(diffs & {"valid", "allocation.status", "allocation.node", "allocation.error"}),
+        "errors_differ": "errors" in diffs,
+        "reasons_differ": "allocation.reasons" in diffs,
+    }
+
+
+def comparison(state: State, left: dict) -> dict | None:
+    """Both columns of a comparison (``state.compare``) and what differs between them."""
+    right_state = state.compared()
+    if right_state is None:
+        return None
+    right = clusters.analyze_state(right_state).to_dict()
+    found = differences(left, right)
+    paths = {d["path"] for d in found}
+    return {"left": _column(state, left, paths), "right": _column(right_state, right, paths), "differences": found}
+
+
 # Above this many nodes tried, the node table groups them by reason instead of a row each.
 NODE_ROWS = 20
 # Names (of nodes, of devices) listed per group; the rest are counted.
@@ -218,9 +272,10 @@ def nodes_view(report: dict, node_filter: str = "") -> dict:
     }
 
 
-def context(state: State, node_filter: str = "") -> dict:
+def context(state: State, node_filter: str = "", alternatives: int = 0) -> dict:
+    """The template context for a state; ``alternatives`` > 0 also lists up to that many other grants."""
     try:
-        report = clusters.analyze_state(state).to_dict()
+        report = clusters.analyze_state(state, alternatives=alternatives).to_dict()
     except FeatureGateError as exc:
         # A stored share or example whose gate override the release now refuses (a locked gate): say so.
         return {"state_error": f"{exc}."}
@@ -243,4 +298,7 @@ def context(state: State, node_filter: str = "") -> dict:
         "requests": requests_table(report, colors),
         "containers": containers_table(report, colors),
         "status_yaml": status_yaml(report),
+        "alternatives": alternatives_view(report),
+        "max_alternatives": MAX_ALTERNATIVES,
+        "comparison": comparison(state, report),
     }

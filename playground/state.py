@@ -6,7 +6,9 @@ may later change), the user's documents, the node (``""`` means automatic:
 try every node), the Kubernetes release and the feature-gate overrides
 (gates whose value differs from that release's default). ``inventory_slug``
 records which sample the inventory came from ("" for a custom one); it is
-informational only.
+informational only. ``compare``, when set, is the other column of a
+comparison (a ``Side``): the same documents under its own release, gates,
+node and inventory; it is part of share links, exports and the embed view.
 
 The inventory may instead be a stored cluster snapshot (``inventory_id``, see
 ``playground.clusters``): then ``inventory`` is empty, and shares and
@@ -24,7 +26,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 
 import yaml
 
@@ -60,6 +62,38 @@ def base62(data: bytes) -> str:
 
 
 @dataclass(frozen=True)
+class Side:
+    """The settings of the compared column: what it analyzes differently from the state."""
+
+    inventory: str = ""
+    node: str = ""
+    kubernetes_version: str = CURRENT_RELEASE
+    feature_gates: dict[str, bool] = field(default_factory=dict)
+    inventory_slug: str = ""
+    inventory_id: str = ""  # a stored cluster snapshot standing for the inventory
+
+    def to_dict(self) -> dict:
+        return {
+            "kubernetesVersion": self.kubernetes_version,
+            "featureGates": dict(sorted(self.feature_gates.items())),
+            "node": self.node or None,
+            "inventorySlug": self.inventory_slug,
+            **({"inventoryId": self.inventory_id} if self.inventory_id else {}),
+            "inventory": self.inventory,
+        }
+
+
+def side_from_dict(data: dict | None) -> Side | None:
+    """A ``Side`` from its ``to_dict()`` form as stored (trusted: written by ``Side.to_dict``)."""
+    if data is None:
+        return None
+    return Side(inventory=data.get("inventory") or "", node=data.get("node") or "",
+                kubernetes_version=data.get("kubernetesVersion") or CURRENT_RELEASE,
+                feature_gates=dict(sorted((data.get("featureGates") or {}).items())),
+                inventory_slug=data.get("inventorySlug") or "", inventory_id=data.get("inventoryId") or "")
+
+
+@dataclass(frozen=True)
 class State:
     inventory: str = ""
     documents: str = ""
@@ -68,6 +102,7 @@ class State:
     feature_gates: dict[str, bool] = field(default_factory=dict)
     inventory_slug: str = ""
     inventory_id: str = ""  # a stored cluster snapshot standing for the inventory
+    compare: Side | None = None
 
     @classmethod
     def from_dict(cls, data: dict) -> State:
@@ -77,9 +112,24 @@ class State:
         ``inventoryId`` as well as their snake_case names. ``node`` may be
         null (automatic). Whether ``inventoryId`` names a stored snapshot is
         for the caller to check (``playground.clusters``).
+        ``compare`` (optional, null: none) is a mapping of the same keys but
+        ``documents``: the compared column's settings.
         """
         if not isinstance(data, dict):
             raise StateError("The state must be a mapping.")
+        compare = data.get("compare")
+        if compare is not None:
+            if not isinstance(compare, dict):
+                raise StateError("compare must be a mapping of the compared column's settings (or null).")
+            if "documents" in compare or "compare" in compare:
+                raise StateError("compare holds the compared column's settings: both columns share the documents.")
+            try:
+                side = cls.from_dict(compare)
+            except StateError as exc:
+                raise StateError(f"compare: {exc}") from None
+            compare = Side(inventory=side.inventory, node=side.node, kubernetes_version=side.kubernetes_version,
+                           feature_gates=side.feature_gates, inventory_slug=side.inventory_slug,
+                           inventory_id=side.inventory_id)
 
         def pick(*names, default=None):
             for name in names:
@@ -118,11 +168,12 @@ class State:
             feature_gates=dict(sorted(overrides.items())),
             inventory_slug=slug,
             inventory_id=inventory_id,
+            compare=compare,
         )
 
     def to_dict(self) -> dict:
-        """The export/API form: camelCase keys, ``node`` null when automatic."""
-        return {
+        """The export/API form: camelCase keys, ``node`` null when automatic; ``compare`` only when set."""
+        out = {
             "kubernetesVersion": self.kubernetes_version,
             "featureGates": dict(sorted(self.feature_gates.items())),
             "node": self.node or None,
@@ -131,12 +182,28 @@ class State:
             "inventory": self.inventory,
             "documents": self.documents,
         }
+        if self.compare is not None:
+            out["compare"] = self.compare.to_dict()
+        return out
 
     def canonical(self) -> bytes:
         fields = asdict(self)
         if not self.inventory_id:  # states without one keep the ids they had before stored inventories
             del fields["inventory_id"]
+        if self.compare is None:
+            del fields["compare"]  # states without a comparison keep the ids they always had
+        elif not self.compare.inventory_id:
+            del fields["compare"]["inventory_id"]
         return json.dumps(fields, sort_keys=True, separators=(",", ":")).encode()
+
+    def compared(self) -> State | None:
+        """The compared column as a state of its own (the same documents), or None."""
+        side = self.compare
+        if side is None:
+            return None
+        return replace(self, inventory=side.inventory, node=side.node, kubernetes_version=side.kubernetes_version,
+                       feature_gates=dict(side.feature_gates), inventory_slug=side.inventory_slug,
+                       inventory_id=side.inventory_id, compare=None)
 
     def content_id(self, length: int = ID_LENGTH) -> str:
         digest = base62(hashlib.sha256(self.canonical()).digest())

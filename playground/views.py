@@ -19,7 +19,8 @@ from playground.state import State, StateError
 logger = logging.getLogger(__name__)
 
 
-def _render_editor(request: HttpRequest, state: State | None, form: PlaygroundForm, **extra) -> HttpResponse:
+def _render_editor(request: HttpRequest, state: State | None, form: PlaygroundForm, alternatives: int = 0,
+                   **extra) -> HttpResponse:
     """The editor page, or only its results when htmx asks for them (``hx-target="results"``)."""
     ctx = {"form": form, "state": state, "cluster_limit": settings.STORED_INVENTORY_MAX_BYTES, **extra}
     inventory_id = state.inventory_id if state is not None else form["inventory_id"].value()
@@ -31,7 +32,7 @@ def _render_editor(request: HttpRequest, state: State | None, form: PlaygroundFo
         # A sample cluster shows as its sample in the picker; one's own as "My cluster".
         ctx["own_cluster"] = not (state.inventory_slug if state is not None else form["inventory_slug"].value())
     if state is not None:
-        ctx.update(results.context(state, form.node_filter_value()))
+        ctx.update(results.context(state, form.node_filter_value(), alternatives))
     if request.htmx and request.htmx.target == "results":
         return render(request, "playground/partials/results_swap.html", ctx)
     return render(request, "playground/index.html", ctx)
@@ -47,9 +48,19 @@ def default_state() -> State:
     return State.from_dict({**inventory.state_fields(), "documents": inventory.starter_documents() or ""})
 
 
+def _posted_analyses(request: HttpRequest, *args, **kwargs) -> int:
+    """A posted comparison runs two analyses."""
+    return 2 if request.POST.get("compare") else 1
+
+
+def _shared_analyses(request: HttpRequest, share_id: str) -> int:
+    """A shared comparison runs two analyses."""
+    return 2 if Share.objects.filter(pk=share_id, compare__isnull=False).exists() else 1
+
+
 # Every view that renders results runs the engine, reading included.
 @require_http_methods(["GET", "HEAD", "POST"])
-@rate_limit("PAGE_ANALYSES_PER_MINUTE", methods=("GET", "HEAD", "POST"))
+@rate_limit("PAGE_ANALYSES_PER_MINUTE", methods=("GET", "HEAD", "POST"), cost=_posted_analyses)
 def index(request: HttpRequest) -> HttpResponse:
     if request.method != "POST":
         state = default_state()
@@ -58,16 +69,25 @@ def index(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return _render_editor(request, None, form)
     # Re-bind from the state so a loaded or uploaded inventory shows in the editor.
-    return _render_editor(request, form.state, PlaygroundForm.for_state(form.state, samples=form.samples,
-                                                                         node_filter=form.node_filter_value()))
+    alternatives = form.cleaned_data.get("alternatives") or 0
+    rebound = PlaygroundForm.for_state(form.state, samples=form.samples, node_filter=form.node_filter_value())
+    rebound.initial["alternatives"] = alternatives or None
+    return _render_editor(request, form.state, rebound, alternatives)
+
+
+def _example_analyses(request: HttpRequest, slug: str) -> int:
+    """A comparison example runs two analyses."""
+    return 2 if Example.objects.filter(slug=slug, compare__isnull=False).exists() else 1
 
 
 @require_safe
-@rate_limit("PAGE_ANALYSES_PER_MINUTE", methods=("GET", "HEAD"))
+@rate_limit("PAGE_ANALYSES_PER_MINUTE", methods=("GET", "HEAD"), cost=_example_analyses)
 def example(request: HttpRequest, slug: str) -> HttpResponse:
     ex = get_object_or_404(Example.objects.with_inventory(), slug=slug)
     state = ex.state()
-    return _render_editor(request, state, PlaygroundForm.for_state(state), example=ex)
+    form = PlaygroundForm.for_state(state)
+    form.initial["alternatives"] = ex.alternatives or None
+    return _render_editor(request, state, form, ex.alternatives, example=ex)
 
 
 @require_safe
@@ -81,7 +101,7 @@ def gallery(request: HttpRequest) -> HttpResponse:
 
 
 @require_safe
-@rate_limit("PAGE_ANALYSES_PER_MINUTE", methods=("GET", "HEAD"))
+@rate_limit("PAGE_ANALYSES_PER_MINUTE", methods=("GET", "HEAD"), cost=_shared_analyses)
 def share(request: HttpRequest, share_id: str) -> HttpResponse:
     snapshot = get_object_or_404(Share, pk=share_id)
     state = snapshot.state()
@@ -93,7 +113,7 @@ def share(request: HttpRequest, share_id: str) -> HttpResponse:
 @xframe_options_exempt
 @csp_replace({"frame-ancestors": ["*"]})
 @require_safe
-@rate_limit("PAGE_ANALYSES_PER_MINUTE", methods=("GET", "HEAD"))
+@rate_limit("PAGE_ANALYSES_PER_MINUTE", methods=("GET", "HEAD"), cost=_shared_analyses)
 def share_embed(request: HttpRequest, share_id: str) -> HttpResponse:
     snapshot = get_object_or_404(Share, pk=share_id)
     state = snapshot.state()
@@ -101,7 +121,8 @@ def share_embed(request: HttpRequest, share_id: str) -> HttpResponse:
         report = results.context(state)
     except clusters.UnknownInventory as exc:  # its stored cluster was deleted
         raise Http404(str(exc)) from None
-    ctx = {"share": snapshot, "state": state, "form": PlaygroundForm.for_state(state), **report}
+    ctx = {"share": snapshot, "state": state, "form": PlaygroundForm.for_state(state), "embed": True,
+           **report}
     return render(request, "playground/embed.html", ctx)
 
 
@@ -155,7 +176,7 @@ def store_cluster(request: HttpRequest) -> HttpResponse:
 
 
 @require_POST
-@rate_limit("PAGE_ANALYSES_PER_MINUTE")
+@rate_limit("PAGE_ANALYSES_PER_MINUTE", cost=_posted_analyses)
 def import_state(request: HttpRequest) -> HttpResponse:
     upload = request.FILES.get("state_file")
     try:

@@ -18,8 +18,10 @@ nothing); then, or after a search that found no allocation (to say why):
 * From then on, ``Prover.enter_claim`` remembers the states (devices
   taken, counters and capacity consumed, as far as the remaining claims can
   see them) from which the remaining claims failed, and does not search
-  them again; it also stops early when a remaining request has fewer free
-  devices than its count.
+  them again (a state from which solutions were reached and passed over,
+  when alternatives are listed, did not fail and is not remembered); it
+  also stops early when a remaining request has fewer free devices than
+  its count.
 
 Every proof is a relaxation of the search (it only ever answers "no" where
 the full search answers "no"), and each is used only where upstream could
@@ -445,8 +447,11 @@ class Prover:
                 self.failed.add(key)
                 return False
             before = self._traces(k)
+        solutions = s.solutions
         done = s.allocate_one(k, 0, 0, 0, False, (0, 0, 0))
-        if not done and key is not None and self._traces(k) == before:
+        # A subtree that reached solutions the caller passed over (``Search.on_solution``) did not fail:
+        # remembering it would hide those solutions when the same state comes again after other choices.
+        if not done and key is not None and s.solutions == solutions and self._traces(k) == before:
             self.failed.add(key)
         return done
 

@@ -8,6 +8,11 @@ constraint satisfiable; then the search moves on to the next device and
 takes it back when that fails. The first complete solution wins. Requests
 with ``firstAvailable`` try their subrequests in order.
 
+``Search.on_solution`` lets a caller see every complete solution in the
+search's own order (``allocation.alternatives`` lists the other grants the
+scheduler could have made): it is called with all claims allocated, and
+answering False makes the search backtrack as if that solution had failed.
+
 This follows ``allocator_{stable,incubating,experimental}.go`` step by step,
 including what affects the choice of devices in corner cases (counters a
 rejected device keeps consuming, combinations vs permutations within a
@@ -18,6 +23,7 @@ from __future__ import annotations
 
 import sys
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .. import model
@@ -107,6 +113,10 @@ class Search:
         self.results: list[list[PickedDevice]] = [[] for _ in claims]
         self.calls = 0  # allocateOne invocations, as upstream counts them
         self.found = False
+        # Called on every complete solution: True accepts it (the search ends), False backtracks for the next.
+        # None accepts the first, as upstream does.
+        self.on_solution: Callable[[], bool] | None = None
+        self.solutions = 0  # complete solutions reached so far
         # With ``prove`` (see ``proofs``), exact proofs and memoised failure skip parts of the tree;
         # ``proof`` says what decided when a proof answered before the search.
         self.prove: bool = bool(getattr(prepared, "prove", False))
@@ -278,7 +288,8 @@ class Search:
         if self.calls >= self._check_at:
             self._check_limits()
         if ci >= len(self.claims):
-            return True
+            self.solutions += 1
+            return True if self.on_solution is None else self.on_solution()
         claim = self.claims[ci]
         if ri >= len(claim.spec.devices.requests):
             try:
@@ -559,11 +570,11 @@ class Search:
             raise AllocatorError("allocation max size exceeded") from err
         except _Proved:
             done = False
-        if self.prove and not done and self.proof is None:
+        if self.prove and not done and self.proof is None and not self.solutions:
             # Decided by the search itself: a proof, if there is one, still says why (as data).
             self.proof = self._prover().before_search()
         self.found = done
-        if not done and any(p.invalid for p in self.pools):
+        if not done and not self.solutions and any(p.invalid for p in self.pools):
             raise NodeAllocationError("invalid resource pools were encountered")
         return done
 

@@ -9,6 +9,7 @@ ENDPOINTS = {
     "/api/v1/validate": {"post": {"200", "400", "413", "415", "429"}},
     "/api/v1/allocate": {"post": {"200", "400", "413", "415", "429"}},
     "/api/v1/analyze": {"post": {"200", "400", "413", "415", "429"}},
+    "/api/v1/compare": {"post": {"200", "400", "413", "415", "429"}},
     "/api/v1/inventories": {"get": {"200", "429"}},
     "/api/v1/inventories/{slug}": {"get": {"200", "404", "429"}},
     "/api/v1/examples": {"get": {"200", "429"}},
@@ -72,3 +73,25 @@ class SchemaTestCase(TestCase):
     def test_it_documents_query_parameters_of_yaml_bodies(self):
         parameters = {p["name"] for p in self.schema()["paths"]["/api/v1/allocate"]["post"]["parameters"]}
         self.assertEqual(parameters, {"inventory", "node", "featureGates", "kubernetesVersion"})
+
+    def test_it_documents_alternatives_and_compare(self):
+        schema = self.schema()
+        paths, components = schema["paths"], schema["components"]["schemas"]
+        analyze = paths["/api/v1/analyze"]["post"]
+        self.assertIn("alternatives", {p["name"] for p in analyze["parameters"]})
+        request = components["AnalyzeRequest"]["properties"]["alternatives"]
+        self.assertEqual((request["minimum"], request["maximum"]), (0, 100))
+        allocation = components["Allocation"]["properties"]
+        self.assertEqual(allocation["alternatives"]["items"], {"$ref": "#/components/schemas/Alternative"})
+        self.assertIn("stopped", components["AlternativesSearch"]["properties"])
+        compare = paths["/api/v1/compare"]["post"]
+        self.assertEqual(set(compare["requestBody"]["content"]), {"application/json"})
+        self.assertTrue(compare["requestBody"]["content"]["application/json"]["examples"])
+        body = components["CompareRequest"]["properties"]
+        self.assertEqual(body["left"]["allOf"][0], {"$ref": "#/components/schemas/CompareSide"})
+        self.assertEqual(set(components["CompareSide"]["properties"]),
+                         {"kubernetesVersion", "featureGates", "node", "inventory"})
+        answer = compare["responses"]["200"]["content"]["application/json"]["schema"]
+        self.assertEqual(answer, {"$ref": "#/components/schemas/CompareResponse"})
+        self.assertEqual(set(components["CompareResponse"]["properties"]), {"left", "right", "differences"})
+        self.assertEqual(set(components["Difference"]["properties"]), {"path", "left", "right"})

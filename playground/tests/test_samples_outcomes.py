@@ -10,8 +10,14 @@ from io import StringIO
 from django.core.management import call_command
 from django.test import TestCase
 
+from allocator.compare import differences
 from playground import clusters
 from playground.models import Example
+from playground.tests.base import sample
+
+
+def sample_file(slug: str) -> dict:
+    return sample("examples", slug)
 
 
 def devices_by_claim(report: dict) -> dict[str, dict[str, list[str]]]:
@@ -40,21 +46,45 @@ class SampleOutcomesTestCase(TestCase):
     def test_there_are_examples(self):
         self.assertGreaterEqual(Example.objects.count(), 16)
 
+    def assertOutcome(self, expect: dict, report: dict) -> None:
+        allocation = report["allocation"]
+        if "error" in expect:
+            self.assertIn(allocation["status"], ("error", "skipped"), error_text(report))
+            self.assertIn(expect["error"], error_text(report))
+            return
+        if not expect.get("allocated"):
+            self.assertEqual(allocation["status"], "unsatisfiable", error_text(report))
+            return
+        self.assertEqual(allocation["status"], "allocated", error_text(report))
+        if expect.get("node"):
+            self.assertEqual(allocation["node"], expect["node"])
+        if "devices" in expect:
+            self.assertEqual(devices_by_claim(report), expect["devices"])
+
     def test_every_example_gives_its_expected_outcome(self):
         for example in Example.objects.with_inventory():
             with self.subTest(example=example.slug):
-                expect = example.expected
                 report = clusters.analyze_state(example.state()).to_dict()
-                allocation = report["allocation"]
-                if "error" in expect:
-                    self.assertIn(allocation["status"], ("error", "skipped"), error_text(report))
-                    self.assertIn(expect["error"], error_text(report))
-                    continue
-                if not expect.get("allocated"):
-                    self.assertEqual(allocation["status"], "unsatisfiable", error_text(report))
-                    continue
-                self.assertEqual(allocation["status"], "allocated", error_text(report))
-                if expect.get("node"):
-                    self.assertEqual(allocation["node"], expect["node"])
-                if "devices" in expect:
-                    self.assertEqual(devices_by_claim(report), expect["devices"])
+                self.assertOutcome(example.expected, report)
+
+    def test_every_comparison_gives_its_expected_outcome_in_the_right_column(self):
+        compared = [e for e in Example.objects.with_inventory() if e.compare]
+        self.assertGreaterEqual(len(compared), 2)
+        for example in compared:
+            with self.subTest(example=example.slug):
+                right = example.state().compared()
+                expect = sample_file(example.slug)["expectCompare"]
+                self.assertOutcome(expect, clusters.analyze_state(right).to_dict())
+                # The two columns differ: that is what the example shows.
+                left = clusters.analyze_state(example.state()).to_dict()
+                self.assertTrue(differences(left, clusters.analyze_state(right).to_dict()))
+
+    def test_examples_that_open_with_other_grants_list_them_in_search_order(self):
+        listing = [e for e in Example.objects.with_inventory() if e.alternatives]
+        self.assertTrue(listing)
+        for example in listing:
+            with self.subTest(example=example.slug):
+                report = clusters.analyze_state(example.state(), alternatives=example.alternatives).to_dict()
+                grants = [[f"{r['pool']}/{r['device']}" for c in g["claims"] for r in c["results"]]
+                          for g in report["allocation"]["alternatives"]]
+                self.assertEqual(grants, sample_file(example.slug)["expectAlternatives"])
