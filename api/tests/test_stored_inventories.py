@@ -10,6 +10,7 @@ from allocator.synthetic import cluster_json, cluster_yaml
 from api.tests.base import CLAIM_YAML, INVENTORY_YAML, APITestCase
 from playground import clusters
 from playground.models import Share, StoredInventory
+from playground.state import State
 
 
 class StoreTestCase(APITestCase):
@@ -178,6 +179,26 @@ class NamedInEngineEndpointsTestCase(APITestCase):
         body = self.client.get(f"/api/v1/shares/{share.id}").json()
         self.assertEqual((body["inventoryId"], body["inventory"]), (self.id, ""))
         self.assertEqual(json.loads(json.dumps(body))["documents"], CLAIM_YAML)
+
+    def test_compare_and_alternatives_read_the_stored_objects(self):
+        by_id = self.post_json("/api/v1/analyze", {"documents": CLAIM_YAML, "inventory": self.id,
+                                                   "alternatives": 5}).json()
+        self.assertEqual(by_id["allocation"]["alternativesSearch"]["found"], 2)  # either of the 2 GPUs
+        body = self.post_json("/api/v1/compare", {"documents": CLAIM_YAML, "inventory": "two-gpus",
+                                                  "right": {"inventory": self.id}}).json()
+        self.assertEqual(body["right"]["allocation"]["status"], "allocated")
+        self.assertEqual(body["right"]["allocation"]["node"], "worker-1")
+        self.assertNotIn("allocation.node", {d["path"] for d in body["differences"]})
+
+    def test_a_shared_comparison_keeps_the_stored_id_of_its_compared_column(self):
+        state = {"documents": CLAIM_YAML, "inventory": "", "inventorySlug": "",
+                 "compare": {"inventoryId": self.id, "inventory": "", "inventorySlug": ""}}
+        restored = State.from_dict(state)
+        self.assertEqual(restored.compare.inventory_id, self.id)
+        self.assertEqual(restored.compared().inventory_id, self.id)
+        share, _ = Share.objects.get_or_create_for(restored)
+        self.assertEqual(Share.objects.get(pk=share.pk).state(), restored)
+        self.assertEqual(clusters.analyze_state(restored.compared()).to_dict()["allocation"]["node"], "worker-1")
 
 
 class SiteLimitsTestCase(APITestCase):
