@@ -1,6 +1,7 @@
 """The release picker's consequences: versions not served, DRA off, locked gates."""
 
 import pytest
+import yaml
 from playwright.sync_api import Page, expect
 
 from e2e.test_playground import ONE_GPU, replace_text, summary
@@ -97,6 +98,11 @@ def test_1_31_with_dra_on_allocates_v1alpha3_objects(page: Page, samples):
     expect(page.locator("#assumes")).to_contain_text("DynamicResourceAllocation=true")
     expect(page.locator("#valid-message")).to_have_text("All objects are valid.")
     expect(page.locator("#claims-table")).to_contain_text("old-node/gpu-0")
+    # What "Copy YAML" copies is written back in the claim's own version, which a 1.31 apiserver takes.
+    copied = yaml.safe_load(page.locator("#status-yaml").inner_text())
+    assert copied["apiVersion"] == "resource.k8s.io/v1alpha3"
+    assert copied["spec"]["devices"]["requests"] == [{"name": "gpu", "deviceClassName": "gpu.example.com"}]
+    assert copied["status"]["allocation"]["devices"]["results"][0]["device"] == "gpu-0"
 
 
 def test_a_locked_gate_cannot_be_changed(page: Page, samples):
