@@ -87,6 +87,8 @@ class PlaygroundForm(forms.Form):
     compare_inventory_slug = forms.ChoiceField(label="Inventory", required=False)
     # The compared column's inventory when it is neither a sample nor the editor's (imported or shared).
     compare_inventory = forms.CharField(required=False, strip=False, widget=forms.HiddenInput)
+    # ... or the stored cluster it names (a share or import whose compared column has its own).
+    compare_inventory_id = forms.CharField(required=False, max_length=ID_MAX_LENGTH, widget=forms.HiddenInput)
     compare_node = forms.CharField(label="Node", required=False, max_length=253)
     compare_kubernetes_version = forms.ChoiceField(
         label="Kubernetes version", choices=[(r, r) for r in reversed(RELEASES)], initial=CURRENT_RELEASE,
@@ -123,10 +125,12 @@ class PlaygroundForm(forms.Form):
         side = state.compare
         initial["compare_kubernetes_version"] = state.kubernetes_version  # the right column starts alike
         if side is not None:
-            same = side.inventory == state.inventory
+            same = (side.inventory, side.inventory_id) == (state.inventory, state.inventory_id)
+            own = not same and not side.inventory_slug  # imported, shared or stored: kept as it is
             initial.update(compare=True, compare_node=side.node, compare_kubernetes_version=side.kubernetes_version,
                            compare_inventory_slug=SAME if same else side.inventory_slug,
-                           compare_inventory="" if same or side.inventory_slug else side.inventory)
+                           compare_inventory=side.inventory if own else "",
+                           compare_inventory_id=side.inventory_id if own else "")
             for gate, on in side.feature_gates.items():
                 initial[gate_field(gate, COMPARE)] = "on" if on else "off"
         return cls(initial=initial, samples=samples)
@@ -177,6 +181,7 @@ class PlaygroundForm(forms.Form):
             side_inventory, side_slug, side_id = inventory, slug, inventory_id
         elif picked == CUSTOM:
             side_inventory, side_slug = data.get("compare_inventory") or "", CUSTOM
+            side_id = "" if side_inventory.strip() else data.get("compare_inventory_id") or ""
         else:
             sample = next((s for s in self.samples if s.slug == picked), None)
             fields = sample.state_fields() if sample else {}

@@ -169,3 +169,31 @@ class SiteLimitsPageTestCase(BaseTestCase):
         r = self.client.post("/", {"inventory": cluster_yaml(1), "documents": "", "kubernetes_version": "1.37"})
         self.assertContains(r, "more than 50 values")
         self.assertContains(r, "TEXT_MAX_VALUES")
+
+
+class StoredClusterInComparisonTestCase(BaseTestCase):
+    """A compared column may name a stored cluster of its own; the page keeps it through shares and edits."""
+
+    def setUp(self):
+        clusters._texts.clear()
+        self.stored, _ = clusters.store(cluster_yaml(3, gpus_per_node=2), "192.0.2.1")
+        self.state = State.from_dict({"documents": GPU_CLAIM, "inventory": "", "inventorySlug": "",
+                                      "compare": {"inventoryId": self.stored.id, "inventory": "",
+                                                  "inventorySlug": ""}})
+
+    def test_a_shared_comparison_analyzes_the_stored_cluster_and_keeps_its_id_in_the_form(self):
+        share, _ = Share.objects.get_or_create_for(self.state)
+        r = self.client.get(share.get_absolute_url())
+        self.assertEqual(r.status_code, 200)
+        self.assertContains(r, 'id="compare-right"')
+        self.assertContains(r, f'name="compare_inventory_id" value="{self.stored.id}"')
+        right = r.context["comparison"]["right"]["report"]["allocation"]
+        self.assertEqual(right["status"], "allocated")
+        # Posting the form back (as a live edit does) keeps the compared column's stored cluster.
+        form = r.context["form"]
+        data = {name: value for name, value in form.initial.items() if value is not None}
+        data["compare"] = "on"
+        posted = self.client.post("/", data, headers={"HX-Request": "true", "HX-Target": "results"})
+        self.assertEqual(posted.status_code, 200)
+        self.assertEqual(posted.context["state"].compare.inventory_id, self.stored.id)
+        self.assertEqual(posted.context["comparison"]["right"]["report"]["allocation"]["status"], "allocated")
