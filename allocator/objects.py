@@ -293,6 +293,7 @@ def _read_fast(text: str, plain: list[PlainDocument], default_namespace: str, li
         result.documents.extend(one.documents)
         result.errors.extend(one.errors)
         result.ignored.extend(one.ignored)
+        result.unreadable.extend(one.unreadable)
     return result
 
 

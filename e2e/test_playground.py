@@ -368,7 +368,7 @@ def test_it_can_be_used_with_the_keyboard(page: Page, samples):
              .map(el => el.name || el.outerHTML.slice(0, 80))"""
     )
     assert unlabelled == [], unlabelled
-    for control in ("Sample inventory", "Node", "Kubernetes version", "DRAPrioritizedList"):
+    for control in ("Sample inventory", "Node", "Kubernetes version", "DRADeviceTaints"):
         expect(page.get_by_label(control, exact=True)).to_have_count(1)
     expect(editor(page).locator("textarea")).to_have_attribute("aria-label", "Claims, templates and pods (YAML)")
     # Device tiles take focus and show their attributes.

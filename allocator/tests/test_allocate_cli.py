@@ -126,18 +126,26 @@ def test_stdin_yaml_output_and_lists(files):
     assert out["node"] == "node-b" and len(out["claims"][0]["status"]["allocation"]["devices"]["results"]) == 2
 
 
-@pytest.mark.parametrize("version", ["v1beta1", "v1alpha3"])
-def test_claims_are_printed_in_the_version_they_were_written_in(files, version):
+# v1alpha3 is served up to 1.32 (with DRA turned on there): the whole input is written for it.
+OLD_RELEASE = ("--kubernetes-version", "1.32", "--feature-gates", "DynamicResourceAllocation=true")
+
+
+@pytest.mark.parametrize("version, release", [("v1beta1", ()), ("v1alpha3", OLD_RELEASE)])
+def test_claims_are_printed_in_the_version_they_were_written_in(files, tmp_path, version, release):
     claim = CLAIM.replace("resource.k8s.io/v1", f"resource.k8s.io/{version}").replace(
         "{name: gpus, exactly: {deviceClassName: gpu, count: 2}}", "{name: gpus, deviceClassName: gpu, count: 2}")
-    proc = run("allocate", "--node", "node-b", "-o", "yaml", files[0], "-", stdin=claim)
+    inventory = files[0]
+    if release:
+        inventory = tmp_path / "inventory.yaml"
+        inventory.write_text(INVENTORY.replace("resource.k8s.io/v1\n", f"resource.k8s.io/{version}\n"))
+    proc = run("allocate", *release, "--node", "node-b", "-o", "yaml", str(inventory), "-", stdin=claim)
     assert proc.returncode == 0, proc.stderr
     (printed,) = yaml.safe_load(proc.stdout)["claims"]
     assert printed["apiVersion"] == f"resource.k8s.io/{version}"
     assert printed["spec"]["devices"]["requests"] == [{"name": "gpus", "deviceClassName": "gpu", "count": 2}]
     assert [r["device"] for r in printed["status"]["allocation"]["devices"]["results"]] == ["gpu-0", "gpu-1"]
     # What is printed is what that version's apiserver accepts: it reads back without unknown fields.
-    again = run("allocate", "--node", "node-b", files[0], "-", stdin=yaml.safe_dump(printed))
+    again = run("allocate", *release, "--node", "node-b", str(inventory), "-", stdin=yaml.safe_dump(printed))
     assert again.returncode == 0, again.stderr
 
 

@@ -88,19 +88,20 @@ def test_allocated_claims_come_back_in_the_version_they_were_written_in():
     template_v1beta1 = POD.replace("apiVersion: resource.k8s.io/v1\n", "apiVersion: resource.k8s.io/v1beta1\n").replace(
         "        exactly:\n          deviceClassName: gpu\n          selectors:",
         "        deviceClassName: gpu\n        selectors:")
-    claim_v1alpha3 = """
-apiVersion: resource.k8s.io/v1alpha3
+    # v1alpha3 is not served beside v1 (the inventory's version) by any release: see the CLI's test for it.
+    claim_v1beta2 = """
+apiVersion: resource.k8s.io/v1beta2
 kind: ResourceClaim
 metadata: {name: any-gpu}
-spec: {devices: {requests: [{name: gpu, deviceClassName: gpu}]}}
+spec: {devices: {requests: [{name: gpu, exactly: {deviceClassName: gpu}}]}}
 """
-    data = analyze(template_v1beta1 + "---" + claim_v1alpha3, INVENTORY).to_dict()
+    data = analyze(template_v1beta1 + "---" + claim_v1beta2, INVENTORY).to_dict()
     assert data["diagnostics"] == [] and data["allocation"]["status"] == "allocated"
     generated, plain = data["allocation"]["claims"]
     assert generated["apiVersion"] == "resource.k8s.io/v1beta1"  # the template's version
     assert generated["spec"]["devices"]["requests"][0]["deviceClassName"] == "gpu"
-    assert plain["apiVersion"] == "resource.k8s.io/v1alpha3"
-    assert plain["spec"]["devices"]["requests"] == [{"name": "gpu", "deviceClassName": "gpu"}]
+    assert plain["apiVersion"] == "resource.k8s.io/v1beta2"
+    assert plain["spec"]["devices"]["requests"] == [{"name": "gpu", "exactly": {"deviceClassName": "gpu"}}]
     assert [r["device"] for c in (generated, plain) for r in c["status"]["allocation"]["devices"]["results"]] == [
         "gpu-1", "gpu-0"]
     assert [d["device"] for d in data["containers"][0]["devices"]] == ["gpu-1"]

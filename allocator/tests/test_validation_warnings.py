@@ -220,7 +220,9 @@ def test_gallery_samples_are_valid(sample):
     if example.get("inventory"):
         inv = yaml.safe_load((sample.parent.parent / "inventories" / f"{example['inventory']}.yaml").read_text())
         texts.append(yaml.safe_dump({"apiVersion": "v1", "kind": "List", "items": inv["objects"]}))
+    # An example may show an invalid claim on purpose (the 1.33 side of an upgrade): only that error is allowed.
+    shown = (example.get("expect") or {}).get("error")
     for text in texts:
         result = read_documents(text)
         problems = [d.message() for d in validate_documents(result, gates, text) if d.severity == "error"]
-        assert problems == []
+        assert [p for p in problems if not (shown and shown in p)] == []
