@@ -28,7 +28,8 @@ the full search answers "no"), and each is used only where upstream could
 not have stopped with an error instead: no selector may fail at runtime on
 a device the search could look at, claim 0 can never exceed the 32 results
 (the one ``allocation max size exceeded`` that escapes), and no ``All``
-request under a constraint (which aborts when a device breaks it). A
+request under a constraint (which aborts when a device breaks it), before
+the search or from the claim where an early stop would happen on. A
 skipped subtree must also leave no trace: subtrees that leak consumed
 counters, constraint state or share ids (as upstream's do in corner cases)
 are never memoised, and early stops happen only where no remaining device
@@ -40,7 +41,7 @@ behind it, shown by the explanation, the page, the API and the CLI.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, fields
 
 from ..pools import DeviceID
 from . import capacity as cap
@@ -78,11 +79,15 @@ class Proof:
 
     def to_dict(self) -> dict:
         """As JSON for the engine's report (camelCase, as the rest of it)."""
-        out = asdict(self)
+        # Every field is a scalar or a tuple of strings: no need for asdict's deep copy (1,000 nodes, 1,000 proofs).
+        out = {name: getattr(self, name) for name in _PROOF_FIELDS}
         out["requests"] = list(self.requests)
         out["amountNeeded"] = out.pop("amount_needed")
         out["amountAvailable"] = out.pop("amount_available")
         return out
+
+
+_PROOF_FIELDS = tuple(f.name for f in fields(Proof))
 
 
 def _devices(n: int) -> str:
@@ -144,6 +149,12 @@ class Prover:
             self.before_constraints[key] = pre
             self.usable[key] = [c for c in pre if self._has_constraint_attributes(ci, data, c)]
         self._seen = seen
+        # Per k: a claim from k on has an All request under a constraint, which the search may reach and
+        # abort on (a device breaking the constraint is an error for All), so no early stop from there.
+        aborting = [any(key[0] == ci and data.request.mode == ALL and data.all_devices
+                        and self._constraints_of(ci, data) for key, data in s.request_data.items())
+                    for ci in range(self.n)]
+        self.may_abort_from = [any(aborting[k:]) for k in range(self.n + 1)]
         multi = features.consumable_capacity
         self.relevant: list[frozenset] = []
         self.pools_from: list[frozenset] = []
@@ -209,10 +220,7 @@ class Prover:
         s = self.s
         if s.claims and _max_devices(s, 0) > MAX_RESULTS:
             return False  # claim 0 might end in "allocation max size exceeded"
-        for key, data in s.request_data.items():
-            if data.request.mode == ALL and data.all_devices and self._constraints_of(key[0], data):
-                return False  # a device breaking the constraint would abort allocation
-        return True
+        return not self.may_abort_from[0]  # a device breaking a constraint of an All request aborts allocation
 
     def before_search(self) -> Proof | None:
         if not self.safe():
@@ -442,7 +450,8 @@ class Prover:
             if key in self.failed:
                 self.memo_hits += 1
                 return False
-            if self.quiet_from[k] and not self.errors_possible and self._too_few_free(k):
+            if (self.quiet_from[k] and not self.errors_possible and not self.may_abort_from[k]
+                    and self._too_few_free(k)):
                 self.early_stops += 1
                 self.failed.add(key)
                 return False

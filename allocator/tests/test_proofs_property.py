@@ -174,3 +174,30 @@ def test_proofs_and_memo_give_the_plain_search_answer(case):
             optimised = outcome(case, variant, prove=True, prove_after=prove_after)
             assert optimised[:2] == plain[:2], (variant.name, prove_after, optimised[:2], plain[:2])
             assert optimised[2].calls <= plain[2].calls
+
+
+def test_no_early_stop_before_an_all_request_that_aborts():
+    """Found by the property test: on entering claim 1, req-1 has no free device with the attribute of
+    its distinctAttribute, but the plain search first reaches req-0 (allocationMode All), whose first
+    device lacks that attribute: upstream aborts with an error there, so "no" would be wrong."""
+    case = {
+        "features": [], "classes": {"class-a": "driver-a", "class-b": "driver-b"}, "allocated": [],
+        "slices": [
+            {"name": "slice-0", "driver": "driver-a", "pool": "pool-0", "node": "node-1",
+             "devices": [{"name": "dev-0-0", "attributes": {}}]},
+            {"name": "slice-1", "driver": "driver-b", "pool": "pool-1", "node": "node-1",
+             "devices": [{"name": "dev-1-0", "attributes": {}}]},
+        ],
+        "claims": [
+            {"name": "claim-0", "requests": [{"name": "req-0", "class": "class-b", "count": 1}], "constraints": []},
+            {"name": "claim-1", "requests": [{"name": "req-0", "class": "class-a", "all": True},
+                                             {"name": "req-1", "class": "class-a", "count": 1}],
+             "constraints": [{"distinct": "driver-a/numa", "requests": []}]},
+        ],
+    }
+    for variant in VARIANTS:
+        if not case_features(case).enabled() <= variant.supported.enabled():
+            continue
+        plain = outcome(case, variant, prove=False)
+        for prove_after in (0, 8):
+            assert outcome(case, variant, prove=True, prove_after=prove_after)[:2] == plain[:2], variant.name
