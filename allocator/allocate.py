@@ -47,7 +47,7 @@ from .allocation.proofs import Proof
 from .allocation.requests import ViewCache
 from .allocation.results import build_results
 from .allocation.search import Search
-from .allocation.selectors import SelectorEvaluator
+from .allocation.selectors import shared_evaluator
 from .allocation.state import AllocatedState, gather_allocated_state
 from .features import FeatureGates, make_gates
 from .nodes import make_node
@@ -181,7 +181,7 @@ class Allocator:
             cel_gates.add("DRAListTypeAttributes")
         if _release_key(gates.release) >= (1, 37):
             cel_gates |= {"DRAConsumableCapacity", "DRAListTypeAttributes"}
-        self.selectors = SelectorEvaluator(frozenset(cel_gates))
+        self.selectors = shared_evaluator(frozenset(cel_gates))
         # Available counters per pool NAME (not driver), shared by all calls, as upstream keeps them.
         self.available_counters: dict[str, dict] = {}
         self.views = ViewCache()  # claims' requests with API defaults, computed once per claim

@@ -14,6 +14,7 @@ becomes diagnostics. Only an unknown feature gate or release raises
 from __future__ import annotations
 
 import functools
+import gc
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -178,6 +179,10 @@ def _allocate(report: Report, combined: ReadResult, work: Workload, node: str | 
     candidates = [make_node(node, nodes)] if node else (nodes_to_search(nodes, slices) or [make_node("")])
     # Every candidate is tried, for the node table; the first that fits is chosen.
     outcomes = []
+    # Python's cyclic GC paused, as in Allocator.allocate_each: the search makes many short-lived objects
+    # while a big inventory stays alive, and each collection would walk the inventory again.
+    paused = gc.isenabled()
+    gc.disable()
     try:
         for candidate in candidates:
             outcomes.append(allocator.allocate(candidate, work.pending))
@@ -189,6 +194,9 @@ def _allocate(report: Report, combined: ReadResult, work: Workload, node: str | 
         failed_on = candidates[min(len(outcomes), len(candidates) - 1)]
         _explain(report, allocator.explain(failed_on, work.pending), slices)
         return
+    finally:
+        if paused:
+            gc.enable()
     # "proof": what decided "does not fit" without searching (allocation.proofs), on nodes where one did.
     report.nodes = [{"name": o.node_name, "fits": o.allocated, "reason": o.reason or None, "error": bool(o.error),
                      **({"proof": o.proof.to_dict()} if o.proof is not None else {})} for o in outcomes]

@@ -245,10 +245,20 @@ def _read_uncached(text: str, default_namespace: str, limits: Limits) -> ReadRes
     paused = gc.isenabled()
     gc.disable()
     try:
-        return _read_text(text, default_namespace, limits)
+        result = _read_text(text, default_namespace, limits)
     finally:
         if paused:
             gc.enable()
+    if len(text) >= FREEZE_MIN_CHARS:
+        # A big inventory lives on (in this cache, for the rest of a command) and holds no cycles:
+        # without this, every full collection walks its millions of objects again (about a quarter of
+        # a second per collection for 1,000 nodes, on a claim edit that takes less than that otherwise).
+        gc.freeze()
+    return result
+
+
+# Texts from this size on (a cluster of about 200 nodes) are frozen out of the cyclic GC after reading.
+FREEZE_MIN_CHARS = 1_000_000
 
 
 def _read_text(text: str, default_namespace: str, limits: Limits) -> ReadResult:

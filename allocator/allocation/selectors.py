@@ -43,41 +43,94 @@ def device_fingerprint(driver: str, device: model.Device, allow_multiple: bool) 
     return driver, attrs, capacity, allow_multiple
 
 
-class SelectorEvaluator:
-    """Compiles (through ``allocator.cel``) and evaluates selectors; one per prepared allocator."""
+class _Memory:
+    """What a SelectorEvaluator has learned; replaced whole when it grows too big.
 
-    def __init__(self, gates: frozenset[str]):
-        self.gates = gates
-        self._compiled: dict[str, object] = {}  # expression -> compiled selector or CELCompileError
-        self._results: dict[tuple[str, int], bool | Exception] = {}
-        self._verdicts: dict[tuple, tuple[str, int]] = {}
-        self._device_keys: dict[int, tuple[model.Device, int]] = {}  # id(device) -> (device, content key)
-        self._content_keys: dict[tuple, int] = {}
-        self._explained: dict[tuple[str, int], list[dict]] = {}  # (expression, content) -> deciding parts
+    Content keys (small numbers) index the other maps, so they must never be
+    mixed between two memories: every public call takes one memory and keeps it.
+    """
+
+    __slots__ = ("device_keys", "classes", "content_keys", "built", "results", "verdicts", "explained")
+
+    def __init__(self):
+        self.device_keys: dict[int, tuple[model.Device, int]] = {}  # id(device) -> (device, content key)
+        self.classes: dict[int, tuple[model.DeviceClass, tuple[str, ...]]] = {}  # id(class) -> its expressions
+        self.content_keys: dict[tuple, int] = {}
         # content -> the device as CEL sees it (or why it cannot), built once for all its selectors
-        self._built: dict[int, dict | CELRuntimeError] = {}
+        self.built: dict[int, dict | CELRuntimeError] = {}
+        self.results: dict[tuple[str, int], bool | Exception] = {}
+        self.verdicts: dict[tuple, tuple[str, int]] = {}
+        self.explained: dict[tuple[str, int], list[dict]] = {}  # (expression, content) -> deciding parts
 
-    def _device_value(self, content: int, driver: str, device: model.Device, allow_multiple: bool) -> dict:
+    def full(self, max_devices: int) -> bool:
+        """Past ``max_devices`` devices (kept alive here), or ten answers a device on average."""
+        answers = len(self.results) + len(self.verdicts) + len(self.explained)
+        return (len(self.device_keys) + len(self.classes) > max_devices or answers > 10 * max_devices)
+
+
+class SelectorEvaluator:
+    """Compiles (through ``allocator.cel``) and evaluates selectors, remembering the answers.
+
+    Answers depend only on the expressions and the device content, never on
+    the node or the call, so one evaluator can serve every call of a process
+    (``shared_evaluator``): a claim edited against a stored cluster then
+    evaluates only the expressions that changed. ``max_devices`` bounds the
+    memory; past it, everything learned is forgotten at once.
+    """
+
+    def __init__(self, gates: frozenset[str], max_devices: int | None = None):
+        self.gates = gates
+        self.max_devices = max_devices
+        self._compiled: dict[str, object] = {}  # expression -> compiled selector or CELCompileError
+        self._memory = _Memory()
+
+    def _current(self) -> _Memory:
+        return self._memory
+
+    def forget_if_full(self) -> None:
+        """Start again when the memory has grown past its bound (checked between calls, not per device)."""
+        if self.max_devices is not None and self._memory.full(self.max_devices):
+            self._memory = _Memory()
+            self._compiled = {}
+
+    @staticmethod
+    def _device_value(memory: _Memory, content: int, driver: str, device: model.Device,
+                      allow_multiple: bool) -> dict:
         """The CEL value of a device; raises CELRuntimeError when it has none (e.g. a bad version)."""
-        built = self._built.get(content)
+        built = memory.built.get(content)
         if built is None:
             try:
                 built = build_device(driver, device.attributes, device.capacity, allow_multiple)
             except CELRuntimeError as err:
                 built = err
-            self._built[content] = built
+            except ValueError as err:  # a capacity that is no quantity (validation says so too)
+                built = CELRuntimeError(str(err))
+            memory.built[content] = built
         if isinstance(built, CELRuntimeError):
             raise CELRuntimeError(str(built))  # a fresh one each time: a raised exception keeps its traceback
         return built
 
-    def _content_key(self, driver: str, device: model.Device, allow_multiple: bool) -> int:
-        """A small number per distinct device content (cheap to hash, unlike the content itself)."""
-        found = self._device_keys.get(id(device))
+    @staticmethod
+    def _content_key(memory: _Memory, driver: str, device: model.Device, allow_multiple: bool) -> int:
+        """A small number per distinct device content (cheap to hash, unlike the content itself).
+
+        The map by ``id(device)`` keeps the device alive, so an id is never reused while it is in there."""
+        found = memory.device_keys.get(id(device))
         if found is None or found[0] is not device:
             fingerprint = device_fingerprint(driver, device, allow_multiple)
-            key = self._content_keys.setdefault(fingerprint, len(self._content_keys))
+            key = memory.content_keys.setdefault(fingerprint, len(memory.content_keys))
             found = (device, key)
-            self._device_keys[id(device)] = found
+            memory.device_keys[id(device)] = found
+        return found[1]
+
+    @staticmethod
+    def _class_expressions(memory: _Memory, device_class: model.DeviceClass) -> tuple[str, ...]:
+        """The class's CEL expressions (what its verdicts depend on), worked out once per class object."""
+        found = memory.classes.get(id(device_class))
+        if found is None or found[0] is not device_class:
+            found = (device_class, tuple(s.cel.expression if s.cel is not None else ""
+                                         for s in device_class.spec.selectors))
+            memory.classes[id(device_class)] = found
         return found[1]
 
     def _compile(self, expression: str):
@@ -95,61 +148,79 @@ class SelectorEvaluator:
         """("", -1) when class and request selectors all match, else ("class" or "request", index).
 
         Remembered per device content, class and request selectors, so the
-        same question on another node (or for another claim) costs a lookup.
-        ``claim`` (``NS/NAME``) is for the messages of errors, which raise
-        AllocatorError with upstream's text and are not remembered.
+        same question on another node (or for another claim, or in the next
+        call) costs a lookup. ``claim`` (``NS/NAME``) is for the messages of
+        errors, which raise AllocatorError with upstream's text and are not remembered.
         """
-        content = self._content_key(driver, device, allow_multiple)
-        key = (content, id(device_class), request_expressions)
-        found = self._verdicts.get(key)
+        memory = self._current()
+        content = self._content_key(memory, driver, device, allow_multiple)
+        class_expressions = None if device_class is None else self._class_expressions(memory, device_class)
+        key = (content, class_expressions, request_expressions)
+        found = memory.verdicts.get(key)
         if found is None:
             found = ("", -1)
-            if device_class is not None:
-                expressions = tuple(s.cel.expression if s.cel is not None else "" for s in device_class.spec.selectors)
-                index = self._first_false(expressions, content, driver, device, allow_multiple, device_id,
-                                          f"class {device_class.metadata.name}")
+            if class_expressions is not None:
+                index = self._first_false(memory, class_expressions, content, driver, device, allow_multiple,
+                                          device_id, f"class {device_class.metadata.name}")
                 if index >= 0:
                     found = ("class", index)
             if found[0] == "":
-                index = self._first_false(request_expressions, content, driver, device, allow_multiple, device_id,
-                                          f"claim {claim}")
+                index = self._first_false(memory, request_expressions, content, driver, device, allow_multiple,
+                                          device_id, f"claim {claim}")
                 if index >= 0:
                     found = ("request", index)
-            self._verdicts[key] = found
+            memory.verdicts[key] = found
         return found
+
+    def outcome(self, expression: str, driver: str, device: model.Device,
+                allow_multiple: bool) -> bool | CELRuntimeError | CELCompileError:
+        """One selector on one device: its value, or the error that compiling or evaluating it gave."""
+        compiled = self._compile(expression)
+        if isinstance(compiled, CELCompileError):
+            return compiled
+        memory = self._current()
+        content = self._content_key(memory, driver, device, allow_multiple)
+        return self._evaluated(memory, expression, compiled, content, driver, device, allow_multiple)
+
+    def _evaluated(self, memory: _Memory, expression: str, compiled, content: int, driver: str,
+                   device: model.Device, allow_multiple: bool) -> bool | CELRuntimeError:
+        key = (expression, content)
+        outcome = memory.results.get(key)
+        if outcome is None:
+            try:
+                value = self._device_value(memory, content, driver, device, allow_multiple)
+                outcome = bool(compiled.evaluate_device(value))
+            except CELRuntimeError as err:
+                outcome = err
+            memory.results[key] = outcome
+        return outcome
 
     def explain(self, expression: str, driver: str, device: model.Device, allow_multiple: bool) -> list[dict]:
         """The parts of a selector that made it false on this device (see ``allocator.cel.explain``)."""
-        content = self._content_key(driver, device, allow_multiple)
+        memory = self._current()
+        content = self._content_key(memory, driver, device, allow_multiple)
         key = (expression, content)
-        found = self._explained.get(key)
+        found = memory.explained.get(key)
         if found is None:
             found = []
             compiled = self._compile(expression)
             if not isinstance(compiled, CELCompileError):
                 try:
-                    built = self._device_value(content, driver, device, allow_multiple)
+                    built = self._device_value(memory, content, driver, device, allow_multiple)
                     found = [part.to_dict() for part in explain_false(compiled, built)]
                 except CELRuntimeError:
                     pass  # the device cannot even be shown to CEL: the reason says so already
-            self._explained[key] = found
+            memory.explained[key] = found
         return found
 
-    def _first_false(self, expressions, content: int, driver: str, device: model.Device, allow_multiple: bool,
-                     device_id, owner: str) -> int:
+    def _first_false(self, memory: _Memory, expressions, content: int, driver: str, device: model.Device,
+                     allow_multiple: bool, device_id, owner: str) -> int:
         """Index of the first selector that is false, -1 when all are true. Raises on CEL errors."""
         for i, expression in enumerate(expressions):
             compiled = self._compile(expression)
             if isinstance(compiled, CELCompileError):
                 raise AllocatorError(f"{owner}: selector #{i}: CEL compile error: {compile_error_text(compiled)}")
-            key = (expression, content)
-            outcome = self._results.get(key)
-            if outcome is None:
-                try:
-                    outcome = bool(compiled.evaluate_device(self._device_value(content, driver, device, allow_multiple)))
-                except CELRuntimeError as err:
-                    outcome = err
-                self._results[key] = outcome
+            outcome = self._evaluated(memory, expression, compiled, content, driver, device, allow_multiple)
             if outcome is not True:
                 if outcome is False:
                     return i
@@ -158,3 +229,18 @@ class SelectorEvaluator:
                 error.expression = expression
                 raise error from outcome
         return -1
+
+
+# Devices a shared evaluator knows before it starts again: a dozen clusters of
+# 1,000 nodes with 8 devices each (it keeps them alive: ~40 MB at most).
+SHARED_MAX_DEVICES = 100_000
+_shared: dict[frozenset[str], SelectorEvaluator] = {}
+
+
+def shared_evaluator(gates: frozenset[str]) -> SelectorEvaluator:
+    """The process's evaluator for these CEL gates (the compile environment is all they change)."""
+    found = _shared.get(gates)
+    if found is None:
+        found = _shared.setdefault(gates, SelectorEvaluator(gates, SHARED_MAX_DEVICES))
+    found.forget_if_full()
+    return found

@@ -19,6 +19,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..allocation.selectors import shared_evaluator
+from ..cel import CELCompileError, compile_selector
 from ..cel.hints import domain_hint, runtime_hint
 from ..diagnostics import Diagnostic
 from ..features import FeatureGates, make_gates
@@ -42,8 +44,6 @@ class _Device:
     name: str
     device: object
     published: dict  # "attributes"/"capacity" -> set of (domain, id)
-    built: object = None
-    build_error: str | None = None
 
     @property
     def id(self) -> str:
@@ -61,58 +61,53 @@ def _split(name: str, driver: str) -> tuple[str, str]:
     return (domain, ident) if sep else (driver, name)
 
 
+# A read inventory's objects are shared by every call on the same text (``objects.read_documents``),
+# so the devices of a slice are worked out once: id(slice) -> (slice, its devices).
+_SLICE_DEVICES_MAX = 50_000
+_slice_devices: dict[int, tuple[object, list[_Device]]] = {}
+
+
+def _devices_of(spec_owner) -> list[_Device]:
+    found = _slice_devices.get(id(spec_owner))
+    if found is not None and found[0] is spec_owner:
+        return found[1]
+    spec = spec_owner.spec
+    devices = [_Device(spec.driver, spec.pool.name, dev.name, dev,
+                       {"attributes": {_split(k, spec.driver) for k in dev.attributes},
+                        "capacity": {_split(k, spec.driver) for k in dev.capacity}})
+               for dev in spec.devices]
+    if len(_slice_devices) >= _SLICE_DEVICES_MAX:
+        _slice_devices.clear()
+    _slice_devices[id(spec_owner)] = (spec_owner, devices)  # kept alive here, so the id is not reused
+    return devices
+
+
 def _inventory_devices(inventory: list) -> list[_Device]:
     out = []
     for doc in inventory:
-        if doc.kind != "ResourceSlice":
-            continue
-        spec = doc.obj.spec
-        for dev in spec.devices:
-            published = {"attributes": {_split(k, spec.driver) for k in dev.attributes},
-                         "capacity": {_split(k, spec.driver) for k in dev.capacity}}
-            out.append(_Device(spec.driver, spec.pool.name, dev.name, dev, published))
+        if doc.kind == "ResourceSlice":
+            out.extend(_devices_of(doc.obj))
     return out
 
 
 class _Evaluator:
-    """Compiles and evaluates selectors like the allocator: memoised per (expression, device)."""
+    """Compiles and evaluates selectors like the allocator, through the process's shared memory of answers."""
 
     def __init__(self, gates: FeatureGates):
-        self.enabled = gates.enabled_set()
-        self.results: dict = {}
-        try:
-            from .. import cel
-        except ImportError:  # pragma: no cover - the CEL module ships with the allocator
-            cel = None
-        self.cel = cel
+        self.selectors = shared_evaluator(frozenset(gates.enabled_set()))
 
     def compile(self, expression: str):
-        if self.cel is None:
-            return None
         try:
-            return self.cel.compile_selector(expression, gates=self.enabled, estimate_cost=False)
-        except self.cel.CELCompileError:
+            return compile_selector(expression, gates=self.selectors.gates, estimate_cost=False)
+        except CELCompileError:
             return None  # reported by validation
 
     def evaluate(self, compiled, dev: _Device) -> tuple[bool, str | None]:
-        key = (compiled.expression, dev.id)
-        if key not in self.results:
-            self.results[key] = self._evaluate(compiled, dev)
-        return self.results[key]
-
-    def _evaluate(self, compiled, dev: _Device) -> tuple[bool, str | None]:
-        if dev.built is None and dev.build_error is None:
-            try:
-                d = dev.device
-                dev.built = self.cel.build_device(dev.driver, d.attributes, d.capacity, d.allow_multiple_allocations)
-            except (self.cel.CELRuntimeError, ValueError) as exc:
-                dev.build_error = str(exc)
-        if dev.build_error is not None:
-            return False, dev.build_error
-        try:
-            return compiled.evaluate_device(dev.built), None
-        except self.cel.CELRuntimeError as exc:
-            return False, exc.message
+        d = dev.device
+        outcome = self.selectors.outcome(compiled.expression, dev.driver, d, d.allow_multiple_allocations)
+        if isinstance(outcome, bool):
+            return outcome, None
+        return False, str(outcome)
 
 
 def _listed(items: list[str]) -> str:
@@ -171,7 +166,7 @@ def _request(errs: Errors, locator, evaluator: _Evaluator, path: str, class_name
         errs.warn(f"{path}.deviceClassName", f"DeviceClass {class_name!r} is not in the inventory: "
                   "the claim cannot be allocated until it exists")
         return
-    if evaluator.cel is None or not devices:
+    if not devices:
         return
     class_sels = [(i, evaluator.compile(s.cel.expression)) for i, s in enumerate(device_class.spec.selectors)
                   if s.cel is not None]
