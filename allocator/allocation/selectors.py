@@ -62,10 +62,12 @@ class _Memory:
         self.verdicts: dict[tuple, tuple[str, int]] = {}
         self.explained: dict[tuple[str, int], list[dict]] = {}  # (expression, content) -> deciding parts
 
-    def full(self, max_devices: int) -> bool:
-        """Past ``max_devices`` devices (kept alive here), or ten answers a device on average."""
-        answers = len(self.results) + len(self.verdicts) + len(self.explained)
-        return (len(self.device_keys) + len(self.classes) > max_devices or answers > 10 * max_devices)
+    def answers(self) -> int:
+        return len(self.results) + len(self.verdicts) + len(self.explained)
+
+    def forget_answers(self) -> None:
+        """Drop the answers but keep the devices' keys and CEL values (the costly part to build again)."""
+        self.results, self.verdicts, self.explained = {}, {}, {}
 
 
 class SelectorEvaluator:
@@ -74,13 +76,14 @@ class SelectorEvaluator:
     Answers depend only on the expressions and the device content, never on
     the node or the call, so one evaluator can serve every call of a process
     (``shared_evaluator``): a claim edited against a stored cluster then
-    evaluates only the expressions that changed. ``max_devices`` bounds the
-    memory; past it, everything learned is forgotten at once.
+    evaluates only the expressions that changed. ``max_devices`` and
+    ``max_answers`` bound the memory (see ``forget_if_full``).
     """
 
-    def __init__(self, gates: frozenset[str], max_devices: int | None = None):
+    def __init__(self, gates: frozenset[str], max_devices: int | None = None, max_answers: int | None = None):
         self.gates = gates
         self.max_devices = max_devices
+        self.max_answers = max_answers
         self._compiled: dict[str, object] = {}  # expression -> compiled selector or CELCompileError
         self._memory = _Memory()
 
@@ -88,10 +91,14 @@ class SelectorEvaluator:
         return self._memory
 
     def forget_if_full(self) -> None:
-        """Start again when the memory has grown past its bound (checked between calls, not per device)."""
-        if self.max_devices is not None and self._memory.full(self.max_devices):
+        """Keep within the bounds (checked between calls, not per device): past ``max_devices`` devices
+        start again; past ``max_answers`` answers forget the answers only."""
+        memory = self._memory
+        if self.max_devices is not None and len(memory.device_keys) + len(memory.classes) > self.max_devices:
             self._memory = _Memory()
             self._compiled = {}
+        elif self.max_answers is not None and memory.answers() > self.max_answers:
+            memory.forget_answers()
 
     @staticmethod
     def _device_value(memory: _Memory, content: int, driver: str, device: model.Device,
@@ -231,9 +238,11 @@ class SelectorEvaluator:
         return -1
 
 
-# Devices a shared evaluator knows before it starts again: a dozen clusters of
-# 1,000 nodes with 8 devices each (it keeps them alive: ~40 MB at most).
-SHARED_MAX_DEVICES = 100_000
+# Bounds of a shared evaluator. A device costs about 2.8 KB here (its content key and CEL value) and
+# is kept alive (another 2.7 KB as read); an answer about 150 bytes. 20,000 devices hold two clusters of
+# 1,000 nodes with 8 devices each (~110 MB at most), 200,000 answers a few dozen selectors on them (~30 MB).
+SHARED_MAX_DEVICES = 20_000
+SHARED_MAX_ANSWERS = 200_000
 _shared: dict[frozenset[str], SelectorEvaluator] = {}
 
 
@@ -241,6 +250,6 @@ def shared_evaluator(gates: frozenset[str]) -> SelectorEvaluator:
     """The process's evaluator for these CEL gates (the compile environment is all they change)."""
     found = _shared.get(gates)
     if found is None:
-        found = _shared.setdefault(gates, SelectorEvaluator(gates, SHARED_MAX_DEVICES))
+        found = _shared.setdefault(gates, SelectorEvaluator(gates, SHARED_MAX_DEVICES, SHARED_MAX_ANSWERS))
     found.forget_if_full()
     return found

@@ -62,6 +62,18 @@ def test_the_memory_starts_again_past_its_bound():
     assert evaluator.outcome('device.attributes["driver-a"].numa == 2', "driver-a", devices[1], False) is True
 
 
+def test_past_its_answers_bound_it_forgets_answers_but_keeps_devices():
+    evaluator = SelectorEvaluator(frozenset(), max_devices=10, max_answers=1)
+    devices = build_slice(SLICE).spec.devices
+    for device in devices:
+        assert evaluator.outcome('device.attributes["driver-a"].numa > 1', "driver-a", device, False) is (
+            device.name == "dev-2")
+    memory = evaluator._memory
+    evaluator.forget_if_full()
+    assert evaluator._memory is memory and memory.answers() == 0 and len(memory.built) == 2
+    assert evaluator.outcome('device.attributes["driver-a"].numa > 1', "driver-a", devices[0], False) is False
+
+
 def test_a_big_text_is_frozen_out_of_the_cyclic_gc(monkeypatch):
     monkeypatch.setattr(objects, "FREEZE_MIN_CHARS", 50)
     objects._cache.clear()

@@ -62,9 +62,11 @@ def _split(name: str, driver: str) -> tuple[str, str]:
 
 
 # A read inventory's objects are shared by every call on the same text (``objects.read_documents``),
-# so the devices of a slice are worked out once: id(slice) -> (slice, its devices).
-_SLICE_DEVICES_MAX = 50_000
+# so the devices of a slice are worked out once: id(slice) -> (slice, its devices). The slices are kept
+# alive here (so an id is not reused), up to about as many devices as the shared selector memory keeps.
+_SLICE_DEVICES_MAX = 20_000
 _slice_devices: dict[int, tuple[object, list[_Device]]] = {}
+_slice_devices_count = [0]
 
 
 def _devices_of(spec_owner) -> list[_Device]:
@@ -76,9 +78,11 @@ def _devices_of(spec_owner) -> list[_Device]:
                        {"attributes": {_split(k, spec.driver) for k in dev.attributes},
                         "capacity": {_split(k, spec.driver) for k in dev.capacity}})
                for dev in spec.devices]
-    if len(_slice_devices) >= _SLICE_DEVICES_MAX:
+    if _slice_devices_count[0] + len(devices) > _SLICE_DEVICES_MAX:
         _slice_devices.clear()
-    _slice_devices[id(spec_owner)] = (spec_owner, devices)  # kept alive here, so the id is not reused
+        _slice_devices_count[0] = 0
+    _slice_devices[id(spec_owner)] = (spec_owner, devices)
+    _slice_devices_count[0] += len(devices)
     return devices
 
 
