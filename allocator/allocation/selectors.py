@@ -99,6 +99,8 @@ class SelectorEvaluator:
             self._compiled = {}
         elif self.max_answers is not None and memory.answers() > self.max_answers:
             memory.forget_answers()
+        if self.max_answers is not None and len(self._compiled) > MAX_COMPILED:
+            self._compiled = {}  # every keystroke in a selector is a new expression; compiling again is cheap
 
     @staticmethod
     def _device_value(memory: _Memory, content: int, driver: str, device: model.Device,
@@ -243,6 +245,7 @@ class SelectorEvaluator:
 # 1,000 nodes with 8 devices each (~110 MB at most), 200,000 answers a few dozen selectors on them (~30 MB).
 SHARED_MAX_DEVICES = 20_000
 SHARED_MAX_ANSWERS = 200_000
+MAX_COMPILED = 2_000  # expressions a bounded evaluator keeps compiled
 _shared: dict[frozenset[str], SelectorEvaluator] = {}
 
 

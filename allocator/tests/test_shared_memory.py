@@ -7,6 +7,7 @@ import gc
 
 from allocator import objects
 from allocator.allocate import Allocator
+from allocator.allocation import selectors
 from allocator.allocation.selectors import SelectorEvaluator, shared_evaluator
 from allocator.features import make_gates
 from allocator.tests.test_allocate_table import build_claim, build_class, build_node, build_slice
@@ -93,3 +94,14 @@ def test_a_small_text_is_not_frozen():
     gc.unfreeze()
     objects.read_documents("apiVersion: v1\nkind: Node\nmetadata:\n  name: small\n")
     assert gc.get_freeze_count() == 0
+
+
+def test_compiled_expressions_are_bounded(monkeypatch):
+    monkeypatch.setattr(selectors, "MAX_COMPILED", 2)
+    evaluator = SelectorEvaluator(frozenset(), max_devices=10, max_answers=1000)
+    device = build_slice(SLICE).spec.devices[0]
+    for n in range(3):
+        evaluator.outcome(f'device.attributes["driver-a"].numa > {n}', "driver-a", device, False)
+    evaluator.forget_if_full()
+    assert len(evaluator._compiled) == 0
+    assert evaluator.outcome('device.attributes["driver-a"].numa > 0', "driver-a", device, False) is True
