@@ -250,7 +250,8 @@ def _read_uncached(text: str, default_namespace: str, limits: Limits) -> ReadRes
         if paused:
             gc.enable()
     if len(text) >= FREEZE_MIN_CHARS:
-        # A big inventory lives on (in this cache, for the rest of a command) and holds no cycles:
+        # A big inventory lives on (in this cache, for the rest of a command) and holds almost no cycles
+        # (a few dozen objects a text, which a freeze would keep after eviction):
         # without this, every full collection walks its millions of objects again (about a quarter of
         # a second per collection for 1,000 nodes, on a claim edit that takes less than that otherwise).
         gc.freeze()
