@@ -21,13 +21,14 @@ import os
 from pathlib import Path
 
 import yaml
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from allocator.diagnostics import Diagnostic, DiagnosticError
 from allocator.engine import analyze
 from allocator.features import RELEASES, defaults, exists_in, locked_in
 from allocator.objects import ReadResult, read_documents
+from allocator.releases import GATE_REQUIRES
 from allocator.validation import validate_documents
 
 SAMPLES = Path(__file__).resolve().parents[2] / "playground" / "samples"
@@ -231,13 +232,17 @@ def test_random_cel_in_samples_never_crashes(seed, data):
 @BOUNDED
 @given(st.sampled_from(range(len(SEEDS))), st.sampled_from(RELEASES),
        st.dictionaries(st.sampled_from(gate_names), st.booleans(), max_size=4), st.one_of(st.none(), st.text(max_size=20)))
+@example(0, "1.31", {"DRAControlPlaneController": True, "DRAAdminAccess": False}, None)  # found in CI: needs DRA on
 def test_samples_under_any_release_gates_and_node_never_crash(seed, release, gates, node):
     documents, inventory = SEEDS[seed]
-    # Turning on a gate an older release does not have, or setting a gate the release locks away from its
-    # value, is a caller error (FeatureGateError), not input.
+    # Turning on a gate an older release does not have, setting a gate the release locks away from its
+    # value, or turning on a gate without the gate it needs, is a caller error (FeatureGateError), not input.
     gates = {gate: value for gate, value in gates.items() if not value or exists_in(gate, release)}
     gates = {gate: value for gate, value in gates.items()
              if not locked_in(gate, release) or value == defaults(release).get(gate)}
+    values = {**defaults(release), **gates}
+    gates = {gate: value for gate, value in gates.items()
+             if not (value and gate in GATE_REQUIRES and not values[GATE_REQUIRES[gate]])}
     _check_engine(_dump(documents, False), _dump(inventory, False), node=node, gates=gates, release=release,
                   separately=False)
 
