@@ -29,6 +29,8 @@ The field lists below were written from kubernetes/api ``resource/*/types.go``
 (v1alpha3 as of Kubernetes 1.33, the last release serving these kinds in
 v1alpha3; v1beta1 and v1beta2 as of 1.37) and the conversion functions in
 kubernetes/kubernetes ``pkg/apis/resource/{v1alpha3,v1beta1}/conversion.go``.
+Which of these fields an earlier release lacks is ``release_fields``'s to say:
+the walker notes them (``Conversion.versioned``) at the paths the user wrote.
 """
 
 from __future__ import annotations
