@@ -29,6 +29,8 @@ The field lists below were written from kubernetes/api ``resource/*/types.go``
 (v1alpha3 as of Kubernetes 1.33, the last release serving these kinds in
 v1alpha3; v1beta1 and v1beta2 as of 1.37) and the conversion functions in
 kubernetes/kubernetes ``pkg/apis/resource/{v1alpha3,v1beta1}/conversion.go``.
+Which of these fields an earlier release lacks is ``release_fields``'s to say:
+the walker notes them (``Conversion.versioned``) at the paths the user wrote.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass, field
 
+from . import release_fields
 from .diagnostics import PARSE, Diagnostic, DiagnosticError
 from .yamlsource import PosDict, Position, PosList
 
@@ -186,6 +189,8 @@ class Conversion:
     renames: dict[str, str] = field(default_factory=dict)
     # classic DRA fields set aside: the user's path -> (value, position, what later releases say)
     classic: dict[str, tuple] = field(default_factory=dict)
+    # fields not every release of the version has (``release_fields``): the user's path -> (type, field, position)
+    versioned: dict[str, tuple] = field(default_factory=dict)
 
     def original_path(self, path: str) -> str:
         """The path the user wrote for a v1 field path (unchanged when nothing moved)."""
@@ -226,7 +231,8 @@ def convert(kind: str, version: str, data: dict) -> Conversion:
     for key, tname in _ROOTS[kind].items():
         if key in data:
             out[key] = walker.value(tname, data[key], key, key)
-    return Conversion(data=out, errors=walker.errors, renames=walker.renames, classic=walker.classic)
+    return Conversion(data=out, errors=walker.errors, renames=walker.renames, classic=walker.classic,
+                      versioned=walker.versioned)
 
 
 def to_v1(kind: str, version: str, data: dict) -> dict:
@@ -281,6 +287,8 @@ class _Walker:
         self.errors: list[Diagnostic] = []
         self.renames: dict[str, str] = {}
         self.classic: dict[str, tuple] = {}
+        self.tracked = release_fields.tracked(version)
+        self.versioned: dict[str, tuple] = {}
 
     # -- reporting
     def _error(self, path: str, detail: str, pos: Position | None) -> None:
@@ -348,6 +356,9 @@ class _Walker:
                 out = out if out is not None else _copy_dict(data)
                 del out[key]
                 continue
+            if key in self.tracked.get(tname, ()):
+                # Whether the release has it is for ``release_fields`` to say, once the release is known.
+                self.versioned[_join(upath, key)] = (tname, key, _key_pos(data, key))
             # A request's selection fields end up under `exactly` in v1.
             vparent = _join(vpath, "exactly") if tname == "DeviceRequest" and key in _EXACT_FIELDS else vpath
             new = self.value(known[key], item, _join(upath, key), _join(vparent, key))

@@ -137,12 +137,15 @@ def _shape(tp) -> tuple[str, Any]:
 class Decoder:
     """Decodes one document; collects errors and the positions of fields."""
 
-    def __init__(self, kind: str = "", name: str = ""):
+    def __init__(self, kind: str = "", name: str = "", tracked=None):
         self.kind = kind
         self.name = name
         self.errors: list[Diagnostic] = []
         self.positions: dict[str, Position] = {}
         self.present: set[str] = set()  # paths decoded without a position (fast-read text)
+        # model type name -> fields not every release of the object's version has (``release_fields.tracked``)
+        self.tracked = tracked or {}
+        self.versioned: dict[str, tuple] = {}  # path -> (type, field, key position) of those found
 
     def error(self, path: str, detail: str, pos: Position | None) -> None:
         line, column = pos if pos else (None, None)
@@ -229,12 +232,15 @@ class Decoder:
         ignored = _IGNORED_FIELDS.get(cls, _NOTHING)
         kwargs = {}
         special = _SPECIAL.get(cls)
+        tracked = self.tracked.get(cls.__name__) if self.tracked else None
         position_of = getattr(data, "position_of", None)  # what position_in asks, once per object
         for key, value in data.items():
             child = f"{path}.{key}" if path else key
             pos = position_of(key) if position_of is not None else None
             if key in known:
                 pyname, tp = known[key]
+                if tracked is not None and key in tracked:
+                    self.versioned[child] = (cls.__name__, key, getattr(data, "key_pos", {}).get(key) or pos)
                 if value.__class__ is str and tp in _TEXT_TYPES:
                     # The most common value, decoded here: what _value would do, without its dispatch.
                     if pos:

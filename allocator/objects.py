@@ -21,7 +21,7 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
-from . import model
+from . import model, release_fields
 from .convert import RESOURCE_GROUP, SERVED_VERSIONS, Conversion, convert
 from .decode import Decoder
 from .diagnostics import PARSE, Diagnostic, DiagnosticError
@@ -51,6 +51,8 @@ class Document:
     present: frozenset[str] = frozenset()  # field paths written, e.g. "spec.devices" for "devices: []"
     # classic DRA fields (v1alpha3 in 1.31) set aside by ``convert``: path -> (value, position, removal note)
     classic: dict[str, tuple] = field(default_factory=dict)
+    # fields not every release of its version has (``release_fields``): path as written -> (type, field, position)
+    versioned: dict[str, tuple] = field(default_factory=dict)
     where: _Where | None = field(default=None, repr=False, compare=False)
     located: tuple[dict[str, Position], Position | None] | None = field(default=None, repr=False, compare=False)
 
@@ -66,11 +68,18 @@ class Document:
 
     def classic_pos(self, path: str) -> Position | None:
         """Where a set-aside classic DRA field (``classic``) was written; a fast read finds it by reading again."""
-        pos = self.classic[path][1]
+        return self._noted_pos("classic", path, 1)
+
+    def versioned_pos(self, path: str) -> Position | None:
+        """Where a field of ``versioned`` was written (its key); a fast read finds it by reading again."""
+        return self._noted_pos("versioned", path, 2)
+
+    def _noted_pos(self, noted: str, path: str, index: int) -> Position | None:
+        pos = getattr(self, noted)[path][index]
         if pos is None and self.where is not None:
             again = self.where.positioned()
-            if again is not None and path in again.classic:
-                pos = again.classic[path][1]
+            if again is not None and path in getattr(again, noted):
+                pos = getattr(again, noted)[path][index]
         return pos
 
     @property
@@ -122,6 +131,10 @@ class Unreadable:
     errors: list[Diagnostic]
     line: int | None = None
     column: int | None = None
+    versioned: dict[str, tuple] = field(default_factory=dict)  # as ``Document.versioned``, with positions
+
+    def versioned_pos(self, path: str) -> Position | None:
+        return self.versioned[path][2]
 
     def position(self, path: str) -> Position | None:
         return (self.line, self.column) if self.line else None
@@ -433,7 +446,10 @@ def _read_one(data, pos: Position | None, index: int, result: ReadResult, defaul
 
     meta = data.get("metadata") if isinstance(data.get("metadata"), dict) else {}
     name = meta.get("name", "") if isinstance(meta.get("name", ""), str) else ""
-    decoder = Decoder(kind=kind, name=name)
+    # v1 and v1beta2 have the model's shape and type names: the decoder notes their versioned fields;
+    # ``convert`` notes those of the older versions under the paths the user wrote.
+    tracked = release_fields.tracked(version) if kind in _RESOURCE_KINDS and version in ("v1", "v1beta2") else None
+    decoder = Decoder(kind=kind, name=name, tracked=tracked)
     for key in data:
         if key not in _TOP_LEVEL:
             decoder.unknown_field(key, key, sorted(_TOP_LEVEL), getattr(data, "key_pos", {}).get(key) or position_in(data, key))
@@ -453,7 +469,8 @@ def _read_one(data, pos: Position | None, index: int, result: ReadResult, defaul
         result.errors.extend(found)
         if kind in _RESOURCE_KINDS:
             result.unreadable.append(Unreadable(kind=kind, api_version=api_version, name=name, errors=found,
-                                                line=line, column=column))
+                                                line=line, column=column,
+                                                versioned={**conversion.versioned, **decoder.versioned}))
         return
     if kind in _NAMESPACED and not obj.metadata.namespace:
         obj.metadata.namespace = default_namespace
@@ -462,7 +479,8 @@ def _read_one(data, pos: Position | None, index: int, result: ReadResult, defaul
     present = frozenset(decoder.positions).union(decoder.present)
     located = None if where is not None else (decoder.positions, pos)
     result.documents.append(Document(kind=kind, api_version=api_version, obj=obj, index=index, present=present,
-                                     where=where, located=located, classic=conversion.classic))
+                                     where=where, located=located, classic=conversion.classic,
+                                     versioned={**conversion.versioned, **decoder.versioned}))
 
 
 def _positioned(source, body: dict):

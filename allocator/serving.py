@@ -11,6 +11,7 @@ show. The data comes from ``releases``.
 
 from __future__ import annotations
 
+from . import release_fields
 from .diagnostics import NOT_SERVED, Diagnostic
 from .features import FeatureGates
 from .releases import DRA_GATE, GROUP, Release, off_by_default, release
@@ -76,17 +77,23 @@ def read_errors(read_result, gates: FeatureGates) -> list[Diagnostic]:
 
     An apiserver that does not serve the version answers 404 before decoding
     anything, so the unknown fields of such an object are not its problem yet.
+    Those of a served object include the fields the release's types lack
+    (``release_fields``), which reading, not knowing the release, let pass.
     """
     refused: dict[int, Diagnostic | None] = {}
+    also_unknown: dict[int, list[Diagnostic]] = {}  # after an object's last error
     for unreadable in read_result.unreadable:
         refusal = not_served(unreadable, gates)
         if refusal is not None:
             refused[id(unreadable.errors[0])] = refusal
             refused.update((id(d), None) for d in unreadable.errors[1:])
+        else:
+            also_unknown[id(unreadable.errors[-1])] = release_fields.unknown_fields(unreadable, gates.release)
     out = []
     for diagnostic in read_result.errors:
         if id(diagnostic) not in refused:
             out.append(diagnostic)
+            out.extend(also_unknown.get(id(diagnostic), ()))
         elif refused[id(diagnostic)] is not None:
             out.append(refused[id(diagnostic)])
     return out

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
-from ..features import FeatureGates
+from ..features import FeatureGates, exists_in
 
 
 @dataclass(frozen=True)
@@ -36,7 +36,8 @@ ALL = Features(**{f.name: True for f in fields(Features)})
 def from_gates(gates: FeatureGates) -> Features:
     """The features the scheduler derives from its gates."""
     return Features(
-        admin_access=gates.enabled("DRAAdminAccess"),
+        # Kubernetes 1.31 had adminAccess without a gate (DRAAdminAccess came in 1.32).
+        admin_access=gates.enabled("DRAAdminAccess") or not exists_in("DRAAdminAccess", gates.release),
         consumable_capacity=gates.enabled("DRAConsumableCapacity"),
         # Binding conditions report through the device status, so both are needed.
         device_binding_and_status=gates.enabled("DRADeviceBindingConditions")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..features import exists_in
 from . import names
 from .common import CONFIG_MAX, Context, each, fully_qualified_name, opaque_config, selectors, toleration
 
@@ -74,8 +75,8 @@ def _exact(ctx: Context, req, path: str) -> None:
     _allocation_mode(ctx, req.allocation_mode, req.count, path)
     for i, tol in enumerate(req.tolerations):
         toleration(ctx, tol, f"{path}.tolerations[{i}]")
-    if req.admin_access:
-        # The strategy checks the namespace label; namespaces are not part of the input.
+    if req.admin_access and exists_in("DRAAdminAccess", ctx.gates.release):
+        # The strategy checks the namespace label (from 1.32, with the gate); namespaces are not part of the input.
         ctx.errs.warn(f"{path}.adminAccess", f"allowed only in a namespace labelled "
                       f"{ADMIN_ACCESS_LABEL}: \"true\" (the apiserver checks the namespace)")
 

@@ -7,6 +7,9 @@
 2. The registry strategies drop fields whose feature gate is disabled, as if
    they had not been sent. We do the same and say so with a warning, because
    a silently ignored field is the most confusing thing a playground can do.
+   A gate the release does not have yet drops nothing: its fields are either
+   not in that release's types (``release_fields`` refuses them before this)
+   or, like 1.31's ``adminAccess``, there without a gate.
 
 Both work on a copy (made only when something changes: a cluster has many
 slices); the caller's objects stay as the user wrote them.
@@ -15,7 +18,9 @@ slices); the caller's objects stay as the user wrote them.
 from __future__ import annotations
 
 import copy
+import functools
 
+from ..features import exists_in
 from .errors import Errors
 
 
@@ -29,6 +34,14 @@ def _default_request(req) -> None:
             tol.operator = "Equal"
 
 
+def _off(gates, gate: str) -> bool:
+    """Whether the apiserver drops the fields of ``gate``: the release has the gate and it is disabled."""
+    return not gates.enabled(gate) and _has_gate(gate, gates.release)
+
+
+_has_gate = functools.cache(exists_in)  # asked per slice of a large inventory
+
+
 def _dropped(warnings: Errors, path: str, gate: str) -> None:
     warnings.warn(path, f"dropped by the apiserver: feature gate {gate} is disabled")
 
@@ -38,12 +51,12 @@ def claim_spec(spec, gates, warnings: Errors, path: str):
     spec = copy.deepcopy(spec)
     requests = spec.devices.requests
     base = f"{path}.devices.requests"
-    if not gates.enabled("DRAPrioritizedList"):
+    if _off(gates, "DRAPrioritizedList"):
         for i, req in enumerate(requests):
             if req.first_available:
                 _dropped(warnings, f"{base}[{i}].firstAvailable", "DRAPrioritizedList")
                 req.first_available = []
-    if not gates.enabled("DRADeviceTaints"):
+    if _off(gates, "DRADeviceTaints"):
         for i, req in enumerate(requests):
             if req.exactly is not None and req.exactly.tolerations:
                 _dropped(warnings, f"{base}[{i}].exactly.tolerations", "DRADeviceTaints")
@@ -52,12 +65,12 @@ def claim_spec(spec, gates, warnings: Errors, path: str):
                 if sub.tolerations:
                     _dropped(warnings, f"{base}[{i}].firstAvailable[{j}].tolerations", "DRADeviceTaints")
                     sub.tolerations = []
-    if not gates.enabled("DRAAdminAccess"):
+    if _off(gates, "DRAAdminAccess"):
         for i, req in enumerate(requests):
             if req.exactly is not None and req.exactly.admin_access is not None:
                 _dropped(warnings, f"{base}[{i}].exactly.adminAccess", "DRAAdminAccess")
                 req.exactly.admin_access = None
-    if not gates.enabled("DRAConsumableCapacity"):
+    if _off(gates, "DRAConsumableCapacity"):
         # Upstream also means to drop constraints' distinctAttribute here, but
         # its loop works on copies of the constraints, so the field survives.
         for i, req in enumerate(requests):
@@ -78,7 +91,7 @@ def claim_spec(spec, gates, warnings: Errors, path: str):
 
 def device_class(obj, gates, warnings: Errors):
     obj = copy.deepcopy(obj)
-    if not gates.enabled("DRAExtendedResource") and obj.spec.extended_resource_name is not None:
+    if _off(gates, "DRAExtendedResource") and obj.spec.extended_resource_name is not None:
         _dropped(warnings, "spec.extendedResourceName", "DRAExtendedResource")
         obj.spec.extended_resource_name = None
     return obj
@@ -102,13 +115,13 @@ def _drop_slice_fields(obj, gates, warnings: Errors, apply: bool) -> None:
     """Warn about (and, with ``apply``, drop) the fields of disabled gates."""
     spec = obj.spec
     devices = spec.devices
-    if not gates.enabled("DRADeviceTaints"):
+    if _off(gates, "DRADeviceTaints"):
         for i, dev in enumerate(devices):
             if dev.taints:
                 _dropped(warnings, f"spec.devices[{i}].taints", "DRADeviceTaints")
                 if apply:
                     dev.taints = []
-    if not gates.enabled("DRAPartitionableDevices"):
+    if _off(gates, "DRAPartitionableDevices"):
         gate = "DRAPartitionableDevices"
         if spec.shared_counters:
             _dropped(warnings, "spec.sharedCounters", gate)
@@ -126,8 +139,8 @@ def _drop_slice_fields(obj, gates, warnings: Errors, apply: bool) -> None:
                     _dropped(warnings, f"spec.devices[{i}].{json_name}", gate)
                     if apply:
                         setattr(dev, attr, [] if attr == "consumes_counters" else None)
-    if not (gates.enabled("DRADeviceBindingConditions") and gates.enabled("DRAResourceClaimDeviceStatus")):
-        gate = "DRADeviceBindingConditions" if not gates.enabled("DRADeviceBindingConditions") \
+    if _off(gates, "DRADeviceBindingConditions") or _off(gates, "DRAResourceClaimDeviceStatus"):
+        gate = "DRADeviceBindingConditions" if _off(gates, "DRADeviceBindingConditions") \
             else "DRAResourceClaimDeviceStatus"
         for i, dev in enumerate(devices):
             for json_name, attr in (("bindsToNode", "binds_to_node"), ("bindingConditions", "binding_conditions"),
@@ -137,7 +150,7 @@ def _drop_slice_fields(obj, gates, warnings: Errors, apply: bool) -> None:
                     _dropped(warnings, f"spec.devices[{i}].{json_name}", gate)
                     if apply:
                         setattr(dev, attr, None if attr == "binds_to_node" else [])
-    if not gates.enabled("DRAConsumableCapacity"):
+    if _off(gates, "DRAConsumableCapacity"):
         for i, dev in enumerate(devices):
             if dev.allow_multiple_allocations is not None:
                 _dropped(warnings, f"spec.devices[{i}].allowMultipleAllocations", "DRAConsumableCapacity")
@@ -148,7 +161,7 @@ def _drop_slice_fields(obj, gates, warnings: Errors, apply: bool) -> None:
                     _dropped(warnings, f"spec.devices[{i}].capacity[{key}].requestPolicy", "DRAConsumableCapacity")
                     if apply:
                         cap.request_policy = None
-    if not gates.enabled("DRAListTypeAttributes"):
+    if _off(gates, "DRAListTypeAttributes"):
         for i, dev in enumerate(devices):
             for key, attr in dev.attributes.items():
                 for name in _LIST_ATTRIBUTE_FIELDS:

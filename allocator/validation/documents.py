@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from .. import classic
-from ..diagnostics import Diagnostic
+from .. import classic, release_fields
+from ..diagnostics import PARSE, Diagnostic
 from ..features import FeatureGates, make_gates
 from ..serving import not_served, read_errors
 from . import claims, classes, defaults, pods, slices
@@ -61,6 +61,12 @@ def validate_documents(read_result, gates: FeatureGates | None = None, text: str
         if refused is not None:
             out.append(refused)
             continue
-        out.extend(classic.diagnostics(document, gates))
+        found = classic.diagnostics(document, gates)
+        unknown = release_fields.unknown_fields(document, gates.release)
+        if unknown or any(d.type == PARSE for d in found):
+            # Fields the release's types lack: strict decoding refuses the object before validating it.
+            out.extend(sorted(found + unknown, key=lambda d: (d.line or 0, d.column or 0)))
+            continue
+        out.extend(found)
         out.extend(validate_document(document, gates, text, claim_specs=claim_specs, template_specs=template_specs))
     return out

@@ -1,6 +1,6 @@
 """The API simulates the release named by kubernetesVersion: served versions, DRA off, locked gates."""
 
-from api.tests.base import CLAIM_YAML, APITestCase
+from api.tests.base import CLAIM_YAML, APITestCase, run_cli
 
 
 class ReleasesTestCase(APITestCase):
@@ -38,3 +38,23 @@ class ReleasesTestCase(APITestCase):
         r = self.post_json("/api/v1/validate", {"documents": alpha})
         (error,) = self.assertErrors(r, 400, type="Not served")
         self.assertIn("resource.k8s.io/v1, resource.k8s.io/v1beta2, resource.k8s.io/v1beta1", error["detail"])
+
+    def test_validate_refuses_a_field_the_release_does_not_have_as_an_unknown_field(self):
+        claim = ("apiVersion: resource.k8s.io/v1beta1\nkind: ResourceClaim\nmetadata:\n  name: big-or-any\nspec:\n"
+                 "  devices:\n    requests:\n    - name: gpu\n      firstAvailable:\n      - name: any\n"
+                 "        deviceClassName: gpu.example.com\n")
+        r = self.post_json("/api/v1/validate", {"documents": claim, "kubernetesVersion": "1.32",
+                                                "featureGates": {"DynamicResourceAllocation": True}})
+        self.assertEqual(r.status_code, 200, r.content)
+        body = r.json()
+        self.assertFalse(body["valid"])
+        (error,) = body["errors"]
+        self.assertEqual((error["field"], error["type"], error["line"], error["column"]),
+                         ("spec.devices.requests[0].firstAvailable", "Parse error", 9, 7))
+        self.assertEqual(error["detail"], 'unknown field "spec.devices.requests[0].firstAvailable": '
+                                          "resource.k8s.io/v1beta1 in Kubernetes 1.32 has no such field (added in 1.33)")
+        code, printed = run_cli("validate", claim, options=("--kubernetes-version", "1.32", "--feature-gates",
+                                                            "DynamicResourceAllocation=true"))
+        self.assertEqual((code, printed), (1, body))
+        r = self.post_json("/api/v1/validate", {"documents": claim, "kubernetesVersion": "1.34"})
+        self.assertEqual(r.json(), {"valid": True, "errors": [], "warnings": []})

@@ -46,3 +46,13 @@ class ReleasesTestCase(BaseTestCase):
                 r = self.client.get(url)
                 self.assertEqual(r.status_code, 200)
                 self.assertContains(r, "cannot set feature gate DRAAdminAccess to false, feature is locked to true.")
+
+    def test_a_field_the_release_does_not_have_is_listed_as_an_unknown_field(self):
+        claim = ("apiVersion: resource.k8s.io/v1beta1\nkind: ResourceClaim\nmetadata:\n  name: big-or-any\nspec:\n"
+                 "  devices:\n    requests:\n    - name: gpu\n      firstAvailable:\n      - name: any\n"
+                 "        deviceClassName: gpu.example.com\n")
+        r = self.client.post("/", self.form_data(kubernetes_version="1.32", gate_DynamicResourceAllocation="on",
+                                                 documents=claim, inventory="", inventory_slug=""), **HTMX)
+        self.assertContains(r, "resource.k8s.io/v1beta1 in Kubernetes 1.32 has no such field (added in 1.33)")
+        self.assertNotContains(r, "dropped by the apiserver")
+        self.assertNotContains(r, 'id="allocated-node"')
