@@ -65,7 +65,7 @@ def build_parser() -> argparse.ArgumentParser:
                   "(defaults: those of --kubernetes-version). Gates locked in that release cannot be changed; "
                   "without --kubernetes-version they are the allocator library's switches, as in upstream's tests")
     version_help = ("the Kubernetes release to simulate: its default feature gates, the resource.k8s.io "
-                    f"versions it serves, and the fields its gates drop ({RELEASES[0]} ... {RELEASES[-1]}, "
+                    f"versions it serves and the fields each has ({RELEASES[0]} ... {RELEASES[-1]}, "
                     f"default {CURRENT_RELEASE})")
 
     allocate = commands.add_parser("allocate", help="allocate claims on a node, or find the nodes that fit",
