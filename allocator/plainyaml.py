@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 
 import yaml
 
+from .blockyaml import Unsure, read_block
 from .limits import DEFAULT, Limits
 from .yamlsource import Position, _Loader
 
@@ -35,6 +36,8 @@ _VALUE = "tag:yaml.org,2002:value"
 _STR = "tag:yaml.org,2002:str"
 _RESOLVERS = _Loader.yaml_implicit_resolvers  # first character -> [(tag, regexp)]
 _NO_RESOLVERS: list = []
+# First characters of plain scalars that may resolve to something else than text.
+_RESOLVABLE = frozenset(first for first in _RESOLVERS if first)
 
 
 @dataclass(frozen=True)
@@ -113,11 +116,27 @@ def _key(key):
 
 
 def _read_yaml(text: str, limits: Limits) -> list[PlainDocument]:
+    found = _read_block(text, limits)
+    if found is not None:
+        return found
     loader = _Loader(text)
     try:
         return _build(loader, limits)
     finally:
         loader.dispose()
+
+
+def _read_block(text: str, limits: Limits) -> list[PlainDocument] | None:
+    """The documents of block-style ``text`` read line by line (``blockyaml``), or None when outside its part."""
+    loader = _Loader("")
+    try:
+        found = read_block(text, limits, lambda value: _scalar(loader, value), _key, _RESOLVABLE)
+    except (Unsure, _Unsure):
+        return None
+    finally:
+        loader.dispose()
+    return [PlainDocument(data, index, Span(*span), [Span(*item) for item in items])
+            for data, index, span, items in found]
 
 
 def _build(loader, limits: Limits) -> list[PlainDocument]:

@@ -1,0 +1,331 @@
+"""Reading the block-style YAML that ``kubectl get -o yaml`` prints, line by line.
+
+libyaml's event stream costs most of the time of reading a cluster dump
+(about 0.65 s of 1 s for 1,000 nodes): every event and both of its marks
+become Python objects. Dumps use a small, regular part of YAML: block
+mappings and sequences with one key or item a line, and scalars that are
+plain, quoted on one line, or ``|`` literal. This reader splits the lines
+with one regular expression and builds the data in one loop, resolving plain
+scalars with the very same YAML 1.1 rules as the other readers (the
+``scalar`` and ``key`` functions it is given).
+
+It is a fast path, not a YAML parser: on anything outside that part
+(comments, flow collections other than ``{}`` and ``[]``, anchors, aliases,
+tags, directives, tabs, carriage returns, ``>`` folded or multi-line plain
+and quoted scalars, characters libyaml refuses, a limit crossed, anything it
+does not expect) it raises ``Unsure`` and the libyaml reader reads the text,
+so every answer is the one the libyaml reader gives. The tests compare both
+on every sample and on generated documents.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from .limits import Limits
+
+# Left to libyaml: characters it refuses (outside its printable set) and the line breaks it has
+# beyond "\n" (\x85, \u2028, \u2029, \r), tabs and a byte-order mark.
+_NOT_PLAIN_TEXT = re.compile("[^\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]")
+# One line: its indentation, a "- " list item mark, a plain key and the ": " after it, and the rest.
+_LINE = re.compile(r"^( *)(- +)?(?:([^\s'\"#?:,\[\]{}&*!|>%@`\-][^\n]*?):(?: +|$))?([^\n]*)$", re.MULTILINE)
+# Escapes of double-quoted scalars that mean something else or nothing in JSON (\/, \x, \e, a surrogate ...).
+_OTHER_ESCAPE = re.compile(r'\\(?:[^"\\bfnrtu]|u[dD][89a-fA-F])')
+# Characters a plain scalar may not start with here ("-" only before a space or alone; checked apart).
+_INDICATORS = frozenset("?:,[]{}#&*!|>'\"%@`")
+_LONGEST_KEY = 1000  # libyaml refuses simple keys longer than 1024 characters
+
+
+class Unsure(Exception):
+    """The text is outside what this reader reads; the libyaml reader must read it."""
+
+
+def read_block(text: str, limits: Limits, scalar, key, resolvable: frozenset[str]) -> list[tuple]:
+    """The non-empty documents of ``text`` as ``(data, index, span, item_spans)``; raises Unsure.
+
+    ``scalar`` resolves a plain scalar's text to its value, ``key`` turns a
+    resolved key into the text the readers keep (both may raise to refuse);
+    a plain scalar is text without asking ``scalar`` unless it starts with a
+    character of ``resolvable`` (or is empty).
+    Spans are ``(line, column, end_line, end_column)``, 0-based, as libyaml's
+    marks give them; ``item_spans`` are those of the items of a top-level
+    ``items:`` list.
+    """
+    if " #" in text or "\n#" in text or text[:1] == "#" or _NOT_PLAIN_TEXT.search(text):
+        raise Unsure  # comments, or characters for libyaml to judge
+    rows = _LINE.findall(text)
+    lines = text.split("\n")
+    if len(rows) != len(lines) or (lines[-1] and not lines[-1].strip(" ")):
+        raise Unsure  # (spaces at the very end: libyaml ends some blocks there, some on the next line)
+    reader = _Reader(rows, lines, limits, scalar, key, resolvable)
+    docs = []
+    index = 0
+    start = 0
+    n = len(lines)
+    while True:
+        end = start
+        while end < n and lines[end] != "---":
+            if lines[end].startswith(("---", "...", "%")):
+                raise Unsure
+            end += 1
+        data, span, items = reader.document(start, end)
+        if data is not None:
+            docs.append((data, index, span, items))
+        if data is not None or start > 0:
+            index += 1  # an empty document counts after a "---", not before the first one
+        if end >= n:
+            return docs
+        start = end + 1
+
+
+class _Reader:
+    def __init__(self, rows: list[tuple], lines: list[str], limits: Limits, scalar, key, resolvable: frozenset[str]):
+        self.rows = rows
+        self.lines = lines
+        self.limits = limits
+        self.scalar = scalar
+        self.key = key
+        self.resolvable = resolvable
+        # First characters of plain scalars that are text as they stand.
+        self.plain_text = frozenset(chr(c) for c in range(0x21, 0x7f)) - _INDICATORS - resolvable - {"-"}
+        self.count = 0  # values, as the other readers count them against the limit
+        self.keys: dict[str, str] = {}  # plain key -> key, resolved once
+        self.values: dict[str, object] = {}  # plain scalar -> value, for scalars that resolve to non-text
+
+    def document(self, first: int, stop: int):
+        """The data on lines [first, stop), its span and its items' spans; (None, None, None) when empty.
+
+        A collection is a list ``[indent, container, is_list, pending key]``:
+        its column, its value, whether it is a list, and for a mapping the
+        key whose value starts on a later line.
+        """
+        rows = self.rows
+        max_depth, max_values = self.limits.max_depth, self.limits.max_values
+        resolve_key, keys = self.key, self.keys
+        read_value = self.value
+        stack: list[list] = []
+        root = None
+        root_start = None
+        items_list = None  # the list under the root's ``items:`` key
+        items_indent = -1
+        item_spans: list = []
+        open_item = None  # (line, column) where the last item of ``items`` starts
+        count = self.count
+        top = None
+        plain_text = self.plain_text
+        row = first
+        while row < stop:
+            spaces, dash, raw_key, rest = rows[row]
+            if not dash and not raw_key and not rest:
+                row += 1
+                continue  # a blank line
+            indent = len(spaces)
+            if rest and rest[-1] == " ":
+                rest = rest.rstrip(" ")
+            # Another key of the same mapping (most lines) skips finding where the line belongs.
+            if top is None or dash or indent != top[0] or top[2] or top[3] is not None or not raw_key \
+                    or indent <= items_indent:
+                if open_item is not None and indent <= items_indent:
+                    # libyaml ends an item's block where the next token at the list's column or left of it starts.
+                    item_spans.append((open_item[0], open_item[1], row, indent))
+                    open_item = None
+                # Close the collections this line is not inside of.
+                while stack:
+                    top = stack[-1]
+                    if top[0] > indent or (top[2] and top[0] == indent and not dash):
+                        if top[3] is not None:
+                            top[1][top[3]] = None
+                            top[3] = None
+                            count += 1
+                        stack.pop()
+                        continue
+                    break
+                if not stack:
+                    if root is not None or dash:
+                        raise Unsure  # a second root, or a list as the whole document
+                    if len(stack) >= max_depth:
+                        raise Unsure
+                    top = [indent, {}, False, None]
+                    stack.append(top)
+                    count += 1
+                    root = top[1]
+                    root_start = (row, indent)
+                else:
+                    top = stack[-1]
+                    if top[3] is not None:
+                        if indent > top[0] or (dash and indent == top[0]):
+                            if len(stack) >= max_depth:
+                                raise Unsure
+                            frame = [indent, [] if dash else {}, bool(dash), None]
+                            top[1][top[3]] = frame[1]
+                            if len(stack) == 1 and top[3] == "items":
+                                if not dash:
+                                    raise Unsure  # ``items`` that is not a list: left to libyaml
+                                items_list, items_indent = frame[1], indent
+                            top[3] = None
+                            stack.append(frame)
+                            count += 1
+                            top = frame
+                        else:
+                            top[1][top[3]] = None
+                            top[3] = None
+                            count += 1
+                    elif indent != top[0]:
+                        raise Unsure  # deeper than its collection: a multi-line scalar, or bad indentation
+            container = top[1]
+            if dash:
+                if not top[2]:
+                    raise Unsure
+                if not raw_key:
+                    if not rest:
+                        raise Unsure  # "-" alone: the item on the next lines
+                    if container is items_list:
+                        raise Unsure  # an item of ``items`` that is not a block mapping
+                    value, row = read_value(rest, row, indent)
+                    container.append(value)
+                    count += 1
+                    continue
+                # An item that is a mapping: its keys sit where the first one does.
+                if len(stack) >= max_depth:
+                    raise Unsure
+                column = indent + len(dash)
+                mapping = {}
+                container.append(mapping)
+                if container is items_list:
+                    open_item = (row, column)
+                top = [column, mapping, False, None]
+                stack.append(top)
+                count += 1
+                container = mapping
+            elif top[2] or not raw_key:
+                raise Unsure  # a scalar where a key belongs, or a key where an item belongs
+            key = keys.get(raw_key)
+            if key is None:
+                if raw_key[-1] == " " or len(raw_key) > _LONGEST_KEY:
+                    raise Unsure
+                key = resolve_key(self.scalar(raw_key))
+                keys[raw_key] = key
+            if key in container:
+                raise Unsure  # a duplicate key: the libyaml reader reports it
+            count += 1
+            if not rest:
+                top[3] = key
+                row += 1
+            elif rest[0] in plain_text and ": " not in rest and rest[-1] != ":":
+                container[key] = rest  # plain text, the most common value
+                row += 1
+                count += 1
+            else:
+                container[key], row = read_value(rest, row, top[0])
+                count += 1
+            if count > max_values:
+                raise Unsure
+        self.count = count
+        if root is None:
+            return None, None, None
+        for frame in stack:
+            if frame[3] is not None:
+                frame[1][frame[3]] = None
+                self.count += 1
+        if self.count > max_values:
+            raise Unsure
+        end = self._end_mark(stop)
+        if open_item is not None:
+            item_spans.append((open_item[0], open_item[1], end[0], end[1]))
+        return root, (root_start[0], root_start[1], end[0], end[1]), item_spans
+
+    def _end_mark(self, stop: int) -> tuple[int, int]:
+        """Where libyaml ends the blocks still open at a document's end: its ``---`` or the stream's end."""
+        lines = self.lines
+        if stop < len(lines):
+            return stop, 0
+        # At the end of the stream libyaml first moves to a new line when the last one is not empty.
+        return (len(lines) - 1, 0) if lines[-1] == "" else (len(lines), 0)
+
+    def value(self, text: str, row: int, indent: int):
+        """The scalar (or ``{}``/``[]``) ``text`` on line ``row`` of a collection at ``indent``; and the next row."""
+        first = text[0]
+        if first == '"':
+            if len(text) < 2 or text[-1] != '"':
+                raise Unsure  # multi-line, or something after the closing quote
+            inner = text[1:-1]
+            if "\\" in inner:
+                if _OTHER_ESCAPE.search(inner):
+                    raise Unsure
+                try:
+                    return json.loads(text, strict=False), row + 1
+                except ValueError:
+                    raise Unsure from None
+            if '"' in inner:
+                raise Unsure
+            return inner, row + 1
+        if first == "'":
+            if len(text) < 2 or text[-1] != "'":
+                raise Unsure
+            inner = text[1:-1]
+            if "'" in inner:
+                if "'" in inner.replace("''", ""):
+                    raise Unsure
+                inner = inner.replace("''", "'")
+            return inner, row + 1
+        if first == "|":
+            return self._literal(text, row, indent)
+        if first == "{" or first == "[":
+            if text == "{}":
+                return {}, row + 1
+            if text == "[]":
+                return [], row + 1
+            raise Unsure
+        if first in _INDICATORS or (first == "-" and (len(text) == 1 or text[1] == " ")):
+            raise Unsure
+        if ": " in text or text[-1] == ":":
+            raise Unsure  # a mapping value where this reader expects a scalar
+        # A plain scalar. A deeper line after it would continue it: the caller refuses that line.
+        if first not in self.resolvable:
+            return text, row + 1
+        found = self.values.get(text)
+        if found is None:
+            found = self.scalar(text)
+            if found.__class__ is not str:
+                if found is None:
+                    return None, row + 1
+                self.values[text] = found
+        return found, row + 1
+
+    def _literal(self, text: str, row: int, indent: int):
+        """A ``|`` or ``|-`` block scalar whose lines follow ``row``; and the next row."""
+        if text != "|" and text != "|-":
+            raise Unsure
+        lines = self.lines
+        body = []
+        column = None
+        nxt = row + 1
+        while nxt < len(lines):
+            line = lines[nxt]
+            stripped = line.lstrip(" ")
+            if not stripped:
+                if line and (column is None or len(line) > column):
+                    raise Unsure  # spaces beyond the content's indentation: left to libyaml
+                body.append("")
+                nxt += 1
+                continue
+            lead = len(line) - len(stripped)
+            if column is None:
+                if lead <= indent:
+                    break
+                column = lead
+            elif lead < column:
+                if lead > indent:
+                    raise Unsure
+                break
+            body.append(line[column:])
+            last = nxt
+            nxt += 1
+        while body and body[-1] == "":
+            body.pop()
+        if column is None or not body:
+            raise Unsure  # an empty block scalar
+        value = "\n".join(body)
+        # "|" keeps the last line's break, when there is one: the text may end right after it.
+        return (value + "\n" if text == "|" and last < len(lines) - 1 else value), nxt
