@@ -134,6 +134,25 @@ def _shape(tp) -> tuple[str, Any]:
     return _SCALAR, None
 
 
+# Leaf value types whose decoded objects nothing changes, so equal values may share one object.
+_SHARED_VALUE_TYPES = frozenset({model.DeviceAttribute, model.DeviceCapacity})
+_SHARED_VALUES: dict[tuple, object] = {}
+_SHARED_VALUES_MAX = 100_000  # about 30 MB of keys and objects at most
+
+
+def _flat_key(cls: type, item) -> tuple | None:
+    """A key for a JSON object of scalars, types included (1, 1.0 and true decode differently); None otherwise."""
+    if item.__class__ is not dict:
+        return None
+    key = [cls]
+    for name, value in item.items():
+        kind = value.__class__
+        if kind is not str and kind is not int and kind is not bool and kind is not float and value is not None:
+            return None
+        key.append((name, kind, value))
+    return tuple(key)
+
+
 class Decoder:
     """Decodes one document; collects errors and the positions of fields."""
 
@@ -191,8 +210,10 @@ class Decoder:
             if not isinstance(data, dict):
                 return self._type_error(tp, data, path, pos)
             value_type = "quantity" if owner in _QUANTITY_MAP_FIELDS else inner
-            out = {}
             position_of = getattr(data, "position_of", None)
+            if position_of is None and value_type in _SHARED_VALUE_TYPES:
+                return self._shared_values(value_type, data, path)
+            out = {}
             for key, item in data.items():
                 pos_of_item = position_of(key) if position_of is not None else None
                 out[str(key)] = self._value(value_type, item, f"{path}[{key}]", pos_of_item, None)
@@ -202,6 +223,30 @@ class Decoder:
                 return self._type_error(str, data, path, pos, expected="quantity (string or number)")
             return str(data)
         return self._scalar(tp, data, path, pos)
+
+    def _shared_values(self, cls: type, data: dict, path: str) -> dict:
+        """A map of attributes or capacities read without positions, each distinct value decoded once.
+
+        A cluster's devices repeat the same values ({"string": "Hopper"},
+        {"value": "80Gi"}); the decoded objects are shared, as all read
+        objects are, read-only. Only values decoded without errors or
+        release-tracked fields are shared; the paths inside them are not
+        noted in ``present`` (nothing asks about them).
+        """
+        out = {}
+        for key, item in data.items():
+            memo_key = _flat_key(cls, item)
+            found = _SHARED_VALUES.get(memo_key) if memo_key is not None else None
+            if found is None:
+                errors, versioned = len(self.errors), len(self.versioned)
+                found = self._value(cls, item, f"{path}[{key}]", None, None)
+                if memo_key is not None and found is not None and len(self.errors) == errors \
+                        and len(self.versioned) == versioned:
+                    if len(_SHARED_VALUES) >= _SHARED_VALUES_MAX:
+                        _SHARED_VALUES.clear()
+                    _SHARED_VALUES[memo_key] = found
+            out[str(key)] = found
+        return out
 
     def _scalar(self, tp, data, path, pos):
         if data is None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+import yaml
 
 from allocator.tests.test_validation_common import (
     BAD_NAME,
@@ -235,3 +236,39 @@ def test_template_paths_and_metadata():
         f'metadata.name: Invalid value: "{BAD_NAME}": {SUBDOMAIN_MSG}',
         f'spec.metadata.labels: Invalid value: "spaces not allowed": {LABEL_VALUE_MSG}',
     ]
+
+
+QUANTITY_MSG = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"
+
+
+@pytest.mark.parametrize("amount", ["", "x", "1 Gi"])
+def test_a_malformed_requested_capacity_is_a_parse_error_like_the_apiservers_decoder(amount):
+    requests = [{"name": "a", "exactly": exact(capacity={"requests": {"memory": amount}})},
+                {"name": "b", "firstAvailable": [{"name": "s", "deviceClassName": "foo",
+                                                  "capacity": {"requests": {"memory": amount, "cores": "2"}}}]}]
+    assert errors(claim_with(requests=requests)) == [
+        f"{REQ}[0].exactly.capacity.requests[memory]: Parse error: {QUANTITY_MSG}",
+        f"{REQ}[1].firstAvailable[0].capacity.requests[memory]: Parse error: {QUANTITY_MSG}",
+    ]
+    assert errors(claim_with(requests=[{"name": "a", "exactly": exact(capacity={"requests": {"memory": "1Gi"}})}])) == []
+
+
+def test_a_malformed_consumed_capacity_in_an_allocation_is_a_parse_error():
+    claim = fresh(CLAIM)
+    claim["status"] = {"allocation": {"devices": {"results": [
+        {"request": "foo", "driver": "dra.example.com", "pool": "pool", "device": "dev-0",
+         "consumedCapacity": {"memory": ""}}]}}}
+    assert errors(claim) == [
+        f"status.allocation.devices.results[0].consumedCapacity[memory]: Parse error: {QUANTITY_MSG}"]
+
+
+def test_the_engine_reports_a_malformed_requested_capacity_instead_of_failing():
+    from allocator.engine import analyze
+    from allocator.tests.test_validation_common import CLASS, SLICE
+
+    claim = claim_with(requests=[{"name": "a", "exactly": exact(capacity={"requests": {"memory": ""}})}])
+    report = analyze(yaml.safe_dump(claim), yaml.safe_dump_all([CLASS, SLICE]),
+                     feature_gates={"DRAConsumableCapacity": True}).to_dict()
+    assert report["allocation"]["status"] == "skipped"
+    assert [d["field"] for d in report["diagnostics"] if d["severity"] == "error"] == [
+        f"{REQ}[0].exactly.capacity.requests[memory]"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..features import exists_in
 from . import names
 from .common import CONFIG_MAX, Context, each, fully_qualified_name, opaque_config, selectors, toleration
+from .slices import quantity
 
 REQUESTS_MAX = 32
 CONSTRAINTS_MAX = 32
@@ -67,6 +68,15 @@ def _subrequest(ctx: Context, sub, path: str) -> None:
     _allocation_mode(ctx, sub.allocation_mode, sub.count, path)
     for i, tol in enumerate(sub.tolerations):
         toleration(ctx, tol, f"{path}.tolerations[{i}]")
+    _capacity_requests(ctx, sub.capacity, f"{path}.capacity")
+
+
+def _capacity_requests(ctx: Context, capacity, path: str) -> None:
+    """Requested amounts are quantities: the apiserver cannot even decode a malformed one."""
+    if capacity is None:
+        return
+    for name, text in capacity.requests.items():
+        quantity(ctx, text, f"{path}.requests[{name}]")
 
 
 def _exact(ctx: Context, req, path: str) -> None:
@@ -75,6 +85,7 @@ def _exact(ctx: Context, req, path: str) -> None:
     _allocation_mode(ctx, req.allocation_mode, req.count, path)
     for i, tol in enumerate(req.tolerations):
         toleration(ctx, tol, f"{path}.tolerations[{i}]")
+    _capacity_requests(ctx, req.capacity, f"{path}.capacity")
     if req.admin_access and exists_in("DRAAdminAccess", ctx.gates.release):
         # The strategy checks the namespace label (from 1.32, with the gate); namespaces are not part of the input.
         ctx.errs.warn(f"{path}.adminAccess", f"allowed only in a namespace labelled "
@@ -135,6 +146,11 @@ def _config(ctx: Context, config, path: str, known: RequestNames) -> None:
 def resource_claim(ctx: Context, claim) -> None:
     names.object_meta(ctx.errs, claim.metadata, namespaced=True)
     claim_spec(ctx, claim.spec, "spec")
+    allocation = claim.status.allocation if claim.status is not None else None
+    if allocation is not None:
+        for i, result in enumerate(allocation.devices.results):
+            for name, text in result.consumed_capacity.items():
+                quantity(ctx, text, f"status.allocation.devices.results[{i}].consumedCapacity[{name}]")
 
 
 def resource_claim_template(ctx: Context, template) -> None:

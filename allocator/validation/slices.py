@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from decimal import Decimal
 
 from .. import diagnostics as dg
+from ..model import DeviceAttribute
 from ..quantity import Quantity
 from . import names
 from .common import DEVICE_MAX_DOMAIN_LENGTH, DEVICE_MAX_ID_LENGTH, Context, each, qualified_name, taint
-from .errors import FieldError, GoValue, string_slice
+from .errors import Errors, FieldError, GoValue, string_slice
 from .nodeselector import node_selector, terms_value
 
 POOL_NAME_MAX = 253
@@ -127,13 +129,19 @@ def _pool(ctx: Context, pool) -> None:
 
 
 def _has_list_attributes(device) -> bool:
-    return any(a.ints is not None or a.bools is not None or a.strings is not None or a.versions is not None
-               for a in device.attributes.values())
+    for a in device.attributes.values():
+        if a.ints is not None or a.bools is not None or a.strings is not None or a.versions is not None:
+            return True
+    return False
 
 
 def _attribute_values(device) -> int:
+    """How many values the attributes hold: one a scalar, each item of a list (an empty list counts one)."""
     total = 0
     for a in device.attributes.values():
+        if a.ints is None and a.bools is None and a.strings is None and a.versions is None:
+            total += 1
+            continue
         n = sum(len(v or []) for v in (a.bools, a.ints, a.strings, a.versions))
         total += n if n else 1
     return total
@@ -193,16 +201,51 @@ def _device(ctx: Context, device, path: str, per_device_node_selection) -> None:
     if values > MAX_ATTRIBUTE_VALUES:
         errs.invalid(path, values, f"the total number of attribute values must not exceed {MAX_ATTRIBUTE_VALUES}")
 
-    validate_map(ctx, device.attributes, -1, ATTRIBUTE_KEY_MAX, f"{path}.attributes", _qualified_key(ctx),
-                 lambda a, p, at: _attribute(ctx, a, p, at))
-    multi = device.allow_multiple_allocations is True
-    validate_map(ctx, device.capacity, -1, ATTRIBUTE_KEY_MAX, f"{path}.capacity", _qualified_key(ctx),
-                 lambda c, p, at: _capacity(ctx, c, p, at, multi))
+    if not _plain_and_valid(device):
+        validate_map(ctx, device.attributes, -1, ATTRIBUTE_KEY_MAX, f"{path}.attributes", _qualified_key(ctx),
+                     lambda a, p, at: _attribute(ctx, a, p, at))
+        multi = device.allow_multiple_allocations is True
+        validate_map(ctx, device.capacity, -1, ATTRIBUTE_KEY_MAX, f"{path}.capacity", _qualified_key(ctx),
+                     lambda c, p, at: _capacity(ctx, c, p, at, multi))
     each(errs, device.taints, MAX_TAINTS, f"{path}.taints", lambda t, p: taint(ctx, t, p))
     each(errs, device.consumes_counters, MAX_CONSUMPTIONS_PER_DEVICE, f"{path}.consumesCounters",
          lambda c, p: _consumption(ctx, c, p), key=lambda c: c.counter_set)
     _device_nodes(ctx, device, path, per_device_node_selection)
     binding_parameters(ctx, device.binding_conditions, device.binding_failure_conditions, path)
+
+
+def _plain_and_valid(device) -> bool:
+    """Whether every attribute (one scalar) and capacity (no request policy) of ``device`` is known valid.
+
+    A cluster's devices repeat the same names and most values, so each
+    distinct (name, value) is checked once; anything else, or anything wrong,
+    goes through the full checks, which say what is wrong and where.
+    """
+    for key, attr in device.attributes.items():
+        if attr.ints is not None or attr.bools is not None or attr.strings is not None or attr.versions is not None:
+            return False
+        if not _valid_scalar_attribute(key, attr.int, attr.bool, attr.string, attr.version):
+            return False
+    for key, capacity in device.capacity.items():
+        if capacity.request_policy is not None or not _valid_plain_capacity(key, capacity.value):
+            return False
+    return True
+
+
+@functools.lru_cache(maxsize=65_536, typed=True)
+def _valid_scalar_attribute(key: str, int_value, bool_value, string: str | None, version: str | None) -> bool:
+    ctx = Context(Errors(), gates=None)
+    qualified_name(ctx.errs, key, "", None)
+    _attribute(ctx, DeviceAttribute(int=int_value, bool=bool_value, string=string, version=version), "", "")
+    return not ctx.errs.items
+
+
+@functools.lru_cache(maxsize=65_536)
+def _valid_plain_capacity(key: str, value: str) -> bool:
+    ctx = Context(Errors(), gates=None)
+    qualified_name(ctx.errs, key, "", None)
+    quantity(ctx, value, "")
+    return not ctx.errs.items
 
 
 def _device_nodes(ctx: Context, device, path: str, per_device_node_selection) -> None:
