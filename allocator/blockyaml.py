@@ -41,13 +41,16 @@ class Unsure(Exception):
     """The text is outside what this reader reads; the libyaml reader must read it."""
 
 
-def read_block(text: str, limits: Limits, scalar, key, resolvable: frozenset[str]) -> list[tuple]:
+def read_block(text: str, limits: Limits, scalar, key, resolvable: frozenset[str], read_item=None) -> list[tuple]:
     """The non-empty documents of ``text`` as ``(data, index, span, item_spans)``; raises Unsure.
 
     ``scalar`` resolves a plain scalar's text to its value, ``key`` turns a
     resolved key into the text the readers keep (both may raise to refuse);
     a plain scalar is text without asking ``scalar`` unless it starts with a
-    character of ``resolvable`` (or is empty).
+    character of ``resolvable`` (or is empty). ``read_item(text, max_depth,
+    max_values)`` reads an item of a top-level ``items:`` list that this reader
+    cannot, as a document of its own, returning (mapping, values counted) or
+    raising Unsure.
     Spans are ``(line, column, end_line, end_column)``, 0-based, as libyaml's
     marks give them; ``item_spans`` are those of the items of a top-level
     ``items:`` list.
@@ -58,7 +61,7 @@ def read_block(text: str, limits: Limits, scalar, key, resolvable: frozenset[str
     lines = text.split("\n")
     if len(rows) != len(lines) or (lines[-1] and not lines[-1].strip(" ")):
         raise Unsure  # (spaces at the very end: libyaml ends some blocks there, some on the next line)
-    reader = _Reader(rows, lines, limits, scalar, key, resolvable)
+    reader = _Reader(rows, lines, limits, scalar, key, resolvable, read_item)
     docs = []
     index = 0
     start = 0
@@ -80,13 +83,15 @@ def read_block(text: str, limits: Limits, scalar, key, resolvable: frozenset[str
 
 
 class _Reader:
-    def __init__(self, rows: list[tuple], lines: list[str], limits: Limits, scalar, key, resolvable: frozenset[str]):
+    def __init__(self, rows: list[tuple], lines: list[str], limits: Limits, scalar, key, resolvable: frozenset[str],
+                 read_item=None):
         self.rows = rows
         self.lines = lines
         self.limits = limits
         self.scalar = scalar
         self.key = key
         self.resolvable = resolvable
+        self.read_item = read_item
         # First characters of plain scalars that are text as they stand.
         self.plain_text = frozenset(chr(c) for c in range(0x21, 0x7f)) - _INDICATORS - resolvable - {"-"}
         self.count = 0  # values, as the other readers count them against the limit
@@ -116,111 +121,125 @@ class _Reader:
         plain_text = self.plain_text
         row = first
         while row < stop:
-            spaces, dash, raw_key, rest = rows[row]
-            if not dash and not raw_key and not rest:
-                row += 1
-                continue  # a blank line
-            indent = len(spaces)
-            if rest and rest[-1] == " ":
-                rest = rest.rstrip(" ")
-            # Another key of the same mapping (most lines) skips finding where the line belongs.
-            if top is None or dash or indent != top[0] or top[2] or top[3] is not None or not raw_key \
-                    or indent <= items_indent:
-                if open_item is not None and indent <= items_indent:
-                    # libyaml ends an item's block where the next token at the list's column or left of it starts.
-                    item_spans.append((open_item[0], open_item[1], row, indent))
-                    open_item = None
-                # Close the collections this line is not inside of.
-                while stack:
-                    top = stack[-1]
-                    if top[0] > indent or (top[2] and top[0] == indent and not dash):
+            try:
+                spaces, dash, raw_key, rest = rows[row]
+                if not dash and not raw_key and not rest:
+                    row += 1
+                    continue  # a blank line
+                indent = len(spaces)
+                if rest and rest[-1] == " ":
+                    rest = rest.rstrip(" ")
+                # Another key of the same mapping (most lines) skips finding where the line belongs.
+                if top is None or dash or indent != top[0] or top[2] or top[3] is not None or not raw_key \
+                        or indent <= items_indent:
+                    if open_item is not None and indent <= items_indent:
+                        # libyaml ends an item's block where the next token at the list's column or left of it starts.
+                        item_spans.append((open_item[0], open_item[1], row, indent))
+                        open_item = None
+                    # Close the collections this line is not inside of.
+                    while stack:
+                        top = stack[-1]
+                        if top[0] > indent or (top[2] and top[0] == indent and not dash):
+                            if top[3] is not None:
+                                top[1][top[3]] = None
+                                top[3] = None
+                                count += 1
+                            stack.pop()
+                            continue
+                        break
+                    if not stack:
+                        if root is not None or dash:
+                            raise Unsure  # a second root, or a list as the whole document
+                        if len(stack) >= max_depth:
+                            raise Unsure
+                        top = [indent, {}, False, None]
+                        stack.append(top)
+                        count += 1
+                        root = top[1]
+                        root_start = (row, indent)
+                    else:
+                        top = stack[-1]
                         if top[3] is not None:
-                            top[1][top[3]] = None
-                            top[3] = None
-                            count += 1
-                        stack.pop()
+                            if indent > top[0] or (dash and indent == top[0]):
+                                if len(stack) >= max_depth:
+                                    raise Unsure
+                                frame = [indent, [] if dash else {}, bool(dash), None]
+                                top[1][top[3]] = frame[1]
+                                if len(stack) == 1 and top[3] == "items":
+                                    if not dash:
+                                        raise Unsure  # ``items`` that is not a list: left to libyaml
+                                    items_list, items_indent = frame[1], indent
+                                top[3] = None
+                                stack.append(frame)
+                                count += 1
+                                top = frame
+                            else:
+                                top[1][top[3]] = None
+                                top[3] = None
+                                count += 1
+                        elif indent != top[0]:
+                            raise Unsure  # deeper than its collection: a multi-line scalar, or bad indentation
+                container = top[1]
+                if dash:
+                    if not top[2]:
+                        raise Unsure
+                    if not raw_key:
+                        if not rest:
+                            raise Unsure  # "-" alone: the item on the next lines
+                        if container is items_list:
+                            raise Unsure  # an item of ``items`` that is not a block mapping
+                        value, row = read_value(rest, row, indent)
+                        container.append(value)
+                        count += 1
                         continue
-                    break
-                if not stack:
-                    if root is not None or dash:
-                        raise Unsure  # a second root, or a list as the whole document
+                    # An item that is a mapping: its keys sit where the first one does.
                     if len(stack) >= max_depth:
                         raise Unsure
-                    top = [indent, {}, False, None]
+                    column = indent + len(dash)
+                    mapping = {}
+                    container.append(mapping)
+                    if container is items_list:
+                        open_item = (row, column)
+                    top = [column, mapping, False, None]
                     stack.append(top)
                     count += 1
-                    root = top[1]
-                    root_start = (row, indent)
-                else:
-                    top = stack[-1]
-                    if top[3] is not None:
-                        if indent > top[0] or (dash and indent == top[0]):
-                            if len(stack) >= max_depth:
-                                raise Unsure
-                            frame = [indent, [] if dash else {}, bool(dash), None]
-                            top[1][top[3]] = frame[1]
-                            if len(stack) == 1 and top[3] == "items":
-                                if not dash:
-                                    raise Unsure  # ``items`` that is not a list: left to libyaml
-                                items_list, items_indent = frame[1], indent
-                            top[3] = None
-                            stack.append(frame)
-                            count += 1
-                            top = frame
-                        else:
-                            top[1][top[3]] = None
-                            top[3] = None
-                            count += 1
-                    elif indent != top[0]:
-                        raise Unsure  # deeper than its collection: a multi-line scalar, or bad indentation
-            container = top[1]
-            if dash:
-                if not top[2]:
-                    raise Unsure
-                if not raw_key:
-                    if not rest:
-                        raise Unsure  # "-" alone: the item on the next lines
-                    if container is items_list:
-                        raise Unsure  # an item of ``items`` that is not a block mapping
-                    value, row = read_value(rest, row, indent)
-                    container.append(value)
+                    container = mapping
+                elif top[2] or not raw_key:
+                    raise Unsure  # a scalar where a key belongs, or a key where an item belongs
+                key = keys.get(raw_key)
+                if key is None:
+                    if raw_key[-1] == " " or len(raw_key) > _LONGEST_KEY:
+                        raise Unsure
+                    key = resolve_key(self.scalar(raw_key))
+                    keys[raw_key] = key
+                if key in container:
+                    raise Unsure  # a duplicate key: the libyaml reader reports it
+                count += 1
+                if not rest:
+                    top[3] = key
+                    row += 1
+                elif rest[0] in plain_text and ": " not in rest and rest[-1] != ":":
+                    container[key] = rest  # plain text, the most common value
+                    row += 1
                     count += 1
-                    continue
-                # An item that is a mapping: its keys sit where the first one does.
-                if len(stack) >= max_depth:
+                else:
+                    container[key], row = read_value(rest, row, top[0])
+                    count += 1
+                if count > max_values:
                     raise Unsure
-                column = indent + len(dash)
-                mapping = {}
-                container.append(mapping)
-                if container is items_list:
-                    open_item = (row, column)
-                top = [column, mapping, False, None]
-                stack.append(top)
-                count += 1
-                container = mapping
-            elif top[2] or not raw_key:
-                raise Unsure  # a scalar where a key belongs, or a key where an item belongs
-            key = keys.get(raw_key)
-            if key is None:
-                if raw_key[-1] == " " or len(raw_key) > _LONGEST_KEY:
-                    raise Unsure
-                key = resolve_key(self.scalar(raw_key))
-                keys[raw_key] = key
-            if key in container:
-                raise Unsure  # a duplicate key: the libyaml reader reports it
-            count += 1
-            if not rest:
-                top[3] = key
-                row += 1
-            elif rest[0] in plain_text and ": " not in rest and rest[-1] != ":":
-                container[key] = rest  # plain text, the most common value
-                row += 1
-                count += 1
-            else:
-                container[key], row = read_value(rest, row, top[0])
-                count += 1
-            if count > max_values:
-                raise Unsure
+            except Unsure:
+                # An item of a List this reader cannot read (a folded message, a flow mapping ...): libyaml
+                # reads that item alone, the rest stays fast. Anything else: libyaml reads the whole text.
+                if open_item is None or self.read_item is None or len(stack) < 2 or stack[1][1] is not items_list:
+                    raise
+                end = self._item_end(open_item[0], stop, items_indent)
+                item, values = self.read_item(self._item_text(open_item[0], end, items_indent),
+                                              max_depth - 2, max_values - count)
+                items_list[-1] = item
+                count += values
+                del stack[2:]
+                top = stack[-1]
+                row = end
         self.count = count
         if root is None:
             return None, None, None
@@ -234,6 +253,25 @@ class _Reader:
         if open_item is not None:
             item_spans.append((open_item[0], open_item[1], end[0], end[1]))
         return root, (root_start[0], root_start[1], end[0], end[1]), item_spans
+
+    def _item_end(self, first: int, stop: int, items_indent: int) -> int:
+        """The line after the item starting at ``first``: the next token at the list's column or left of it."""
+        lines = self.lines
+        row = first + 1
+        while row < stop:
+            line = lines[row]
+            content = line.lstrip(" ")
+            if content and len(line) - len(content) <= items_indent:
+                break
+            row += 1
+        return row
+
+    def _item_text(self, first: int, end: int, items_indent: int) -> str:
+        """The item's lines as a document of its own, at the same columns (its "-" becomes a space)."""
+        lines = self.lines[first:end]
+        head = lines[0]
+        lines[0] = head[:items_indent] + " " + head[items_indent + 1:]
+        return "\n".join(lines) + "\n"
 
     def _end_mark(self, stop: int) -> tuple[int, int]:
         """Where libyaml ends the blocks still open at a document's end: its ``---`` or the stream's end."""

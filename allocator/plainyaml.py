@@ -21,6 +21,7 @@ positions when a message needs them (``objects``).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from dataclasses import dataclass, field
@@ -130,13 +131,46 @@ def _read_block(text: str, limits: Limits) -> list[PlainDocument] | None:
     """The documents of block-style ``text`` read line by line (``blockyaml``), or None when outside its part."""
     loader = _Loader("")
     try:
-        found = read_block(text, limits, lambda value: _scalar(loader, value), _key, _RESOLVABLE)
+        found = read_block(text, limits, lambda value: _scalar(loader, value), _key, _RESOLVABLE, _read_item)
     except (Unsure, _Unsure):
         return None
     finally:
         loader.dispose()
     return [PlainDocument(data, index, Span(*span), [Span(*item) for item in items])
             for data, index, span, items in found]
+
+
+def _read_item(text: str, max_depth: int, max_values: int) -> tuple[dict, int]:
+    """One item of a List, as its own document, read from libyaml's events: (mapping, values counted)."""
+    if max_depth < 1 or max_values < 1:
+        raise Unsure
+    loader = _Loader(text)
+    try:
+        docs = _build(loader, dataclasses.replace(DEFAULT, max_depth=max_depth, max_values=max_values))
+    except (_Unsure, yaml.YAMLError, RecursionError, ValueError, TypeError, OverflowError, ArithmeticError):
+        raise Unsure from None
+    finally:
+        loader.dispose()
+    if len(docs) != 1 or docs[0].data.__class__ is not dict:
+        raise Unsure
+    return docs[0].data, _values_in(docs[0].data)
+
+
+def _values_in(data) -> int:
+    """Values as ``_build`` counts them: every scalar, key and collection."""
+    count = 1
+    level = [data]
+    while level:
+        below = []
+        for container in level:
+            if container.__class__ is dict:
+                count += 2 * len(container)
+                below.extend(v for v in container.values() if v.__class__ is dict or v.__class__ is list)
+            else:
+                count += len(container)
+                below.extend(v for v in container if v.__class__ is dict or v.__class__ is list)
+        level = below
+    return count
 
 
 def _build(loader, limits: Limits) -> list[PlainDocument]:

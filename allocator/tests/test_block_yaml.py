@@ -256,3 +256,29 @@ def test_generated_documents_agree_or_are_declined(docs, style):
     text = yaml.safe_dump_all(docs, default_flow_style=False, sort_keys=False, **style)
     check(text)
     check(yaml.safe_dump({"apiVersion": "v1", "kind": "List", "items": docs}, default_flow_style=False, **style))
+
+
+def test_an_item_it_cannot_read_is_read_by_libyaml_alone_and_the_rest_stays_fast(monkeypatch):
+    """A folded message in one Node (kubectl wraps long strings) must not send the whole dump to libyaml."""
+    docs = yaml.safe_load(cluster_yaml(3))["items"]
+    docs[2]["metadata"]["annotations"] = {"note": "a message long enough to be folded over several lines " * 3,
+                                          "flow": "x"}
+    text = yaml.safe_dump({"apiVersion": "v1", "kind": "List", "items": docs}, sort_keys=False, width=60)
+    text = text.replace("flow: x", "flow: {a: [1, 2]}")
+    alone = []
+    real = plainyaml._read_item
+    monkeypatch.setattr(plainyaml, "_read_item", lambda *args: alone.append(args[0]) or real(*args))
+    assert check(text)
+    assert 1 <= len(alone) < len(docs) and any("flow: {a: [1, 2]}" in item for item in alone)
+    assert _block(text, Limits())[0][0]["items"][2]["metadata"]["annotations"]["flow"] == {"a": [1, 2]}
+
+
+def test_an_item_read_alone_counts_against_the_limits():
+    docs = yaml.safe_load(cluster_yaml(2))["items"]
+    docs[-1]["metadata"]["labels"] = {"flow": "x"}
+    text = yaml.safe_dump({"apiVersion": "v1", "kind": "List", "items": docs}, sort_keys=False)
+    text = text.replace("flow: x", "flow: {a: 1}")
+    for max_values in range(200, 2000, 37):
+        check(text, Limits(max_values=max_values))
+    for max_depth in range(2, 9):
+        check(text, Limits(max_depth=max_depth))
