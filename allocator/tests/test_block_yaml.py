@@ -250,8 +250,16 @@ _STYLES = [dict(), dict(indent=4), dict(default_style='"'), dict(default_style="
            dict(allow_unicode=True), dict(explicit_start=True)]
 
 
+# Objects as Kubernetes has them: mappings of mappings, with plainer text most of the time.
+_PLAIN_TEXT = st.text(alphabet=string.ascii_letters + string.digits + "-_./", min_size=1, max_size=12)
+_OBJECTS = st.dictionaries(_KEYS, st.recursive(
+    st.one_of(_PLAIN_TEXT, _PLAIN_TEXT, _SCALARS),
+    lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(_KEYS, inner, max_size=4)),
+    max_leaves=20), min_size=1, max_size=5)
+
+
 @settings(max_examples=400, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(_TREES, min_size=1, max_size=3), st.sampled_from(_STYLES))
+@given(st.lists(st.one_of(_OBJECTS, _TREES), min_size=1, max_size=3), st.sampled_from(_STYLES))
 def test_generated_documents_agree_or_are_declined(docs, style):
     text = yaml.safe_dump_all(docs, default_flow_style=False, sort_keys=False, **style)
     check(text)
