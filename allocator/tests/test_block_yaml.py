@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from allocator import plainyaml
-from allocator.limits import Limits
+from allocator.limits import DEFAULT, Limits
 from allocator.synthetic import cluster_yaml
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -45,7 +45,7 @@ def _block(text: str, limits: Limits):
     return None if found is None else [(d.data, d.index, d.span, d.item_spans) for d in found]
 
 
-def check(text: str, limits: Limits = Limits()) -> bool:
+def check(text: str, limits: Limits = DEFAULT) -> bool:
     """Assert the line reader agrees or declines; True when it read the text."""
     block = _block(text, limits)
     if block is None:
