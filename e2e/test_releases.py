@@ -161,3 +161,35 @@ def test_a_reload_keeps_a_gate_that_the_restored_release_leaves_free(page: Page,
     expect(page.locator("#restored-status")).to_be_visible()
     expect(page.locator("#dra-off")).to_contain_text("DynamicResourceAllocation is set to false")
     expect(page.get_by_label("DynamicResourceAllocation")).to_be_enabled()
+
+
+BETA_FIRST_AVAILABLE = """\
+apiVersion: resource.k8s.io/v1beta1
+kind: ResourceClaim
+metadata:
+  name: one-of
+spec:
+  devices:
+    requests:
+    - name: gpu
+      firstAvailable:
+      - name: big
+        deviceClassName: gpu.example.com
+"""
+
+
+def test_a_field_the_chosen_release_lacks_is_an_unknown_field_naming_the_release_that_added_it(page: Page, samples):
+    page.goto("/")
+    pick_release(page, "1.32")
+    open_gates(page)
+    page.get_by_label("DynamicResourceAllocation").select_option("on")
+    replace_text(page, BETA_FIRST_AVAILABLE)
+    diagnostics = page.locator("#diagnostics")
+    expect(diagnostics).to_contain_text(
+        'unknown field "spec.devices.requests[0].firstAvailable": resource.k8s.io/v1beta1 in Kubernetes 1.32 '
+        "has no such field (added in 1.33)")
+    # In 1.34 (DRAPrioritizedList on by default) the field exists: no longer unknown.
+    pick_release(page, "1.34")
+    expect(diagnostics).not_to_contain_text("has no such field")
+    expect(diagnostics).not_to_contain_text('unknown field "spec.devices.requests[0].firstAvailable"')
+    expect(summary(page)).to_contain_text("Allocated")
