@@ -20,10 +20,15 @@ def test_the_compare_toggle_shows_two_columns_and_marks_the_difference(page: Pag
     expect(settings).to_be_visible()
     # Same settings on both sides at first: no difference.
     expect(page.locator("#differences-count")).to_have_text("No difference: both columns give the same outcome.")
-    # 1.37 locks DRAPrioritizedList on: the right column goes back to 1.36 to turn it off.
-    settings.get_by_label("Right column: Kubernetes version").select_option("1.36")
+    # 1.37 locks DRAPrioritizedList on: the right column's control says so, and the right column goes
+    # back to 1.36 to turn it off.
     settings.locator("#compare-gate-picker summary").click()
-    settings.get_by_label("DRAPrioritizedList").select_option("off")
+    right_gate = settings.get_by_label("DRAPrioritizedList")
+    expect(right_gate).to_be_disabled()
+    expect(right_gate).to_have_attribute("title", "GA and locked to on in Kubernetes 1.37")
+    settings.get_by_label("Right column: Kubernetes version").select_option("1.36")
+    expect(right_gate).to_be_enabled()
+    right_gate.select_option("off")
     right = page.locator("#compare-right")
     expect(right.locator(".compare-summary")).to_contain_text("Not valid")
     expect(right.locator(".compare-summary")).to_have_class(re.compile(r"\bdiffers\b"))

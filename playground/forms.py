@@ -147,9 +147,14 @@ class PlaygroundForm(forms.Form):
     def gate_fields(self):
         return [self[gate_field(gate)] for gate in KNOWN_GATES]
 
-    def gate_rows(self) -> list[dict]:
-        """Each gate's field, and whether the chosen release locks it (then the page cannot change it)."""
+    def gate_rows(self, prefix: str = "") -> list[dict]:
+        """Each gate's field, and whether the chosen release locks it (then the page cannot change it).
+
+        With ``prefix`` COMPARE: the right column's gates, locked by its own release.
+        """
         name = self["kubernetes_version"].value()
+        if prefix:
+            name = self["compare_kubernetes_version"].value() or name
         rel = release(name if name in RELEASES else CURRENT_RELEASE)
         rows = []
         for gate in KNOWN_GATES:
@@ -157,11 +162,11 @@ class PlaygroundForm(forms.Form):
             locked = bool(spec and spec.locked)
             title = (f"{spec.stage} and locked to {'on' if spec.default else 'off'} in Kubernetes {rel.name}"
                      if locked else "")
-            rows.append({"field": self[gate_field(gate)], "locked": locked, "title": title})
+            rows.append({"field": self[gate_field(gate, prefix)], "locked": locked, "title": title})
         return rows
 
-    def compare_gate_fields(self):
-        return [self[gate_field(gate, COMPARE)] for gate in KNOWN_GATES]
+    def compare_gate_rows(self) -> list[dict]:
+        return self.gate_rows(COMPARE)
 
     def _gates(self, data: dict, prefix: str = "") -> dict[str, bool]:
         gates = {}

@@ -19,6 +19,23 @@ class ReleasesTestCase(BaseTestCase):
         self.assertIn('<select name="gate_DynamicResourceAllocation" id="id_gate_DynamicResourceAllocation">', html)
         self.assertIn('id="id_gate_DRAAdminAccess">', html)  # beta in 1.34, locked from 1.36
 
+    def test_the_right_columns_gates_follow_the_right_columns_release(self):
+        locked = ('<select name="compare_gate_DynamicResourceAllocation" id="id_compare_gate_DynamicResourceAllocation" '
+                  'disabled title="GA and locked to on in Kubernetes 1.37">')
+        free = '<select name="compare_gate_DynamicResourceAllocation" id="id_compare_gate_DynamicResourceAllocation">'
+        r = self.client.post("/", self.form_data(kubernetes_version="1.34", compare="on",
+                                                 compare_kubernetes_version="1.37"), **HTMX)
+        html = r.content.decode()
+        self.assertIn('id="compare-gate-list" hx-swap-oob="true"', html)
+        self.assertTrue(locked in html)
+        self.assertTrue('<select name="gate_DynamicResourceAllocation" id="id_gate_DynamicResourceAllocation">' in html)
+        r = self.client.post("/", self.form_data(kubernetes_version="1.37", compare="on",
+                                                 compare_kubernetes_version="1.34"), **HTMX)
+        html = r.content.decode()
+        self.assertTrue(free in html and "Right: Kubernetes 1.34" in html)
+        r = self.client.post("/", self.form_data(kubernetes_version="1.34"), **HTMX)
+        self.assertNotIn("compare-gate-list", r.content.decode())
+
     def test_dra_off_heads_the_results_and_the_objects_are_not_served(self):
         r = self.client.post("/", self.form_data(kubernetes_version="1.33"), **HTMX)
         self.assertContains(r, "DRA is off in Kubernetes 1.33.")
