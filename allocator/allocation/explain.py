@@ -377,14 +377,22 @@ class _Explainer:
         features = self.search.features
         constraints = [make_constraint(c, features.list_type_attributes, distinct=not self.search.variant.is_stable)
                        for c in claim.spec.devices.constraints]
+        if not any(c is not None for c in constraints):
+            return
         tallies: dict = {}  # the other requests' devices, counted once per attribute for every candidate
         for _rex, view, _data, cands in pending:
+            if not cands:
+                continue
             base, sub = (view.parent, view.name) if view.parent else (view.name, "")
+            # What does not depend on the candidate is worked out once per request and constraint.
+            checks = [_ConstraintCheck(index, constraint, view, usable, tallies)
+                      for index, constraint in enumerate(constraints)
+                      if constraint is not None and constraint.applies_to(base, sub)]
+            if not checks:
+                continue
             for verdict, cand in cands:
-                for index, constraint in enumerate(constraints):
-                    if constraint is None or not constraint.applies_to(base, sub):
-                        continue
-                    reason = _constraint_reason(index, constraint, view, cand, usable, tallies)
+                for check in checks:
+                    reason = check.reason(cand)
                     if reason is not None:
                         verdict.reason, verdict.matches = reason, False
                         break
@@ -431,52 +439,85 @@ class _Tally:
 _SCALAR_KINDS = ("string", "int", "bool", "version")
 
 
-def _constraint_reason(index, constraint, view: RequestView, cand: Candidate, usable,
-                       tallies: dict | None = None) -> Reason | None:
-    """Whether the other requests under the constraint can agree with this device (first order only)."""
-    tallies = {} if tallies is None else tallies
-    attr = lookup_attribute(cand.device, cand.id.driver, constraint.attribute)
-    label = f"constraint #{index} ({constraint.kind} {constraint.attribute})"
-    if attr is None:
-        return Reason("constraint", f"{label}: the device has no such attribute", constraint=index,
-                      attribute=constraint.attribute)
-    match = isinstance(constraint, MatchAttribute)
-    own_base = view.parent or view.name
-    by_base: dict[str, list[tuple[RequestView, list[Candidate]]]] = {}
-    for other_view, others in usable.values():
-        other_base = other_view.parent or other_view.name
-        if other_base == own_base and other_view.full_name != view.full_name:
-            continue  # alternatives of one request are never allocated together
-        by_base.setdefault(other_base, []).append((other_view, others))
-    for alternatives in by_base.values():
-        failed = None
+class _ConstraintCheck:
+    """Whether the other requests under one constraint can agree with a device of one request (first order only).
+
+    For every other request (the alternatives of a ``firstAvailable`` request
+    as one group), some device must share the device's value (matchAttribute)
+    or differ from it (distinctAttribute) often enough. A group with an
+    alternative that the constraint does not bind, or that can never lack
+    devices, is always satisfied and is left out up front.
+    """
+
+    __slots__ = ("index", "constraint", "match", "groups")
+
+    def __init__(self, index: int, constraint, view: RequestView, usable, tallies: dict):
+        self.index = index
+        self.constraint = constraint
+        self.match = isinstance(constraint, MatchAttribute)
+        own_base = view.parent or view.name
+        by_base: dict[str, list[tuple[RequestView, list[Candidate]]]] = {}
+        for other_view, others in usable.values():
+            other_base = other_view.parent or other_view.name
+            if other_base == own_base and other_view.full_name != view.full_name:
+                continue  # alternatives of one request are never allocated together
+            by_base.setdefault(other_base, []).append((other_view, others))
+        self.groups = []
+        for alternatives in by_base.values():
+            group = self._group(alternatives, view, tallies)
+            if group is not None:
+                self.groups.append(group)
+
+    def _group(self, alternatives, view: RequestView, tallies: dict) -> list | None:
+        """(request, devices, tally, wanted or None when it depends on the device) per alternative;
+        None when one alternative is always satisfied."""
+        constraint = self.constraint
+        group = []
         for other_view, others in alternatives:
             base, sub = (other_view.parent, other_view.name) if other_view.parent else (other_view.name, "")
-            if not constraint.applies_to(base, sub):
-                failed = None
-                break  # this alternative is not bound by the constraint
+            if not constraint.applies_to(base, sub) or not others:
+                return None
+            wanted = None
+            if other_view.mode != ALL:
+                wanted = other_view.count - (1 if other_view.full_name == view.full_name else 0)
+                if wanted <= 0:
+                    return None
             tally = tallies.get((id(others), constraint.attribute))
             if tally is None:
                 tally = tallies[id(others), constraint.attribute] = _Tally(others, constraint.attribute)
-            peer_count = len(others) - len(tally.by_id.get(cand.id, ()))
-            wanted = peer_count if other_view.mode == ALL else other_view.count
-            if other_view.full_name == view.full_name and other_view.mode != ALL:
-                wanted -= 1  # the device itself is one of them
-            if not others or wanted <= 0:
-                failed = None
-                break
-            agreeing = tally.agreeing(attr, cand.id, match, constraint.list_values)
-            if agreeing >= wanted:
-                failed = None
-                break
-            failed = (other_view.full_name, agreeing, wanted)
-        if failed is not None:
-            other, agreeing, wanted = failed
-            how = "share" if match else "differ from"
-            return Reason("constraint", f"{label}: this device has {_attribute_text(attr)}; {agreeing} device(s) "
-                          f"of request {other} {how} it, {wanted} needed", constraint=index,
-                          attribute=constraint.attribute, other_request=other)
-    return None
+            group.append((other_view.full_name, others, tally, wanted))
+        return group
+
+    def reason(self, cand: Candidate) -> Reason | None:
+        constraint, index = self.constraint, self.index
+        attr = lookup_attribute(cand.device, cand.id.driver, constraint.attribute)
+        if attr is None:
+            return Reason("constraint", f"{self._label()}: the device has no such attribute", constraint=index,
+                          attribute=constraint.attribute)
+        own_id, match, list_values = cand.id, self.match, constraint.list_values
+        for group in self.groups:
+            failed = None
+            for name, others, tally, wanted in group:
+                if wanted is None:  # allocationMode All: every device but this one
+                    wanted = len(others) - len(tally.by_id.get(own_id, ()))
+                    if wanted <= 0:
+                        failed = None
+                        break
+                agreeing = tally.agreeing(attr, own_id, match, list_values)
+                if agreeing >= wanted:
+                    failed = None
+                    break
+                failed = (name, agreeing, wanted)
+            if failed is not None:
+                other, agreeing, wanted = failed
+                how = "share" if match else "differ from"
+                return Reason("constraint", f"{self._label()}: this device has {_attribute_text(attr)}; "
+                              f"{agreeing} device(s) of request {other} {how} it, {wanted} needed",
+                              constraint=index, attribute=constraint.attribute, other_request=other)
+        return None
+
+    def _label(self) -> str:
+        return f"constraint #{self.index} ({self.constraint.kind} {self.constraint.attribute})"
 
 
 def _attribute_text(attr: model.DeviceAttribute) -> str:
