@@ -5,13 +5,20 @@ remembers the answer. We remember per selector and device content, which
 gives the same answers (CEL sees only driver, attributes, capacity and
 allowMultipleAllocations) and lets a search over many nodes with identical
 devices evaluate each expression once.
+
+Devices of different nodes rarely have the same content (a uuid attribute
+differs), so an expression that provably reads only some attributes and
+capacities (``static_reads``) is also answered, and explained, once per
+projection of the device onto what it reads (``_Memory.shared_keys``).
 """
 
 from __future__ import annotations
 
 from .. import model
 from ..cel import CELCompileError, CELRuntimeError, build_device, compile_selector
+from ..cel import _split as split_name  # how build_device files a name under a domain
 from ..cel.explain import explain_false
+from ..quantity import Quantity
 from .errors import AllocatorError
 
 # cel.EnhanceRuntimeError adds this to every "no such key" error.
@@ -43,6 +50,108 @@ def device_fingerprint(driver: str, device: model.Device, allow_multiple: bool) 
     return driver, attrs, capacity, allow_multiple
 
 
+# Fields of the device that every projection keeps (``build_device`` always sets them).
+_DEVICE_FIELDS = ("driver", "allowMultipleAllocations")
+_DEVICE_MAPS = ("attributes", "capacity")
+
+
+def static_reads(root) -> frozenset | None:
+    """The (map, domain, name) entries an expression reads of the device, if that is all it can read.
+
+    Reads are ``device.attributes["domain"].name`` (or ``["name"]``, or under
+    ``has()``) and the same of ``device.capacity``, plus ``device.driver`` and
+    ``device.allowMultipleAllocations``. None when the expression might read
+    anything else: the device or one of its maps as a value, a domain by a
+    field or a computed key, optional access, or a variable named ``device``
+    of its own. Then the answer can depend on the whole device.
+    """
+    found: set = set()
+    return frozenset(found) if root is not None and _only_static(root, found) else None
+
+
+def _only_static(n, found: set) -> bool:
+    kind = n.kind
+    if kind == "lit":
+        return True
+    if kind == "ident":
+        return n.a != "device"
+    read = _static_read(n)
+    if read is not None:
+        if read:
+            found.add(read)
+        return True
+    if kind == "comp":
+        if "device" in n.c:
+            return False
+        children = [n.b, *n.d]
+    elif kind == "bind":
+        if n.a == "device":
+            return False
+        children = [n.b, n.c]
+    elif kind == "call":
+        children = ([n.b] if n.b is not None else []) + list(n.c)
+    elif kind == "select":
+        children = [n.a]
+    elif kind == "list":
+        children = list(n.a)
+    elif kind == "map":
+        children = [x for key, value, _ in n.a for x in (key, value)]
+    elif kind == "struct":
+        children = [value for _, value, _ in n.b]
+    else:
+        return False  # a node this analysis does not know: assume the worst
+    return all(_only_static(child, found) for child in children)
+
+
+def _is_device(n) -> bool:
+    return n.kind == "ident" and n.a == "device"
+
+
+def _literal_index(n):
+    """(operand, key) of ``x["key"]`` with a string literal, else None."""
+    if n.kind == "call" and n.a == "_[_]" and n.b is None and len(n.c) == 2:
+        key = n.c[1]
+        if key.kind == "lit" and type(key.a) is str:
+            return n.c[0], key.a
+    return None
+
+
+def _static_read(n) -> tuple | None:
+    """() for ``device.driver``-like reads, (map, domain, name) for an entry, None for anything else."""
+    if n.kind == "select" and n.c in ("", "has"):
+        if _is_device(n.a) and n.b in _DEVICE_FIELDS:
+            return ()
+        operand, name = n.a, n.b
+    else:
+        found = _literal_index(n)
+        if found is None:
+            return None
+        operand, name = found
+    # The domain only by index: a missing domain is then an empty map, as in a projection that lacks it.
+    found = _literal_index(operand)
+    if found is None:
+        return None
+    outer, domain = found
+    if outer.kind == "select" and outer.c == "" and _is_device(outer.a) and outer.b in _DEVICE_MAPS:
+        return outer.b, domain, name
+    return None
+
+
+def _attribute_fields(a: model.DeviceAttribute) -> tuple:
+    return (a.int, a.bool, a.string, a.version,
+            tuple(a.ints) if a.ints is not None else None, tuple(a.bools) if a.bools is not None else None,
+            tuple(a.strings) if a.strings is not None else None,
+            tuple(a.versions) if a.versions is not None else None)
+
+
+def _may_fail_to_build(a: model.DeviceAttribute) -> bool:
+    """Whether ``build_device`` could refuse this attribute: only a version to parse, or no value at all."""
+    if a.version is not None or a.versions is not None:
+        return True
+    return (a.int is None and a.bool is None and a.string is None and a.ints is None and a.bools is None
+            and a.strings is None)
+
+
 class _Memory:
     """What a SelectorEvaluator has learned; replaced whole when it grows too big.
 
@@ -50,7 +159,9 @@ class _Memory:
     mixed between two memories: every public call takes one memory and keeps it.
     """
 
-    __slots__ = ("device_keys", "classes", "content_keys", "built", "results", "verdicts", "explained")
+    __slots__ = ("device_keys", "classes", "content_keys", "built", "results", "verdicts", "explained",
+                 "projections", "shared_keys", "shared_devices", "shared_built", "shared_results", "shared_explained",
+                 "build_failures")
 
     def __init__(self):
         self.device_keys: dict[int, tuple[model.Device, int]] = {}  # id(device) -> (device, content key)
@@ -61,13 +172,30 @@ class _Memory:
         self.results: dict[tuple[str, int], bool | Exception] = {}
         self.verdicts: dict[tuple, tuple[str, int]] = {}
         self.explained: dict[tuple[str, int], list[dict]] = {}  # (expression, content) -> deciding parts
+        # A device projected onto what an expression reads: (content, reads) -> shared key, a small
+        # number per distinct (driver, allowMultipleAllocations, entries read, why the whole device
+        # cannot be built), which keys the shared answers as content keys the others.
+        self.projections: dict[tuple[int, frozenset], int] = {}
+        self.shared_keys: dict[tuple, int] = {}
+        self.shared_devices: dict[int, tuple] = {}  # shared key -> build_device arguments, or the failure
+        self.shared_built: dict[int, dict | CELRuntimeError] = {}
+        self.shared_results: dict[tuple[str, int], bool | Exception] = {}
+        self.shared_explained: dict[tuple[str, int], list[dict]] = {}
+        # What build_device says of the entries that can fail (versions, empty attributes, capacities).
+        self.build_failures: dict[tuple, str | None] = {}
 
     def answers(self) -> int:
-        return len(self.results) + len(self.verdicts) + len(self.explained)
+        return (len(self.results) + len(self.verdicts) + len(self.explained) + len(self.projections)
+                + len(self.shared_results) + len(self.shared_explained))
 
     def forget_answers(self) -> None:
         """Drop the answers but keep the devices' keys and CEL values (the costly part to build again)."""
         self.results, self.verdicts, self.explained = {}, {}, {}
+        self.projections, self.shared_results, self.shared_explained = {}, {}, {}
+
+    def devices(self) -> int:
+        """Devices, classes and projected devices known (their CEL values are what is costly to build)."""
+        return len(self.device_keys) + len(self.classes) + len(self.shared_keys) + len(self.build_failures)
 
 
 class SelectorEvaluator:
@@ -85,6 +213,7 @@ class SelectorEvaluator:
         self.max_devices = max_devices
         self.max_answers = max_answers
         self._compiled: dict[str, object] = {}  # expression -> compiled selector or CELCompileError
+        self._reads: dict[str, frozenset | None] = {}  # expression -> ``static_reads`` of it
         self._memory = _Memory()
 
     def _current(self) -> _Memory:
@@ -94,13 +223,14 @@ class SelectorEvaluator:
         """Keep within the bounds (checked between calls, not per device): past ``max_devices`` devices
         start again; past ``max_answers`` answers forget the answers only."""
         memory = self._memory
-        if self.max_devices is not None and len(memory.device_keys) + len(memory.classes) > self.max_devices:
+        if self.max_devices is not None and memory.devices() > self.max_devices:
             self._memory = _Memory()
-            self._compiled = {}
+            self._compiled, self._reads = {}, {}
         elif self.max_answers is not None and memory.answers() > self.max_answers:
             memory.forget_answers()
         if self.max_answers is not None and len(self._compiled) > MAX_COMPILED:
-            self._compiled = {}  # every keystroke in a selector is a new expression; compiling again is cheap
+            # every keystroke in a selector is a new expression; compiling again is cheap
+            self._compiled, self._reads = {}, {}
 
     @staticmethod
     def _device_value(memory: _Memory, content: int, driver: str, device: model.Device,
@@ -196,13 +326,93 @@ class SelectorEvaluator:
         key = (expression, content)
         outcome = memory.results.get(key)
         if outcome is None:
-            try:
-                value = self._device_value(memory, content, driver, device, allow_multiple)
-                outcome = bool(compiled.evaluate_device(value))
-            except CELRuntimeError as err:
-                outcome = err
+            reads = self._static_reads(expression, compiled)
+            if reads is None:
+                outcome = self._evaluate(compiled, lambda: self._device_value(memory, content, driver, device,
+                                                                              allow_multiple))
+            else:
+                shared = self._projection(memory, reads, content, driver, device, allow_multiple)
+                outcome = memory.shared_results.get((expression, shared))
+                if outcome is None:
+                    outcome = self._evaluate(compiled, lambda: self._shared_value(memory, shared))
+                    memory.shared_results[expression, shared] = outcome
             memory.results[key] = outcome
         return outcome
+
+    @staticmethod
+    def _evaluate(compiled, value) -> bool | CELRuntimeError:
+        try:
+            return bool(compiled.evaluate_device(value()))
+        except CELRuntimeError as err:
+            return err
+
+    def _static_reads(self, expression: str, compiled) -> frozenset | None:
+        if expression not in self._reads:
+            self._reads[expression] = static_reads(getattr(compiled, "root", None))
+        return self._reads[expression]
+
+    @staticmethod
+    def _projection(memory: _Memory, reads: frozenset, content: int, driver: str, device: model.Device,
+                    allow_multiple: bool) -> int:
+        """The shared key of the device as an expression reading ``reads`` sees it.
+
+        Keeps every entry that ``build_device`` files under a name read (a
+        plain name and its ``driver/`` form land on the same one; the last
+        wins, so the order stays), and why the whole device cannot be built,
+        if it cannot: then every selector fails the same way.
+        """
+        key = (content, reads)
+        found = memory.projections.get(key)
+        if found is None:
+            attributes = {name: a for name, a in device.attributes.items()
+                          if ("attributes", *split_name(name, driver)) in reads}
+            capacity = {name: c for name, c in device.capacity.items()
+                        if ("capacity", *split_name(name, driver)) in reads}
+            failure = SelectorEvaluator._build_failure(memory, driver, device)
+            shape = (driver, allow_multiple, failure,
+                     tuple((name, _attribute_fields(a)) for name, a in attributes.items()),
+                     tuple((name, c.value) for name, c in capacity.items()))
+            found = memory.shared_keys.get(shape)
+            if found is None:
+                found = memory.shared_keys[shape] = len(memory.shared_keys)
+                memory.shared_devices[found] = failure if failure is not None else (
+                    driver, attributes, capacity, allow_multiple)
+            memory.projections[key] = found
+        return found
+
+    @staticmethod
+    def _build_failure(memory: _Memory, driver: str, device: model.Device) -> str | None:
+        """The error ``build_device`` gives for the whole device, or None, without building all of it.
+
+        Only versions, attributes without a value and capacities that are not
+        yet quantities can fail; building just those, in their order, fails
+        first on the same one with the same message."""
+        attributes = {name: a for name, a in device.attributes.items() if _may_fail_to_build(a)}
+        capacity = {name: c for name, c in device.capacity.items() if not isinstance(c.value, Quantity)}
+        if not attributes and not capacity:
+            return None
+        key = (driver, tuple((name, _attribute_fields(a)) for name, a in attributes.items()),
+               tuple((name, c.value) for name, c in capacity.items()))
+        if key not in memory.build_failures:
+            try:
+                build_device(driver, attributes, capacity)
+                failure = None
+            except (CELRuntimeError, ValueError) as err:  # as _device_value turns them into CEL errors
+                failure = str(err)
+            memory.build_failures[key] = failure
+        return memory.build_failures[key]
+
+    @staticmethod
+    def _shared_value(memory: _Memory, shared: int) -> dict:
+        """The CEL value of a projected device; raises CELRuntimeError when the whole device has none."""
+        built = memory.shared_built.get(shared)
+        if built is None:
+            made = memory.shared_devices[shared]
+            built = CELRuntimeError(made) if isinstance(made, str) else build_device(*made)
+            memory.shared_built[shared] = built
+        if isinstance(built, CELRuntimeError):
+            raise CELRuntimeError(str(built))
+        return built
 
     def explain(self, expression: str, driver: str, device: model.Device, allow_multiple: bool) -> list[dict]:
         """The parts of a selector that made it false on this device (see ``allocator.cel.explain``)."""
@@ -214,13 +424,25 @@ class SelectorEvaluator:
             found = []
             compiled = self._compile(expression)
             if not isinstance(compiled, CELCompileError):
-                try:
-                    built = self._device_value(memory, content, driver, device, allow_multiple)
-                    found = [part.to_dict() for part in explain_false(compiled, built)]
-                except CELRuntimeError:
-                    pass  # the device cannot even be shown to CEL: the reason says so already
+                reads = self._static_reads(expression, compiled)
+                if reads is None:
+                    found = self._explain(compiled, lambda: self._device_value(memory, content, driver, device,
+                                                                               allow_multiple))
+                else:
+                    shared = self._projection(memory, reads, content, driver, device, allow_multiple)
+                    found = memory.shared_explained.get((expression, shared))
+                    if found is None:
+                        found = self._explain(compiled, lambda: self._shared_value(memory, shared))
+                        memory.shared_explained[expression, shared] = found
             memory.explained[key] = found
         return found
+
+    @staticmethod
+    def _explain(compiled, value) -> list[dict]:
+        try:
+            return [part.to_dict() for part in explain_false(compiled, value())]
+        except CELRuntimeError:
+            return []  # the device cannot even be shown to CEL: the reason says so already
 
     def _first_false(self, memory: _Memory, expressions, content: int, driver: str, device: model.Device,
                      allow_multiple: bool, device_id, owner: str) -> int:
