@@ -40,13 +40,12 @@ def compile_error_text(err) -> str:
 
 
 def device_fingerprint(driver: str, device: model.Device, allow_multiple: bool) -> tuple:
-    """What a CEL selector can see of a device, as a hashable value."""
-    attrs = tuple(sorted(
-        (name, a.int, a.bool, a.string, a.version,
-         tuple(a.ints) if a.ints is not None else None, tuple(a.bools) if a.bools is not None else None,
-         tuple(a.strings) if a.strings is not None else None, tuple(a.versions) if a.versions is not None else None)
-        for name, a in device.attributes.items()))
-    capacity = tuple(sorted((name, c.value) for name, c in device.capacity.items()))
+    """What a CEL selector can see of a device, as a hashable value.
+
+    In the device's order, not sorted: a plain name and its ``driver/`` form
+    are one entry for CEL, and ``build_device`` keeps the last of them."""
+    attrs = tuple((name, *_attribute_fields(a)) for name, a in device.attributes.items())
+    capacity = tuple((name, c.value) for name, c in device.capacity.items())
     return driver, attrs, capacity, allow_multiple
 
 

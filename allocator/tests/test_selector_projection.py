@@ -179,3 +179,15 @@ def test_verdicts_with_shared_answers_match_the_whole_device():
                 assert got == ("", -1)
             else:
                 assert want[2] == ("value", False) and got == want[:2], (device.name, expressions)
+
+
+def test_devices_that_differ_only_in_the_order_of_a_plain_and_a_qualified_name_are_not_confused():
+    """build_device keeps the last of ``model`` and ``d/model``: the order is part of what CEL sees."""
+    evaluator = SelectorEvaluator(GATES)
+    plain_last = _device("plain-last", {"d/model": A(string="b"), "model": A(string="a")})
+    qualified_last = _device("qualified-last", {"model": A(string="a"), "d/model": A(string="b")})
+    for expression in ("device.attributes['d'].model == 'a'", "device.attributes['d'].exists(k, k == 'model') && "
+                       "device.attributes['d'].model == 'a'"):
+        for _round in range(2):
+            assert evaluator.outcome(expression, "d", plain_last, False) is True
+            assert evaluator.outcome(expression, "d", qualified_last, False) is False
