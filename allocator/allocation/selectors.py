@@ -160,7 +160,7 @@ class _Memory:
 
     __slots__ = ("device_keys", "classes", "content_keys", "built", "results", "verdicts", "explained",
                  "projections", "shared_keys", "shared_devices", "shared_built", "shared_results", "shared_explained",
-                 "build_failures")
+                 "layouts", "build_failures")
 
     def __init__(self):
         self.device_keys: dict[int, tuple[model.Device, int]] = {}  # id(device) -> (device, content key)
@@ -180,6 +180,7 @@ class _Memory:
         self.shared_built: dict[int, dict | CELRuntimeError] = {}
         self.shared_results: dict[tuple[str, int], bool | Exception] = {}
         self.shared_explained: dict[tuple[str, int], list[dict]] = {}
+        self.layouts: dict[int, tuple] = {}  # content -> ``SelectorEvaluator._layout``
         # What build_device says of the entries that can fail (versions, empty attributes, capacities).
         self.build_failures: dict[tuple, str | None] = {}
 
@@ -193,7 +194,9 @@ class _Memory:
         self.projections, self.shared_results, self.shared_explained = {}, {}, {}
 
     def devices(self) -> int:
-        """Devices, classes and projected devices known (their CEL values are what is costly to build)."""
+        """Devices, classes and projected devices known (their CEL values are what is costly to build).
+
+        ``layouts`` is left out: it has at most one entry per device key."""
         return len(self.device_keys) + len(self.classes) + len(self.shared_keys) + len(self.build_failures)
 
 
@@ -363,38 +366,47 @@ class SelectorEvaluator:
         key = (content, reads)
         found = memory.projections.get(key)
         if found is None:
-            attributes = {name: a for name, a in device.attributes.items()
-                          if ("attributes", *split_name(name, driver)) in reads}
-            capacity = {name: c for name, c in device.capacity.items()
-                        if ("capacity", *split_name(name, driver)) in reads}
-            failure = SelectorEvaluator._build_failure(memory, driver, device)
-            shape = (driver, allow_multiple, failure,
-                     tuple((name, _attribute_fields(a)) for name, a in attributes.items()),
-                     tuple((name, c.value) for name, c in capacity.items()))
+            failure, entries = SelectorEvaluator._layout(memory, content, driver, device)
+            kept = [entry for entry in entries if entry[0] in reads]
+            shape = (driver, allow_multiple, failure, tuple((entry[0][0], entry[1], entry[2]) for entry in kept))
             found = memory.shared_keys.get(shape)
             if found is None:
                 found = memory.shared_keys[shape] = len(memory.shared_keys)
                 memory.shared_devices[found] = failure if failure is not None else (
-                    driver, attributes, capacity, allow_multiple)
+                    driver, {entry[1]: entry[3] for entry in kept if entry[0][0] == "attributes"},
+                    {entry[1]: entry[3] for entry in kept if entry[0][0] == "capacity"}, allow_multiple)
             memory.projections[key] = found
         return found
 
     @staticmethod
-    def _build_failure(memory: _Memory, driver: str, device: model.Device) -> str | None:
+    def _layout(memory: _Memory, content: int, driver: str, device: model.Device) -> tuple:
+        """Per device content: why the whole device cannot be built (or None), and its entries as
+        ((map, domain, name) as CEL sees it, name in the device, value, the entry), in the device's order."""
+        found = memory.layouts.get(content)
+        if found is None:
+            entries = tuple((("attributes", *split_name(name, driver)), name, _attribute_fields(a), a)
+                            for name, a in device.attributes.items())
+            entries += tuple((("capacity", *split_name(name, driver)), name, c.value, c)
+                             for name, c in device.capacity.items())
+            found = memory.layouts[content] = (SelectorEvaluator._build_failure(memory, driver, entries), entries)
+        return found
+
+    @staticmethod
+    def _build_failure(memory: _Memory, driver: str, entries: tuple) -> str | None:
         """The error ``build_device`` gives for the whole device, or None, without building all of it.
 
         Only versions, attributes without a value and capacities that are not
         yet quantities can fail; building just those, in their order, fails
         first on the same one with the same message."""
-        attributes = {name: a for name, a in device.attributes.items() if _may_fail_to_build(a)}
-        capacity = {name: c for name, c in device.capacity.items() if not isinstance(c.value, Quantity)}
-        if not attributes and not capacity:
+        risky = tuple(entry for entry in entries if (
+            _may_fail_to_build(entry[3]) if entry[0][0] == "attributes" else not isinstance(entry[3].value, Quantity)))
+        if not risky:
             return None
-        key = (driver, tuple((name, _attribute_fields(a)) for name, a in attributes.items()),
-               tuple((name, c.value) for name, c in capacity.items()))
+        key = (driver, tuple((entry[0][0], entry[1], entry[2]) for entry in risky))
         if key not in memory.build_failures:
             try:
-                build_device(driver, attributes, capacity)
+                build_device(driver, {entry[1]: entry[3] for entry in risky if entry[0][0] == "attributes"},
+                             {entry[1]: entry[3] for entry in risky if entry[0][0] == "capacity"})
                 failure = None
             except (CELRuntimeError, ValueError) as err:  # as _device_value turns them into CEL errors
                 failure = str(err)
