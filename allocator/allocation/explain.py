@@ -211,6 +211,8 @@ class _Explainer:
                 search.pools = []
         self.pools = {(p.driver, p.name): p for p in search.pools}
         self.reach = self._devices_in_reach()
+        # Per device in reach, what does not depend on the request: the candidate, or why it is out.
+        self.in_reach = [self._slot(s, device, relevant) for s, device, relevant in self.reach]
         self.chosen: dict[DeviceID, list[tuple[int, str]]] = {}
         if search.found:
             for ci, picked in enumerate(search.results):
@@ -230,6 +232,12 @@ class _Explainer:
                 relevant = False
             out.extend((s, d, relevant) for d in s.spec.devices)
         return out
+
+    def _slot(self, s: model.ResourceSlice, device: model.Device, relevant: bool) -> tuple:
+        """(device id, slice, candidate, reason it is out for every request or None)."""
+        device_id = DeviceID(s.spec.driver, s.spec.pool.name, device.name)
+        cand = Candidate(device_id, device, s, self.pools.get((s.spec.driver, s.spec.pool.name)))
+        return device_id, s, cand, self._pool_reason(cand, relevant)
 
     def claim(self, ci: int, claim: model.ResourceClaim) -> list[RequestExplanation]:
         out = []
@@ -256,8 +264,8 @@ class _Explainer:
                 data = self._request_data(ci, ri, si, view, parent, rex)
                 cands = []
                 if data is not None:
-                    for s, device, relevant in self.reach:
-                        verdict, cand = self._device(ci, (ci, ri, si), data, s, device, relevant)
+                    for slot in self.in_reach:
+                        verdict, cand = self._device(ci, (ci, ri, si), data, slot)
                         rex.devices.append(verdict)
                         if cand is not None:
                             cands.append((verdict, cand))
@@ -279,24 +287,24 @@ class _Explainer:
             return None
         return RequestData(request=view, parent=parent, device_class=device_class)
 
-    def _device(self, ci, key, data: RequestData, s, device, relevant) -> tuple[DeviceVerdict, Candidate | None]:
-        device_id = DeviceID(s.spec.driver, s.spec.pool.name, device.name)
+    def _device(self, ci, key, data: RequestData, slot: tuple) -> tuple[DeviceVerdict, Candidate | None]:
+        device_id, s, cand, out = slot
         verdict = DeviceVerdict(driver=device_id.driver, pool=device_id.pool, device=device_id.device,
                                 slice=s.metadata.name, matches=False)
-        for holder_ci, name in self.chosen.get(device_id, []):
-            if holder_ci == ci and name == data.request.full_name:
-                verdict.chosen = True
-            elif verdict.taken_by is None:
-                verdict.taken_by = f"{claim_ref(self.search.claims[holder_ci])}/{name}"
-        pool = self.pools.get((s.spec.driver, s.spec.pool.name))
-        cand = Candidate(device_id, device, s, pool)
-        verdict.reason = self._first_reason(key, data, cand, relevant)
+        holders = self.chosen.get(device_id)
+        if holders:
+            for holder_ci, name in holders:
+                if holder_ci == ci and name == data.request.full_name:
+                    verdict.chosen = True
+                elif verdict.taken_by is None:
+                    verdict.taken_by = f"{claim_ref(self.search.claims[holder_ci])}/{name}"
+        verdict.reason = out if out is not None else self._first_reason(key, data, cand)
         verdict.matches = verdict.reason is None
         return verdict, (cand if verdict.reason is None else None)
 
-    def _first_reason(self, key, data: RequestData, cand: Candidate, relevant: bool) -> Reason | None:
-        search, features, request = self.search, self.search.features, data.request
-        pool, device = cand.pool, cand.device
+    def _pool_reason(self, cand: Candidate, relevant: bool) -> Reason | None:
+        """The first reason that does not depend on the request: the node, the pool, the slice."""
+        features, pool = self.search.features, cand.pool
         node = self.node.metadata.name
         if not relevant:
             return Reason("wrong-node", f"not available on node {node}", node=node)
@@ -312,6 +320,13 @@ class _Explainer:
             return Reason("pool-invalid", f"pool {pool.id} is invalid: {pool.invalid_reason}", pool=pool.id)
         if not any(s is cand.slice for s in pool.slices):
             return Reason("wrong-node", f"not available on node {node}", node=node)
+        return None
+
+    def _first_reason(self, key, data: RequestData, cand: Candidate) -> Reason | None:
+        """The first reason that depends on the request (after ``_pool_reason`` found none)."""
+        search, features, request = self.search, self.search.features, data.request
+        pool, device = cand.pool, cand.device
+        node = self.node.metadata.name
         if not request.admin_access and cand.id in self.a.state.devices:
             return Reason("allocated", "already allocated to another claim")
         if not features.device_binding_and_status and device.binding_conditions:
