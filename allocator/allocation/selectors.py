@@ -160,7 +160,7 @@ class _Memory:
 
     __slots__ = ("device_keys", "classes", "content_keys", "built", "results", "verdicts", "explained",
                  "projections", "shared_keys", "shared_devices", "shared_built", "shared_results", "shared_explained",
-                 "layouts", "build_failures")
+                 "layouts", "build_failures", "shared_verdicts")
 
     def __init__(self):
         self.device_keys: dict[int, tuple[model.Device, int]] = {}  # id(device) -> (device, content key)
@@ -180,18 +180,19 @@ class _Memory:
         self.shared_built: dict[int, dict | CELRuntimeError] = {}
         self.shared_results: dict[tuple[str, int], bool | Exception] = {}
         self.shared_explained: dict[tuple[str, int], list[dict]] = {}
+        self.shared_verdicts: dict[tuple, tuple[str, int]] = {}  # (shared key, class, request expressions)
         self.layouts: dict[int, tuple] = {}  # content -> ``SelectorEvaluator._layout``
         # What build_device says of the entries that can fail (versions, empty attributes, capacities).
         self.build_failures: dict[tuple, str | None] = {}
 
     def answers(self) -> int:
         return (len(self.results) + len(self.verdicts) + len(self.explained) + len(self.projections)
-                + len(self.shared_results) + len(self.shared_explained))
+                + len(self.shared_results) + len(self.shared_explained) + len(self.shared_verdicts))
 
     def forget_answers(self) -> None:
         """Drop the answers but keep the devices' keys and CEL values (the costly part to build again)."""
         self.results, self.verdicts, self.explained = {}, {}, {}
-        self.projections, self.shared_results, self.shared_explained = {}, {}, {}
+        self.projections, self.shared_results, self.shared_explained, self.shared_verdicts = {}, {}, {}, {}
 
     def devices(self) -> int:
         """Devices, classes and projected devices known (their CEL values are what is costly to build).
@@ -216,6 +217,7 @@ class SelectorEvaluator:
         self.max_answers = max_answers
         self._compiled: dict[str, object] = {}  # expression -> compiled selector or CELCompileError
         self._reads: dict[str, frozenset | None] = {}  # expression -> ``static_reads`` of it
+        self._joint: dict[tuple, frozenset | None] = {}  # (class, request expressions) -> what they read
         self._memory = _Memory()
 
     def _current(self) -> _Memory:
@@ -227,12 +229,12 @@ class SelectorEvaluator:
         memory = self._memory
         if self.max_devices is not None and memory.devices() > self.max_devices:
             self._memory = _Memory()
-            self._compiled, self._reads = {}, {}
+            self._compiled, self._reads, self._joint = {}, {}, {}
         elif self.max_answers is not None and memory.answers() > self.max_answers:
             memory.forget_answers()
-        if self.max_answers is not None and len(self._compiled) > MAX_COMPILED:
+        if self.max_answers is not None and max(len(self._compiled), len(self._joint)) > MAX_COMPILED:
             # every keystroke in a selector is a new expression; compiling again is cheap
-            self._compiled, self._reads = {}, {}
+            self._compiled, self._reads, self._joint = {}, {}, {}
 
     @staticmethod
     def _device_value(memory: _Memory, content: int, driver: str, device: model.Device,
@@ -299,19 +301,47 @@ class SelectorEvaluator:
         key = (content, class_expressions, request_expressions)
         found = memory.verdicts.get(key)
         if found is None:
-            found = ("", -1)
-            if class_expressions is not None:
-                index = self._first_false(memory, class_expressions, content, driver, device, allow_multiple,
-                                          device_id, f"class {device_class.metadata.name}")
-                if index >= 0:
-                    found = ("class", index)
-            if found[0] == "":
-                index = self._first_false(memory, request_expressions, content, driver, device, allow_multiple,
-                                          device_id, f"claim {claim}")
-                if index >= 0:
-                    found = ("request", index)
+            def decide():
+                return self._decide(memory, device_class, class_expressions, request_expressions, content, driver,
+                                    device, allow_multiple, device_id, claim)
+            reads = self._joint_reads(class_expressions, request_expressions)
+            if reads is None:
+                found = decide()
+            else:  # every selector reads only some entries: so does the verdict, which can then be shared
+                shared = (self._projection(memory, reads, content, driver, device, allow_multiple),
+                          class_expressions, request_expressions)
+                found = memory.shared_verdicts.get(shared)
+                if found is None:
+                    found = memory.shared_verdicts[shared] = decide()
             memory.verdicts[key] = found
         return found
+
+    def _decide(self, memory: _Memory, device_class, class_expressions, request_expressions, content: int,
+                driver: str, device: model.Device, allow_multiple: bool, device_id, claim: str) -> tuple[str, int]:
+        if class_expressions is not None:
+            index = self._first_false(memory, class_expressions, content, driver, device, allow_multiple,
+                                      device_id, f"class {device_class.metadata.name}")
+            if index >= 0:
+                return "class", index
+        index = self._first_false(memory, request_expressions, content, driver, device, allow_multiple,
+                                  device_id, f"claim {claim}")
+        return ("request", index) if index >= 0 else ("", -1)
+
+    def _joint_reads(self, class_expressions, request_expressions) -> frozenset | None:
+        """What the class and request selectors read together (``static_reads``); None when one may read more
+        or does not compile."""
+        key = (class_expressions, request_expressions)
+        if key not in self._joint:
+            joint: set | None = set()
+            for expression in (class_expressions or ()) + request_expressions:
+                compiled = self._compile(expression)
+                reads = None if isinstance(compiled, CELCompileError) else self._static_reads(expression, compiled)
+                if reads is None:
+                    joint = None
+                    break
+                joint |= reads
+            self._joint[key] = None if joint is None else frozenset(joint)
+        return self._joint[key]
 
     def outcome(self, expression: str, driver: str, device: model.Device,
                 allow_multiple: bool) -> bool | CELRuntimeError | CELCompileError:

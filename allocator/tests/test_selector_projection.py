@@ -157,14 +157,19 @@ def test_shared_answers_are_those_of_the_whole_device(order):
     assert len(memory.shared_results) < len(memory.results)
 
 
+CLASS_EXPRESSION = "has(device.attributes['d'].model)"
+
+
 def test_verdicts_with_shared_answers_match_the_whole_device():
+    """Verdicts are shared per projection onto what all the selectors read, when each reads only some entries."""
     evaluator = SelectorEvaluator(GATES)
     device_class = model.DeviceClass(metadata=model.ObjectMeta(name="c"), spec=model.DeviceClassSpec(
-        selectors=[model.DeviceSelector(cel=model.CELDeviceSelector(expression=EXPRESSIONS[4]))]))
+        selectors=[model.DeviceSelector(cel=model.CELDeviceSelector(expression=CLASS_EXPRESSION))]))
     for driver, device, multi in _devices():
-        for expressions in ((EXPRESSIONS[0],), (EXPRESSIONS[1], EXPRESSIONS[5]), (EXPRESSIONS[6],)):
+        for expressions in ((EXPRESSIONS[0],), (EXPRESSIONS[1], EXPRESSIONS[5]), (EXPRESSIONS[6],),
+                            (EXPRESSIONS[2], EXPRESSIONS[9])):  # the last one with a selector that reads a map
             want = None
-            for what, selectors in (("class", (EXPRESSIONS[4],)), ("request", expressions)):
+            for what, selectors in (("class", (CLASS_EXPRESSION,)), ("request", expressions)):
                 for i, expression in enumerate(selectors):
                     outcome, _ = _reference(expression, driver, device, multi)
                     if want is None and outcome != ("value", True):
@@ -179,6 +184,7 @@ def test_verdicts_with_shared_answers_match_the_whole_device():
                 assert got == ("", -1)
             else:
                 assert want[2] == ("value", False) and got == want[:2], (device.name, expressions)
+    assert evaluator._memory.shared_verdicts
 
 
 def test_devices_that_differ_only_in_the_order_of_a_plain_and_a_qualified_name_are_not_confused():
