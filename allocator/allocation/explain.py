@@ -436,18 +436,21 @@ class _Tally:
         """How many devices other than ``own_id`` agree with ``attr``: ``_agrees`` counted, without a pass per device."""
         if list_values:
             return sum(1 for cid, theirs in self.attrs if cid != own_id and _agrees(attr, theirs, match, True))
-        own = self.by_id.get(own_id, ())
         kind = scalar_kind(attr)
+        return self.agreeing_scalar(kind, None if kind is None else getattr(attr, kind), own_id, match)
+
+    def agreeing_scalar(self, kind: str | None, mine, own_id, match: bool) -> int:
+        """``agreeing`` for a scalar attribute whose value ``mine`` is of ``kind`` (None: it has none)."""
+        own = self.by_id.get(own_id)
         if kind is None:
             same = own_same = 0
         else:
-            mine = getattr(attr, kind)
             same = self.values[kind, mine]
-            own_same = sum(1 for a in own if a is not None and getattr(a, kind) is not None
-                           and getattr(a, kind) == mine)
+            own_same = 0 if own is None else sum(1 for a in own if a is not None and getattr(a, kind) is not None
+                                                 and getattr(a, kind) == mine)
         if match:
             return same - own_same
-        own_present = sum(1 for a in own if a is not None)
+        own_present = 0 if own is None else sum(1 for a in own if a is not None)
         return (self.present - own_present) - (same - own_same)
 
 
@@ -510,6 +513,8 @@ class _ConstraintCheck:
             return Reason("constraint", f"{self._label()}: the device has no such attribute", constraint=index,
                           attribute=constraint.attribute)
         own_id, match, list_values = cand.id, self.match, constraint.list_values
+        kind = None if list_values else scalar_kind(attr)
+        mine = None if kind is None else getattr(attr, kind)
         for group in self.groups:
             failed = None
             for name, others, tally, wanted in group:
@@ -518,7 +523,10 @@ class _ConstraintCheck:
                     if wanted <= 0:
                         failed = None
                         break
-                agreeing = tally.agreeing(attr, own_id, match, list_values)
+                if list_values:
+                    agreeing = tally.agreeing(attr, own_id, match, True)
+                else:
+                    agreeing = tally.agreeing_scalar(kind, mine, own_id, match)
                 if agreeing >= wanted:
                     failed = None
                     break
