@@ -289,8 +289,9 @@ class _Explainer:
 
     def _device(self, ci, key, data: RequestData, slot: tuple) -> tuple[DeviceVerdict, Candidate | None]:
         device_id, s, cand, out = slot
+        reason = out if out is not None else self._first_reason(key, data, cand)
         verdict = DeviceVerdict(driver=device_id.driver, pool=device_id.pool, device=device_id.device,
-                                slice=s.metadata.name, matches=False)
+                                slice=s.metadata.name, matches=reason is None, reason=reason)
         holders = self.chosen.get(device_id)
         if holders:
             for holder_ci, name in holders:
@@ -298,9 +299,7 @@ class _Explainer:
                     verdict.chosen = True
                 elif verdict.taken_by is None:
                     verdict.taken_by = f"{claim_ref(self.search.claims[holder_ci])}/{name}"
-        verdict.reason = out if out is not None else self._first_reason(key, data, cand)
-        verdict.matches = verdict.reason is None
-        return verdict, (cand if verdict.reason is None else None)
+        return verdict, (cand if reason is None else None)
 
     def _pool_reason(self, cand: Candidate, relevant: bool) -> Reason | None:
         """The first reason that does not depend on the request: the node, the pool, the slice."""
