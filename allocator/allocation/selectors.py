@@ -44,9 +44,19 @@ def device_fingerprint(driver: str, device: model.Device, allow_multiple: bool) 
 
     In the device's order, not sorted: a plain name and its ``driver/`` form
     are one entry for CEL, and ``build_device`` keeps the last of them."""
-    attrs = tuple((name, *_attribute_fields(a)) for name, a in device.attributes.items())
-    capacity = tuple((name, c.value) for name, c in device.capacity.items())
-    return driver, attrs, capacity, allow_multiple
+    return _fingerprint(driver, device_entries(driver, device), allow_multiple)
+
+
+def device_entries(driver: str, device: model.Device) -> tuple:
+    """The device's attributes, then capacities, in its order, each as ((map, domain, name) where
+    ``build_device`` files it, its name in the device, its value as a hashable, the entry itself)."""
+    return (tuple((("attributes", *split_name(name, driver)), name, _attribute_fields(a), a)
+                  for name, a in device.attributes.items())
+            + tuple((("capacity", *split_name(name, driver)), name, c.value, c) for name, c in device.capacity.items()))
+
+
+def _fingerprint(driver: str, entries: tuple, allow_multiple: bool) -> tuple:
+    return driver, tuple((entry[0][0], entry[1], entry[2]) for entry in entries), allow_multiple
 
 
 # Fields of the device that every projection keeps (``build_device`` always sets them).
@@ -160,7 +170,7 @@ class _Memory:
 
     __slots__ = ("device_keys", "classes", "content_keys", "built", "results", "verdicts", "explained",
                  "projections", "shared_keys", "shared_devices", "shared_built", "shared_results", "shared_explained",
-                 "layouts", "build_failures", "shared_verdicts")
+                 "entries", "failures", "build_failures", "shared_verdicts")
 
     def __init__(self):
         self.device_keys: dict[int, tuple[model.Device, int]] = {}  # id(device) -> (device, content key)
@@ -181,7 +191,8 @@ class _Memory:
         self.shared_results: dict[tuple[str, int], bool | Exception] = {}
         self.shared_explained: dict[tuple[str, int], list[dict]] = {}
         self.shared_verdicts: dict[tuple, tuple[str, int]] = {}  # (shared key, class, request expressions)
-        self.layouts: dict[int, tuple] = {}  # content -> ``SelectorEvaluator._layout``
+        self.entries: dict[int, tuple] = {}  # content -> ``device_entries`` of its first device
+        self.failures: dict[int, str | None] = {}  # content -> why build_device refuses it (``_build_failure``)
         # What build_device says of the entries that can fail (versions, empty attributes, capacities).
         self.build_failures: dict[tuple, str | None] = {}
 
@@ -197,7 +208,7 @@ class _Memory:
     def devices(self) -> int:
         """Devices, classes and projected devices known (their CEL values are what is costly to build).
 
-        ``layouts`` is left out: it has at most one entry per device key."""
+        ``entries`` and ``failures`` are left out: they have at most one entry per device key."""
         return len(self.device_keys) + len(self.classes) + len(self.shared_keys) + len(self.build_failures)
 
 
@@ -260,8 +271,12 @@ class SelectorEvaluator:
         The map by ``id(device)`` keeps the device alive, so an id is never reused while it is in there."""
         found = memory.device_keys.get(id(device))
         if found is None or found[0] is not device:
-            fingerprint = device_fingerprint(driver, device, allow_multiple)
-            key = memory.content_keys.setdefault(fingerprint, len(memory.content_keys))
+            entries = device_entries(driver, device)
+            fingerprint = _fingerprint(driver, entries, allow_multiple)
+            key = memory.content_keys.get(fingerprint)
+            if key is None:
+                key = memory.content_keys[fingerprint] = len(memory.content_keys)
+                memory.entries[key] = entries  # for projections (``_layout``)
             found = (device, key)
             memory.device_keys[id(device)] = found
         return found[1]
@@ -396,7 +411,7 @@ class SelectorEvaluator:
         key = (content, reads)
         found = memory.projections.get(key)
         if found is None:
-            failure, entries = SelectorEvaluator._layout(memory, content, driver, device)
+            failure, entries = SelectorEvaluator._layout(memory, content, driver)
             kept = [entry for entry in entries if entry[0] in reads]
             shape = (driver, allow_multiple, failure, tuple((entry[0][0], entry[1], entry[2]) for entry in kept))
             found = memory.shared_keys.get(shape)
@@ -409,17 +424,12 @@ class SelectorEvaluator:
         return found
 
     @staticmethod
-    def _layout(memory: _Memory, content: int, driver: str, device: model.Device) -> tuple:
-        """Per device content: why the whole device cannot be built (or None), and its entries as
-        ((map, domain, name) as CEL sees it, name in the device, value, the entry), in the device's order."""
-        found = memory.layouts.get(content)
-        if found is None:
-            entries = tuple((("attributes", *split_name(name, driver)), name, _attribute_fields(a), a)
-                            for name, a in device.attributes.items())
-            entries += tuple((("capacity", *split_name(name, driver)), name, c.value, c)
-                             for name, c in device.capacity.items())
-            found = memory.layouts[content] = (SelectorEvaluator._build_failure(memory, driver, entries), entries)
-        return found
+    def _layout(memory: _Memory, content: int, driver: str) -> tuple:
+        """Per device content: why the whole device cannot be built (or None), and its ``device_entries``."""
+        entries = memory.entries[content]
+        if content not in memory.failures:
+            memory.failures[content] = SelectorEvaluator._build_failure(memory, driver, entries)
+        return memory.failures[content], entries
 
     @staticmethod
     def _build_failure(memory: _Memory, driver: str, entries: tuple) -> str | None:
@@ -503,8 +513,9 @@ class SelectorEvaluator:
         return -1
 
 
-# Bounds of a shared evaluator. A device costs about 2.8 KB here (its content key and CEL value) and
-# is kept alive (another 2.7 KB as read); an answer about 150 bytes. 20,000 devices hold two clusters of
+# Bounds of a shared evaluator. A device costs about 2.8 KB here (its content key and entries, and its
+# CEL value when a selector reads it whole) and is kept alive (another 2.7 KB as read); an answer about
+# 150 bytes. 20,000 devices hold two clusters of
 # 1,000 nodes with 8 devices each (~110 MB at most), 200,000 answers a few dozen selectors on them (~30 MB).
 SHARED_MAX_DEVICES = 20_000
 SHARED_MAX_ANSWERS = 200_000
