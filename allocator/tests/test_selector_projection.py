@@ -197,3 +197,48 @@ def test_devices_that_differ_only_in_the_order_of_a_plain_and_a_qualified_name_a
         for _round in range(2):
             assert evaluator.outcome(expression, "d", plain_last, False) is True
             assert evaluator.outcome(expression, "d", qualified_last, False) is False
+
+
+def _corpus_variants() -> list[tuple[str, model.Device, bool]]:
+    """The CEL corpus's devices and neighbours of them: one value changed, one entry gone, a qualified name,
+    another driver, a bad version in an entry nobody reads, shared."""
+    from allocator.tests.test_cel_upstream_table import DRV, _corpus_devices
+
+    full_attrs, full_capacity = _corpus_devices()["full"]
+    capacity = {name: c.value for name, c in full_capacity.items()}
+    variants = [
+        ("full", full_attrs, capacity),
+        ("bare", {}, {}),
+        ("other-a", dict(full_attrs, a=A(int=2)), capacity),
+        ("other-s", dict(full_attrs, s=A(string="abd")), capacity),
+        ("no-s", {k: v for k, v in full_attrs.items() if k != "s"}, capacity),
+        ("qualified-s", {**{k: v for k, v in full_attrs.items() if k != "s"}, f"{DRV}/s": A(string="abc")}, capacity),
+        ("other-mem", full_attrs, dict(capacity, mem="2Gi")),
+        ("bad-unread", dict(full_attrs, zz=A(version="not.a.version")), capacity),
+        ("other-numa", dict(full_attrs, **{"k8s.io/numa": A(int=1)}), capacity),
+    ]
+    out = [(DRV, _device(name, attrs, caps), False) for name, attrs, caps in variants]
+    out.append(("y.example.com", _device("other-driver", full_attrs, capacity), False))
+    out.append((DRV, _device("shared", full_attrs, capacity), True))
+    return out
+
+
+def test_every_corpus_expression_answers_as_on_the_whole_device():
+    """The corpus of ``test_cel_upstream_table`` (maps, macros, optionals, errors...) on devices that differ a little."""
+    from allocator.tests.data.cel_corpus import CORPUS
+
+    evaluator = SelectorEvaluator(GATES)
+    devices = _corpus_variants()
+    static = 0
+    for expression in dict.fromkeys(expression for _, expression, _ in CORPUS):
+        try:
+            compiled = compile_selector(expression, gates=GATES, estimate_cost=False)
+        except CELCompileError:
+            continue
+        static += static_reads(compiled.root) is not None
+        for driver, device, multi in devices:
+            want_outcome, want_parts = _reference(expression, driver, device, multi)
+            assert _shown(evaluator.outcome(expression, driver, device, multi)) == want_outcome, (
+                expression, device.name)
+            assert evaluator.explain(expression, driver, device, multi) == want_parts, (expression, device.name)
+    assert static > 50  # most of the corpus is shared by projection, the rest by whole device
