@@ -32,6 +32,13 @@ class UnknownCapacity(Exception):
     """The request names a capacity the device does not have."""
 
 
+def _has_policy(capacity: Mapping[str, model.DeviceCapacity]) -> bool:
+    for cap in capacity.values():
+        if cap.request_policy is not None:
+            return True
+    return False
+
+
 def fits(device: model.Device, requests: Mapping[str, str] | None, allocated: Consumed | None,
          allocating: Consumed | None) -> bool:
     """Whether the request fits next to what is allocated and being allocated.
@@ -39,8 +46,7 @@ def fits(device: model.Device, requests: Mapping[str, str] | None, allocated: Co
     Raises UnknownCapacity when the request names a capacity the device lacks.
     """
     capacity = device.capacity
-    if not requests and allocated is None and allocating is None \
-            and all(cap.request_policy is None for cap in capacity.values()):
+    if not requests and allocated is None and allocating is None and not _has_policy(capacity):
         return True  # takes each capacity whole, which always fits an unshared device
     if requests and any(name not in capacity for name in requests):
         raise UnknownCapacity()

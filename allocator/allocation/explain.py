@@ -211,6 +211,8 @@ class _Explainer:
                 search.pools = []
         self.pools = {(p.driver, p.name): p for p in search.pools}
         self.reach = self._devices_in_reach()
+        # Per device in reach, what does not depend on the request: the candidate, or why it is out.
+        self.in_reach = [self._slot(s, device, relevant) for s, device, relevant in self.reach]
         self.chosen: dict[DeviceID, list[tuple[int, str]]] = {}
         if search.found:
             for ci, picked in enumerate(search.results):
@@ -230,6 +232,12 @@ class _Explainer:
                 relevant = False
             out.extend((s, d, relevant) for d in s.spec.devices)
         return out
+
+    def _slot(self, s: model.ResourceSlice, device: model.Device, relevant: bool) -> tuple:
+        """(device id, slice, candidate, reason it is out for every request or None)."""
+        device_id = DeviceID(s.spec.driver, s.spec.pool.name, device.name)
+        cand = Candidate(device_id, device, s, self.pools.get((s.spec.driver, s.spec.pool.name)))
+        return device_id, s, cand, self._pool_reason(cand, relevant)
 
     def claim(self, ci: int, claim: model.ResourceClaim) -> list[RequestExplanation]:
         out = []
@@ -256,8 +264,8 @@ class _Explainer:
                 data = self._request_data(ci, ri, si, view, parent, rex)
                 cands = []
                 if data is not None:
-                    for s, device, relevant in self.reach:
-                        verdict, cand = self._device(ci, (ci, ri, si), data, s, device, relevant)
+                    for slot in self.in_reach:
+                        verdict, cand = self._device(ci, (ci, ri, si), data, slot)
                         rex.devices.append(verdict)
                         if cand is not None:
                             cands.append((verdict, cand))
@@ -279,24 +287,23 @@ class _Explainer:
             return None
         return RequestData(request=view, parent=parent, device_class=device_class)
 
-    def _device(self, ci, key, data: RequestData, s, device, relevant) -> tuple[DeviceVerdict, Candidate | None]:
-        device_id = DeviceID(s.spec.driver, s.spec.pool.name, device.name)
+    def _device(self, ci, key, data: RequestData, slot: tuple) -> tuple[DeviceVerdict, Candidate | None]:
+        device_id, s, cand, out = slot
+        reason = out if out is not None else self._first_reason(key, data, cand)
         verdict = DeviceVerdict(driver=device_id.driver, pool=device_id.pool, device=device_id.device,
-                                slice=s.metadata.name, matches=False)
-        for holder_ci, name in self.chosen.get(device_id, []):
-            if holder_ci == ci and name == data.request.full_name:
-                verdict.chosen = True
-            elif verdict.taken_by is None:
-                verdict.taken_by = f"{claim_ref(self.search.claims[holder_ci])}/{name}"
-        pool = self.pools.get((s.spec.driver, s.spec.pool.name))
-        cand = Candidate(device_id, device, s, pool)
-        verdict.reason = self._first_reason(key, data, cand, relevant)
-        verdict.matches = verdict.reason is None
-        return verdict, (cand if verdict.reason is None else None)
+                                slice=s.metadata.name, matches=reason is None, reason=reason)
+        holders = self.chosen.get(device_id)
+        if holders:
+            for holder_ci, name in holders:
+                if holder_ci == ci and name == data.request.full_name:
+                    verdict.chosen = True
+                elif verdict.taken_by is None:
+                    verdict.taken_by = f"{claim_ref(self.search.claims[holder_ci])}/{name}"
+        return verdict, (cand if reason is None else None)
 
-    def _first_reason(self, key, data: RequestData, cand: Candidate, relevant: bool) -> Reason | None:
-        search, features, request = self.search, self.search.features, data.request
-        pool, device = cand.pool, cand.device
+    def _pool_reason(self, cand: Candidate, relevant: bool) -> Reason | None:
+        """The first reason that does not depend on the request: the node, the pool, the slice."""
+        features, pool = self.search.features, cand.pool
         node = self.node.metadata.name
         if not relevant:
             return Reason("wrong-node", f"not available on node {node}", node=node)
@@ -312,6 +319,13 @@ class _Explainer:
             return Reason("pool-invalid", f"pool {pool.id} is invalid: {pool.invalid_reason}", pool=pool.id)
         if not any(s is cand.slice for s in pool.slices):
             return Reason("wrong-node", f"not available on node {node}", node=node)
+        return None
+
+    def _first_reason(self, key, data: RequestData, cand: Candidate) -> Reason | None:
+        """The first reason that depends on the request (after ``_pool_reason`` found none)."""
+        search, features, request = self.search, self.search.features, data.request
+        pool, device = cand.pool, cand.device
+        node = self.node.metadata.name
         if not request.admin_access and cand.id in self.a.state.devices:
             return Reason("allocated", "already allocated to another claim")
         if not features.device_binding_and_status and device.binding_conditions:
@@ -377,14 +391,22 @@ class _Explainer:
         features = self.search.features
         constraints = [make_constraint(c, features.list_type_attributes, distinct=not self.search.variant.is_stable)
                        for c in claim.spec.devices.constraints]
+        if not any(c is not None for c in constraints):
+            return
         tallies: dict = {}  # the other requests' devices, counted once per attribute for every candidate
         for _rex, view, _data, cands in pending:
+            if not cands:
+                continue
             base, sub = (view.parent, view.name) if view.parent else (view.name, "")
+            # What does not depend on the candidate is worked out once per request and constraint.
+            checks = [_ConstraintCheck(index, constraint, view, usable, tallies)
+                      for index, constraint in enumerate(constraints)
+                      if constraint is not None and constraint.applies_to(base, sub)]
+            if not checks:
+                continue
             for verdict, cand in cands:
-                for index, constraint in enumerate(constraints):
-                    if constraint is None or not constraint.applies_to(base, sub):
-                        continue
-                    reason = _constraint_reason(index, constraint, view, cand, usable, tallies)
+                for check in checks:
+                    reason = check.reason(cand)
                     if reason is not None:
                         verdict.reason, verdict.matches = reason, False
                         break
@@ -413,70 +435,111 @@ class _Tally:
         """How many devices other than ``own_id`` agree with ``attr``: ``_agrees`` counted, without a pass per device."""
         if list_values:
             return sum(1 for cid, theirs in self.attrs if cid != own_id and _agrees(attr, theirs, match, True))
-        own = self.by_id.get(own_id, ())
         kind = scalar_kind(attr)
+        return self.agreeing_scalar(kind, None if kind is None else getattr(attr, kind), own_id, match)
+
+    def agreeing_scalar(self, kind: str | None, mine, own_id, match: bool) -> int:
+        """``agreeing`` for a scalar attribute whose value ``mine`` is of ``kind`` (None: it has none)."""
+        own = self.by_id.get(own_id)
         if kind is None:
             same = own_same = 0
         else:
-            mine = getattr(attr, kind)
             same = self.values[kind, mine]
-            own_same = sum(1 for a in own if a is not None and getattr(a, kind) is not None
-                           and getattr(a, kind) == mine)
+            own_same = 0 if own is None else sum(1 for a in own if a is not None and getattr(a, kind) is not None
+                                                 and getattr(a, kind) == mine)
         if match:
             return same - own_same
-        own_present = sum(1 for a in own if a is not None)
+        own_present = 0 if own is None else sum(1 for a in own if a is not None)
         return (self.present - own_present) - (same - own_same)
 
 
 _SCALAR_KINDS = ("string", "int", "bool", "version")
 
 
-def _constraint_reason(index, constraint, view: RequestView, cand: Candidate, usable,
-                       tallies: dict | None = None) -> Reason | None:
-    """Whether the other requests under the constraint can agree with this device (first order only)."""
-    tallies = {} if tallies is None else tallies
-    attr = lookup_attribute(cand.device, cand.id.driver, constraint.attribute)
-    label = f"constraint #{index} ({constraint.kind} {constraint.attribute})"
-    if attr is None:
-        return Reason("constraint", f"{label}: the device has no such attribute", constraint=index,
-                      attribute=constraint.attribute)
-    match = isinstance(constraint, MatchAttribute)
-    own_base = view.parent or view.name
-    by_base: dict[str, list[tuple[RequestView, list[Candidate]]]] = {}
-    for other_view, others in usable.values():
-        other_base = other_view.parent or other_view.name
-        if other_base == own_base and other_view.full_name != view.full_name:
-            continue  # alternatives of one request are never allocated together
-        by_base.setdefault(other_base, []).append((other_view, others))
-    for alternatives in by_base.values():
-        failed = None
+class _ConstraintCheck:
+    """Whether the other requests under one constraint can agree with a device of one request (first order only).
+
+    For every other request (the alternatives of a ``firstAvailable`` request
+    as one group), some device must share the device's value (matchAttribute)
+    or differ from it (distinctAttribute) often enough. A group with an
+    alternative that the constraint does not bind, or that can never lack
+    devices, is always satisfied and is left out up front.
+    """
+
+    __slots__ = ("index", "constraint", "match", "groups")
+
+    def __init__(self, index: int, constraint, view: RequestView, usable, tallies: dict):
+        self.index = index
+        self.constraint = constraint
+        self.match = isinstance(constraint, MatchAttribute)
+        own_base = view.parent or view.name
+        by_base: dict[str, list[tuple[RequestView, list[Candidate]]]] = {}
+        for other_view, others in usable.values():
+            other_base = other_view.parent or other_view.name
+            if other_base == own_base and other_view.full_name != view.full_name:
+                continue  # alternatives of one request are never allocated together
+            by_base.setdefault(other_base, []).append((other_view, others))
+        self.groups = []
+        for alternatives in by_base.values():
+            group = self._group(alternatives, view, tallies)
+            if group is not None:
+                self.groups.append(group)
+
+    def _group(self, alternatives, view: RequestView, tallies: dict) -> list | None:
+        """(request, devices, tally, wanted or None when it depends on the device) per alternative;
+        None when one alternative is always satisfied."""
+        constraint = self.constraint
+        group = []
         for other_view, others in alternatives:
             base, sub = (other_view.parent, other_view.name) if other_view.parent else (other_view.name, "")
-            if not constraint.applies_to(base, sub):
-                failed = None
-                break  # this alternative is not bound by the constraint
+            if not constraint.applies_to(base, sub) or not others:
+                return None
+            wanted = None
+            if other_view.mode != ALL:
+                wanted = other_view.count - (1 if other_view.full_name == view.full_name else 0)
+                if wanted <= 0:
+                    return None
             tally = tallies.get((id(others), constraint.attribute))
             if tally is None:
                 tally = tallies[id(others), constraint.attribute] = _Tally(others, constraint.attribute)
-            peer_count = len(others) - len(tally.by_id.get(cand.id, ()))
-            wanted = peer_count if other_view.mode == ALL else other_view.count
-            if other_view.full_name == view.full_name and other_view.mode != ALL:
-                wanted -= 1  # the device itself is one of them
-            if not others or wanted <= 0:
-                failed = None
-                break
-            agreeing = tally.agreeing(attr, cand.id, match, constraint.list_values)
-            if agreeing >= wanted:
-                failed = None
-                break
-            failed = (other_view.full_name, agreeing, wanted)
-        if failed is not None:
-            other, agreeing, wanted = failed
-            how = "share" if match else "differ from"
-            return Reason("constraint", f"{label}: this device has {_attribute_text(attr)}; {agreeing} device(s) "
-                          f"of request {other} {how} it, {wanted} needed", constraint=index,
-                          attribute=constraint.attribute, other_request=other)
-    return None
+            group.append((other_view.full_name, others, tally, wanted))
+        return group
+
+    def reason(self, cand: Candidate) -> Reason | None:
+        constraint, index = self.constraint, self.index
+        attr = lookup_attribute(cand.device, cand.id.driver, constraint.attribute)
+        if attr is None:
+            return Reason("constraint", f"{self._label()}: the device has no such attribute", constraint=index,
+                          attribute=constraint.attribute)
+        own_id, match, list_values = cand.id, self.match, constraint.list_values
+        kind = None if list_values else scalar_kind(attr)
+        mine = None if kind is None else getattr(attr, kind)
+        for group in self.groups:
+            failed = None
+            for name, others, tally, wanted in group:
+                if wanted is None:  # allocationMode All: every device but this one
+                    wanted = len(others) - len(tally.by_id.get(own_id, ()))
+                    if wanted <= 0:
+                        failed = None
+                        break
+                if list_values:
+                    agreeing = tally.agreeing(attr, own_id, match, True)
+                else:
+                    agreeing = tally.agreeing_scalar(kind, mine, own_id, match)
+                if agreeing >= wanted:
+                    failed = None
+                    break
+                failed = (name, agreeing, wanted)
+            if failed is not None:
+                other, agreeing, wanted = failed
+                how = "share" if match else "differ from"
+                return Reason("constraint", f"{self._label()}: this device has {_attribute_text(attr)}; "
+                              f"{agreeing} device(s) of request {other} {how} it, {wanted} needed",
+                              constraint=index, attribute=constraint.attribute, other_request=other)
+        return None
+
+    def _label(self) -> str:
+        return f"constraint #{self.index} ({self.constraint.kind} {self.constraint.attribute})"
 
 
 def _attribute_text(attr: model.DeviceAttribute) -> str:

@@ -132,6 +132,7 @@ class Prover:
                 seen[ci].update(c.id for c in data.all_devices or ())
                 continue
             pre = []
+            seen_here = seen[ci]
             for cand in cands:
                 if not request.admin_access and cand.id in state.devices:
                     continue  # always in use: the search never evaluates it
@@ -139,15 +140,16 @@ class Prover:
                     ok = s.selectable(key, data, cand)
                 except AllocatorError:
                     self.errors_possible = True
-                    seen[ci].add(cand.id)
+                    seen_here.add(cand.id)
                     continue
                 if not ok:
                     continue
-                seen[ci].add(cand.id)
+                seen_here.add(cand.id)
                 if self._usable_alone(data, cand):
                     pre.append(cand)
             self.before_constraints[key] = pre
-            self.usable[key] = [c for c in pre if self._has_constraint_attributes(ci, data, c)]
+            constraints = self._constraints_of(ci, data)  # the same for every device of the request
+            self.usable[key] = [c for c in pre if _has_attributes(constraints, c)] if constraints else list(pre)
         self._seen = seen
         # Per k: a claim from k on has an All request under a constraint, which the search may reach and
         # abort on (a device breaking the constraint is an error for All), so no early stop from there.
@@ -184,10 +186,8 @@ class Prover:
         if device.consumes_counters and not (multi and cand.id in s.allocator.state.capacity) \
                 and not self._counters_fit_alone(cand):
             return False
-        if features.device_taints:
-            from .search import taint_prevents
-            if taint_prevents(device, request):
-                return False
+        if features.device_taints and device.taints and _taint_prevents(device, request):
+            return False
         return True
 
     def _counters_fit_alone(self, cand) -> bool:
@@ -203,13 +203,6 @@ class Prover:
     def _constraints_of(self, ci, data):
         base, sub = (data.parent.name, data.request.name) if data.parent is not None else (data.request.name, "")
         return [(i, c) for i, c in enumerate(self.s.constraints[ci]) if c.applies_to(base, sub)]
-
-    def _has_constraint_attributes(self, ci, data, cand) -> bool:
-        for _, c in self._constraints_of(ci, data):
-            attr = lookup_attribute(cand.device, cand.id.driver, c.attribute)
-            if attr is None or (c.list_values and as_value_set(attr) is None):
-                return False
-        return True
 
     # ------------------------------------------------------------------ before the search
 
@@ -498,6 +491,20 @@ class Prover:
             if free < data.request.count:
                 return True
         return False
+
+
+def _has_attributes(constraints, cand) -> bool:
+    """Whether the device has the attribute of each of these (index, constraint) pairs, as a set if they want one."""
+    for _, c in constraints:
+        attr = lookup_attribute(cand.device, cand.id.driver, c.attribute)
+        if attr is None or (c.list_values and as_value_set(attr) is None):
+            return False
+    return True
+
+
+def _taint_prevents(device, request):
+    from .search import taint_prevents  # search imports this module
+    return taint_prevents(device, request)
 
 
 def _candidate(search, device_id, device, slice_, pool):

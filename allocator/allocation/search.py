@@ -107,6 +107,7 @@ class Search:
         self.request_data: dict[tuple[int, int, int], RequestData] = {}
         self.constraints: list[list[Constraint]] = []
         self.matches: dict[tuple, bool] = {}
+        self.verdicts: dict[tuple, tuple[str, int]] = {}  # (device id, request key) -> ``selector_verdict``
         self.allocating: dict[DeviceID, set[int]] = {}
         self.allocating_capacity: dict[DeviceID, dict] = {}
         self.consumed_counters: dict[str, dict[str, dict]] = {}
@@ -244,6 +245,13 @@ class Search:
 
         What said no: "class" or "request" selector #i, or "node" (per-device node selection).
         """
+        memo_key = (cand.id, key)
+        found = self.verdicts.get(memo_key)
+        if found is None:  # errors raise every time, as upstream's would on every call
+            found = self.verdicts[memo_key] = self._selector_verdict(key, data, cand)
+        return found
+
+    def _selector_verdict(self, key, data: RequestData, cand: Candidate) -> tuple[str, int]:
         device = cand.device
         multi = not self.variant.is_stable and bool(device.allow_multiple_allocations)
         found = self.allocator.selectors.verdict(data.device_class, data.request.expressions, cand.id.driver, device,
@@ -562,6 +570,18 @@ class Search:
         """
         if self.timeout:
             self._deadline = self.clock() + self.timeout
+        try:
+            done = self._walk()
+        finally:
+            # The prover refers back to the search: let it go, so that each node's search is freed as soon
+            # as it is dropped rather than by the cyclic GC, in one long pass after a search over every node.
+            self.prover = None
+        self.found = done
+        if not done and not self.solutions and any(p.invalid for p in self.pools):
+            raise NodeAllocationError("invalid resource pools were encountered")
+        return done
+
+    def _walk(self) -> bool:
         self.prepare()
         try:
             done = self.allocate_one(0, 0, 0, 0, False, (0, 0, 0))
@@ -573,9 +593,6 @@ class Search:
         if self.prove and not done and self.proof is None and not self.solutions:
             # Decided by the search itself: a proof, if there is one, still says why (as data).
             self.proof = self._prover().before_search()
-        self.found = done
-        if not done and not self.solutions and any(p.invalid for p in self.pools):
-            raise NodeAllocationError("invalid resource pools were encountered")
         return done
 
 

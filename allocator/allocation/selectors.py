@@ -5,13 +5,20 @@ remembers the answer. We remember per selector and device content, which
 gives the same answers (CEL sees only driver, attributes, capacity and
 allowMultipleAllocations) and lets a search over many nodes with identical
 devices evaluate each expression once.
+
+Devices of different nodes rarely have the same content (a uuid attribute
+differs), so an expression that provably reads only some attributes and
+capacities (``static_reads``) is also answered, and explained, once per
+projection of the device onto what it reads (``_Memory.shared_keys``).
 """
 
 from __future__ import annotations
 
 from .. import model
 from ..cel import CELCompileError, CELRuntimeError, build_device, compile_selector
+from ..cel import _split as split_name  # how build_device files a name under a domain
 from ..cel.explain import explain_false
+from ..quantity import Quantity
 from .errors import AllocatorError
 
 # cel.EnhanceRuntimeError adds this to every "no such key" error.
@@ -33,14 +40,125 @@ def compile_error_text(err) -> str:
 
 
 def device_fingerprint(driver: str, device: model.Device, allow_multiple: bool) -> tuple:
-    """What a CEL selector can see of a device, as a hashable value."""
-    attrs = tuple(sorted(
-        (name, a.int, a.bool, a.string, a.version,
-         tuple(a.ints) if a.ints is not None else None, tuple(a.bools) if a.bools is not None else None,
-         tuple(a.strings) if a.strings is not None else None, tuple(a.versions) if a.versions is not None else None)
-        for name, a in device.attributes.items()))
-    capacity = tuple(sorted((name, c.value) for name, c in device.capacity.items()))
-    return driver, attrs, capacity, allow_multiple
+    """What a CEL selector can see of a device, as a hashable value.
+
+    In the device's order, not sorted: a plain name and its ``driver/`` form
+    are one entry for CEL, and ``build_device`` keeps the last of them."""
+    return _fingerprint(driver, device_entries(driver, device), allow_multiple)
+
+
+def device_entries(driver: str, device: model.Device) -> tuple:
+    """The device's attributes, then capacities, in its order, each as ((map, domain, name) where
+    ``build_device`` files it, its name in the device, its value as a hashable, the entry itself)."""
+    return (tuple((("attributes", *split_name(name, driver)), name, _attribute_fields(a), a)
+                  for name, a in device.attributes.items())
+            + tuple((("capacity", *split_name(name, driver)), name, c.value, c) for name, c in device.capacity.items()))
+
+
+def _fingerprint(driver: str, entries: tuple, allow_multiple: bool) -> tuple:
+    return driver, tuple((entry[0][0], entry[1], entry[2]) for entry in entries), allow_multiple
+
+
+# Fields of the device that every projection keeps (``build_device`` always sets them).
+_DEVICE_FIELDS = ("driver", "allowMultipleAllocations")
+_DEVICE_MAPS = ("attributes", "capacity")
+
+
+def static_reads(root) -> frozenset | None:
+    """The (map, domain, name) entries an expression reads of the device, if that is all it can read.
+
+    Reads are ``device.attributes["domain"].name`` (or ``["name"]``, or under
+    ``has()``) and the same of ``device.capacity``, plus ``device.driver`` and
+    ``device.allowMultipleAllocations``. None when the expression might read
+    anything else: the device or one of its maps as a value, a domain by a
+    field or a computed key, optional access, or a variable named ``device``
+    of its own. Then the answer can depend on the whole device.
+    """
+    found: set = set()
+    return frozenset(found) if root is not None and _only_static(root, found) else None
+
+
+def _only_static(n, found: set) -> bool:
+    kind = n.kind
+    if kind == "lit":
+        return True
+    if kind == "ident":
+        return n.a != "device"
+    read = _static_read(n)
+    if read is not None:
+        if read:
+            found.add(read)
+        return True
+    if kind == "comp":
+        if "device" in n.c:
+            return False
+        children = [n.b, *n.d]
+    elif kind == "bind":
+        if n.a == "device":
+            return False
+        children = [n.b, n.c]
+    elif kind == "call":
+        children = ([n.b] if n.b is not None else []) + list(n.c)
+    elif kind == "select":
+        children = [n.a]
+    elif kind == "list":
+        children = list(n.a)
+    elif kind == "map":
+        children = [x for key, value, _ in n.a for x in (key, value)]
+    elif kind == "struct":
+        children = [value for _, value, _ in n.b]
+    else:
+        return False  # a node this analysis does not know: assume the worst
+    return all(_only_static(child, found) for child in children)
+
+
+def _is_device(n) -> bool:
+    return n.kind == "ident" and n.a == "device"
+
+
+def _literal_index(n):
+    """(operand, key) of ``x["key"]`` with a string literal, else None."""
+    if n.kind == "call" and n.a == "_[_]" and n.b is None and len(n.c) == 2:
+        key = n.c[1]
+        if key.kind == "lit" and type(key.a) is str:
+            return n.c[0], key.a
+    return None
+
+
+def _static_read(n) -> tuple | None:
+    """() for ``device.driver``-like reads, (map, domain, name) for an entry, None for anything else."""
+    if n.kind == "select" and n.c in ("", "has"):
+        if _is_device(n.a) and n.b in _DEVICE_FIELDS:
+            return ()
+        operand, name = n.a, n.b
+    else:
+        found = _literal_index(n)
+        if found is None:
+            return None
+        operand, name = found
+    # The domain only by index: a missing domain is then an empty map, as in a projection that lacks it.
+    found = _literal_index(operand)
+    if found is None:
+        return None
+    outer, domain = found
+    if outer.kind == "select" and outer.c == "" and _is_device(outer.a) and outer.b in _DEVICE_MAPS:
+        return outer.b, domain, name
+    return None
+
+
+def _attribute_fields(a: model.DeviceAttribute) -> tuple:
+    return (a.int, a.bool, a.string, a.version,
+            tuple(a.ints) if a.ints is not None else None, tuple(a.bools) if a.bools is not None else None,
+            tuple(a.strings) if a.strings is not None else None,
+            tuple(a.versions) if a.versions is not None else None)
+
+
+def _may_fail_to_build(a: model.DeviceAttribute) -> bool:
+    """Whether ``build_device`` could refuse this attribute: only a version to parse, or no value at all."""
+    if a.version is not None or a.versions is not None:
+        return True
+    return (a.int is None and a.bool is None and a.string is None and a.ints is None and a.bools is None
+            and a.strings is None)
 
 
 class _Memory:
@@ -50,7 +168,9 @@ class _Memory:
     mixed between two memories: every public call takes one memory and keeps it.
     """
 
-    __slots__ = ("device_keys", "classes", "content_keys", "built", "results", "verdicts", "explained")
+    __slots__ = ("device_keys", "classes", "content_keys", "built", "results", "verdicts", "explained",
+                 "projections", "shared_keys", "shared_devices", "shared_built", "shared_results", "shared_explained",
+                 "entries", "failures", "build_failures", "shared_verdicts")
 
     def __init__(self):
         self.device_keys: dict[int, tuple[model.Device, int]] = {}  # id(device) -> (device, content key)
@@ -61,13 +181,35 @@ class _Memory:
         self.results: dict[tuple[str, int], bool | Exception] = {}
         self.verdicts: dict[tuple, tuple[str, int]] = {}
         self.explained: dict[tuple[str, int], list[dict]] = {}  # (expression, content) -> deciding parts
+        # A device projected onto what an expression reads: (content, reads) -> shared key, a small
+        # number per distinct (driver, allowMultipleAllocations, entries read, why the whole device
+        # cannot be built), which keys the shared answers as content keys the others.
+        self.projections: dict[tuple[int, frozenset], int] = {}
+        self.shared_keys: dict[tuple, int] = {}
+        self.shared_devices: dict[int, tuple] = {}  # shared key -> build_device arguments, or the failure
+        self.shared_built: dict[int, dict | CELRuntimeError] = {}
+        self.shared_results: dict[tuple[str, int], bool | Exception] = {}
+        self.shared_explained: dict[tuple[str, int], list[dict]] = {}
+        self.shared_verdicts: dict[tuple, tuple[str, int]] = {}  # (shared key, class, request expressions)
+        self.entries: dict[int, tuple] = {}  # content -> ``device_entries`` of its first device
+        self.failures: dict[int, str | None] = {}  # content -> why build_device refuses it (``_build_failure``)
+        # What build_device says of the entries that can fail (versions, empty attributes, capacities).
+        self.build_failures: dict[tuple, str | None] = {}
 
     def answers(self) -> int:
-        return len(self.results) + len(self.verdicts) + len(self.explained)
+        return (len(self.results) + len(self.verdicts) + len(self.explained) + len(self.projections)
+                + len(self.shared_results) + len(self.shared_explained) + len(self.shared_verdicts))
 
     def forget_answers(self) -> None:
         """Drop the answers but keep the devices' keys and CEL values (the costly part to build again)."""
         self.results, self.verdicts, self.explained = {}, {}, {}
+        self.projections, self.shared_results, self.shared_explained, self.shared_verdicts = {}, {}, {}, {}
+
+    def devices(self) -> int:
+        """Devices, classes and projected devices known (their CEL values are what is costly to build).
+
+        ``entries`` and ``failures`` are left out: they have at most one entry per device key."""
+        return len(self.device_keys) + len(self.classes) + len(self.shared_keys) + len(self.build_failures)
 
 
 class SelectorEvaluator:
@@ -85,6 +227,8 @@ class SelectorEvaluator:
         self.max_devices = max_devices
         self.max_answers = max_answers
         self._compiled: dict[str, object] = {}  # expression -> compiled selector or CELCompileError
+        self._reads: dict[str, frozenset | None] = {}  # expression -> ``static_reads`` of it
+        self._joint: dict[tuple, frozenset | None] = {}  # (class, request expressions) -> what they read
         self._memory = _Memory()
 
     def _current(self) -> _Memory:
@@ -94,13 +238,14 @@ class SelectorEvaluator:
         """Keep within the bounds (checked between calls, not per device): past ``max_devices`` devices
         start again; past ``max_answers`` answers forget the answers only."""
         memory = self._memory
-        if self.max_devices is not None and len(memory.device_keys) + len(memory.classes) > self.max_devices:
+        if self.max_devices is not None and memory.devices() > self.max_devices:
             self._memory = _Memory()
-            self._compiled = {}
+            self._compiled, self._reads, self._joint = {}, {}, {}
         elif self.max_answers is not None and memory.answers() > self.max_answers:
             memory.forget_answers()
-        if self.max_answers is not None and len(self._compiled) > MAX_COMPILED:
-            self._compiled = {}  # every keystroke in a selector is a new expression; compiling again is cheap
+        if self.max_answers is not None and max(len(self._compiled), len(self._joint)) > MAX_COMPILED:
+            # every keystroke in a selector is a new expression; compiling again is cheap
+            self._compiled, self._reads, self._joint = {}, {}, {}
 
     @staticmethod
     def _device_value(memory: _Memory, content: int, driver: str, device: model.Device,
@@ -126,8 +271,12 @@ class SelectorEvaluator:
         The map by ``id(device)`` keeps the device alive, so an id is never reused while it is in there."""
         found = memory.device_keys.get(id(device))
         if found is None or found[0] is not device:
-            fingerprint = device_fingerprint(driver, device, allow_multiple)
-            key = memory.content_keys.setdefault(fingerprint, len(memory.content_keys))
+            entries = device_entries(driver, device)
+            fingerprint = _fingerprint(driver, entries, allow_multiple)
+            key = memory.content_keys.get(fingerprint)
+            if key is None:
+                key = memory.content_keys[fingerprint] = len(memory.content_keys)
+                memory.entries[key] = entries  # for projections (``_layout``)
             found = (device, key)
             memory.device_keys[id(device)] = found
         return found[1]
@@ -167,19 +316,47 @@ class SelectorEvaluator:
         key = (content, class_expressions, request_expressions)
         found = memory.verdicts.get(key)
         if found is None:
-            found = ("", -1)
-            if class_expressions is not None:
-                index = self._first_false(memory, class_expressions, content, driver, device, allow_multiple,
-                                          device_id, f"class {device_class.metadata.name}")
-                if index >= 0:
-                    found = ("class", index)
-            if found[0] == "":
-                index = self._first_false(memory, request_expressions, content, driver, device, allow_multiple,
-                                          device_id, f"claim {claim}")
-                if index >= 0:
-                    found = ("request", index)
+            def decide():
+                return self._decide(memory, device_class, class_expressions, request_expressions, content, driver,
+                                    device, allow_multiple, device_id, claim)
+            reads = self._joint_reads(class_expressions, request_expressions)
+            if reads is None:
+                found = decide()
+            else:  # every selector reads only some entries: so does the verdict, which can then be shared
+                shared = (self._projection(memory, reads, content, driver, device, allow_multiple),
+                          class_expressions, request_expressions)
+                found = memory.shared_verdicts.get(shared)
+                if found is None:
+                    found = memory.shared_verdicts[shared] = decide()
             memory.verdicts[key] = found
         return found
+
+    def _decide(self, memory: _Memory, device_class, class_expressions, request_expressions, content: int,
+                driver: str, device: model.Device, allow_multiple: bool, device_id, claim: str) -> tuple[str, int]:
+        if class_expressions is not None:
+            index = self._first_false(memory, class_expressions, content, driver, device, allow_multiple,
+                                      device_id, f"class {device_class.metadata.name}")
+            if index >= 0:
+                return "class", index
+        index = self._first_false(memory, request_expressions, content, driver, device, allow_multiple,
+                                  device_id, f"claim {claim}")
+        return ("request", index) if index >= 0 else ("", -1)
+
+    def _joint_reads(self, class_expressions, request_expressions) -> frozenset | None:
+        """What the class and request selectors read together (``static_reads``); None when one may read more
+        or does not compile."""
+        key = (class_expressions, request_expressions)
+        if key not in self._joint:
+            joint: set | None = set()
+            for expression in (class_expressions or ()) + request_expressions:
+                compiled = self._compile(expression)
+                reads = None if isinstance(compiled, CELCompileError) else self._static_reads(expression, compiled)
+                if reads is None:
+                    joint = None
+                    break
+                joint |= reads
+            self._joint[key] = None if joint is None else frozenset(joint)
+        return self._joint[key]
 
     def outcome(self, expression: str, driver: str, device: model.Device,
                 allow_multiple: bool) -> bool | CELRuntimeError | CELCompileError:
@@ -196,13 +373,97 @@ class SelectorEvaluator:
         key = (expression, content)
         outcome = memory.results.get(key)
         if outcome is None:
-            try:
-                value = self._device_value(memory, content, driver, device, allow_multiple)
-                outcome = bool(compiled.evaluate_device(value))
-            except CELRuntimeError as err:
-                outcome = err
+            reads = self._static_reads(expression, compiled)
+            if reads is None:
+                outcome = self._evaluate(compiled, lambda: self._device_value(memory, content, driver, device,
+                                                                              allow_multiple))
+            else:
+                shared = self._projection(memory, reads, content, driver, device, allow_multiple)
+                outcome = memory.shared_results.get((expression, shared))
+                if outcome is None:
+                    outcome = self._evaluate(compiled, lambda: self._shared_value(memory, shared))
+                    memory.shared_results[expression, shared] = outcome
             memory.results[key] = outcome
         return outcome
+
+    @staticmethod
+    def _evaluate(compiled, value) -> bool | CELRuntimeError:
+        try:
+            return bool(compiled.evaluate_device(value()))
+        except CELRuntimeError as err:
+            return err
+
+    def _static_reads(self, expression: str, compiled) -> frozenset | None:
+        if expression not in self._reads:
+            self._reads[expression] = static_reads(getattr(compiled, "root", None))
+        return self._reads[expression]
+
+    @staticmethod
+    def _projection(memory: _Memory, reads: frozenset, content: int, driver: str, device: model.Device,
+                    allow_multiple: bool) -> int:
+        """The shared key of the device as an expression reading ``reads`` sees it.
+
+        Keeps every entry that ``build_device`` files under a name read (a
+        plain name and its ``driver/`` form land on the same one; the last
+        wins, so the order stays), and why the whole device cannot be built,
+        if it cannot: then every selector fails the same way.
+        """
+        key = (content, reads)
+        found = memory.projections.get(key)
+        if found is None:
+            failure, entries = SelectorEvaluator._layout(memory, content, driver)
+            kept = [entry for entry in entries if entry[0] in reads]
+            shape = (driver, allow_multiple, failure, tuple((entry[0][0], entry[1], entry[2]) for entry in kept))
+            found = memory.shared_keys.get(shape)
+            if found is None:
+                found = memory.shared_keys[shape] = len(memory.shared_keys)
+                memory.shared_devices[found] = failure if failure is not None else (
+                    driver, {entry[1]: entry[3] for entry in kept if entry[0][0] == "attributes"},
+                    {entry[1]: entry[3] for entry in kept if entry[0][0] == "capacity"}, allow_multiple)
+            memory.projections[key] = found
+        return found
+
+    @staticmethod
+    def _layout(memory: _Memory, content: int, driver: str) -> tuple:
+        """Per device content: why the whole device cannot be built (or None), and its ``device_entries``."""
+        entries = memory.entries[content]
+        if content not in memory.failures:
+            memory.failures[content] = SelectorEvaluator._build_failure(memory, driver, entries)
+        return memory.failures[content], entries
+
+    @staticmethod
+    def _build_failure(memory: _Memory, driver: str, entries: tuple) -> str | None:
+        """The error ``build_device`` gives for the whole device, or None, without building all of it.
+
+        Only versions, attributes without a value and capacities that are not
+        yet quantities can fail; building just those, in their order, fails
+        first on the same one with the same message."""
+        risky = tuple(entry for entry in entries if (
+            _may_fail_to_build(entry[3]) if entry[0][0] == "attributes" else not isinstance(entry[3].value, Quantity)))
+        if not risky:
+            return None
+        key = (driver, tuple((entry[0][0], entry[1], entry[2]) for entry in risky))
+        if key not in memory.build_failures:
+            try:
+                build_device(driver, {entry[1]: entry[3] for entry in risky if entry[0][0] == "attributes"},
+                             {entry[1]: entry[3] for entry in risky if entry[0][0] == "capacity"})
+                failure = None
+            except (CELRuntimeError, ValueError) as err:  # as _device_value turns them into CEL errors
+                failure = str(err)
+            memory.build_failures[key] = failure
+        return memory.build_failures[key]
+
+    @staticmethod
+    def _shared_value(memory: _Memory, shared: int) -> dict:
+        """The CEL value of a projected device; raises CELRuntimeError when the whole device has none."""
+        built = memory.shared_built.get(shared)
+        if built is None:
+            made = memory.shared_devices[shared]
+            built = CELRuntimeError(made) if isinstance(made, str) else build_device(*made)
+            memory.shared_built[shared] = built
+        if isinstance(built, CELRuntimeError):
+            raise CELRuntimeError(str(built))
+        return built
 
     def explain(self, expression: str, driver: str, device: model.Device, allow_multiple: bool) -> list[dict]:
         """The parts of a selector that made it false on this device (see ``allocator.cel.explain``)."""
@@ -214,13 +475,25 @@ class SelectorEvaluator:
             found = []
             compiled = self._compile(expression)
             if not isinstance(compiled, CELCompileError):
-                try:
-                    built = self._device_value(memory, content, driver, device, allow_multiple)
-                    found = [part.to_dict() for part in explain_false(compiled, built)]
-                except CELRuntimeError:
-                    pass  # the device cannot even be shown to CEL: the reason says so already
+                reads = self._static_reads(expression, compiled)
+                if reads is None:
+                    found = self._explain(compiled, lambda: self._device_value(memory, content, driver, device,
+                                                                               allow_multiple))
+                else:
+                    shared = self._projection(memory, reads, content, driver, device, allow_multiple)
+                    found = memory.shared_explained.get((expression, shared))
+                    if found is None:
+                        found = self._explain(compiled, lambda: self._shared_value(memory, shared))
+                        memory.shared_explained[expression, shared] = found
             memory.explained[key] = found
         return found
+
+    @staticmethod
+    def _explain(compiled, value) -> list[dict]:
+        try:
+            return [part.to_dict() for part in explain_false(compiled, value())]
+        except CELRuntimeError:
+            return []  # the device cannot even be shown to CEL: the reason says so already
 
     def _first_false(self, memory: _Memory, expressions, content: int, driver: str, device: model.Device,
                      allow_multiple: bool, device_id, owner: str) -> int:
@@ -240,8 +513,9 @@ class SelectorEvaluator:
         return -1
 
 
-# Bounds of a shared evaluator. A device costs about 2.8 KB here (its content key and CEL value) and
-# is kept alive (another 2.7 KB as read); an answer about 150 bytes. 20,000 devices hold two clusters of
+# Bounds of a shared evaluator. A device costs about 2.8 KB here (its content key and entries, and its
+# CEL value when a selector reads it whole) and is kept alive (another 2.7 KB as read); an answer about
+# 150 bytes. 20,000 devices hold two clusters of
 # 1,000 nodes with 8 devices each (~110 MB at most), 200,000 answers a few dozen selectors on them (~30 MB).
 SHARED_MAX_DEVICES = 20_000
 SHARED_MAX_ANSWERS = 200_000
