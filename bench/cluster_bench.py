@@ -21,7 +21,8 @@ Targets (issue 12; the upstream Go allocator's whole-process times on the
 same file): 1,000 nodes <= 1.0 s on one node and <= 1.45 s on every node;
 5,000 nodes linear and under 1 GiB.
 
-``--api`` (for the site's stored inventories) is not measured here yet.
+The site's stored inventories (storing, first analysis, claim edits against the
+stored id) are measured by ``bench/stored_cluster_bench.py``.
 """
 
 from __future__ import annotations
