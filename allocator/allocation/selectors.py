@@ -291,6 +291,10 @@ class SelectorEvaluator:
             memory.classes[id(device_class)] = found
         return found[1]
 
+    def compile(self, expression: str):
+        """The compiled selector, or the CELCompileError that compiling it gave (both remembered)."""
+        return self._compile(expression)
+
     def _compile(self, expression: str):
         compiled = self._compiled.get(expression)
         if compiled is None:
@@ -373,18 +377,24 @@ class SelectorEvaluator:
         key = (expression, content)
         outcome = memory.results.get(key)
         if outcome is None:
-            reads = self._static_reads(expression, compiled)
-            if reads is None:
-                outcome = self._evaluate(compiled, lambda: self._device_value(memory, content, driver, device,
-                                                                              allow_multiple))
-            else:
-                shared = self._projection(memory, reads, content, driver, device, allow_multiple)
-                outcome = memory.shared_results.get((expression, shared))
-                if outcome is None:
-                    outcome = self._evaluate(compiled, lambda: self._shared_value(memory, shared))
-                    memory.shared_results[expression, shared] = outcome
+            outcome = self._worked_out(memory, expression, compiled, content, driver, device, allow_multiple,
+                                       self._evaluate, memory.shared_results)
             memory.results[key] = outcome
         return outcome
+
+    def _worked_out(self, memory: _Memory, expression: str, compiled, content: int, driver: str,
+                    device: model.Device, allow_multiple: bool, work, shared_answers: dict):
+        """``work(compiled, value)`` for the device: on what the expression reads of it when that is known
+        statically, remembered per such projection in ``shared_answers``; else on the whole device."""
+        reads = self._static_reads(expression, compiled)
+        if reads is None:
+            return work(compiled, lambda: self._device_value(memory, content, driver, device, allow_multiple))
+        shared = self._projection(memory, reads, content, driver, device, allow_multiple)
+        found = shared_answers.get((expression, shared))
+        if found is None:
+            found = work(compiled, lambda: self._shared_value(memory, shared))
+            shared_answers[expression, shared] = found
+        return found
 
     @staticmethod
     def _evaluate(compiled, value) -> bool | CELRuntimeError:
@@ -475,16 +485,8 @@ class SelectorEvaluator:
             found = []
             compiled = self._compile(expression)
             if not isinstance(compiled, CELCompileError):
-                reads = self._static_reads(expression, compiled)
-                if reads is None:
-                    found = self._explain(compiled, lambda: self._device_value(memory, content, driver, device,
-                                                                               allow_multiple))
-                else:
-                    shared = self._projection(memory, reads, content, driver, device, allow_multiple)
-                    found = memory.shared_explained.get((expression, shared))
-                    if found is None:
-                        found = self._explain(compiled, lambda: self._shared_value(memory, shared))
-                        memory.shared_explained[expression, shared] = found
+                found = self._worked_out(memory, expression, compiled, content, driver, device, allow_multiple,
+                                         self._explain, memory.shared_explained)
             memory.explained[key] = found
         return found
 

@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 
 from ..allocation.selectors import shared_evaluator
-from ..cel import CELCompileError, compile_selector
+from ..cel import CELCompileError
 from ..cel.hints import domain_hint, runtime_hint
 from ..diagnostics import Diagnostic
 from ..features import FeatureGates, make_gates
@@ -101,10 +101,8 @@ class _Evaluator:
         self.selectors = shared_evaluator(frozenset(gates.enabled_set()))
 
     def compile(self, expression: str):
-        try:
-            return compile_selector(expression, gates=self.selectors.gates, estimate_cost=False)
-        except CELCompileError:
-            return None  # reported by validation
+        compiled = self.selectors.compile(expression)
+        return None if isinstance(compiled, CELCompileError) else compiled  # an error: reported by validation
 
     def evaluate(self, compiled, dev: _Device) -> tuple[bool, str | None]:
         d = dev.device
