@@ -176,7 +176,7 @@ def build(inventory: str, documents: str, report: dict | None, limits=None, fitt
     node_names = sorted({d.obj.metadata.name for d in docs if d.kind == "Node"})
     nodes: dict[str, NodeView] = {name: NodeView(name=name) for name in node_names}
     pools: dict[tuple[str, str, str], PoolView] = {}
-    devices: dict[int, model.Device] = {}  # id(tile) -> its device, to detail the tiles drawn
+    # Pools hold (slice, device) pairs until the nodes to draw are known: only their tiles are made.
     for doc in docs:
         if doc.kind != "ResourceSlice":
             continue
@@ -188,17 +188,7 @@ def build(inventory: str, documents: str, report: dict | None, limits=None, fitt
             if pool_key not in pools:
                 pools[pool_key] = PoolView(driver=s.spec.driver, name=s.spec.pool.name)
                 node.pools.append(pools[pool_key])
-            key = (s.spec.driver, s.spec.pool.name, device.name)
-            tile = Tile(
-                driver=s.spec.driver,
-                pool=s.spec.pool.name,
-                name=device.name,
-                tainted=bool(device.taints),
-                grants=grants.get(key, []),
-                containers=containers.get(key, []),
-            )
-            devices[id(tile)] = device
-            pools[pool_key].devices.append(tile)
+            pools[pool_key].devices.append((s, device))
     for name, node in nodes.items():
         node.chosen = name == chosen
     for name in SHARED:
@@ -211,6 +201,11 @@ def build(inventory: str, documents: str, report: dict | None, limits=None, fitt
         pic = condense(pic, fitting or set(), limit)
     for node in pic.nodes:
         for pool in node.pools:
-            for tile in pool.devices:
-                tile.details = _details(devices[id(tile)])
+            pool.devices = [_tile(s, device, grants, containers) for s, device in pool.devices]
     return pic
+
+
+def _tile(s: model.ResourceSlice, device: model.Device, grants: dict, containers: dict) -> Tile:
+    key = (s.spec.driver, s.spec.pool.name, device.name)
+    return Tile(driver=s.spec.driver, pool=s.spec.pool.name, name=device.name, details=_details(device),
+                tainted=bool(device.taints), grants=grants.get(key, []), containers=containers.get(key, []))
