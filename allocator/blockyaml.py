@@ -14,8 +14,11 @@ It is a fast path, not a YAML parser: on anything outside that part
 tags, directives, tabs, carriage returns, ``>`` folded or multi-line plain
 and quoted scalars, characters libyaml refuses, a limit crossed, anything it
 does not expect) it raises ``Unsure`` and the libyaml reader reads the text,
-so every answer is the one the libyaml reader gives. The tests compare both
-on every sample and on generated documents.
+so every answer is the one the libyaml reader gives. Inside an item of a
+List (kubectl folds long messages over several lines), the caller's
+``read_item`` reads that item alone instead, and the rest stays fast. The
+tests compare both readers on every sample, on mutations and on generated
+documents.
 """
 
 from __future__ import annotations
