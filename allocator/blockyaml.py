@@ -58,8 +58,8 @@ def read_block(text: str, limits: Limits, scalar, key, resolvable: frozenset[str
     marks give them; ``item_spans`` are those of the items of a top-level
     ``items:`` list.
     """
-    if " #" in text or "\n#" in text or text[:1] == "#" or _NOT_PLAIN_TEXT.search(text):
-        raise Unsure  # comments, or characters for libyaml to judge
+    if "\n#" in text or text[:1] == "#" or _NOT_PLAIN_TEXT.search(text):
+        raise Unsure  # comment lines at the left edge, or characters for libyaml to judge
     rows = _LINE.findall(text)
     lines = text.split("\n")
     if len(rows) != len(lines) or (lines[-1] and not lines[-1].strip(" ")):
@@ -182,6 +182,8 @@ class _Reader:
                                 count += 1
                         elif indent != top[0]:
                             raise Unsure  # deeper than its collection: a multi-line scalar, or bad indentation
+                if " #" in rest or (raw_key and " #" in raw_key):
+                    raise Unsure  # a comment after a value: inside an item, libyaml reads that item
                 container = top[1]
                 if dash:
                     if not top[2]:
@@ -236,6 +238,8 @@ class _Reader:
                 if open_item is None or self.read_item is None or len(stack) < 2 or stack[1][1] is not items_list:
                     raise
                 end = self._item_end(open_item[0], stop, items_indent)
+                if end <= row:
+                    raise  # not inside the item: reading it again would not move on
                 item, values = self.read_item(self._item_text(open_item[0], end, items_indent),
                                               max_depth - 2, max_values - count)
                 items_list[-1] = item

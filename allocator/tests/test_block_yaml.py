@@ -290,3 +290,17 @@ def test_an_item_read_alone_counts_against_the_limits():
         check(text, Limits(max_values=max_values))
     for max_depth in range(2, 9):
         check(text, Limits(max_depth=max_depth))
+
+
+def test_comments_inside_items_are_left_to_libyaml_for_that_item_only(monkeypatch):
+    text = cluster_yaml(3)
+    commented = text.replace("\n  spec:", "\n  # the spec\n  spec:", 1).replace(
+        "generation: 1\n", "generation: 1  # GPU #0\n", 1)
+    alone = []
+    real = plainyaml._read_item
+    monkeypatch.setattr(plainyaml, "_read_item", lambda *args: alone.append(args[0]) or real(*args))
+    assert check(commented)
+    assert 1 <= len(alone) <= 2
+    # A comment on an item's own first line, or at the left edge: the whole text goes to libyaml.
+    assert not check(text.replace("- apiVersion: resource.k8s.io/v1\n", "- apiVersion: resource.k8s.io/v1  # x\n", 1))
+    assert not check("# a dump\n" + text)
