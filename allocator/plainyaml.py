@@ -161,19 +161,8 @@ def _read_item(text: str, max_depth: int, max_values: int) -> tuple[dict, int]:
 
 def _values_in(data) -> int:
     """Values as ``_build`` counts them: every scalar, key and collection."""
-    count = 1
-    level = [data]
-    while level:
-        below = []
-        for container in level:
-            if container.__class__ is dict:
-                count += 2 * len(container)
-                below.extend(v for v in container.values() if v.__class__ is dict or v.__class__ is list)
-            else:
-                count += len(container)
-                below.extend(v for v in container if v.__class__ is dict or v.__class__ is list)
-        level = below
-    return count
+    levels = list(_counted_levels(data))
+    return levels[-1][1] if levels else 1
 
 
 def _build(loader, limits: Limits) -> list[PlainDocument]:
@@ -336,18 +325,22 @@ def _read_json(text: str, limits: Limits) -> list[PlainDocument] | None:
 
 def _check_json(data, limits: Limits) -> None:
     """Count values and depth as the positioned reader would, raising _Unsure past a limit."""
+    for depth, count in _counted_levels(data):
+        if depth > limits.max_depth or count > limits.max_values:
+            raise _Unsure
+
+
+def _counted_levels(data):
+    """Level by level of nested collections: (depth, values counted so far), counted as the readers count."""
     count = 1
     level = [data] if data.__class__ is dict or data.__class__ is list else []
     depth = 0
     while level:
         depth += 1
-        if depth > limits.max_depth:
-            raise _Unsure
         below = []
         for container in level:
             values = container.values() if container.__class__ is dict else container
             count += 2 * len(values) if container.__class__ is dict else len(values)
             below.extend(v for v in values if v.__class__ is dict or v.__class__ is list)
-        if count > limits.max_values:
-            raise _Unsure
+        yield depth, count
         level = below

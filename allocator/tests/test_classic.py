@@ -2,18 +2,14 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 
 from allocator.engine import analyze
 from allocator.features import FeatureGateError, make_gates
 from allocator.objects import read_documents
+from allocator.tests.test_allocate_cli import run
 from allocator.validation import validate_documents
 
-ROOT = Path(__file__).resolve().parents[2]
 DRA_ON = {"DynamicResourceAllocation": True}
 CLASSIC_ON = {**DRA_ON, "DRAControlPlaneController": True}
 
@@ -122,11 +118,6 @@ def test_the_gate_needs_dynamic_resource_allocation():
     with pytest.raises(FeatureGateError, match="^DRAControlPlaneController feature requires DynamicResourceAllocation "
                                                "feature to be enabled$"):
         make_gates({"DRAControlPlaneController": True}, "1.31")
-
-
-def run(*args, stdin: str):
-    return subprocess.run([sys.executable, "-m", "allocator", *args], input=stdin, capture_output=True, text=True,
-                          cwd=ROOT, timeout=120)
 
 
 def test_cli_allocate_exits_1_for_a_classic_claim_and_0_without_the_gate():

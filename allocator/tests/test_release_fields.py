@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -14,9 +11,9 @@ from allocator.convert import CLASSIC_FIELDS
 from allocator.engine import analyze
 from allocator.features import make_gates, stored_object_gates
 from allocator.releases import RELEASES, Release, release_key
+from allocator.tests.test_allocate_cli import run
 from allocator.validation import validate_documents
 
-ROOT = Path(__file__).resolve().parents[2]
 DRA_ON = {"DynamicResourceAllocation": True}
 
 FIRST_AVAILABLE = """\
@@ -218,11 +215,6 @@ spec:
     (source, error), = [(s, d) for s, d in report.diagnostics if d.severity == "error"]
     assert source == "inventory" and error.field == "spec.devices[0].basic.allowMultipleAllocations"
     assert analyze("", slice_1_34, kubernetes_version="1.34").valid
-
-
-def run(*args, stdin: str):
-    return subprocess.run([sys.executable, "-m", "allocator", *args], input=stdin, capture_output=True, text=True,
-                          cwd=ROOT, timeout=120)
 
 
 def test_cli_validate_refuses_first_available_on_1_32_as_invalid_input():

@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -13,8 +10,7 @@ from allocator.diagnostics import NOT_SERVED
 from allocator.engine import analyze
 from allocator.features import FeatureGateError
 from allocator.releases import RELEASES
-
-ROOT = Path(__file__).resolve().parents[2]
+from allocator.tests.test_allocate_cli import run
 
 # The same cluster and claim in the shape every version writes them.
 V1 = """
@@ -135,10 +131,6 @@ def test_the_inventory_is_refused_too_and_says_where():
 
 
 # ----------------------------------------------------------------------------------------------- command line
-
-def run(*args, stdin: str):
-    return subprocess.run([sys.executable, "-m", "allocator", *args], input=stdin, capture_output=True, text=True,
-                          cwd=ROOT, timeout=120)
 
 
 def test_cli_refuses_what_the_release_does_not_serve_with_exit_2():
