@@ -431,3 +431,17 @@ def test_it_explains_why_devices_do_not_match(page: Page, samples):
     expect(page.locator("#requests .why-part")).to_contain_text('model = "LATEST-GPU-MODEL"')
     expect(page.locator("#nodes tr.no-fit")).to_contain_text("dra-example-driver-cluster-worker")
     expect(page.locator("#picture .tile.granted")).to_have_count(0)
+
+
+def test_a_malformed_requested_capacity_is_a_located_parse_error_not_a_crash(page: Page, samples):
+    page.goto("/")
+    claim = ONE_GPU.replace("        deviceClassName: gpu.example.com\n",
+                            "        deviceClassName: gpu.example.com\n"
+                            "        capacity:\n          requests:\n            memory: ''\n", 1)
+    assert claim != ONE_GPU
+    replace_text(page, claim)
+    expect(summary(page)).to_contain_text("Not valid")
+    diagnostics = page.locator("#diagnostics")
+    expect(diagnostics).to_contain_text("capacity.requests[memory]")
+    expect(diagnostics).to_contain_text("quantities must match the regular expression")
+    expect(diagnostics.locator("a.diagnostic").first).to_have_text(re.compile(r"line 13, column \d+"))
