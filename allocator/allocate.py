@@ -34,7 +34,7 @@ from __future__ import annotations
 import functools
 import gc
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from . import model
@@ -43,7 +43,8 @@ from .allocation.alternatives import Alternatives, list_grants
 from .allocation.errors import AllocatorError, NodeAllocationError, SearchLimitError
 from .allocation.explain import Explanation, explain
 from .allocation.features import Features, Variant, choose_variant, from_gates
-from .allocation.proofs import Proof
+from .allocation.node_views import NodeViews
+from .allocation.proofs import ANY_NODE, NODE_MARK, Proof
 from .allocation.requests import ViewCache
 from .allocation.results import build_results
 from .allocation.search import Search
@@ -66,6 +67,11 @@ __all__ = [
     "node_error",
     "search_nodes",
 ]
+
+
+# Whether node searches reuse the answer of a node that looks the same (``Allocator.allocate_every``);
+# off only to compare both ways in tests.
+SHARE_OUTCOMES = True
 
 
 @dataclass
@@ -136,7 +142,7 @@ class Allocator:
                  features: Features | None = None, variant: Variant | None = None,
                  state: AllocatedState | None = None, *, max_steps: int | None = ...,
                  filter_timeout: float | None = ..., clock: Callable[[], float] = time.monotonic,
-                 prove: bool = False):
+                 prove: bool = False, share_outcomes: bool | None = None):
         """``features`` (default: from ``gates``, default: Kubernetes 1.37) and ``variant`` (default:
         upstream's choice) can be forced, as upstream's tests do; ``state`` replaces the state
         gathered from ``allocated_claims``.
@@ -147,9 +153,13 @@ class Allocator:
 
         ``prove`` turns on exact proofs of impossibility and memoised failure
         (``allocation.proofs``): the same answers, fewer steps. Without it the
-        search walks upstream's tree step for step (and counts its steps)."""
+        search walks upstream's tree step for step (and counts its steps).
+
+        ``share_outcomes`` (default ``SHARE_OUTCOMES``) lets ``allocate_every``
+        answer for a node that looks like one already tried (``allocation.node_views``)."""
         gates = gates or make_gates()
         self.prove = prove
+        self.share_outcomes = SHARE_OUTCOMES if share_outcomes is None else share_outcomes
         self.max_steps = search_limits.DEFAULT_MAX_STEPS if max_steps is ... else max_steps
         self.filter_timeout = default_filter_timeout(gates) if filter_timeout is ... else filter_timeout
         self.clock = clock
@@ -217,7 +227,10 @@ class Allocator:
         (unless ``explain_failure`` is off) and ``explanation`` holds it.
         """
         claims = list(claims)
-        search = Search(self, node, claims)
+        return self._outcome(Search(self, node, claims), explain_failure)
+
+    def _outcome(self, search: Search, explain_failure: bool = True) -> AllocationOutcome:
+        node, claims = search.node, search.claims
         try:
             search.run()
         except NodeAllocationError as err:
@@ -243,7 +256,7 @@ class Allocator:
 
     def allocate_each(self, nodes: Iterable[model.Node],
                       claims: Sequence[model.ResourceClaim]) -> list[AllocationOutcome]:
-        """``allocate`` on every node, as a node search does, with Python's cyclic GC paused.
+        """``allocate_every`` node, as a node search does, with Python's cyclic GC paused.
 
         A search over many nodes creates many short-lived objects while the
         inventory's objects stay alive; without the pause the collector
@@ -253,10 +266,44 @@ class Allocator:
         paused = gc.isenabled()
         gc.disable()
         try:
-            return [self.allocate(node, claims) for node in nodes]
+            return list(self.allocate_every(nodes, claims))
         finally:
             if paused:
                 gc.enable()
+
+    def allocate_every(self, nodes: Iterable[model.Node],
+                       claims: Sequence[model.ResourceClaim]) -> Iterator[AllocationOutcome]:
+        """``allocate`` on each node in turn, the outcomes as they come (an AllocatorError stops the walk).
+
+        With ``share_outcomes``, a node that looks to the allocation like one
+        already tried where the claims did not fit (``allocation.node_views``)
+        gets that node's answer for its own name instead of a search of its own.
+        Such outcomes carry no ``explanation`` (``explain`` gives it).
+        """
+        claims = list(claims)
+        views = NodeViews(self, claims) if self.share_outcomes else None
+        answers: dict[tuple, _SharedAnswer] = {}
+        for node in nodes:
+            search = Search(self, node, claims)
+            seen = None
+            if views is not None:
+                try:
+                    search.gather()
+                except AllocatorError:
+                    pass  # the search below fails the same way
+                else:
+                    seen = views.view(node, search.pools)
+            if seen is not None:
+                answer = answers.get(seen[0])
+                if answer is not None:
+                    yield answer.for_node(node, claims, self.variant.name)
+                    continue
+            outcome = self._outcome(search)
+            if seen is not None:
+                answer = _SharedAnswer.of(outcome, seen[1])
+                if answer is not None:
+                    answers[seen[0]] = answer
+            yield outcome
 
     def explain(self, node: model.Node, claims: Sequence[model.ResourceClaim]) -> Explanation:
         """Per request and device in reach: matches or the first reason why not (see ``allocation.explain``).
@@ -272,6 +319,40 @@ class Allocator:
             out.error = str(stopped[3])
             return out
         return explain(self, node, claims)
+
+
+@dataclass(frozen=True)
+class _SharedAnswer:
+    """A node's "does not fit" that other nodes with its view share: reason and proof with NODE_MARK."""
+
+    reason: str
+    proof: Proof | None
+    steps: int
+
+    @staticmethod
+    def of(outcome: AllocationOutcome, names: tuple[str, ...]) -> _SharedAnswer | None:
+        """The answer to share, or None when it is not one: the claims fit, an error, or a text that
+        names the node, its own pools or slices other than where a proof names the node."""
+        explanation, proof = outcome.explanation, outcome.proof
+        if outcome.allocated or outcome.error or explanation is None:
+            return None
+        reason = "; ".join(explanation.summary(proof.text if proof is not None else None)) or outcome.reason
+        display = outcome.node_name or ANY_NODE
+        if "\x00" in outcome.reason or (proof is not None and "\x00" in proof.message) \
+                or reason.replace(NODE_MARK, display) != outcome.reason:
+            return None  # the mark would not stand for the node's name alone
+        texts = [reason] + ([] if proof is None else [proof.text, *proof.requests, *(
+            value for value in (proof.claim, proof.request, proof.attribute, proof.pool, proof.counter,
+                                proof.amount_needed, proof.amount_available) if value)])
+        if any(name in text for name in names for text in texts):
+            return None
+        return _SharedAnswer(reason=reason, proof=proof, steps=outcome.steps)
+
+    def for_node(self, node: model.Node, claims: list[model.ResourceClaim], variant: str) -> AllocationOutcome:
+        name = node.metadata.name
+        return AllocationOutcome(node=node, claims=claims, allocated=False,
+                                 reason=self.reason.replace(NODE_MARK, name or ANY_NODE), variant=variant,
+                                 steps=self.steps, proof=None if self.proof is None else self.proof.on_node(name))
 
 
 def allocate_claims(claims: Sequence[model.ResourceClaim], classes: Iterable[model.DeviceClass],

@@ -184,8 +184,8 @@ def _allocate(report: Report, combined: ReadResult, work: Workload, node: str | 
     paused = gc.isenabled()
     gc.disable()
     try:
-        for candidate in candidates:
-            outcomes.append(allocator.allocate(candidate, work.pending))
+        for outcome in allocator.allocate_every(candidates, work.pending):
+            outcomes.append(outcome)
         chosen = next((o for o in outcomes if o.allocated), None)
         results = chosen.results if chosen else None  # built lazily; may raise like upstream's Allocate
     except AllocatorError as err:

@@ -130,13 +130,16 @@ class Explanation:
     def to_dict(self) -> dict:
         return asdict(self)
 
-    def summary(self) -> list[str]:
-        """One line per request that cannot be satisfied on its own, or why the whole set fails."""
+    def summary(self, proof_line: str | None = None) -> list[str]:
+        """One line per request that cannot be satisfied on its own, or why the whole set fails.
+
+        ``proof_line`` stands for the proof's message where it is shown (``Proof.text``, to render the
+        summary for other nodes)."""
         if self.error:
             return [self.error]
         # A request with too few devices has its own line with the reasons per device; other proofs come first.
         proof = self.proof if self.proof and self.proof["code"] != "too-few-devices" else None
-        lines = [proof["message"]] if proof else []
+        lines = [proof["message"] if proof_line is None else proof_line] if proof else []
         for r in self.requests:
             if r.selected is False and self.allocated:
                 continue
@@ -199,6 +202,22 @@ def explain(allocator, node: model.Node, claims: list[model.ResourceClaim], sear
     return out
 
 
+def slices_in_reach(allocator, node: model.Node) -> list[tuple[model.ResourceSlice, bool]]:
+    """(slice, whether it offers devices to the node) for the slices of the newest generation of every pool
+    that are on the node or on no node in particular, in the order the explanation lists their devices."""
+    newest = allocator.newest_generation
+    out = []
+    for s in sorted(allocator.slices_near(node), key=lambda s: (s.spec.driver, s.spec.pool.name, s.metadata.name)):
+        if s.spec.pool.generation != newest[(s.spec.driver, s.spec.pool.name)]:
+            continue
+        try:
+            relevant = bool(slice_is_relevant(s, node))
+        except PoolError:
+            relevant = False
+        out.append((s, relevant))
+    return out
+
+
 class _Explainer:
     def __init__(self, allocator, search: Search, node: model.Node):
         self.a = allocator
@@ -221,17 +240,7 @@ class _Explainer:
 
     def _devices_in_reach(self) -> list[tuple[model.ResourceSlice, model.Device, bool]]:
         """(slice, device, slice offers devices to the node) for the newest generation of every pool."""
-        newest = self.a.newest_generation
-        out = []
-        for s in sorted(self.a.slices_near(self.node), key=lambda s: (s.spec.driver, s.spec.pool.name, s.metadata.name)):
-            if s.spec.pool.generation != newest[(s.spec.driver, s.spec.pool.name)]:
-                continue
-            try:
-                relevant = bool(slice_is_relevant(s, self.node))
-            except PoolError:
-                relevant = False
-            out.extend((s, d, relevant) for d in s.spec.devices)
-        return out
+        return [(s, d, relevant) for s, relevant in slices_in_reach(self.a, self.node) for d in s.spec.devices]
 
     def _slot(self, s: model.ResourceSlice, device: model.Device, relevant: bool) -> tuple:
         """(device id, slice, candidate, reason it is out for every request or None)."""

@@ -41,7 +41,7 @@ behind it, shown by the explanation, the page, the API and the CLI.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 
 from ..pools import DeviceID
 from . import capacity as cap
@@ -52,6 +52,13 @@ from .requests import ALL, EXACT_COUNT, claim_ref
 MAX_RESULTS = 32
 
 
+# Where the node's name stands in a proof's ``text``: a node without DRA devices of its own often fails
+# exactly like the next one, and the search over every node then renders one proof for each of them
+# (``Proof.on_node``). Validated names never hold a NUL.
+NODE_MARK = "\x00node\x00"
+ANY_NODE = "(any node)"
+
+
 @dataclass(frozen=True)
 class Proof:
     """Why the claims cannot be allocated on the node, found without searching.
@@ -59,11 +66,12 @@ class Proof:
     ``code`` is one of ``too-few-devices``, ``missing-attribute``,
     ``no-subrequest-fits``, ``all-devices-unusable``, ``requests-exceed-devices``,
     ``counters-exceeded`` and ``no-shared-value``; ``needed``/``available``
-    count devices (``amount_*`` hold quantities of a counter).
+    count devices (``amount_*`` hold quantities of a counter). ``text`` is
+    the message with ``NODE_MARK`` where the node's name goes.
     """
 
     code: str
-    message: str
+    text: str
     node: str
     claim: str | None = None
     request: str | None = None
@@ -77,17 +85,25 @@ class Proof:
     amount_needed: str | None = None
     amount_available: str | None = None
 
+    @property
+    def message(self) -> str:
+        return self.text.replace(NODE_MARK, self.node)
+
+    def on_node(self, name: str) -> Proof:
+        """The same proof for another node whose devices the search sees the same way."""
+        return replace(self, node=name or ANY_NODE)
+
     def to_dict(self) -> dict:
         """As JSON for the engine's report (camelCase, as the rest of it)."""
         # Every field is a scalar or a tuple of strings: no need for asdict's deep copy (1,000 nodes, 1,000 proofs).
-        out = {name: getattr(self, name) for name in _PROOF_FIELDS}
+        out = {name: getattr(self, name) for name in _PROOF_NAMES}
         out["requests"] = list(self.requests)
         out["amountNeeded"] = out.pop("amount_needed")
         out["amountAvailable"] = out.pop("amount_available")
         return out
 
 
-_PROOF_FIELDS = tuple(f.name for f in fields(Proof))
+_PROOF_NAMES = tuple("message" if f.name == "text" else f.name for f in fields(Proof))
 
 
 def _devices(n: int) -> str:
@@ -99,7 +115,7 @@ class Prover:
 
     def __init__(self, search):
         self.s = search
-        self.node = search.node.metadata.name or "(any node)"
+        self.node = search.node.metadata.name or ANY_NODE
         self.n = len(search.claims)
         self.errors_possible = False
         # Per request key: devices usable at the start (every per-device check passes),
@@ -246,11 +262,11 @@ class Prover:
                 if sub is None:
                     break
                 subs.append(sub)
-                why.append(f"{sub.request} {sub.message.split(': ', 1)[1]}")
+                why.append(f"{sub.request} {sub.text.split(': ', 1)[1]}")
                 si += 1
             else:
                 return Proof("no-subrequest-fits", f"claim {ref}, request {request.name}: none of its "
-                             f"{len(subs)} subrequests can be allocated on {self.node} ({'; '.join(why)})",
+                             f"{len(subs)} subrequests can be allocated on {NODE_MARK} ({'; '.join(why)})",
                              node=self.node, claim=ref, request=request.name,
                              requests=tuple(p.request for p in subs))
         return None
@@ -272,12 +288,12 @@ class Prover:
                 having = [d for d in pre if lookup_attribute(d.device, d.id.driver, c.attribute) is not None]
                 if len(having) < need:
                     have = f"{len(having)} devices" if not having else f"only {_devices(len(having))}"
-                    return Proof("missing-attribute", f"claim {ref}, request {name}: {have} on {self.node} have "
+                    return Proof("missing-attribute", f"claim {ref}, request {name}: {have} on {NODE_MARK} have "
                                  f"{c.attribute}, which its {c.kind} needs" + (f" (it needs {need})" if having else ""),
                                  node=self.node, claim=ref, request=name, needed=need, available=len(having),
                                  attribute=c.attribute, constraint=index)
         return Proof("too-few-devices", f"claim {ref}, request {name}: needs {_devices(need)}, but only "
-                     f"{len(usable)} on {self.node} match its class and selectors and are free, tolerated and "
+                     f"{len(usable)} on {NODE_MARK} match its class and selectors and are free, tolerated and "
                      "within counters, capacity and constraint attributes",
                      node=self.node, claim=ref, request=name, needed=need, available=len(usable))
 
@@ -286,7 +302,7 @@ class Prover:
         devices = data.all_devices or []
         if not devices:
             return Proof("all-devices-unusable", f"claim {ref}, request {name}: asks for all matching devices, "
-                         f"but none on {self.node} match", node=self.node, claim=ref, request=name, needed=1,
+                         f"but none on {NODE_MARK} match", node=self.node, claim=ref, request=name, needed=1,
                          available=0)
         if s.features.consumable_capacity and any(c.device.allow_multiple_allocations for c in devices):
             return None
@@ -294,7 +310,7 @@ class Prover:
         for cand in devices:
             if (not data.request.admin_access and cand.id in state.devices) or not self._usable_alone(data, cand):
                 return Proof("all-devices-unusable", f"claim {ref}, request {name}: asks for all "
-                             f"{_devices(len(devices))} that match on {self.node}, but {cand.id} can never be "
+                             f"{_devices(len(devices))} that match on {NODE_MARK}, but {cand.id} can never be "
                              "given to it (already allocated, tainted, or over its counters or capacity)",
                              node=self.node, claim=ref, request=name, needed=len(devices),
                              available=len(devices) - 1)
@@ -354,7 +370,7 @@ class Prover:
         names = tuple(f"{s.refs[reqs[r][0][0]]}/{reqs[r][1].request.full_name}" for r in members)
         total = sum(need[r] for r in members)
         return Proof("requests-exceed-devices", f"requests {', '.join(names)} need {_devices(total)} together, "
-                     f"but only {len(devices)} on {self.node} can serve any of them",
+                     f"but only {len(devices)} on {NODE_MARK} can serve any of them",
                      node=self.node, needed=total, available=len(devices), requests=names)
 
     def _counters(self) -> Proof | None:
@@ -391,7 +407,7 @@ class Prover:
                         names = tuple(f"{s.refs[k[0]]}/{d.request.full_name}" for k, d, _ in entries)
                         return Proof("counters-exceeded", f"requests {', '.join(names)} need at least {total} of "
                                      f"counter {set_name}/{counter} in pool {pool.id}, but only {have} is left "
-                                     f"on {self.node}", node=self.node, requests=names, pool=pool.id,
+                                     f"on {NODE_MARK}", node=self.node, requests=names, pool=pool.id,
                                      counter=f"{set_name}/{counter}", amount_needed=str(total),
                                      amount_available=str(have))
         return None
@@ -426,7 +442,7 @@ class Prover:
                     names = tuple(d.request.full_name for _, d in under)
                     return Proof("no-shared-value", f"claim {ref}: constraint #{index} (matchAttribute "
                                  f"{c.attribute}): requests {', '.join(names)} need {_devices(total)} with one "
-                                 f"value of it, but no value is held by enough of their devices on {self.node} "
+                                 f"value of it, but no value is held by enough of their devices on {NODE_MARK} "
                                  f"(at most {best})", node=self.node, claim=ref, needed=total, available=best,
                                  attribute=c.attribute, constraint=index, requests=names)
         return None

@@ -104,6 +104,7 @@ class Search:
         self.claims = claims
         self.refs = [claim_ref(c) for c in claims]  # namespace/name, for messages
         self.pools: list[Pool] = []
+        self.gathered = False
         self.request_data: dict[tuple[int, int, int], RequestData] = {}
         self.constraints: list[list[Constraint]] = []
         self.matches: dict[tuple, bool] = {}
@@ -140,9 +141,11 @@ class Search:
                                       self.allocator.slices, self.variant)
         except PoolError as err:
             raise AllocatorError(f"gather pool information: {err}") from err
+        self.gathered = True
 
     def prepare(self) -> None:
-        self.gather()
+        if not self.gathered:  # a node search may have gathered them to compare nodes first
+            self.gather()
         for ci, claim in enumerate(self.claims):
             ref = self.refs[ci]
             min_devices = 0

@@ -362,6 +362,18 @@ class SelectorEvaluator:
             self._joint[key] = None if joint is None else frozenset(joint)
         return self._joint[key]
 
+    def joint_reads(self, device_class: model.DeviceClass | None,
+                    request_expressions: tuple[str, ...]) -> frozenset | None:
+        """What the class's and the request's selectors read of a device together; None when one may read
+        more (``static_reads``) or does not compile."""
+        class_expressions = (None if device_class is None
+                             else self._class_expressions(self._current(), device_class))
+        return self._joint_reads(class_expressions, request_expressions)
+
+    def device_keys(self) -> DeviceKeys:
+        """Keys for devices as selectors see them, in this evaluator's memory of now."""
+        return DeviceKeys(self._current())
+
     def outcome(self, expression: str, driver: str, device: model.Device,
                 allow_multiple: bool) -> bool | CELRuntimeError | CELCompileError:
         """One selector on one device: its value, or the error that compiling or evaluating it gave."""
@@ -513,6 +525,25 @@ class SelectorEvaluator:
                 error.expression = expression
                 raise error from outcome
         return -1
+
+
+class DeviceKeys:
+    """Equal keys of two devices: every selector that reads at most ``reads`` (from ``joint_reads``; None:
+    anything) answers, fails and is explained the same on both, as ``verdict`` and ``explain`` share answers.
+
+    Bound to one memory, whose numbers the keys are: the evaluator may start a new one meanwhile.
+    """
+
+    __slots__ = ("memory",)
+
+    def __init__(self, memory: _Memory):
+        self.memory = memory
+
+    def key(self, reads: frozenset | None, driver: str, device: model.Device, allow_multiple: bool) -> tuple:
+        content = SelectorEvaluator._content_key(self.memory, driver, device, allow_multiple)
+        if reads is None:
+            return "device", content
+        return "projected", SelectorEvaluator._projection(self.memory, reads, content, driver, device, allow_multiple)
 
 
 # Bounds of a shared evaluator. A device costs about 2.8 KB here (its content key and entries, and its

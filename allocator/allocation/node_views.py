@@ -1,0 +1,175 @@
+"""Nodes that look the same to the allocation, so that one search answers for all of them.
+
+A real cluster is a few kinds of machines, many of each: a node's devices
+sit in a pool named after the node, with the same attributes as on the
+next node of its kind but for serial numbers and PCI addresses. A search
+over every node then tries, proves and explains the same failure hundreds
+of times. ``NodeViews.view`` says what the allocation can see from a node,
+leaving out what it cannot tell apart:
+
+* the names of the node and of the pools and slices that are the node's
+  alone (every slice of the pool names the node, no other pool has that
+  name, no allocated claim holds a device of it), kept only as their
+  order, which is what sorting by them decides;
+* device attributes that no selector of the claims' requests and classes
+  reads (``selectors.DeviceKeys``) and no constraint names.
+
+Everything else is kept whole: the other fields of the devices and slices
+(generic, so a new field of the model is kept too), each pool as gathered
+for the node (flags, slices in order, counters), the slices the
+explanation lists and whether they offer devices to the node, and the
+per-device node selection as the node's answers. Shared pools and slices
+(for all nodes or by labels) are kept as themselves.
+
+Two nodes with equal views go through the same steps of search, proofs and
+explanation, with the left-out names in the same places. So where the
+first node's answer (reason and proof) does not contain any of its own
+names, except the node's name where a proof says "on <node>"
+(``proofs.NODE_MARK``), it is the second node's answer with that name
+changed. ``Allocator.allocate_every`` reuses answers only under that
+condition, and only for nodes where the claims do not fit and no error
+happened.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+
+from .. import model
+from ..nodes import NodeSelectorError, node_matches
+from ..pools import Pool
+from ..quantity import Quantity
+from .constraints import lookup_attribute
+from .explain import slices_in_reach
+from .requests import claim_views
+from .selectors import _attribute_fields
+
+_LEFT_OUT = object()  # a field the view stands for otherwise (the device's attributes, the pool's name...)
+
+
+class NodeViews:
+    """What the allocation of ``claims`` sees from each node, for one ``Allocator`` (see the module docstring)."""
+
+    def __init__(self, allocator, claims: Sequence[model.ResourceClaim]):
+        self.allocator = allocator
+        self.keys = allocator.selectors.device_keys()
+        self.multi_ok = not allocator.variant.is_stable
+        self.reads = self._reads(claims)
+        self.constraint_names = tuple(dict.fromkeys(
+            name for claim in claims for c in claim.spec.devices.constraints
+            for name in (c.match_attribute, c.distinct_attribute) if name))
+        self.nodes_of_pool: dict[tuple[str, str], set] = {}
+        self.ids_of_name: dict[str, set] = {}
+        for s in allocator.slices:
+            pool_id = (s.spec.driver, s.spec.pool.name)
+            self.nodes_of_pool.setdefault(pool_id, set()).add(s.spec.node_name)
+            self.ids_of_name.setdefault(s.spec.pool.name, set()).add(pool_id)
+        state = allocator.state
+        self.held_pools = ({d.pool for d in state.devices} | {d.pool for d, _ in state.shares}
+                           | {d.pool for d in state.capacity})
+        self._local_slices: dict[int, tuple] = {}  # id(slice) -> its part of a view
+        self._frozen: dict[int, tuple] = {}  # id(model object) -> (object, frozen)
+
+    def _reads(self, claims) -> frozenset | None:
+        """What all selectors of all requests and their classes read together (None: maybe anything)."""
+        selectors, classes = self.allocator.selectors, self.allocator.classes
+        reads: set = set()
+        for claim in claims:
+            for view, subs in claim_views(claim):
+                for request in subs or [view]:
+                    found = selectors.joint_reads(classes.get(request.class_name), request.expressions)
+                    if found is None:
+                        return None
+                    reads |= found
+        return frozenset(reads)
+
+    def view(self, node: model.Node, pools: list[Pool]) -> tuple[tuple, tuple[str, ...]] | None:
+        """(the view, the left-out names it stands for) of ``pools`` gathered for ``node``; None when a
+        node selector cannot be evaluated (the search then fails in its own words)."""
+        name = node.metadata.name
+        local: dict[tuple[str, str], int] = {}
+        names = [name] if name else []
+        try:
+            def pool_part(driver: str, pool_name: str) -> tuple:
+                pool_id = (driver, pool_name)
+                if pool_id in local:
+                    return "own", local[pool_id]
+                if (self.nodes_of_pool.get(pool_id) == {name} and len(self.ids_of_name[pool_name]) == 1
+                        and pool_name not in self.held_pools and name):
+                    local[pool_id] = len(local)
+                    names.append(pool_name)
+                    return "own", local[pool_id]
+                return "shared", driver, pool_name
+
+            def slice_part(s: model.ResourceSlice) -> tuple:
+                own = pool_part(s.spec.driver, s.spec.pool.name)[0] == "own"
+                if own:
+                    names.append(s.metadata.name)
+                    found = self._local_slices.get(id(s))
+                    if found is None:
+                        found = self._local_slices[id(s)] = self._slice_content(s)
+                else:
+                    found = ("shared", id(s))
+                if s.spec.per_device_node_selection:
+                    found += (tuple(node_matches(node, d.node_name or "", bool(d.all_nodes), d.node_selector)
+                                    for d in s.spec.devices),)
+                return found
+
+            gathered = {(p.driver, p.name): i for i, p in enumerate(pools)}
+            view = (
+                tuple((p.driver, pool_part(p.driver, p.name), p.incomplete, p.invalid, p.invalid_reason,
+                       tuple(slice_part(s) for s in p.slices), tuple(slice_part(s) for s in p.other_slices),
+                       self._freeze(p.counter_sets)) for p in pools),
+                tuple((slice_part(s), relevant, pool_part(s.spec.driver, s.spec.pool.name),
+                       self._gathered_as(pools, gathered, s)) for s, relevant in slices_in_reach(self.allocator, node)),
+            )
+        except NodeSelectorError:
+            return None
+        return view, tuple(names)
+
+    @staticmethod
+    def _gathered_as(pools: list[Pool], gathered: dict, s: model.ResourceSlice) -> tuple:
+        """Which gathered pool the slice is of (-1: none), and whether it is among the pool's slices."""
+        index = gathered.get((s.spec.driver, s.spec.pool.name), -1)
+        return index, index >= 0 and any(x is s for x in pools[index].slices)
+
+    def _slice_content(self, s: model.ResourceSlice) -> tuple:
+        """A slice of the node's own pool: everything but its name, its node and its pool's name."""
+        spec = s.spec
+        driver = spec.driver
+        return ("own", self._freeze(spec, skip=("devices", "node_name", "pool")),
+                self._freeze(spec.pool, skip=("name",)),
+                tuple(self._device(driver, d) for d in spec.devices))
+
+    def _device(self, driver: str, device: model.Device) -> tuple:
+        multi = self.multi_ok and bool(device.allow_multiple_allocations)
+        return (self._freeze(device, skip=("attributes",)),
+                self.keys.key(self.reads, driver, device, multi),
+                tuple(_attribute_fields(a) if (a := lookup_attribute(device, driver, n)) is not None else None
+                      for n in self.constraint_names))
+
+    def _freeze(self, value, skip: tuple[str, ...] = ()):
+        """A hashable value equal for equal model values (types kept apart: 1, 1.0 and True differ)."""
+        if value is None or isinstance(value, str):
+            return value
+        if isinstance(value, (bool, int, float)):
+            return type(value), value
+        if isinstance(value, Quantity):
+            return Quantity, str(value), value.format
+        if isinstance(value, (list, tuple)):
+            return tuple(self._freeze(x) for x in value)
+        if isinstance(value, dict):
+            return tuple((k, self._freeze(v)) for k, v in value.items())
+        if dataclasses.is_dataclass(value):
+            if not skip:
+                found = self._frozen.get(id(value))
+                if found is not None and found[0] is value:
+                    return found[1]
+            frozen = (type(value),) + tuple(
+                _LEFT_OUT if f.name in skip else self._freeze(getattr(value, f.name))
+                for f in dataclasses.fields(value))
+            if not skip:
+                self._frozen[id(value)] = (value, frozen)
+            return frozen
+        return "object", id(value)  # unknown: equal only to itself (the inventory keeps it alive)
