@@ -69,7 +69,6 @@ class NodeViews:
         self.held_pools = ({d.pool for d in state.devices} | {d.pool for d, _ in state.shares}
                            | {d.pool for d in state.capacity})
         self._local_slices: dict[int, tuple] = {}  # id(slice) -> its part of a view
-        self._frozen: dict[int, tuple] = {}  # id(model object) -> (object, frozen)
 
     def _reads(self, claims) -> frozenset | None:
         """What all selectors of all requests and their classes read together (None: maybe anything)."""
@@ -120,7 +119,7 @@ class NodeViews:
             view = (
                 tuple((p.driver, pool_part(p.driver, p.name), p.incomplete, p.invalid, p.invalid_reason,
                        tuple(slice_part(s) for s in p.slices), tuple(slice_part(s) for s in p.other_slices),
-                       self._freeze(p.counter_sets)) for p in pools),
+                       FROZEN_SLICES.frozen(p.counter_sets)) for p in pools),
                 tuple((slice_part(s), relevant, pool_part(s.spec.driver, s.spec.pool.name),
                        self._gathered_as(pools, gathered, s)) for s, relevant in slices_in_reach(self.allocator, node)),
             )
@@ -135,41 +134,72 @@ class NodeViews:
         return index, index >= 0 and any(x is s for x in pools[index].slices)
 
     def _slice_content(self, s: model.ResourceSlice) -> tuple:
-        """A slice of the node's own pool: everything but its name, its node and its pool's name."""
-        spec = s.spec
-        driver = spec.driver
-        return ("own", self._freeze(spec, skip=("devices", "node_name", "pool")),
-                self._freeze(spec.pool, skip=("name",)),
-                tuple(self._device(driver, d) for d in spec.devices))
+        """A slice of the node's own pool: everything but its name, its node and its pool's name, and its
+        devices' attributes as the claims see them."""
+        driver = s.spec.driver
+        return ("own", FROZEN_SLICES.of(s), tuple(self._attributes(driver, d) for d in s.spec.devices))
 
-    def _device(self, driver: str, device: model.Device) -> tuple:
+    def _attributes(self, driver: str, device: model.Device) -> tuple:
         multi = self.multi_ok and bool(device.allow_multiple_allocations)
-        return (self._freeze(device, skip=("attributes",)),
-                self.keys.key(self.reads, driver, device, multi),
+        return (self.keys.key(self.reads, driver, device, multi),
                 tuple(_attribute_fields(a) if (a := lookup_attribute(device, driver, n)) is not None else None
                       for n in self.constraint_names))
 
+
+class FrozenSlices:
+    """Slices as hashable values without their names, their node, their pool's name and their devices'
+    attributes, remembered per slice object (a stored cluster's objects serve many calls).
+
+    Forgets everything past ``max_slices`` slices, as the selectors' memory does."""
+
+    def __init__(self, max_slices: int):
+        self.max_slices = max_slices
+        self._slices: dict[int, tuple[model.ResourceSlice, tuple]] = {}
+        self._values: dict[int, tuple[object, tuple]] = {}  # id(model object) -> (object, frozen)
+
+    def frozen(self, value) -> tuple:
+        return self._freeze(value)
+
+    def of(self, s: model.ResourceSlice) -> tuple:
+        found = self._slices.get(id(s))
+        if found is None or found[0] is not s:
+            if len(self._slices) >= self.max_slices:
+                self._slices, self._values = {}, {}
+            spec = s.spec
+            found = self._slices[id(s)] = (s, (
+                self._freeze(spec, skip=("devices", "node_name", "pool")), self._freeze(spec.pool, skip=("name",)),
+                tuple(self._freeze(d, skip=("attributes",)) for d in spec.devices)))
+        return found[1]
+
     def _freeze(self, value, skip: tuple[str, ...] = ()):
         """A hashable value equal for equal model values (types kept apart: 1, 1.0 and True differ)."""
-        if value is None or isinstance(value, str):
+        kind = type(value)
+        if value is None or kind is str:
             return value
-        if isinstance(value, (bool, int, float)):
-            return type(value), value
-        if isinstance(value, Quantity):
+        if kind is bool or kind is int or kind is float:
+            return kind, value
+        if kind is list or kind is tuple:
+            return (list, *map(self._freeze, value)) if value else _NOTHING
+        if kind is dict:
+            return (dict, *((k, self._freeze(v)) for k, v in value.items())) if value else _NO_ENTRIES
+        if kind is Quantity:
             return Quantity, str(value), value.format
-        if isinstance(value, (list, tuple)):
-            return tuple(self._freeze(x) for x in value)
-        if isinstance(value, dict):
-            return tuple((k, self._freeze(v)) for k, v in value.items())
-        if dataclasses.is_dataclass(value):
-            if not skip:
-                found = self._frozen.get(id(value))
-                if found is not None and found[0] is value:
-                    return found[1]
-            frozen = (type(value),) + tuple(
-                _LEFT_OUT if f.name in skip else self._freeze(getattr(value, f.name))
-                for f in dataclasses.fields(value))
-            if not skip:
-                self._frozen[id(value)] = (value, frozen)
-            return frozen
-        return "object", id(value)  # unknown: equal only to itself (the inventory keeps it alive)
+        names = _FIELD_NAMES.get(kind)
+        if names is None:
+            names = _FIELD_NAMES[kind] = (tuple(f.name for f in dataclasses.fields(kind))
+                                          if dataclasses.is_dataclass(kind) else ())
+        if not names:
+            return "object", id(value)  # unknown: equal only to itself (kept alive by the slice remembered)
+        if skip:
+            return (kind, *(_LEFT_OUT if name in skip else self._freeze(getattr(value, name)) for name in names))
+        found = self._values.get(id(value))  # decoding shares equal values: freeze each once
+        if found is None or found[0] is not value:
+            found = self._values[id(value)] = (value, (kind, *(self._freeze(getattr(value, name)) for name in names)))
+        return found[1]
+
+
+_NOTHING = (list,)
+_NO_ENTRIES = (dict,)
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}  # model class -> its fields' names
+# Two clusters of 5,000 nodes with a slice each, as the selectors' memory holds two of 1,000 nodes with 8 devices.
+FROZEN_SLICES = FrozenSlices(max_slices=10_000)

@@ -14,6 +14,8 @@ projection of the device onto what it reads (``_Memory.shared_keys``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from .. import model
 from ..cel import CELCompileError, CELRuntimeError, build_device, compile_selector
 from ..cel import _split as split_name  # how build_device files a name under a domain
@@ -173,7 +175,8 @@ class _Memory:
                  "entries", "failures", "build_failures", "shared_verdicts")
 
     def __init__(self):
-        self.device_keys: dict[int, tuple[model.Device, int]] = {}  # id(device) -> (device, content key)
+        # (id(device), allowMultipleAllocations as CEL sees it) -> (device, content key)
+        self.device_keys: dict[tuple[int, object], tuple[model.Device, int]] = {}
         self.classes: dict[int, tuple[model.DeviceClass, tuple[str, ...]]] = {}  # id(class) -> its expressions
         self.content_keys: dict[tuple, int] = {}
         # content -> the device as CEL sees it (or why it cannot), built once for all its selectors
@@ -269,7 +272,7 @@ class SelectorEvaluator:
         """A small number per distinct device content (cheap to hash, unlike the content itself).
 
         The map by ``id(device)`` keeps the device alive, so an id is never reused while it is in there."""
-        found = memory.device_keys.get(id(device))
+        found = memory.device_keys.get((id(device), allow_multiple))
         if found is None or found[0] is not device:
             entries = device_entries(driver, device)
             fingerprint = _fingerprint(driver, entries, allow_multiple)
@@ -278,7 +281,7 @@ class SelectorEvaluator:
                 key = memory.content_keys[fingerprint] = len(memory.content_keys)
                 memory.entries[key] = entries  # for projections (``_layout``)
             found = (device, key)
-            memory.device_keys[id(device)] = found
+            memory.device_keys[id(device), allow_multiple] = found
         return found[1]
 
     @staticmethod
@@ -361,6 +364,25 @@ class SelectorEvaluator:
                 joint |= reads
             self._joint[key] = None if joint is None else frozenset(joint)
         return self._joint[key]
+
+    def outcomes(self, expression: str, devices: Sequence[tuple[str, model.Device, bool]]) -> list:
+        """``outcome`` on each (driver, device, allowMultipleAllocations), in one call (warnings ask for
+        every device of an inventory on each edit)."""
+        compiled = self._compile(expression)
+        if isinstance(compiled, CELCompileError):
+            return [compiled] * len(devices)
+        memory = self._current()
+        known, results = memory.device_keys, memory.results
+        out = []
+        for driver, device, allow_multiple in devices:
+            found = known.get((id(device), allow_multiple))
+            content = (found[1] if found is not None and found[0] is device
+                       else self._content_key(memory, driver, device, allow_multiple))
+            outcome = results.get((expression, content))
+            if outcome is None:
+                outcome = self._evaluated(memory, expression, compiled, content, driver, device, allow_multiple)
+            out.append(outcome)
+        return out
 
     def joint_reads(self, device_class: model.DeviceClass | None,
                     request_expressions: tuple[str, ...]) -> frozenset | None:

@@ -107,3 +107,24 @@ def test_compiled_expressions_are_bounded(monkeypatch):
     evaluator.forget_if_full()
     assert len(evaluator._compiled) == 0
     assert evaluator.outcome('device.attributes["driver-a"].numa > 0', "driver-a", device, False) is True
+
+
+def test_one_device_seen_with_and_without_allow_multiple_allocations_gets_both_answers():
+    """Callers ask about one device object as each implementation shows it to CEL (stable never says
+    allowMultipleAllocations is true): the memory keys the device with that, not by the object alone."""
+    evaluator = SelectorEvaluator(frozenset({"DRAConsumableCapacity"}))
+    device = build_slice(SLICE).spec.devices[0]
+    expression = "device.allowMultipleAllocations"
+    assert evaluator.outcome(expression, "driver-a", device, True) is True
+    assert evaluator.outcome(expression, "driver-a", device, False) is False
+    assert evaluator.outcomes(expression, [("driver-a", device, True), ("driver-a", device, False)]) == [True, False]
+
+
+def test_outcomes_of_many_devices_are_each_devices_outcome():
+    devices = build_slice(SLICE).spec.devices
+    for expression in ('device.attributes["driver-a"].numa == 2', 'device.attributes["driver-a"].model == "x"',
+                       "device.driver ==", 'device.attributes["driver-a"].numa > 0'):
+        single = [SelectorEvaluator(frozenset()).outcome(expression, "driver-a", d, False) for d in devices]
+        many = SelectorEvaluator(frozenset()).outcomes(expression, [("driver-a", d, False) for d in devices])
+        assert [str(x) if isinstance(x, Exception) else x for x in many] == \
+            [str(x) if isinstance(x, Exception) else x for x in single]

@@ -226,3 +226,21 @@ def test_gallery_samples_are_valid(sample):
         result = read_documents(text)
         problems = [d.message() for d in validate_documents(result, gates, text) if d.severity == "error"]
         assert [p for p in problems if not (shown and shown in p)] == []
+
+
+def test_runtime_errors_of_several_selectors_come_in_the_order_a_device_by_device_walk_meets_them():
+    """Selector #1 fails on the first device, selector #0 only on a later one: #1's warning comes first,
+    as when each device is tried with its selectors in turn."""
+    slice_ = fresh(SLICE)
+    slice_["spec"]["devices"] = [{"name": "dev-0", "attributes": {"a": {"int": 1}}},
+                                 {"name": "dev-1", "attributes": {"b": {"int": 1}}}]
+    obj = claim()
+    obj["spec"]["devices"]["requests"][0]["exactly"]["selectors"] = [
+        {"cel": {"expression": "device.attributes['dra.example.com'].a == 1"}},
+        {"cel": {"expression": "device.attributes['dra.example.com'].b == 1"}}]
+    runtime = [(field, detail) for field, detail, _, _ in warn(obj, fresh(CLASS), slice_)
+               if "fails at runtime" in detail]
+    assert [field[-len("selectors[0].cel.expression"):] for field, _ in runtime] == [
+        "selectors[1].cel.expression", "selectors[0].cel.expression"]
+    assert "no such key: b" in runtime[0][1] and "(on dra.example.com/pool/dev-0)" in runtime[0][1]
+    assert "no such key: a" in runtime[1][1] and "(on dra.example.com/pool/dev-1)" in runtime[1][1]

@@ -16,6 +16,7 @@ device). So we do exactly that evaluation and report:
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -44,6 +45,11 @@ class _Device:
     name: str
     device: object
     published: dict  # "attributes"/"capacity" -> set of (domain, id)
+
+    @functools.cached_property
+    def seen_by_cel(self) -> tuple:
+        """(driver, device, allowMultipleAllocations): what ``SelectorEvaluator.outcomes`` takes."""
+        return self.driver, self.device, self.device.allow_multiple_allocations
 
     @property
     def id(self) -> str:
@@ -104,12 +110,27 @@ class _Evaluator:
         compiled = self.selectors.compile(expression)
         return None if isinstance(compiled, CELCompileError) else compiled  # an error: reported by validation
 
-    def evaluate(self, compiled, dev: _Device) -> tuple[bool, str | None]:
-        d = dev.device
-        outcome = self.selectors.outcome(compiled.expression, dev.driver, d, d.allow_multiple_allocations)
-        if isinstance(outcome, bool):
-            return outcome, None
-        return False, str(outcome)
+    def passing(self, selectors: list, devices: list[_Device], failures: dict) -> list[_Device]:
+        """The devices on which every selector is true, in order, as a device's selectors are tried in
+        order up to the first false one; runtime errors go to ``failures`` (selector -> error -> device
+        ids), the selectors in the order a device-by-device walk meets their first error."""
+        first_error: dict[int, int] = {}  # selector -> position of the first device it failed on
+        positions = list(range(len(devices)))
+        for index, compiled in selectors:
+            outcomes = self.selectors.outcomes(compiled.expression, [devices[k].seen_by_cel for k in positions])
+            kept = []
+            for k, outcome in zip(positions, outcomes, strict=True):
+                if outcome is True:
+                    kept.append(k)
+                elif outcome is not False:
+                    first_error.setdefault(index, k)
+                    failures.setdefault(index, {}).setdefault(str(outcome), []).append(devices[k].id)
+            positions = kept
+        if len(failures) > 1:
+            ordered = sorted(failures.items(), key=lambda item: (first_error[item[0]], item[0]))
+            failures.clear()
+            failures.update(ordered)
+        return [devices[k] for k in positions]
 
 
 def _listed(items: list[str]) -> str:
@@ -177,28 +198,8 @@ def _request(errs: Errors, locator, evaluator: _Evaluator, path: str, class_name
         return  # a compile error, reported by validation
     class_failures: dict[int, dict[str, list[str]]] = {}  # selector -> error -> device ids
     request_failures: dict[int, dict[str, list[str]]] = {}
-    in_class: list[_Device] = []
-    matching = 0
-    for dev in devices:
-        ok = True
-        for i, compiled in class_sels:
-            result, error = evaluator.evaluate(compiled, dev)
-            if error is not None:
-                class_failures.setdefault(i, {}).setdefault(error, []).append(dev.id)
-            if not result:
-                ok = False
-                break
-        if not ok:
-            continue
-        in_class.append(dev)
-        for j, compiled in request_sels:
-            result, error = evaluator.evaluate(compiled, dev)
-            if error is not None:
-                request_failures.setdefault(j, {}).setdefault(error, []).append(dev.id)
-            if not result:
-                ok = False
-                break
-        matching += ok
+    in_class = evaluator.passing(class_sels, devices, class_failures)
+    matching = len(evaluator.passing(request_sels, in_class, request_failures))
     # One warning per distinct runtime error, with the devices it hit counted.
     for i, by_error in class_failures.items():
         expression = device_class.spec.selectors[i].cel.expression
