@@ -53,6 +53,7 @@ from .allocation.state import AllocatedState, gather_allocated_state
 from .features import FeatureGates, make_gates
 from .nodes import make_node
 from .nodes import search_nodes as nodes_to_search
+from .pools import Pool, PoolError, gather_pools
 
 __all__ = [
     "AllocationOutcome",
@@ -213,6 +214,13 @@ class Allocator:
         """The slices GatherPools looks at for a node."""
         return self.slices if self.variant.is_stable else self.slices_near(node)
 
+    def gather(self, node: model.Node) -> list[Pool]:
+        """The pools as this node sees them (upstream: GatherPools); raises AllocatorError."""
+        try:
+            return gather_pools(self.slices_for(node), node, self.features, self.slices, self.variant)
+        except PoolError as err:
+            raise AllocatorError(f"gather pool information: {err}") from err
+
     def search(self, node: model.Node, claims: Sequence[model.ResourceClaim]) -> Search:
         """Run the search and return it (for callers that want its inner state, like explanations)."""
         search = Search(self, node, list(claims))
@@ -284,20 +292,21 @@ class Allocator:
         views = NodeViews(self, claims) if self.share_outcomes else None
         answers: dict[tuple, _SharedAnswer] = {}
         for node in nodes:
-            search = Search(self, node, claims)
-            seen = None
+            seen = pools = None
             if views is not None:
                 try:
-                    search.gather()
+                    pools = self.gather(node)
                 except AllocatorError:
                     pass  # the search below fails the same way
                 else:
-                    seen = views.view(node, search.pools)
-            if seen is not None:
-                answer = answers.get(seen[0])
-                if answer is not None:
-                    yield answer.for_node(node, claims, self.variant.name)
-                    continue
+                    seen = views.view(node, pools)
+                    answer = answers.get(seen[0]) if seen is not None else None
+                    if answer is not None:
+                        yield answer.for_node(node, claims, self.variant.name)
+                        continue
+            search = Search(self, node, claims)
+            if pools is not None:
+                search.pools, search.gathered = pools, True
             outcome = self._outcome(search)
             if seen is not None:
                 answer = _SharedAnswer.of(outcome, seen[1])

@@ -183,12 +183,15 @@ def build(inventory: str, documents: str, report: dict | None, limits=None, fitt
         s: model.ResourceSlice = doc.obj
         for device in s.spec.devices:
             where = _location(s, device)
-            node = nodes.setdefault(where, NodeView(name=where))
             pool_key = (where, s.spec.driver, s.spec.pool.name)
-            if pool_key not in pools:
-                pools[pool_key] = PoolView(driver=s.spec.driver, name=s.spec.pool.name)
-                node.pools.append(pools[pool_key])
-            pools[pool_key].devices.append((s, device))
+            pool = pools.get(pool_key)
+            if pool is None:  # (a view made only when new: a cluster has thousands of devices)
+                node = nodes.get(where)
+                if node is None:
+                    node = nodes[where] = NodeView(name=where)
+                pool = pools[pool_key] = PoolView(driver=s.spec.driver, name=s.spec.pool.name)
+                node.pools.append(pool)
+            pool.devices.append((s, device))
     for name, node in nodes.items():
         node.chosen = name == chosen
     for name in SHARED:

@@ -135,9 +135,17 @@ class NodeViews:
 
     def _slice_content(self, s: model.ResourceSlice) -> tuple:
         """A slice of the node's own pool: everything but its name, its node and its pool's name, and its
-        devices' attributes as the claims see them."""
-        driver = s.spec.driver
-        return ("own", FROZEN_SLICES.of(s), tuple(self._attributes(driver, d) for d in s.spec.devices))
+        devices' attributes as the claims see them (remembered across calls for the same reads: editing a
+        selector's value, the usual edit, reads the same attributes)."""
+        key = (id(s), self.reads, self.constraint_names, self.multi_ok)
+        found = _ATTRIBUTE_VIEWS.get(key)
+        if found is None or found[0] is not s or found[1] is not self.keys.memory:
+            if len(_ATTRIBUTE_VIEWS) >= FROZEN_SLICES.max_slices:
+                _ATTRIBUTE_VIEWS.clear()
+            driver = s.spec.driver
+            found = _ATTRIBUTE_VIEWS[key] = (s, self.keys.memory,
+                                             tuple(self._attributes(driver, d) for d in s.spec.devices))
+        return "own", FROZEN_SLICES.of(s), found[2]
 
     def _attributes(self, driver: str, device: model.Device) -> tuple:
         multi = self.multi_ok and bool(device.allow_multiple_allocations)
@@ -198,6 +206,9 @@ class FrozenSlices:
         return found[1]
 
 
+# (id(slice), reads, constraint attributes, allowMultipleAllocations shown) -> (slice, the selector memory
+# whose keys these are, its devices' attribute views); as many entries as FROZEN_SLICES has slices.
+_ATTRIBUTE_VIEWS: dict[tuple, tuple] = {}
 _NOTHING = (list,)
 _NO_ENTRIES = (dict,)
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}  # model class -> its fields' names

@@ -41,7 +41,7 @@ behind it, shown by the explanation, the page, the API and the CLI.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, fields
 
 from ..pools import DeviceID
 from . import capacity as cap
@@ -91,7 +91,11 @@ class Proof:
 
     def on_node(self, name: str) -> Proof:
         """The same proof for another node whose devices the search sees the same way."""
-        return replace(self, node=name or ANY_NODE)
+        # A copy with one field changed, without dataclasses.replace's __init__ (a cluster has thousands of nodes).
+        other = object.__new__(Proof)
+        other.__dict__.update(self.__dict__)
+        object.__setattr__(other, "node", name or ANY_NODE)
+        return other
 
     def to_dict(self) -> dict:
         """As JSON for the engine's report (camelCase, as the rest of it)."""

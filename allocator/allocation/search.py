@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 
 from .. import model
 from ..nodes import NodeSelectorError, node_matches
-from ..pools import DeviceID, Pool, PoolError, gather_pools
+from ..pools import DeviceID, Pool
 from . import capacity as cap
 from .constraints import Constraint, make_constraint
 from .errors import AllocatorError, NodeAllocationError, SearchLimitError
@@ -136,11 +136,7 @@ class Search:
 
     def gather(self) -> None:
         """The pools as this node sees them (upstream: GatherPools)."""
-        try:
-            self.pools = gather_pools(self.allocator.slices_for(self.node), self.node, self.features,
-                                      self.allocator.slices, self.variant)
-        except PoolError as err:
-            raise AllocatorError(f"gather pool information: {err}") from err
+        self.pools = self.allocator.gather(self.node)
         self.gathered = True
 
     def prepare(self) -> None:
