@@ -43,7 +43,7 @@ from ..quantity import Quantity
 from .constraints import lookup_attribute
 from .explain import slices_in_reach
 from .requests import claim_views
-from .selectors import _attribute_fields
+from .selectors import SHARED_MAX_DEVICES, _attribute_fields
 
 _LEFT_OUT = object()  # a field the view stands for otherwise (the device's attributes, the pool's name...)
 
@@ -69,6 +69,10 @@ class NodeViews:
         self.held_pools = ({d.pool for d in state.devices} | {d.pool for d, _ in state.shares}
                            | {d.pool for d in state.capacity})
         self._local_slices: dict[int, tuple] = {}  # id(slice) -> its part of a view
+        global _attribute_views
+        if _attribute_views[0] is not self.keys.memory:  # the keys are numbers of one selector memory
+            _attribute_views = (self.keys.memory, {})
+        self.attribute_views = _attribute_views[1]
 
     def _reads(self, claims) -> frozenset | None:
         """What all selectors of all requests and their classes read together (None: maybe anything)."""
@@ -138,14 +142,13 @@ class NodeViews:
         devices' attributes as the claims see them (remembered across calls for the same reads: editing a
         selector's value, the usual edit, reads the same attributes)."""
         key = (id(s), self.reads, self.constraint_names, self.multi_ok)
-        found = _ATTRIBUTE_VIEWS.get(key)
-        if found is None or found[0] is not s or found[1] is not self.keys.memory:
-            if len(_ATTRIBUTE_VIEWS) >= FROZEN_SLICES.max_slices:
-                _ATTRIBUTE_VIEWS.clear()
+        found = self.attribute_views.get(key)
+        if found is None or found[0] is not s:
+            if len(self.attribute_views) >= MAX_ATTRIBUTE_VIEWS:
+                self.attribute_views.clear()
             driver = s.spec.driver
-            found = _ATTRIBUTE_VIEWS[key] = (s, self.keys.memory,
-                                             tuple(self._attributes(driver, d) for d in s.spec.devices))
-        return "own", FROZEN_SLICES.of(s), found[2]
+            found = self.attribute_views[key] = (s, tuple(self._attributes(driver, d) for d in s.spec.devices))
+        return "own", FROZEN_SLICES.of(s), found[1]
 
     def _attributes(self, driver: str, device: model.Device) -> tuple:
         multi = self.multi_ok and bool(device.allow_multiple_allocations)
@@ -158,10 +161,12 @@ class FrozenSlices:
     """Slices as hashable values without their names, their node, their pool's name and their devices'
     attributes, remembered per slice object (a stored cluster's objects serve many calls).
 
-    Forgets everything past ``max_slices`` slices, as the selectors' memory does."""
+    Forgets everything past ``max_devices`` devices (it keeps their slices alive), as the selectors'
+    memory does."""
 
-    def __init__(self, max_slices: int):
-        self.max_slices = max_slices
+    def __init__(self, max_devices: int):
+        self.max_devices = max_devices
+        self._devices = 0
         self._slices: dict[int, tuple[model.ResourceSlice, tuple]] = {}
         self._values: dict[int, tuple[object, tuple]] = {}  # id(model object) -> (object, frozen)
 
@@ -171,9 +176,10 @@ class FrozenSlices:
     def of(self, s: model.ResourceSlice) -> tuple:
         found = self._slices.get(id(s))
         if found is None or found[0] is not s:
-            if len(self._slices) >= self.max_slices:
-                self._slices, self._values = {}, {}
             spec = s.spec
+            if self._devices + len(spec.devices) > self.max_devices:
+                self._slices, self._values, self._devices = {}, {}, 0
+            self._devices += len(spec.devices)
             found = self._slices[id(s)] = (s, (
                 self._freeze(spec, skip=("devices", "node_name", "pool")), self._freeze(spec.pool, skip=("name",)),
                 tuple(self._freeze(d, skip=("attributes",)) for d in spec.devices)))
@@ -206,11 +212,13 @@ class FrozenSlices:
         return found[1]
 
 
-# (id(slice), reads, constraint attributes, allowMultipleAllocations shown) -> (slice, the selector memory
-# whose keys these are, its devices' attribute views); as many entries as FROZEN_SLICES has slices.
-_ATTRIBUTE_VIEWS: dict[tuple, tuple] = {}
+# Per selector memory (whose numbers the keys are): (id(slice), reads, constraint attributes,
+# allowMultipleAllocations shown) -> (slice, its devices' attribute views). About 2.5 clusters of 1,000
+# nodes with one slice each, read the same way; the slices are kept alive.
+MAX_ATTRIBUTE_VIEWS = 2_500
+_attribute_views: tuple[object, dict[tuple, tuple]] = (None, {})
 _NOTHING = (list,)
 _NO_ENTRIES = (dict,)
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}  # model class -> its fields' names
-# Two clusters of 5,000 nodes with a slice each, as the selectors' memory holds two of 1,000 nodes with 8 devices.
-FROZEN_SLICES = FrozenSlices(max_slices=10_000)
+# As many devices as the selectors' shared memory keeps (two clusters of 1,000 nodes with 8 devices each).
+FROZEN_SLICES = FrozenSlices(max_devices=SHARED_MAX_DEVICES)

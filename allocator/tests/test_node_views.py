@@ -28,6 +28,7 @@ from allocator.allocate import Allocator
 from allocator.allocation.encode import to_json
 from allocator.allocation.errors import AllocatorError, SearchLimitError
 from allocator.allocation.features import VARIANTS
+from allocator.allocation.node_views import FrozenSlices
 from allocator.synthetic import cluster_yaml
 from allocator.tests.test_allocate_table import (
     build_claim,
@@ -230,3 +231,15 @@ spec:
         nodes = report["nodes"]
     assert reports[0] == reports[1]
     assert len(nodes) == 60 and any(n["proof"] for n in nodes if not n["fits"])
+
+
+def test_frozen_slices_leave_out_names_keep_the_rest_and_forget_past_their_bound():
+    frozen = FrozenSlices(max_devices=3)
+    first, second = (build_slice({"name": f"slice-{n}", "pool": f"pool-{n}", "node": f"node-{n}",
+                                  "devices": [dict(GPU, attributes={"serial": f"s{n}"}), "gpu-1"]}) for n in (0, 1))
+    assert frozen.of(first) == frozen.of(second)  # other names, other serials: the same
+    assert frozen.of(first) is frozen.of(first)  # remembered
+    tainted = build_slice({"name": "slice-2", "pool": "pool-2", "node": "node-2",
+                           "devices": [dict(GPU, taints=["noSchedule"]), "gpu-1"]})
+    assert frozen.of(tainted) != frozen.of(first)
+    assert len(frozen._slices) == 1 and frozen._devices == 2  # 6 devices seen: started again past 3
