@@ -181,24 +181,19 @@ def build(inventory: str, documents: str, report: dict | None, limits=None, fitt
         if doc.kind != "ResourceSlice":
             continue
         s: model.ResourceSlice = doc.obj
+        if s.spec.node_name:  # the slice's node is every device's (``_location``)
+            _pool_view(nodes, pools, s.spec.node_name, s).devices.extend((s, device) for device in s.spec.devices)
+            continue
         for device in s.spec.devices:
-            where = _location(s, device)
-            pool_key = (where, s.spec.driver, s.spec.pool.name)
-            pool = pools.get(pool_key)
-            if pool is None:  # (a view made only when new: a cluster has thousands of devices)
-                node = nodes.get(where)
-                if node is None:
-                    node = nodes[where] = NodeView(name=where)
-                pool = pools[pool_key] = PoolView(driver=s.spec.driver, name=s.spec.pool.name)
-                node.pools.append(pool)
-            pool.devices.append((s, device))
+            _pool_view(nodes, pools, _location(s, device), s).devices.append((s, device))
     for name, node in nodes.items():
         node.chosen = name == chosen
     for name in SHARED:
         if name in nodes:
             nodes[name].shared = True
     ordered = sorted(nodes.values(), key=lambda n: (n.shared, n.name))
-    slice_nodes = sorted(n for n in nodes if n not in SHARED and n not in node_names)
+    listed = set(node_names)
+    slice_nodes = sorted(n for n in nodes if n not in SHARED and n not in listed)
     pic = Picture(nodes=ordered, legend=legend, node_names=node_names + slice_nodes)
     if limit is not None:
         pic = condense(pic, fitting or set(), limit)
@@ -206,6 +201,19 @@ def build(inventory: str, documents: str, report: dict | None, limits=None, fitt
         for pool in node.pools:
             pool.devices = [_tile(s, device, grants, containers) for s, device in pool.devices]
     return pic
+
+
+def _pool_view(nodes: dict[str, NodeView], pools: dict, where: str, s: model.ResourceSlice) -> PoolView:
+    """The view of the slice's pool on node ``where``, made when new (a cluster has thousands of devices)."""
+    pool_key = (where, s.spec.driver, s.spec.pool.name)
+    pool = pools.get(pool_key)
+    if pool is None:
+        node = nodes.get(where)
+        if node is None:
+            node = nodes[where] = NodeView(name=where)
+        pool = pools[pool_key] = PoolView(driver=s.spec.driver, name=s.spec.pool.name)
+        node.pools.append(pool)
+    return pool
 
 
 def _tile(s: model.ResourceSlice, device: model.Device, grants: dict, containers: dict) -> Tile:
