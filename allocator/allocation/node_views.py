@@ -28,7 +28,8 @@ names, except the node's name where a proof says "on <node>"
 (``proofs.NODE_MARK``), it is the second node's answer with that name
 changed. ``Allocator.allocate_every`` reuses answers only under that
 condition, and only for nodes where the claims do not fit and no error
-happened.
+happened. (A node answered that way cannot run into the scheduler's filter
+timeout on its own, which depends on the clock, not on the input.)
 """
 
 from __future__ import annotations
@@ -42,7 +43,6 @@ from ..pools import Pool
 from ..quantity import Quantity
 from .constraints import lookup_attribute
 from .explain import slices_in_reach
-from .requests import claim_views
 from .selectors import SHARED_MAX_DEVICES, _attribute_fields
 
 _LEFT_OUT = object()  # a field the view stands for otherwise (the device's attributes, the pool's name...)
@@ -79,7 +79,7 @@ class NodeViews:
         selectors, classes = self.allocator.selectors, self.allocator.classes
         reads: set = set()
         for claim in claims:
-            for view, subs in claim_views(claim):
+            for view, subs in self.allocator.views(claim):
                 for request in subs or [view]:
                     found = selectors.joint_reads(classes.get(request.class_name), request.expressions)
                     if found is None:
