@@ -35,6 +35,7 @@ timeout on its own, which depends on the clock, not on the input.)
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from collections.abc import Sequence
 
 from .. import model
@@ -147,7 +148,8 @@ class NodeViews:
             if len(self.attribute_views) >= MAX_ATTRIBUTE_VIEWS:
                 self.attribute_views.clear()
             driver = s.spec.driver
-            found = self.attribute_views[key] = (s, tuple(self._attributes(driver, d) for d in s.spec.devices))
+            found = self.attribute_views[key] = (s, number(tuple(self._attributes(driver, d)
+                                                                 for d in s.spec.devices)))
         return "own", FROZEN_SLICES.of(s), found[1]
 
     def _attributes(self, driver: str, device: model.Device) -> tuple:
@@ -173,16 +175,17 @@ class FrozenSlices:
     def frozen(self, value) -> tuple:
         return self._freeze(value)
 
-    def of(self, s: model.ResourceSlice) -> tuple:
+    def of(self, s: model.ResourceSlice) -> int:
+        """The number of the slice's frozen value (``number``)."""
         found = self._slices.get(id(s))
         if found is None or found[0] is not s:
             spec = s.spec
             if self._devices + len(spec.devices) > self.max_devices:
                 self._slices, self._values, self._devices = {}, {}, 0
             self._devices += len(spec.devices)
-            found = self._slices[id(s)] = (s, (
+            found = self._slices[id(s)] = (s, number((
                 self._freeze(spec, skip=("devices", "node_name", "pool")), self._freeze(spec.pool, skip=("name",)),
-                tuple(self._freeze(d, skip=("attributes",)) for d in spec.devices)))
+                tuple(self._freeze(d, skip=("attributes",)) for d in spec.devices))))
         return found[1]
 
     def _freeze(self, value, skip: tuple[str, ...] = ()):
@@ -217,6 +220,22 @@ class FrozenSlices:
 # nodes with one slice each, read the same way; the slices are kept alive.
 MAX_ATTRIBUTE_VIEWS = 2_500
 _attribute_views: tuple[object, dict[tuple, tuple]] = (None, {})
+def number(value: tuple) -> int:
+    """A number per distinct value, so that a node's view hashes a few numbers, not every device's fields.
+
+    Numbers are never given twice, also after the table is emptied (equal values then get a new number:
+    fewer nodes share, none wrongly)."""
+    found = _NUMBERS.get(value)
+    if found is None:
+        if len(_NUMBERS) >= MAX_NUMBERS:
+            _NUMBERS.clear()
+        found = _NUMBERS[value] = next(_NEXT_NUMBER)
+    return found
+
+
+MAX_NUMBERS = 100_000
+_NUMBERS: dict[tuple, int] = {}
+_NEXT_NUMBER = itertools.count()
 _NOTHING = (list,)
 _NO_ENTRIES = (dict,)
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}  # model class -> its fields' names

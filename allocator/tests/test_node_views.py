@@ -234,12 +234,14 @@ spec:
 
 
 def test_frozen_slices_leave_out_names_keep_the_rest_and_forget_past_their_bound():
-    frozen = FrozenSlices(max_devices=3)
+    frozen = FrozenSlices(max_devices=4)
     first, second = (build_slice({"name": f"slice-{n}", "pool": f"pool-{n}", "node": f"node-{n}",
                                   "devices": [dict(GPU, attributes={"serial": f"s{n}"}), "gpu-1"]}) for n in (0, 1))
     assert frozen.of(first) == frozen.of(second)  # other names, other serials: the same
-    assert frozen.of(first) is frozen.of(first)  # remembered
+    remembered = frozen._slices[id(first)]
+    assert frozen.of(first) == remembered[1] and frozen._slices[id(first)] is remembered
     tainted = build_slice({"name": "slice-2", "pool": "pool-2", "node": "node-2",
                            "devices": [dict(GPU, taints=["noSchedule"]), "gpu-1"]})
     assert frozen.of(tainted) != frozen.of(first)
-    assert len(frozen._slices) == 1 and frozen._devices == 2  # 6 devices seen: started again past 3
+    # 4 devices, then the tainted slice's 2 more: started again (second is forgotten), then first again
+    assert id(second) not in frozen._slices and len(frozen._slices) == 2 and frozen._devices == 4
