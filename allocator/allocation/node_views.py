@@ -207,12 +207,23 @@ class FrozenSlices:
                                           if dataclasses.is_dataclass(kind) else ())
         if not names:
             return "object", id(value)  # unknown: equal only to itself (kept alive by the slice remembered)
-        if skip:
-            return (kind, *(_LEFT_OUT if name in skip else self._freeze(getattr(value, name)) for name in names))
-        found = self._values.get(id(value))  # decoding shares equal values: freeze each once
-        if found is None or found[0] is not value:
-            found = self._values[id(value)] = (value, (kind, *(self._freeze(getattr(value, name)) for name in names)))
-        return found[1]
+        if not skip:
+            found = self._values.get(id(value))  # decoding shares equal values: freeze each once
+            if found is not None and found[0] is value:
+                return found[1]
+        frozen = [kind]
+        for name in names:
+            if name in skip:
+                frozen.append(_LEFT_OUT)
+                continue
+            field = getattr(value, name)
+            # Most fields are unset or text: no call for them (a cluster has thousands of devices).
+            frozen.append(field if field is None or type(field) is str else
+                          _NOTHING if type(field) is list and not field else self._freeze(field))
+        frozen = tuple(frozen)
+        if not skip:
+            self._values[id(value)] = (value, frozen)
+        return frozen
 
 
 # Per selector memory (whose numbers the keys are): (id(slice), reads, constraint attributes,
