@@ -38,6 +38,7 @@ from allocator.tests.test_allocate_table import (
     build_state,
     case_features,
 )
+from allocator.tests.test_cluster_cli import CLAIM
 from allocator.tests.test_proofs_property import BOUNDED, FEATURES, SELECTORS, devices, requests
 
 # Selectors that read an attribute every node has its own value of, or the whole device.
@@ -203,30 +204,13 @@ def test_an_answer_that_names_the_node_is_not_shared():
 
 
 def test_the_engine_reports_the_same_with_and_without_shared_answers(monkeypatch):
-    """A 60-node synthetic cluster through the whole engine: the report, node table and proofs included."""
-    claim = """\
-apiVersion: resource.k8s.io/v1
-kind: ResourceClaim
-metadata: {name: train}
-spec:
-  devices:
-    requests:
-    - name: big
-      exactly:
-        deviceClassName: gpu-hopper
-        count: 2
-        selectors:
-        - cel: {expression: "device.capacity['gpu.nvidia.com'].memory.compareTo(quantity('100Gi')) >= 0"}
-    - name: any
-      exactly: {deviceClassName: gpu.nvidia.com, count: 3}
-    constraints:
-    - matchAttribute: gpu.nvidia.com/productName
-"""
+    """A 60-node synthetic cluster and the benchmark's claim through the whole engine: the report, node
+    table and proofs included."""
     inventory = cluster_yaml(60)
     reports = []
     for share in (False, True):
         monkeypatch.setattr(allocate_module, "SHARE_OUTCOMES", share)
-        report = engine.analyze(claim, inventory).to_dict()
+        report = engine.analyze(CLAIM, inventory).to_dict()
         reports.append(json.dumps(report, sort_keys=True))
         nodes = report["nodes"]
     assert reports[0] == reports[1]
