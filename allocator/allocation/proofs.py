@@ -52,9 +52,9 @@ from .requests import ALL, EXACT_COUNT, claim_ref
 MAX_RESULTS = 32
 
 
-# Where the node's name stands in a proof's ``text``: a node without DRA devices of its own often fails
-# exactly like the next one, and the search over every node then renders one proof for each of them
-# (``Proof.on_node``). Validated names never hold a NUL.
+# Where the node's name stands in a proof's ``text``: nodes whose devices look the same to the allocation
+# fail alike, and a search over every node gives each of them the first one's proof with its own name
+# (``Proof.on_node``, ``allocation.node_views``). Validated names never hold a NUL.
 NODE_MARK = "\x00node\x00"
 ANY_NODE = "(any node)"
 
