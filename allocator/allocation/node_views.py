@@ -149,7 +149,7 @@ class NodeViews:
                 self.attribute_views.clear()
             driver = s.spec.driver
             found = self.attribute_views[key] = (s, number(tuple(self._attributes(driver, d)
-                                                                 for d in s.spec.devices)))
+                                                                 for d in s.spec.devices), len(s.spec.devices)))
         return "own", FROZEN_SLICES.of(s), found[1]
 
     def _attributes(self, driver: str, device: model.Device) -> tuple:
@@ -185,7 +185,7 @@ class FrozenSlices:
             self._devices += len(spec.devices)
             found = self._slices[id(s)] = (s, number((
                 self._freeze(spec, skip=("devices", "node_name", "pool")), self._freeze(spec.pool, skip=("name",)),
-                tuple(self._freeze(d, skip=("attributes",)) for d in spec.devices))))
+                tuple(self._freeze(d, skip=("attributes",)) for d in spec.devices)), len(spec.devices)))
         return found[1]
 
     def _freeze(self, value, skip: tuple[str, ...] = ()):
@@ -231,21 +231,28 @@ class FrozenSlices:
 # nodes with one slice each, read the same way; the slices are kept alive.
 MAX_ATTRIBUTE_VIEWS = 2_500
 _attribute_views: tuple[object, dict[tuple, tuple]] = (None, {})
-def number(value: tuple) -> int:
-    """A number per distinct value, so that a node's view hashes a few numbers, not every device's fields.
+def number(value: tuple, devices: int) -> int:
+    """A number per distinct value of a slice (of ``devices`` devices), so that a node's view hashes a few
+    numbers, not every device's fields.
 
-    Numbers are never given twice, also after the table is emptied (equal values then get a new number:
-    fewer nodes share, none wrongly)."""
+    Numbers are never given twice, also after the table is emptied past ``MAX_NUMBERED_DEVICES`` devices
+    (equal values then get a new number: fewer nodes share, none wrongly)."""
+    global _numbered_devices
     found = _NUMBERS.get(value)
     if found is None:
-        if len(_NUMBERS) >= MAX_NUMBERS:
+        if _numbered_devices + devices > MAX_NUMBERED_DEVICES:
             _NUMBERS.clear()
+            _numbered_devices = 0
+        _numbered_devices += devices
         found = _NUMBERS[value] = next(_NEXT_NUMBER)
     return found
 
 
-MAX_NUMBERS = 100_000
+# Distinct slices' values (devices without names, attributes as read): as many devices as the frozen
+# slices and their attribute views hold together. A cluster's nodes of one kind have one value.
+MAX_NUMBERED_DEVICES = 2 * SHARED_MAX_DEVICES
 _NUMBERS: dict[tuple, int] = {}
+_numbered_devices = 0
 _NEXT_NUMBER = itertools.count()
 _NOTHING = (list,)
 _NO_ENTRIES = (dict,)

@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 from allocator import allocate as allocate_module
 from allocator import engine
 from allocator.allocate import Allocator
+from allocator.allocation import node_views
 from allocator.allocation.encode import to_json
 from allocator.allocation.errors import AllocatorError, SearchLimitError
 from allocator.allocation.features import VARIANTS
@@ -229,3 +230,18 @@ def test_frozen_slices_leave_out_names_keep_the_rest_and_forget_past_their_bound
     assert frozen.of(tainted) != frozen.of(first)
     # 4 devices, then the tainted slice's 2 more: started again (second is forgotten), then first again
     assert id(second) not in frozen._slices and len(frozen._slices) == 2 and frozen._devices == 4
+
+
+def test_numbers_stay_distinct_when_the_table_starts_again(monkeypatch):
+    """Past its bound the table of numbered values is emptied; a value seen before then gets a new number,
+    never one that another value had (that would make two different nodes look the same)."""
+    monkeypatch.setattr(node_views, "MAX_NUMBERED_DEVICES", 4)
+    monkeypatch.setattr(node_views, "_NUMBERS", {})
+    monkeypatch.setattr(node_views, "_numbered_devices", 0)
+    first = node_views.number(("a",), 2)
+    assert node_views.number(("a",), 2) == first
+    second = node_views.number(("b",), 2)
+    third = node_views.number(("c",), 2)  # 6 devices: the table started again
+    again = node_views.number(("a",), 2)
+    assert len({first, second, third, again}) == 4
+    assert node_views._numbered_devices == 4
