@@ -9,6 +9,9 @@
 * ``search``: the backtracking search itself.
 * ``results``: AllocationResult per claim (device results, config, node selector).
 * ``explain``: per request and device, matches or the first reason why not.
+* ``proofs``: exact proofs that claims cannot fit, and memoised failure.
+* ``node_views``: what the allocation sees from a node, so that nodes alike share one search.
+* ``alternatives``: the other grants a search reaches on a node.
 * ``encode``: typed objects back to apiserver JSON.
 * ``errors``: AllocatorError and NodeAllocationError.
 
