@@ -264,7 +264,7 @@ class Allocator:
 
     def allocate_each(self, nodes: Iterable[model.Node],
                       claims: Sequence[model.ResourceClaim]) -> list[AllocationOutcome]:
-        """``allocate_every`` node, as a node search does, with Python's cyclic GC paused.
+        """All outcomes of ``allocate_every``, as a node search wants them, with Python's cyclic GC paused.
 
         A search over many nodes creates many short-lived objects while the
         inventory's objects stay alive; without the pause the collector
@@ -288,8 +288,9 @@ class Allocator:
         gets that node's answer for its own name instead of a search of its own.
         Such outcomes carry no ``explanation`` (``explain`` gives it).
         """
-        claims = list(claims)
-        views = NodeViews(self, claims) if self.share_outcomes else None
+        claims, nodes = list(claims), list(nodes)
+        # (one node, as on the node a person chose, has nothing to share with)
+        views = NodeViews(self, claims) if self.share_outcomes and len(nodes) > 1 else None
         answers: dict[tuple, _SharedAnswer] = {}
         for node in nodes:
             seen = pools = None
@@ -304,10 +305,7 @@ class Allocator:
                     if answer is not None:
                         yield answer.for_node(node, claims, self.variant.name)
                         continue
-            search = Search(self, node, claims)
-            if pools is not None:
-                search.pools, search.gathered = pools, True
-            outcome = self._outcome(search)
+            outcome = self._outcome(Search(self, node, claims, pools))
             if seen is not None:
                 answer = _SharedAnswer.of(outcome, seen[1])
                 if answer is not None:

@@ -96,15 +96,18 @@ class PickedDevice:
 class Search:
     """One Allocate call: the state of the search for one node and a set of claims."""
 
-    def __init__(self, prepared, node: model.Node, claims: list[model.ResourceClaim]):
+    def __init__(self, prepared, node: model.Node, claims: list[model.ResourceClaim],
+                 pools: list[Pool] | None = None):
+        """``pools``: the node's pools when the caller gathered them already (a node search compares
+        nodes by them first); else ``prepare`` gathers them."""
         self.allocator = prepared  # allocator.allocate.Allocator
         self.features = prepared.features
         self.variant = prepared.variant
         self.node = node
         self.claims = claims
         self.refs = [claim_ref(c) for c in claims]  # namespace/name, for messages
-        self.pools: list[Pool] = []
-        self.gathered = False
+        self.pools: list[Pool] = pools if pools is not None else []
+        self.gathered = pools is not None
         self.request_data: dict[tuple[int, int, int], RequestData] = {}
         self.constraints: list[list[Constraint]] = []
         self.matches: dict[tuple, bool] = {}
@@ -140,7 +143,7 @@ class Search:
         self.gathered = True
 
     def prepare(self) -> None:
-        if not self.gathered:  # a node search may have gathered them to compare nodes first
+        if not self.gathered:
             self.gather()
         for ci, claim in enumerate(self.claims):
             ref = self.refs[ci]
