@@ -57,6 +57,7 @@ from dataclasses import asdict, dataclass, field
 from .. import model
 from ..nodes import NodeSelectorError
 from ..pools import DeviceID, PoolError, slice_is_relevant
+from .candidates import Candidate, taint_prevents
 from .capacity import quantity
 from .constraints import (
     MatchAttribute,
@@ -68,7 +69,7 @@ from .constraints import (
 )
 from .errors import AllocatorError
 from .requests import ALL, RequestView, claim_ref, exact_view, sub_view
-from .search import Candidate, RequestData, Search, taint_prevents
+from .search import RequestData, Search
 
 
 @dataclass(frozen=True)

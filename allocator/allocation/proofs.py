@@ -45,6 +45,7 @@ from dataclasses import dataclass, fields
 
 from ..pools import DeviceID
 from . import capacity as cap
+from .candidates import Candidate, taint_prevents
 from .constraints import MatchAttribute, as_value_set, lookup_attribute, scalar_kind
 from .errors import AllocatorError
 from .requests import ALL, EXACT_COUNT, claim_ref
@@ -143,7 +144,7 @@ class Prover:
                 continue
             for sl in pool.slices:
                 for device in sl.spec.devices:
-                    cands.append(_candidate(s, DeviceID(pool.driver, pool.name, device.name), device, sl, pool))
+                    cands.append(Candidate(DeviceID(pool.driver, pool.name, device.name), device, sl, pool))
         seen = [set() for _ in range(self.n)]  # devices the search may look at, per claim
         for key, data in s.request_data.items():
             ci = key[0]
@@ -206,7 +207,7 @@ class Prover:
         if device.consumes_counters and not (multi and cand.id in s.allocator.state.capacity) \
                 and not self._counters_fit_alone(cand):
             return False
-        if features.device_taints and device.taints and _taint_prevents(device, request):
+        if features.device_taints and device.taints and taint_prevents(device, request):
             return False
         return True
 
@@ -520,16 +521,6 @@ def _has_attributes(constraints, cand) -> bool:
         if attr is None or (c.list_values and as_value_set(attr) is None):
             return False
     return True
-
-
-def _taint_prevents(device, request):
-    from .search import taint_prevents  # search imports this module
-    return taint_prevents(device, request)
-
-
-def _candidate(search, device_id, device, slice_, pool):
-    from .search import Candidate
-    return Candidate(device_id, device, slice_, pool)
 
 
 def _consumption(device) -> dict:

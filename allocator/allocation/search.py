@@ -30,8 +30,10 @@ from .. import model
 from ..nodes import NodeSelectorError, node_matches
 from ..pools import DeviceID, Pool
 from . import capacity as cap
+from .candidates import Candidate, taint_prevents
 from .constraints import Constraint, make_constraint
 from .errors import AllocatorError, NodeAllocationError, SearchLimitError
+from .proofs import Prover
 from .requests import ALL, EXACT_COUNT, RequestView, claim_ref
 
 MAX_RESULTS = 32  # resourceapi.AllocationResultsMaxSize
@@ -60,16 +62,6 @@ class _MaxSizeExceeded(Exception):
 
 class _Proved(Exception):  # noqa: N818 (a signal, like _MaxSizeExceeded)
     """A proof showed that the search cannot succeed: stop it (every level undoes its devices)."""
-
-
-class Candidate:
-    __slots__ = ("id", "device", "slice", "pool")
-
-    def __init__(self, device_id: DeviceID, device: model.Device, slice_: model.ResourceSlice, pool: Pool):
-        self.id = device_id
-        self.device = device
-        self.slice = slice_
-        self.pool = pool
 
 
 @dataclass
@@ -550,7 +542,6 @@ class Search:
 
     def _prover(self):
         if self.prover is None:
-            from .proofs import Prover
             self.prover = Prover(self)
         return self.prover
 
@@ -596,21 +587,3 @@ class Search:
             # Decided by the search itself: a proof, if there is one, still says why (as data).
             self.proof = self._prover().before_search()
         return done
-
-
-def taint_prevents(device: model.Device, request: RequestView) -> model.DeviceTaint | None:
-    """The first NoSchedule/NoExecute taint no toleration of the request tolerates."""
-    for taint in device.taints:
-        if taint.effect in ("NoSchedule", "NoExecute") and not any(tolerates(t, taint) for t in request.tolerations):
-            return taint
-    return None
-
-
-def tolerates(toleration: model.DeviceToleration, taint: model.DeviceTaint) -> bool:
-    if toleration.effect and toleration.effect != taint.effect:
-        return False
-    if toleration.key and toleration.key != taint.key:
-        return False
-    if toleration.operator in ("", "Equal"):
-        return toleration.value == taint.value
-    return toleration.operator == "Exists"

@@ -301,8 +301,8 @@ def test_counting_agreeing_devices_by_value_equals_asking_each_device():
     import random
 
     from allocator import model
+    from allocator.allocation.candidates import Candidate
     from allocator.allocation.explain import _agrees, _Tally
-    from allocator.allocation.search import Candidate
     from allocator.pools import DeviceID
 
     rng = random.Random(7)
