@@ -11,7 +11,7 @@ import gc
 import json
 import sys
 
-from .releases import CURRENT_RELEASE, RELEASES
+from allocator.releases.table import CURRENT_RELEASE, RELEASES
 
 EXIT_OK, EXIT_UNSATISFIABLE, EXIT_ERROR = 0, 1, 2
 
@@ -90,7 +90,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _add_limit_flags(parser: argparse.ArgumentParser) -> None:
     """One flag per engine limit (``allocator.limits``), defaults sized for real clusters' dumps."""
-    from .limits import DEFAULT
+    from allocator.reading.limits import DEFAULT
 
     group = parser.add_argument_group("input limits (each input file is read within them)")
     group.add_argument("--max-input-bytes", type=_positive, metavar="N", default=DEFAULT.max_input_bytes,
@@ -122,7 +122,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _validate(args) -> int:
     try:
-        from .validation.cli import run
+        from allocator.validation.cli import run
     except ImportError as err:
         print(f"error: validation is not available in this build ({err})", file=sys.stderr)
         return EXIT_ERROR
@@ -135,10 +135,10 @@ def _read_inputs(paths: list[str], limits, gates):
     An object in a version the release (of ``gates``) does not serve is
     refused as such, whatever its fields hold.
     """
-    from .diagnostics import DiagnosticError
-    from .inputfiles import InputError, read_input
-    from .objects import read_documents
-    from .serving import read_errors
+    from allocator.kube.objects import read_documents
+    from allocator.reading.diagnostics import DiagnosticError
+    from allocator.reading.inputfiles import InputError, read_input
+    from allocator.releases.serving import read_errors
 
     documents, problems = [], []
     for path in paths:
@@ -161,13 +161,13 @@ def _read_inputs(paths: list[str], limits, gates):
 
 
 def _allocate(args) -> int:
-    from .allocate import AllocatorError, search_nodes
-    from .allocate import allocate_claims as allocate_on_node
-    from .classic import handed_to_controllers
-    from .features import FeatureGateError, make_gates, parse_gate_list, stored_object_gates
-    from .limits import from_flags
-    from .pods import PodClaimError
-    from .workload import build_workload, claim_api_versions
+    from allocator.allocation.allocator import AllocatorError, search_nodes
+    from allocator.allocation.allocator import allocate_claims as allocate_on_node
+    from allocator.reading.limits import from_flags
+    from allocator.releases.gates import FeatureGateError, make_gates, parse_gate_list, stored_object_gates
+    from allocator.validation.classic import handed_to_controllers
+    from allocator.workload.claims import build_workload, claim_api_versions
+    from allocator.workload.pods import PodClaimError
 
     try:
         gates = make_gates(parse_gate_list(args.feature_gates or ""), args.kubernetes_version or CURRENT_RELEASE,
@@ -242,15 +242,15 @@ def _allocate(args) -> int:
 
 
 def _validation_errors(documents, gates, serving) -> list[str]:
-    from .objects import ReadResult
-    from .validation import validate_documents
+    from allocator.kube.objects import ReadResult
+    from allocator.validation import validate_documents
 
     found = validate_documents(ReadResult(documents=documents), gates, serving=serving)
     return [str(d) for d in found if d.severity == "error"]
 
 
 def _claims_json(claims, results, versions: dict[int, str]) -> list[dict]:
-    from .allocation.encode import claim_to_json
+    from allocator.allocation.encode import claim_to_json
 
     return [claim_to_json(c, r, versions[id(c)]) for c, r in zip(claims, results, strict=True)]
 

@@ -74,7 +74,7 @@ def differences(left: dict, right: dict) -> list[dict]:
 
 def compare(left: dict, right: dict) -> dict:
     """Analyze the two sides (``engine.analyze`` keyword arguments each) and say what differs."""
-    from .engine import analyze
+    from allocator.engine import analyze
 
     reports = analyze(**left).to_dict(), analyze(**right).to_dict()
     return {"left": reports[0], "right": reports[1], "differences": differences(*reports)}

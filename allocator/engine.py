@@ -18,23 +18,23 @@ import gc
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import classic, model
-from .allocate import Allocator, AllocatorError, node_error
-from .allocation import search as search_limits
-from .allocation.alternatives import DEFAULT_TIMEOUT as DEFAULT_ALTERNATIVES_TIMEOUT
-from .allocation.alternatives import MAX_LIMIT as MAX_ALTERNATIVES
-from .allocation.encode import claim_to_json
-from .allocation.explain import Explanation, explain
-from .diagnostics import NOT_FOUND, Diagnostic, DiagnosticError
-from .features import CURRENT_RELEASE, FeatureGates, make_gates, stored_object_gates
-from .limits import DEFAULT, Limits
-from .nodes import make_node
-from .nodes import search_nodes as nodes_to_search
-from .objects import ReadResult, read_documents
-from .pods import PodClaimError, container_devices
-from .serving import dra_off_message
-from .validation import inventory_warnings, validate_documents
-from .workload import Workload, build_workload, claim_api_versions
+from allocator.allocation import search as search_limits
+from allocator.allocation.allocator import Allocator, AllocatorError, node_error
+from allocator.allocation.alternatives import DEFAULT_TIMEOUT as DEFAULT_ALTERNATIVES_TIMEOUT
+from allocator.allocation.alternatives import MAX_LIMIT as MAX_ALTERNATIVES
+from allocator.allocation.encode import claim_to_json
+from allocator.allocation.explain import Explanation, explain
+from allocator.allocation.nodes import make_node
+from allocator.allocation.nodes import search_nodes as nodes_to_search
+from allocator.kube import model
+from allocator.kube.objects import ReadResult, read_documents
+from allocator.reading.diagnostics import NOT_FOUND, Diagnostic, DiagnosticError
+from allocator.reading.limits import DEFAULT, Limits
+from allocator.releases.gates import CURRENT_RELEASE, FeatureGates, make_gates, stored_object_gates
+from allocator.releases.serving import dra_off_message
+from allocator.validation import classic, inventory_warnings, validate_documents
+from allocator.workload.claims import Workload, build_workload, claim_api_versions
+from allocator.workload.pods import PodClaimError, container_devices
 
 DOCUMENTS = "documents"
 INVENTORY = "inventory"

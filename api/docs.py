@@ -18,7 +18,7 @@ from drf_spectacular.utils import (
     extend_schema_view,
 )
 
-from allocator.features import RELEASES
+from allocator.releases.gates import RELEASES
 
 from .serializers import (
     AllocateResponseSerializer,

@@ -24,8 +24,8 @@ from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from allocator.diagnostics import INTERNAL, INVALID, NOT_FOUND, PARSE, REQUIRED, TOO_LONG, UNSUPPORTED
-from allocator.features import FeatureGateError
+from allocator.reading.diagnostics import INTERNAL, INVALID, NOT_FOUND, PARSE, REQUIRED, TOO_LONG, UNSUPPORTED
+from allocator.releases.gates import FeatureGateError
 
 logger = logging.getLogger(__name__)
 

@@ -13,7 +13,7 @@ import json
 from django.conf import settings
 from rest_framework.parsers import BaseParser
 
-from allocator.diagnostics import PARSE
+from allocator.reading.diagnostics import PARSE
 
 from .errors import InvalidInput, error
 

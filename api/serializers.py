@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from rest_framework import serializers
 
 from allocator.allocation.alternatives import MAX_LIMIT as MAX_ALTERNATIVES
-from allocator.diagnostics import NOT_SERVED, PARSE
-from allocator.features import CURRENT_RELEASE, RELEASES, FeatureGateError, make_gates, parse_gate_list
+from allocator.reading.diagnostics import NOT_SERVED, PARSE
+from allocator.releases.gates import CURRENT_RELEASE, RELEASES, FeatureGateError, make_gates, parse_gate_list
 from playground import clusters
 from playground.limits import text_limit, too_long_message
 from playground.models import Example, SampleInventory, Share, StoredInventory
@@ -228,7 +228,7 @@ def _entry(diagnostic: dict) -> dict:
 
 
 def diagnostic_errors(diagnostics) -> list[dict]:
-    """Engine diagnostics (``allocator.diagnostics.Diagnostic``) as items of the API's ``errors``."""
+    """Engine diagnostics (``allocator.reading.diagnostics.Diagnostic``) as items of the API's ``errors``."""
     return [_entry(d.to_dict()) for d in diagnostics]
 
 

@@ -24,9 +24,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from allocator import model  # noqa: E402
-from allocator.allocate import Allocator, search_nodes  # noqa: E402
-from allocator.features import make_gates  # noqa: E402
+from allocator.allocation.allocator import Allocator, search_nodes  # noqa: E402
+from allocator.kube import model  # noqa: E402
+from allocator.releases.gates import make_gates  # noqa: E402
 
 DRIVER = "gpu.example.com"
 MODELS = ("A100", "H100")

@@ -33,10 +33,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from allocator.allocate import Allocator  # noqa: E402
+from allocator.allocation.allocator import Allocator  # noqa: E402
 from allocator.allocation.errors import AllocatorError  # noqa: E402
-from allocator.features import make_gates  # noqa: E402
-from allocator.objects import read_documents  # noqa: E402
+from allocator.kube.objects import read_documents  # noqa: E402
+from allocator.releases.gates import make_gates  # noqa: E402
 
 NODE = "node-0"
 

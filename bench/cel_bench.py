@@ -14,7 +14,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from allocator.cel import _compile, build_device, compile_selector  # noqa: E402
-from allocator.model import DeviceAttribute, DeviceCapacity  # noqa: E402
+from allocator.kube.model import DeviceAttribute, DeviceCapacity  # noqa: E402
 
 DRIVER = "gpu.example.com"
 ATTRS = {"model": DeviceAttribute(string="a100"), "index": DeviceAttribute(int=3),

@@ -21,7 +21,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import celpy  # noqa: E402
 
 from allocator.cel import _compile, build_device, compile_selector  # noqa: E402
-from allocator.model import DeviceAttribute  # noqa: E402
+from allocator.kube.model import DeviceAttribute  # noqa: E402
 
 DRIVER = "gpu.example.com"
 ATTRIBUTES = {"model": "a100", "index": 3, "healthy": True, "family": "ampere"}

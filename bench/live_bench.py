@@ -90,7 +90,7 @@ def load() -> str:
 
 def form_data(state, documents: str) -> dict:
     """The fields the editor form posts (the browser sends them all on every live request)."""
-    from allocator.features import KNOWN_GATES
+    from allocator.releases.gates import KNOWN_GATES
     from playground.forms import gate_field
 
     data = {

@@ -2,7 +2,7 @@
 
 Reads a synthetic cluster (``allocator.synthetic``: N nodes, 8 GPUs a node)
 and the 4-request claim of ``cluster_bench`` once, then times
-``allocator.allocate.search_nodes`` over every node in one process: first
+``allocator.allocation.allocator.search_nodes`` over every node in one process: first
 cold (nothing remembered yet: CEL values, selector answers, explanations),
 then warm (the process's selector memory already holds the answers, as for
 the site's next request on a stored cluster). Most nodes do not fit, so each
@@ -27,11 +27,11 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from cluster_bench import CLAIM  # noqa: E402
 
-from allocator.allocate import search_nodes  # noqa: E402
-from allocator.features import make_gates  # noqa: E402
-from allocator.objects import read_documents  # noqa: E402
+from allocator.allocation.allocator import search_nodes  # noqa: E402
+from allocator.kube.objects import read_documents  # noqa: E402
+from allocator.releases.gates import make_gates  # noqa: E402
 from allocator.synthetic import cluster_yaml  # noqa: E402
-from allocator.workload import build_workload  # noqa: E402
+from allocator.workload.claims import build_workload  # noqa: E402
 
 
 def main() -> int:

@@ -34,10 +34,10 @@ from collections import OrderedDict
 from django.conf import settings
 from django.utils import timezone
 
-from allocator.clusters import content_digest as engine_digest
-from allocator.clusters import inspect_cluster, normalise
-from allocator.diagnostics import Diagnostic
 from allocator.engine import Report, analyze
+from allocator.reading.diagnostics import Diagnostic
+from allocator.validation.clusters import content_digest as engine_digest
+from allocator.validation.clusters import inspect_cluster, normalise
 from playground.limits import engine_limits
 from playground.models import StoredInventory
 from playground.state import STORED_ID, State, StateError

@@ -7,7 +7,7 @@ stored cluster): the class, driver, node, attribute and capacity names of
 that inventory.
 ``POST /editor/format`` (form field ``text``): ``{"text": formatted}``, or
 ``400 {"error": "line 3, column 7: ..."}`` when the text cannot be read.
-The engine (``allocator.completion``, ``allocator.formatting``) does the work.
+The engine (``allocator.authoring.completion``, ``allocator.reading.formatting``) does the work.
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_POST, require_safe
 
-from allocator.completion import completion_data, inventory_names
-from allocator.diagnostics import DiagnosticError
-from allocator.formatting import format_yaml
+from allocator.authoring.completion import completion_data, inventory_names
+from allocator.reading.diagnostics import DiagnosticError
+from allocator.reading.formatting import format_yaml
 from playground import clusters
 from playground.limits import engine_limits, text_limit
 from playground.ratelimit import rate_limit

@@ -13,8 +13,8 @@ import hashlib
 from django import forms
 
 from allocator.allocation.alternatives import MAX_LIMIT as MAX_ALTERNATIVES
-from allocator.features import CURRENT_RELEASE, KNOWN_GATES, RELEASES
-from allocator.releases import release
+from allocator.releases.gates import CURRENT_RELEASE, KNOWN_GATES, RELEASES
+from allocator.releases.table import release
 from playground import clusters
 from playground.limits import text_limit
 from playground.models import SampleInventory

@@ -5,7 +5,7 @@ request (the editor's form, the API's bodies), held to ``TEXT_MAX_CHARS``
 characters and ``TEXT_MAX_VALUES`` values, and stored cluster snapshots, sent
 once and read again by id, held to ``STORED_INVENTORY_MAX_BYTES`` and
 ``STORED_INVENTORY_MAX_VALUES``. ``engine_limits(stored)`` is the engine's
-``allocator.limits.Limits`` for either, whose refusals name the setting.
+``allocator.reading.limits.Limits`` for either, whose refusals name the setting.
 Nesting depth and what aliases may add stay fixed: they bound hostile shapes
 (alias bombs), not sizes.
 """
@@ -16,7 +16,7 @@ from functools import lru_cache
 
 from django.conf import settings
 
-from allocator.limits import MAX_ALIAS_VALUES, MAX_DEPTH, MAX_INPUT_BYTES, MAX_VALUES, Limits
+from allocator.reading.limits import MAX_ALIAS_VALUES, MAX_DEPTH, MAX_INPUT_BYTES, MAX_VALUES, Limits
 
 DEPTH = 64
 ALIAS_VALUES = 200_000

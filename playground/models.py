@@ -54,7 +54,7 @@ import yaml
 from django.db import IntegrityError, models, transaction
 from django.urls import reverse
 
-from allocator.features import CURRENT_RELEASE, RELEASES
+from allocator.releases.gates import CURRENT_RELEASE, RELEASES
 from playground.state import ID_LENGTH, ID_MAX_LENGTH, State, base62, side_from_dict
 
 SafeDumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)

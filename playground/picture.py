@@ -1,7 +1,7 @@
 """A picture of the inventory for the page: nodes, pools and device tiles.
 
 Presentation only. The devices come from the engine's own reader
-(``allocator.objects.read_documents``); which device went to which request
+(``allocator.kube.objects.read_documents``); which device went to which request
 and container comes from the engine's report. Nothing here decides anything
 about allocation.
 """
@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from allocator import model
-from allocator.diagnostics import DiagnosticError
-from allocator.objects import read_documents
+from allocator.kube import model
+from allocator.kube.objects import read_documents
+from allocator.reading.diagnostics import DiagnosticError
 from playground.limits import engine_limits
 
 # How many distinct request colours the stylesheet defines (.grant-0 ...).

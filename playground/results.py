@@ -14,7 +14,7 @@ import yaml
 
 from allocator.allocation.alternatives import MAX_LIMIT as MAX_ALTERNATIVES
 from allocator.compare import differences
-from allocator.features import KNOWN_GATES, FeatureGateError, exists_in, locked_in
+from allocator.releases.gates import KNOWN_GATES, FeatureGateError, exists_in, locked_in
 from playground import clusters, picture
 from playground.state import State
 

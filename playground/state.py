@@ -30,7 +30,7 @@ from dataclasses import asdict, dataclass, field, replace
 
 import yaml
 
-from allocator.features import CURRENT_RELEASE, RELEASES, FeatureGateError, make_gates
+from allocator.releases.gates import CURRENT_RELEASE, RELEASES, FeatureGateError, make_gates
 from playground.limits import engine_limits, text_limit, too_long_message
 
 # A share id is a prefix of the base62 form of the SHA-256 of the canonical

@@ -19,10 +19,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .. import model
-from ..pools import DeviceID
-from .errors import AllocatorError, SearchLimitError
-from .search import Search
+from allocator.allocation.errors import AllocatorError, SearchLimitError
+from allocator.allocation.pools import DeviceID
+from allocator.allocation.search import Search
+from allocator.kube import model
 
 DEFAULT_LIMIT = 10
 MAX_LIMIT = 100

@@ -6,9 +6,9 @@ Search, proofs and explanations all look at devices this way; keeping it out of
 
 from __future__ import annotations
 
-from .. import model
-from ..pools import DeviceID, Pool
-from .requests import RequestView
+from allocator.allocation.pools import DeviceID, Pool
+from allocator.allocation.requests import RequestView
+from allocator.kube import model
 
 
 class Candidate:

@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from functools import lru_cache
 
-from .. import model
-from ..quantity import BINARY_SI, Quantity
+from allocator.kube import model
+from allocator.kube.quantity import BINARY_SI, Quantity
 
 Consumed = dict[str, Quantity]
 

@@ -14,7 +14,7 @@ pairwise disjoint.
 
 from __future__ import annotations
 
-from .. import model
+from allocator.kube import model
 
 # (kind, frozenset of values): kind tells ints from strings from versions.
 ValueSet = tuple[str, frozenset]

@@ -12,9 +12,9 @@ import types
 import typing
 from typing import Any
 
-from .. import model
-from ..convert_back import V1, from_v1, version_of
-from ..decode import _fields_of
+from allocator.kube import model
+from allocator.kube.convert_back import V1, from_v1, version_of
+from allocator.kube.decode import _fields_of
 
 # Fields the Go types declare without omitempty: written even when empty.
 _ALWAYS = {

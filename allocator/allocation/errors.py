@@ -1,16 +1,14 @@
-"""Errors of the allocator, with upstream's messages."""
+"""Errors of the allocator, with upstream's messages.
+
+``AllocatorError`` itself is defined beside the selector evaluator, whose failing selectors are
+the first errors an allocation can return; it is the base of the errors here.
+"""
 
 from __future__ import annotations
 
+from allocator.cel.selectors import AllocatorError
 
-class AllocatorError(Exception):
-    """Allocation had to stop: invalid input the scheduler would refuse (bad CEL, unknown class...).
-
-    The message is upstream's, word for word, so it can be compared. ``expression`` is the CEL selector
-    that failed, when one did (explanations use it).
-    """
-
-    expression: str | None = None
+__all__ = ["AllocatorError", "NodeAllocationError", "SearchLimitError"]
 
 
 class NodeAllocationError(AllocatorError):

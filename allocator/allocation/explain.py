@@ -54,12 +54,9 @@ import re
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 
-from .. import model
-from ..nodes import NodeSelectorError
-from ..pools import DeviceID, PoolError, slice_is_relevant
-from .candidates import Candidate, taint_prevents
-from .capacity import quantity
-from .constraints import (
+from allocator.allocation.candidates import Candidate, taint_prevents
+from allocator.allocation.capacity import quantity
+from allocator.allocation.constraints import (
     MatchAttribute,
     as_value_set,
     lookup_attribute,
@@ -67,9 +64,12 @@ from .constraints import (
     scalar_kind,
     values_intersect,
 )
-from .errors import AllocatorError
-from .requests import ALL, RequestView, claim_ref, exact_view, sub_view
-from .search import RequestData, Search
+from allocator.allocation.errors import AllocatorError
+from allocator.allocation.nodes import NodeSelectorError
+from allocator.allocation.pools import DeviceID, PoolError, slice_is_relevant
+from allocator.allocation.requests import ALL, RequestView, claim_ref, exact_view, sub_view
+from allocator.allocation.search import RequestData, Search
+from allocator.kube import model
 
 
 @dataclass(frozen=True)

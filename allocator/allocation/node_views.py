@@ -38,13 +38,13 @@ import dataclasses
 import itertools
 from collections.abc import Sequence
 
-from .. import model
-from ..nodes import NodeSelectorError, node_matches
-from ..pools import Pool
-from ..quantity import Quantity
-from .constraints import lookup_attribute
-from .explain import slices_in_reach
-from .selectors import SHARED_MAX_DEVICES, _attribute_fields
+from allocator.allocation.constraints import lookup_attribute
+from allocator.allocation.explain import slices_in_reach
+from allocator.allocation.nodes import NodeSelectorError, node_matches
+from allocator.allocation.pools import Pool
+from allocator.cel.selectors import SHARED_MAX_DEVICES, _attribute_fields
+from allocator.kube import model
+from allocator.kube.quantity import Quantity
 
 _LEFT_OUT = object()  # a field the view stands for otherwise (the device's attributes, the pool's name...)
 

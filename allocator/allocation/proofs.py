@@ -43,12 +43,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
-from ..pools import DeviceID
-from . import capacity as cap
-from .candidates import Candidate, taint_prevents
-from .constraints import MatchAttribute, as_value_set, lookup_attribute, scalar_kind
-from .errors import AllocatorError
-from .requests import ALL, EXACT_COUNT, claim_ref
+from allocator.allocation import capacity as cap
+from allocator.allocation.candidates import Candidate, taint_prevents
+from allocator.allocation.constraints import MatchAttribute, as_value_set, lookup_attribute, scalar_kind
+from allocator.allocation.errors import AllocatorError
+from allocator.allocation.pools import DeviceID
+from allocator.allocation.requests import ALL, EXACT_COUNT, claim_ref
 
 MAX_RESULTS = 32
 
@@ -524,7 +524,7 @@ def _has_attributes(constraints, cand) -> bool:
 
 
 def _consumption(device) -> dict:
-    from .capacity import quantity
+    from allocator.allocation.capacity import quantity
     use: dict = {}
     for consumption in device.consumes_counters:
         for name, counter in consumption.counters.items():

@@ -12,7 +12,7 @@ import dataclasses
 import functools
 from dataclasses import dataclass
 
-from .. import model
+from allocator.kube import model
 
 EXACT_COUNT = "ExactCount"
 ALL = "All"

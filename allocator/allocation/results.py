@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import copy
 
-from .. import model
-from .errors import AllocatorError
-from .search import PickedDevice, Search
+from allocator.allocation.errors import AllocatorError
+from allocator.allocation.search import PickedDevice, Search
+from allocator.kube import model
 
 
 def build_results(search: Search) -> list[model.AllocationResult]:

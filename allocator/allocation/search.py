@@ -26,15 +26,15 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from .. import model
-from ..nodes import NodeSelectorError, node_matches
-from ..pools import DeviceID, Pool
-from . import capacity as cap
-from .candidates import Candidate, taint_prevents
-from .constraints import Constraint, make_constraint
-from .errors import AllocatorError, NodeAllocationError, SearchLimitError
-from .proofs import Prover
-from .requests import ALL, EXACT_COUNT, RequestView, claim_ref
+from allocator.allocation import capacity as cap
+from allocator.allocation.candidates import Candidate, taint_prevents
+from allocator.allocation.constraints import Constraint, make_constraint
+from allocator.allocation.errors import AllocatorError, NodeAllocationError, SearchLimitError
+from allocator.allocation.nodes import NodeSelectorError, node_matches
+from allocator.allocation.pools import DeviceID, Pool
+from allocator.allocation.proofs import Prover
+from allocator.allocation.requests import ALL, EXACT_COUNT, RequestView, claim_ref
+from allocator.kube import model
 
 MAX_RESULTS = 32  # resourceapi.AllocationResultsMaxSize
 
@@ -92,7 +92,7 @@ class Search:
                  pools: list[Pool] | None = None):
         """``pools``: the node's pools when the caller gathered them already (a node search compares
         nodes by them first); else ``prepare`` gathers them."""
-        self.allocator = prepared  # allocator.allocate.Allocator
+        self.allocator = prepared  # allocator.allocation.allocator.Allocator
         self.features = prepared.features
         self.variant = prepared.variant
         self.node = node

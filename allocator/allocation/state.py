@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from .. import model
-from ..pools import DeviceID
-from . import capacity as cap
+from allocator.allocation import capacity as cap
+from allocator.allocation.pools import DeviceID
+from allocator.kube import model
 
 
 @dataclass

@@ -2,7 +2,8 @@
 
 Behaves like k8s.io/dynamic-resource-allocation/cel: the ``device`` variable, the Kubernetes and
 cel-go extension libraries, cel-go's compile error format, a worst-case cost estimate and a runtime
-cost limit. Pure Python; no Django.
+cost limit. Pure Python; no Django. ``selectors`` evaluates class and request selectors on
+devices with a memory, for the allocator and the validation's warnings alike.
 """
 
 from __future__ import annotations
@@ -26,8 +27,8 @@ from allocator.cel.cost import explain_cost
 from allocator.cel.hints import compile_hint
 from allocator.cel.parser import ParseError, parse
 from allocator.cel.values import CELError, type_name
-from allocator.quantity import Quantity
-from allocator.semver import Version
+from allocator.kube.quantity import Quantity
+from allocator.kube.semver import Version
 
 __all__ = ["CELCompileError", "CELRuntimeError", "CELInternalError", "CompiledSelector", "compile_selector",
            "compile_expression", "MAX_EXPRESSION_LENGTH",

@@ -19,7 +19,7 @@ from allocator.cel.values import (
     go_type_name,
     map_lookup,
 )
-from allocator.semver import Version
+from allocator.kube.semver import Version
 
 TYPE_NAMES = frozenset({"int", "uint", "double", "bool", "string", "bytes", "list", "map", "null_type", "type"})
 COST_LIMIT = 1_000_000

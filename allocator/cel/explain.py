@@ -20,8 +20,8 @@ from allocator.cel.compiler import COST_LIMIT, Budget, LazyBinding
 from allocator.cel.hints import runtime_hint
 from allocator.cel.parser import Node
 from allocator.cel.values import CELError, Optional, TypeValue, type_name
-from allocator.quantity import Quantity
-from allocator.semver import Version
+from allocator.kube.quantity import Quantity
+from allocator.kube.semver import Version
 
 _COMPARISONS = {"_==_": "==", "_!=_": "!=", "_<_": "<", "_<=_": "<=", "_>_": ">", "_>=_": ">=", "@in": "in"}
 _MAX_PARTS = 8

@@ -29,8 +29,8 @@ from allocator.cel.values import (
     map_lookup,
     type_name,
 )
-from allocator.quantity import Quantity
-from allocator.semver import Version
+from allocator.kube.quantity import Quantity
+from allocator.kube.semver import Version
 
 INT64_MIN = -(1 << 63)
 INT64_MAX = (1 << 63) - 1

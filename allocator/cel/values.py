@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import ipaddress
 
-from allocator.quantity import Quantity
-from allocator.semver import Version
+from allocator.kube.quantity import Quantity
+from allocator.kube.semver import Version
 
 
 class CELError(Exception):

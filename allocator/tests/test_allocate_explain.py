@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import textwrap
 
-from allocator.allocate import allocate_claims, explain_claims
-from allocator.features import make_gates
-from allocator.objects import read_or_raise
+from allocator.allocation.allocator import allocate_claims, explain_claims
+from allocator.kube.objects import read_or_raise
+from allocator.releases.gates import make_gates
 
 INVENTORY = """
 apiVersion: v1
@@ -300,10 +300,10 @@ def test_counting_agreeing_devices_by_value_equals_asking_each_device():
     """explain._Tally counts the devices that agree with one by value; it must equal _agrees asked per device."""
     import random
 
-    from allocator import model
     from allocator.allocation.candidates import Candidate
     from allocator.allocation.explain import _agrees, _Tally
-    from allocator.pools import DeviceID
+    from allocator.allocation.pools import DeviceID
+    from allocator.kube import model
 
     rng = random.Random(7)
     values = [dict(string="a"), dict(string="b"), dict(int=1), dict(int=2), dict(bool=True), dict(version="1.0.0"),

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from allocator import model
-from allocator.nodes import NodeSelectorError, node_matches, search_nodes, selector_matches
+from allocator.allocation.nodes import NodeSelectorError, node_matches, search_nodes, selector_matches
+from allocator.kube import model
 
 NODE = model.Node(metadata=model.ObjectMeta(name="node-1", labels={"zone": "a", "gpus": "8"}))
 

@@ -19,10 +19,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from allocator.allocate import AllocatorError, allocate_claims, search_nodes
+from allocator.allocation.allocator import AllocatorError, allocate_claims, search_nodes
 from allocator.allocation.encode import claim_to_json
-from allocator.features import make_gates
-from allocator.objects import read_or_raise
+from allocator.kube.objects import read_or_raise
+from allocator.releases.gates import make_gates
 
 SCENARIOS = sorted((Path(__file__).parent / "scenarios").glob("*.yaml"))
 

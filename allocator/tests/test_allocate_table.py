@@ -49,13 +49,13 @@ import dataclasses
 import pytest
 import yaml
 
-from allocator import model
-from allocator.allocate import Allocator
+from allocator.allocation.allocator import Allocator
 from allocator.allocation.errors import AllocatorError
-from allocator.allocation.features import VARIANTS, Features
+from allocator.allocation.pools import DeviceID
 from allocator.allocation.state import AllocatedState
-from allocator.pools import DeviceID
-from allocator.quantity import Quantity
+from allocator.allocation.switches import VARIANTS, Switches
+from allocator.kube import model
+from allocator.kube.quantity import Quantity
 
 FEATURE_NAMES = {
     "admin": "admin_access", "prioritized": "prioritized_list", "partitionable": "partitionable_devices",
@@ -275,8 +275,8 @@ def build_state(case: dict) -> AllocatedState:
     return state
 
 
-def case_features(case: dict) -> Features:
-    return Features(**{FEATURE_NAMES[f]: True for f in case.get("features", [])})
+def case_features(case: dict) -> Switches:
+    return Switches(**{FEATURE_NAMES[f]: True for f in case.get("features", [])})
 
 
 # ----------------------------------------------------------------------------- comparing outputs

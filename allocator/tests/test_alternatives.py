@@ -6,12 +6,12 @@ import itertools
 
 import pytest
 
-from allocator.allocate import Allocator, AllocatorError
 from allocator.allocation import search as search_module
+from allocator.allocation.allocator import Allocator, AllocatorError
 from allocator.allocation.alternatives import MAX_LIMIT, list_grants
 from allocator.engine import analyze
-from allocator.features import make_gates
-from allocator.objects import read_documents
+from allocator.kube.objects import read_documents
+from allocator.releases.gates import make_gates
 from allocator.tests.test_proofs import CLASSES, claim, exact, gpus, nics
 
 NODE = "node-0"

@@ -20,8 +20,8 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from allocator import plainyaml
-from allocator.limits import DEFAULT, Limits
+from allocator.reading import plainyaml
+from allocator.reading.limits import DEFAULT, Limits
 from allocator.synthetic import cluster_yaml
 
 ROOT = Path(__file__).resolve().parents[2]

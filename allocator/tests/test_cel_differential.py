@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 
 from allocator.cel import CELCompileError, CELRuntimeError, build_device, compile_expression
 from allocator.cel.values import UInt
-from allocator.model import DeviceAttribute
+from allocator.kube.model import DeviceAttribute
 
 DRIVER = "gpu.example.com"
 ATTRIBUTES = {"model": "a100", "index": 3, "healthy": True, "family": "ampere"}

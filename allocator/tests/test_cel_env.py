@@ -5,8 +5,8 @@ import time
 import pytest
 
 from allocator.cel import CELCompileError, CELRuntimeError, compile_selector
-from allocator.model import DeviceAttribute as A
-from allocator.model import DeviceCapacity as C
+from allocator.kube.model import DeviceAttribute as A
+from allocator.kube.model import DeviceCapacity as C
 
 DRV = "dra.example.com"
 LIST = frozenset({"DRAListTypeAttributes"})

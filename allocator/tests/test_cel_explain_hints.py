@@ -7,8 +7,8 @@ import pytest
 from allocator.cel import CELCompileError, build_device, compile_selector
 from allocator.cel.explain import explain_false
 from allocator.cel.hints import domain_hint, runtime_hint
-from allocator.model import DeviceAttribute as A
-from allocator.model import DeviceCapacity as C
+from allocator.kube.model import DeviceAttribute as A
+from allocator.kube.model import DeviceCapacity as C
 
 GPU = 'device.attributes["gpu.example.com"]'
 MEMORY = 'device.capacity["gpu.example.com"].memory'

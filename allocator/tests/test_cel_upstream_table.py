@@ -19,8 +19,8 @@ from contextlib import redirect_stderr, redirect_stdout
 import pytest
 
 from allocator.cel import CELCompileError, CELRuntimeError, compile_selector
-from allocator.model import DeviceAttribute as A
-from allocator.model import DeviceCapacity as C
+from allocator.kube.model import DeviceAttribute as A
+from allocator.kube.model import DeviceCapacity as C
 
 DRV = "x.example.com"
 ATTRS = {"a": A(int=1), "s": A(string="abc"), "v": A(version="1.2.3"), "b": A(bool=True)}

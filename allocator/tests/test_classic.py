@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from allocator.engine import analyze
-from allocator.features import FeatureGateError, make_gates
-from allocator.objects import read_documents
+from allocator.kube.objects import read_documents
+from allocator.releases.gates import FeatureGateError, make_gates
 from allocator.tests.test_allocate_cli import run
 from allocator.validation import validate_documents
 

@@ -2,8 +2,8 @@
 
 import json
 
-from allocator import completion
-from allocator.completion import (
+from allocator.authoring import completion
+from allocator.authoring.completion import (
     MAX_DOMAINS,
     MAX_NAMES,
     cel_functions,

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from allocator import model
-from allocator.convert import SERVED_VERSIONS, Conversion, convert, to_v1
-from allocator.diagnostics import DiagnosticError
-from allocator.objects import read_documents
-from allocator.yamlsource import PosDict, load_yaml_stream
+from allocator.kube import model
+from allocator.kube.convert import SERVED_VERSIONS, Conversion, convert, to_v1
+from allocator.kube.objects import read_documents
+from allocator.reading.diagnostics import DiagnosticError
+from allocator.reading.yamlsource import PosDict, load_yaml_stream
 
 DATA = Path(__file__).parent / "data"
 

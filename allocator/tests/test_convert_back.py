@@ -14,11 +14,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from allocator import model
 from allocator.allocation.encode import claim_to_json, object_to_json
-from allocator.convert_back import from_v1, version_of
-from allocator.objects import read_documents
-from allocator.workload import build_workload, claim_api_versions
+from allocator.kube import model
+from allocator.kube.convert_back import from_v1, version_of
+from allocator.kube.objects import read_documents
+from allocator.workload.claims import build_workload, claim_api_versions
 
 VERSIONS = ("v1", "v1beta2", "v1beta1", "v1alpha3")
 FLAT = ("v1beta1", "v1alpha3")  # requests without `exactly`, devices under `basic`

@@ -6,8 +6,8 @@ import pytest
 import yaml
 
 from allocator.engine import analyze
-from allocator.features import FeatureGateError
-from allocator.limits import Limits
+from allocator.reading.limits import Limits
+from allocator.releases.gates import FeatureGateError
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -15,11 +15,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-from allocator import objects
-from allocator.diagnostics import DiagnosticError
-from allocator.features import make_gates
-from allocator.limits import Limits
-from allocator.plainyaml import read_plain
+from allocator.kube import objects
+from allocator.reading.diagnostics import DiagnosticError
+from allocator.reading.limits import Limits
+from allocator.reading.plainyaml import read_plain
+from allocator.releases.gates import make_gates
 from allocator.synthetic import cluster_json, cluster_yaml
 from allocator.validation import validate_documents
 

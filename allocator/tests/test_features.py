@@ -2,7 +2,7 @@
 
 import pytest
 
-from allocator.features import (
+from allocator.releases.gates import (
     CURRENT_RELEASE,
     KNOWN_GATES,
     FeatureGateError,
@@ -74,7 +74,7 @@ def test_known_gates_are_all_dra_related():
 
 
 def test_stored_objects_are_checked_with_every_gate_of_their_release():
-    from allocator.features import stored_object_gates
+    from allocator.releases.gates import stored_object_gates
 
     gates = stored_object_gates("1.34")
     assert gates.release == "1.34" and gates["DRAConsumableCapacity"] and gates["DRAPartitionableDevices"]

@@ -3,8 +3,8 @@
 import pytest
 import yaml
 
-from allocator.diagnostics import DiagnosticError
-from allocator.formatting import format_yaml
+from allocator.reading.diagnostics import DiagnosticError
+from allocator.reading.formatting import format_yaml
 
 MESSY = """\
 # a comment, not kept

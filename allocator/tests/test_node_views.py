@@ -22,14 +22,14 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
-from allocator import allocate as allocate_module
 from allocator import engine
-from allocator.allocate import Allocator
+from allocator.allocation import allocator as allocate_module
 from allocator.allocation import node_views
+from allocator.allocation.allocator import Allocator
 from allocator.allocation.encode import to_json
 from allocator.allocation.errors import AllocatorError, SearchLimitError
-from allocator.allocation.features import VARIANTS
 from allocator.allocation.node_views import FrozenSlices
+from allocator.allocation.switches import VARIANTS
 from allocator.synthetic import cluster_yaml
 from allocator.tests.test_allocate_table import (
     build_claim,

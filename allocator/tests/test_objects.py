@@ -1,4 +1,4 @@
-"""Reading Kubernetes documents into typed DRA objects (allocator.objects.read_documents)."""
+"""Reading Kubernetes documents into typed DRA objects (allocator.kube.objects.read_documents)."""
 
 import json
 import os
@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from allocator import model
-from allocator.diagnostics import DiagnosticError
-from allocator.objects import read_documents, read_or_raise
+from allocator.kube import model
+from allocator.kube.objects import read_documents, read_or_raise
+from allocator.reading.diagnostics import DiagnosticError
 
 
 def at(text: str, needle: str, nth: int = 1) -> tuple[int, int]:

@@ -2,9 +2,9 @@
 
 import pytest
 
-from allocator import model
-from allocator.objects import read_documents
-from allocator.pods import (
+from allocator.kube import model
+from allocator.kube.objects import read_documents
+from allocator.workload.pods import (
     POD_CLAIM_NAME_ANNOTATION,
     PodClaimError,
     claims_for_pod,

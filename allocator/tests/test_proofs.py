@@ -11,11 +11,11 @@ import json
 import pytest
 
 from allocator.__main__ import main
-from allocator.allocate import Allocator, AllocatorError
+from allocator.allocation.allocator import Allocator, AllocatorError
 from allocator.allocation.search import PROVE_AFTER
 from allocator.engine import analyze
-from allocator.features import make_gates
-from allocator.objects import read_documents
+from allocator.kube.objects import read_documents
+from allocator.releases.gates import make_gates
 
 NODE = "node-0"
 

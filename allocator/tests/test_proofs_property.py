@@ -20,13 +20,13 @@ import os
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from allocator.allocate import Allocator
 from allocator.allocation import search as search_module
+from allocator.allocation.allocator import Allocator
 from allocator.allocation.encode import to_json
 from allocator.allocation.errors import AllocatorError, SearchLimitError
-from allocator.allocation.features import VARIANTS
 from allocator.allocation.results import build_results
 from allocator.allocation.search import Search
+from allocator.allocation.switches import VARIANTS
 from allocator.tests.test_allocate_table import (
     build_claim,
     build_class,

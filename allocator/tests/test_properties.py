@@ -24,11 +24,11 @@ import yaml
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from allocator.diagnostics import Diagnostic, DiagnosticError
 from allocator.engine import analyze
-from allocator.features import RELEASES, defaults, exists_in, locked_in
-from allocator.objects import ReadResult, read_documents
-from allocator.releases import GATE_REQUIRES
+from allocator.kube.objects import ReadResult, read_documents
+from allocator.reading.diagnostics import Diagnostic, DiagnosticError
+from allocator.releases.gates import RELEASES, defaults, exists_in, locked_in
+from allocator.releases.table import GATE_REQUIRES
 from allocator.validation import validate_documents
 
 SAMPLES = Path(__file__).resolve().parents[2] / "playground" / "samples"

@@ -2,7 +2,7 @@ from fractions import Fraction
 
 import pytest
 
-from allocator.quantity import (
+from allocator.kube.quantity import (
     BINARY_SI,
     DECIMAL_EXPONENT,
     DECIMAL_SI,

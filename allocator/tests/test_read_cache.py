@@ -2,9 +2,9 @@
 
 import pytest
 
-from allocator import objects
-from allocator.diagnostics import DiagnosticError
-from allocator.objects import _ReadCache, read_documents
+from allocator.kube import objects
+from allocator.kube.objects import _ReadCache, read_documents
+from allocator.reading.diagnostics import DiagnosticError
 
 CLAIM = """
 apiVersion: resource.k8s.io/v1
@@ -55,7 +55,7 @@ def test_the_cache_is_bounded_in_entries_and_characters():
 
 
 def test_results_are_cached_per_limits():
-    from allocator.limits import Limits
+    from allocator.reading.limits import Limits
 
     assert read_documents(CLAIM).documents
     with pytest.raises(DiagnosticError) as info:

@@ -6,11 +6,12 @@ import json
 
 import pytest
 
-from allocator import objects, release_fields
-from allocator.convert import CLASSIC_FIELDS
 from allocator.engine import analyze
-from allocator.features import make_gates, stored_object_gates
-from allocator.releases import RELEASES, Release, release_key
+from allocator.kube import objects
+from allocator.kube.convert import CLASSIC_FIELDS
+from allocator.releases import fields as release_fields
+from allocator.releases.gates import make_gates, stored_object_gates
+from allocator.releases.table import RELEASES, Release, release_key
 from allocator.tests.test_allocate_cli import run
 from allocator.validation import validate_documents
 

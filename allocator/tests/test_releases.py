@@ -6,8 +6,8 @@ module cites, so a change to the table has to change a line here too.
 
 import pytest
 
-from allocator.features import FeatureGateError, defaults, exists_in, locked_in, make_gates
-from allocator.releases import RELEASES, off_by_default, release
+from allocator.releases.gates import FeatureGateError, defaults, exists_in, locked_in, make_gates
+from allocator.releases.table import RELEASES, off_by_default, release
 
 CORE = ("DeviceClass", "ResourceClaim", "ResourceClaimTemplate", "ResourceSlice")
 

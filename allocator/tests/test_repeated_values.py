@@ -13,7 +13,7 @@ import json
 
 import pytest
 
-from allocator import decode, objects
+from allocator.kube import decode, objects
 from allocator.tests.test_validation_common import SLICE, errors, fresh
 
 

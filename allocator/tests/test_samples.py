@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from allocator.features import CURRENT_RELEASE, make_gates
-from allocator.objects import read_documents
+from allocator.kube.objects import read_documents
+from allocator.releases.gates import CURRENT_RELEASE, make_gates
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLES = REPO / "playground" / "samples"

@@ -13,13 +13,13 @@ import time
 
 import pytest
 
-from allocator import model
 from allocator.__main__ import main
-from allocator.allocate import Allocator, AllocatorError, SearchLimitError, default_filter_timeout
 from allocator.allocation import search as search_module
+from allocator.allocation.allocator import Allocator, AllocatorError, SearchLimitError, default_filter_timeout
 from allocator.allocation.search import Search
 from allocator.engine import analyze
-from allocator.features import make_gates
+from allocator.kube import model
+from allocator.releases.gates import make_gates
 from allocator.tests import (
     test_allocate_table_basic,
     test_allocate_table_capacity,

@@ -14,10 +14,10 @@ import itertools
 
 import pytest
 
-from allocator import model
-from allocator.allocation.selectors import SelectorEvaluator, static_reads
 from allocator.cel import CELCompileError, CELRuntimeError, build_device, compile_selector
 from allocator.cel.explain import explain_false
+from allocator.cel.selectors import SelectorEvaluator, static_reads
+from allocator.kube import model
 
 A = model.DeviceAttribute
 GATES = frozenset({"DRAConsumableCapacity", "DRAListTypeAttributes"})  # as the scheduler compiles from 1.37 on

@@ -1,6 +1,6 @@
 import pytest
 
-from allocator.semver import Version
+from allocator.kube.semver import Version
 
 
 @pytest.mark.parametrize(

@@ -6,10 +6,10 @@ import json
 
 import pytest
 
-from allocator.diagnostics import NOT_SERVED
 from allocator.engine import analyze
-from allocator.features import FeatureGateError
-from allocator.releases import RELEASES
+from allocator.reading.diagnostics import NOT_SERVED
+from allocator.releases.gates import FeatureGateError
+from allocator.releases.table import RELEASES
 from allocator.tests.test_allocate_cli import run
 
 # The same cluster and claim in the shape every version writes them.

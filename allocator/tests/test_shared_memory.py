@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import gc
 
-from allocator import objects
-from allocator.allocate import Allocator
-from allocator.allocation import selectors
-from allocator.allocation.selectors import SelectorEvaluator, shared_evaluator
-from allocator.features import make_gates
+from allocator.allocation.allocator import Allocator
+from allocator.cel import selectors
+from allocator.cel.selectors import SelectorEvaluator, shared_evaluator
+from allocator.kube import objects
+from allocator.releases.gates import make_gates
 from allocator.tests.test_allocate_table import build_claim, build_class, build_node, build_slice
 
 SLICE = {"name": "slice-1", "driver": "driver-a", "pool": "pool-1", "node": "node-1",

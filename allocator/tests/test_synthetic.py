@@ -8,8 +8,8 @@ from collections import Counter
 import pytest
 import yaml
 
-from allocator.features import stored_object_gates
-from allocator.objects import read_documents
+from allocator.kube.objects import read_documents
+from allocator.releases.gates import stored_object_gates
 from allocator.synthetic import DEVICE_CLASS, cluster_json, cluster_yaml, node_name, synthetic_cluster
 from allocator.validation import validate_documents
 

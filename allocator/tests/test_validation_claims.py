@@ -200,7 +200,7 @@ def test_tolerations():
         f'{path}[4].operator: Unsupported value: "Gt": supported values: "Equal", "Exists"',
     ]
     # The None effect is new in 1.35.
-    from allocator.features import make_gates
+    from allocator.releases.gates import make_gates
     assert any('"None": supported values: "NoExecute", "NoSchedule"' in m
                for m in errors(claim, gates=make_gates({"DRADeviceTaints": True}, release="1.34")))
 

@@ -7,8 +7,8 @@ import copy
 import pytest
 import yaml
 
-from allocator.features import make_gates
-from allocator.objects import read_documents
+from allocator.kube.objects import read_documents
+from allocator.releases.gates import make_gates
 from allocator.validation import names, validate_documents
 
 LABEL_MSG = ("a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must "

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from allocator.features import make_gates
-from allocator.objects import read_documents
+from allocator.kube.objects import read_documents
+from allocator.releases.gates import make_gates
 from allocator.tests.test_validation_common import CLAIM, SLICE, fresh
 from allocator.validation import inventory_warnings, validate_documents
 from allocator.validation.cli import run

@@ -4,9 +4,9 @@ import time
 
 import pytest
 
-from allocator.diagnostics import PARSE, DiagnosticError
-from allocator.limits import DEFAULT, Limits, cli_advice
-from allocator.yamlsource import PosDict, PosList, load_yaml_stream, position_in
+from allocator.reading.diagnostics import PARSE, DiagnosticError
+from allocator.reading.limits import DEFAULT, Limits, cli_advice
+from allocator.reading.yamlsource import PosDict, PosList, load_yaml_stream, position_in
 
 MAX_DEPTH = DEFAULT.max_depth
 # The site's default bounds (playground.limits.engine_limits()): the engine's fixed caps before limits were the caller's.

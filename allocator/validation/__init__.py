@@ -4,10 +4,11 @@
 per error (and per warning, ``severity == "warning"``), each with the field
 path, the apiserver's error type and text, and the line and column in the
 YAML. ``inventory_warnings`` looks at claims against a device inventory.
-``cli.run`` is the ``validate`` subcommand.
+``cli.run`` is the ``validate`` subcommand. ``classic`` decides what classic DRA's
+fields mean in a release; ``clusters`` inspects a cluster snapshot before it is stored.
 """
 
-from .documents import validate_document, validate_documents
-from .warnings import inventory_warnings
+from allocator.validation.documents import validate_document, validate_documents
+from allocator.validation.warnings import inventory_warnings
 
 __all__ = ["inventory_warnings", "validate_document", "validate_documents"]

@@ -16,8 +16,8 @@ import bisect
 import functools
 from dataclasses import dataclass, field
 
-from .. import diagnostics as dg
-from .errors import FieldError
+from allocator.reading import diagnostics as dg
+from allocator.validation.errors import FieldError
 
 MAX_EXPRESSION_LENGTH = 10 * 1024  # CELSelectorExpressionMaxLength, in bytes
 MAX_EXPRESSION_COST = 1_000_000  # CELSelectorExpressionMaxCost
@@ -37,7 +37,7 @@ class Outcome:
 
 def compiler_available() -> bool:
     try:
-        from ..cel import compile_selector  # noqa: F401
+        from allocator.cel import compile_selector  # noqa: F401
     except ImportError:
         return False
     return True
@@ -46,7 +46,7 @@ def compiler_available() -> bool:
 def compile_outcome(expression: str, enabled_gates: frozenset[str]) -> Outcome | None:
     """Compile like the apiserver does for new expressions; None when no compiler is installed."""
     try:
-        from ..cel import CELCompileError, compile_selector
+        from allocator.cel import CELCompileError, compile_selector
     except ImportError:
         return None
     try:

@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
-from ..features import exists_in
-from . import names
-from .common import CONFIG_MAX, Context, each, fully_qualified_name, opaque_config, selectors, toleration
-from .slices import quantity
+from allocator.releases.gates import exists_in
+from allocator.validation import names
+from allocator.validation.common import (
+    CONFIG_MAX,
+    Context,
+    each,
+    fully_qualified_name,
+    opaque_config,
+    selectors,
+    toleration,
+)
+from allocator.validation.slices import quantity
 
 REQUESTS_MAX = 32
 CONSTRAINTS_MAX = 32

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from . import names
-from .common import CONFIG_MAX, Context, each, opaque_config, selectors
+from allocator.validation import names
+from allocator.validation.common import CONFIG_MAX, Context, each, opaque_config, selectors
 
 _REQUESTS_PREFIX = "requests."
 

@@ -14,13 +14,13 @@ from __future__ import annotations
 import json
 import sys
 
-from ..diagnostics import NOT_SERVED, PARSE, Diagnostic, DiagnosticError
-from ..features import CURRENT_RELEASE, FeatureGateError, make_gates, parse_gate_list
-from ..inputfiles import InputError, read_input
-from ..limits import from_flags
-from ..objects import read_documents
-from .documents import validate_documents
-from .warnings import inventory_warnings
+from allocator.kube.objects import read_documents
+from allocator.reading.diagnostics import NOT_SERVED, PARSE, Diagnostic, DiagnosticError
+from allocator.reading.inputfiles import InputError, read_input
+from allocator.reading.limits import from_flags
+from allocator.releases.gates import CURRENT_RELEASE, FeatureGateError, make_gates, parse_gate_list
+from allocator.validation.documents import validate_documents
+from allocator.validation.warnings import inventory_warnings
 
 EXIT_VALID, EXIT_INVALID, EXIT_UNREADABLE = 0, 1, 2
 _KEYS = ("kind", "name", "field", "type", "detail", "line", "column")

@@ -7,10 +7,10 @@ import functools
 import json
 from dataclasses import dataclass
 
-from ..features import FeatureGates
-from . import names
-from .cel import ExpressionLocator, check_selector
-from .errors import Errors
+from allocator.releases.gates import FeatureGates
+from allocator.validation import names
+from allocator.validation.cel import ExpressionLocator, check_selector
+from allocator.validation.errors import Errors
 
 DEVICE_MAX_ID_LENGTH = 32
 DEVICE_MAX_DOMAIN_LENGTH = 63

@@ -20,8 +20,8 @@ from __future__ import annotations
 import copy
 import functools
 
-from ..features import exists_in
-from .errors import Errors
+from allocator.releases.gates import exists_in
+from allocator.validation.errors import Errors
 
 
 def _default_request(req) -> None:

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from .. import classic, release_fields
-from ..diagnostics import PARSE, Diagnostic
-from ..features import FeatureGates, make_gates
-from ..serving import not_served, read_errors
-from . import claims, classes, defaults, pods, slices
-from .cel import ExpressionLocator
-from .common import Context
-from .errors import Errors, located
+from allocator.reading.diagnostics import PARSE, Diagnostic
+from allocator.releases import fields as release_fields
+from allocator.releases.gates import FeatureGates, make_gates
+from allocator.releases.serving import not_served, read_errors
+from allocator.validation import claims, classes, classic, defaults, pods, slices
+from allocator.validation.cel import ExpressionLocator
+from allocator.validation.common import Context
+from allocator.validation.errors import Errors, located
 
 
 def validate_document(document, gates: FeatureGates, text: str | None = None, *,

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .. import diagnostics as dg
-from ..diagnostics import Diagnostic
+from allocator.reading import diagnostics as dg
+from allocator.reading.diagnostics import Diagnostic
 
 OMIT = object()  # no value shown (Required, Forbidden, Too long, ...)
 # The type of playground warnings (the apiserver has no such error type).

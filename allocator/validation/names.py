@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from .errors import Errors
+from allocator.validation.errors import Errors
 
 DNS1123_LABEL_MAX = 63
 DNS1123_SUBDOMAIN_MAX = 253

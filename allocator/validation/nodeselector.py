@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from . import names
-from .errors import Errors, GoValue, go_quote
+from allocator.validation import names
+from allocator.validation.errors import Errors, GoValue, go_quote
 
 
 def node_selector(errs: Errors, selector, path: str) -> None:

@@ -8,8 +8,8 @@ so the playground reports it as soon as the claim or template is in the input.
 
 from __future__ import annotations
 
-from . import names
-from .errors import Errors, GoValue, go_quote
+from allocator.validation import names
+from allocator.validation.errors import Errors, GoValue, go_quote
 
 
 def _pod_claim_value(claim) -> GoValue:

@@ -6,13 +6,20 @@ import functools
 import re
 from decimal import Decimal
 
-from .. import diagnostics as dg
-from ..model import DeviceAttribute
-from ..quantity import Quantity
-from . import names
-from .common import DEVICE_MAX_DOMAIN_LENGTH, DEVICE_MAX_ID_LENGTH, Context, each, qualified_name, taint
-from .errors import Errors, FieldError, GoValue, string_slice
-from .nodeselector import node_selector, terms_value
+from allocator.kube.model import DeviceAttribute
+from allocator.kube.quantity import Quantity
+from allocator.reading import diagnostics as dg
+from allocator.validation import names
+from allocator.validation.common import (
+    DEVICE_MAX_DOMAIN_LENGTH,
+    DEVICE_MAX_ID_LENGTH,
+    Context,
+    each,
+    qualified_name,
+    taint,
+)
+from allocator.validation.errors import Errors, FieldError, GoValue, string_slice
+from allocator.validation.nodeselector import node_selector, terms_value
 
 POOL_NAME_MAX = 253
 MAX_DEVICES = 128

@@ -20,13 +20,13 @@ import functools
 import re
 from dataclasses import dataclass
 
-from ..allocation.selectors import shared_evaluator
-from ..cel import CELCompileError
-from ..cel.hints import domain_hint, runtime_hint
-from ..diagnostics import Diagnostic
-from ..features import FeatureGates, make_gates
-from .cel import ExpressionLocator
-from .errors import WARNING, Errors, FieldError, located
+from allocator.cel import CELCompileError
+from allocator.cel.hints import domain_hint, runtime_hint
+from allocator.cel.selectors import shared_evaluator
+from allocator.reading.diagnostics import Diagnostic
+from allocator.releases.gates import FeatureGates, make_gates
+from allocator.validation.cel import ExpressionLocator
+from allocator.validation.errors import WARNING, Errors, FieldError, located
 
 _NAME = r"[A-Za-z_][A-Za-z0-9_]*"
 _QUOTED = r"""(?:"([^"\\]*)"|'([^'\\]*)')"""

@@ -22,11 +22,11 @@ chosen release, as kubernetes/kubernetes v1.31.0 did:
 
 from __future__ import annotations
 
-from .diagnostics import PARSE, Diagnostic
-from .features import FeatureGates
-from .releases import CLASSIC_DRA_GATE, release
-from .validation.errors import Errors, located
-from .validation.names import driver_name
+from allocator.reading.diagnostics import PARSE, Diagnostic
+from allocator.releases.gates import FeatureGates
+from allocator.releases.table import CLASSIC_DRA_GATE, release
+from allocator.validation.errors import Errors, located
+from allocator.validation.names import driver_name
 
 CLAIM_CONTROLLER = "spec.controller"
 TEMPLATE_CONTROLLER = "spec.spec.controller"

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import yaml
 
-from .diagnostics import PARSE, Diagnostic, DiagnosticError
-from .limits import DEFAULT, Limits
-from .yamlsource import load_yaml_stream
+from allocator.reading.diagnostics import PARSE, Diagnostic, DiagnosticError
+from allocator.reading.limits import DEFAULT, Limits
+from allocator.reading.yamlsource import load_yaml_stream
 
 _BaseDumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 

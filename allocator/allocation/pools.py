@@ -16,9 +16,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from . import model
-from .allocation.features import Features, Variant
-from .nodes import NodeSelectorError, node_matches
+from allocator.allocation.nodes import NodeSelectorError, node_matches
+from allocator.allocation.switches import Switches, Variant
+from allocator.kube import model
 
 
 class DeviceID(NamedTuple):
@@ -74,7 +74,7 @@ def slice_is_relevant(s: model.ResourceSlice, node: model.Node) -> bool | None:
     return None
 
 
-def gather_pools(slices_for_node: Iterable[model.ResourceSlice], node: model.Node, features: Features,
+def gather_pools(slices_for_node: Iterable[model.ResourceSlice], node: model.Node, features: Switches,
                  all_slices: list[model.ResourceSlice], variant: Variant) -> list[Pool]:
     """The pools with devices for ``node``, in the order the allocator walks them."""
     by_pool: dict[tuple[str, str], list[model.ResourceSlice]] = {}
@@ -136,7 +136,7 @@ def _slices_of_generation(all_slices, driver, name, generation) -> tuple[bool, l
     return False, out
 
 
-def _build_pool(driver: str, name: str, found: list[model.ResourceSlice], features: Features,
+def _build_pool(driver: str, name: str, found: list[model.ResourceSlice], features: Switches,
                 every: list[model.ResourceSlice] | None, variant: Variant) -> Pool:
     if variant.sorted_order:
         found = sorted(found, key=lambda s: s.metadata.name)

@@ -10,18 +10,31 @@ Devices of different nodes rarely have the same content (a uuid attribute
 differs), so an expression that provably reads only some attributes and
 capacities (``static_reads``) is also answered, and explained, once per
 projection of the device onto what it reads (``_Memory.shared_keys``).
+
+A selector that fails to compile or to run stops an allocation with upstream's message: that is
+``AllocatorError``, defined here, the base of the allocator's other errors (``allocation.errors``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .. import model
-from ..cel import CELCompileError, CELRuntimeError, build_device, compile_selector
-from ..cel import _split as split_name  # how build_device files a name under a domain
-from ..cel.explain import explain_false
-from ..quantity import Quantity
-from .errors import AllocatorError
+from allocator.cel import CELCompileError, CELRuntimeError, build_device, compile_selector
+from allocator.cel import _split as split_name  # how build_device files a name under a domain
+from allocator.cel.explain import explain_false
+from allocator.kube import model
+from allocator.kube.quantity import Quantity
+
+
+class AllocatorError(Exception):
+    """Allocation had to stop: invalid input the scheduler would refuse (bad CEL, unknown class...).
+
+    The message is upstream's, word for word, so it can be compared. ``expression`` is the CEL selector
+    that failed, when one did (explanations use it).
+    """
+
+    expression: str | None = None
+
 
 # cel.EnhanceRuntimeError adds this to every "no such key" error.
 _NO_SUCH_KEY_HINT = (". consider using CEL optional chaining (.? followed by orValue()) or guarding the check "

@@ -18,9 +18,9 @@ import types
 import typing
 from typing import Any
 
-from . import model
-from .diagnostics import PARSE, Diagnostic
-from .yamlsource import Position, position_in
+from allocator.kube import model
+from allocator.reading.diagnostics import PARSE, Diagnostic
+from allocator.reading.yamlsource import Position, position_in
 
 # JSON names that are not the plain camelCase of the Python name.
 _JSON_NAME_OVERRIDES = {"share_id": "shareID"}

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 import yaml
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
-from .diagnostics import PARSE, Diagnostic, DiagnosticError
-from .limits import DEFAULT, MAX_ALIAS_VALUES, MAX_DEPTH, MAX_INPUT_BYTES, MAX_VALUES, Limits
+from allocator.reading.diagnostics import PARSE, Diagnostic, DiagnosticError
+from allocator.reading.limits import DEFAULT, MAX_ALIAS_VALUES, MAX_DEPTH, MAX_INPUT_BYTES, MAX_VALUES, Limits
 
 Position = tuple[int, int]  # (line, column), both 1-based
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from . import releases as _releases
-from .releases import CURRENT_RELEASE, GATE_REQUIRES, GATE_SPECS, RELEASES
+from allocator.releases import table as _releases
+from allocator.releases.table import CURRENT_RELEASE, GATE_REQUIRES, GATE_SPECS, RELEASES
 
 __all__ = ["CURRENT_RELEASE", "RELEASES", "KNOWN_GATES", "FeatureGateError", "FeatureGates", "defaults",
            "exists_in", "locked_in", "make_gates", "parse_gate_list", "stored_object_gates"]

@@ -38,9 +38,9 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass, field
 
-from . import release_fields
-from .diagnostics import PARSE, Diagnostic, DiagnosticError
-from .yamlsource import PosDict, Position, PosList
+from allocator.reading.diagnostics import PARSE, Diagnostic, DiagnosticError
+from allocator.reading.yamlsource import PosDict, Position, PosList
+from allocator.releases import fields as release_fields
 
 RESOURCE_GROUP = "resource.k8s.io"
 SERVED_VERSIONS = ("v1", "v1beta2", "v1beta1", "v1alpha3")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import sys
 
-from .limits import MAX_INPUT_BYTES, Limits
+from allocator.reading.limits import MAX_INPUT_BYTES, Limits
 
 
 class InputError(Exception):

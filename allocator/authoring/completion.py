@@ -24,12 +24,12 @@ import functools
 import types
 import typing
 
-from . import model
-from .convert import _ROOTS, _SCHEMAS, RESOURCE_GROUP
-from .decode import _CONTAINER_FIELDS, _POD_SPEC_FIELDS, _fields_of
-from .diagnostics import DiagnosticError
-from .limits import DEFAULT, Limits
-from .objects import read_documents
+from allocator.kube import model
+from allocator.kube.convert import _ROOTS, _SCHEMAS, RESOURCE_GROUP
+from allocator.kube.decode import _CONTAINER_FIELDS, _POD_SPEC_FIELDS, _fields_of
+from allocator.kube.objects import read_documents
+from allocator.reading.diagnostics import DiagnosticError
+from allocator.reading.limits import DEFAULT, Limits
 
 # At most this many names per list in inventory_names(): enough to choose
 # from, small enough to send on every request.
@@ -283,7 +283,7 @@ def _type_text(t) -> str:
 def cel_functions() -> list[dict]:
     """[{"name", "member", "signature", "doc"}] for the named functions and the macros; member
     functions also list the types they can be called on ("receivers")."""
-    from .cel.library import FUNCTIONS
+    from allocator.cel.library import FUNCTIONS
 
     out = []
     for name, overloads in sorted(FUNCTIONS.items()):

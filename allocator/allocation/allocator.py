@@ -37,23 +37,23 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from . import model
-from .allocation import search as search_limits
-from .allocation.alternatives import Alternatives, list_grants
-from .allocation.errors import AllocatorError, NodeAllocationError, SearchLimitError
-from .allocation.explain import Explanation, explain
-from .allocation.features import Features, Variant, choose_variant, from_gates
-from .allocation.node_views import NodeViews
-from .allocation.proofs import ANY_NODE, NODE_MARK, Proof
-from .allocation.requests import ViewCache
-from .allocation.results import build_results
-from .allocation.search import Search
-from .allocation.selectors import shared_evaluator
-from .allocation.state import AllocatedState, gather_allocated_state
-from .features import FeatureGates, make_gates
-from .nodes import make_node
-from .nodes import search_nodes as nodes_to_search
-from .pools import Pool, PoolError, gather_pools
+from allocator.allocation import search as search_limits
+from allocator.allocation.alternatives import Alternatives, list_grants
+from allocator.allocation.errors import AllocatorError, NodeAllocationError, SearchLimitError
+from allocator.allocation.explain import Explanation, explain
+from allocator.allocation.node_views import NodeViews
+from allocator.allocation.nodes import make_node
+from allocator.allocation.nodes import search_nodes as nodes_to_search
+from allocator.allocation.pools import Pool, PoolError, gather_pools
+from allocator.allocation.proofs import ANY_NODE, NODE_MARK, Proof
+from allocator.allocation.requests import ViewCache
+from allocator.allocation.results import build_results
+from allocator.allocation.search import Search
+from allocator.allocation.state import AllocatedState, gather_allocated_state
+from allocator.allocation.switches import Switches, Variant, choose_variant, from_gates
+from allocator.cel.selectors import shared_evaluator
+from allocator.kube import model
+from allocator.releases.gates import FeatureGates, make_gates
 
 __all__ = [
     "AllocationOutcome",
@@ -140,7 +140,7 @@ class Allocator:
 
     def __init__(self, classes: Iterable[model.DeviceClass], slices: Sequence[model.ResourceSlice],
                  allocated_claims: Iterable[model.ResourceClaim] = (), gates: FeatureGates | None = None,
-                 features: Features | None = None, variant: Variant | None = None,
+                 features: Switches | None = None, variant: Variant | None = None,
                  state: AllocatedState | None = None, *, max_steps: int | None = ...,
                  filter_timeout: float | None = ..., clock: Callable[[], float] = time.monotonic,
                  prove: bool = False, share_outcomes: bool | None = None):

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from . import model
+from allocator.kube import model
 
 _NAME_FIELD = "metadata.name"
 

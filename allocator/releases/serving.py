@@ -11,10 +11,10 @@ show. The data comes from ``releases``.
 
 from __future__ import annotations
 
-from . import release_fields
-from .diagnostics import NOT_SERVED, Diagnostic
-from .features import FeatureGates
-from .releases import DRA_GATE, GROUP, Release, off_by_default, release
+from allocator.reading.diagnostics import NOT_SERVED, Diagnostic
+from allocator.releases import fields as release_fields
+from allocator.releases.gates import FeatureGates
+from allocator.releases.table import DRA_GATE, GROUP, Release, off_by_default, release
 
 
 def _versions(versions) -> str:

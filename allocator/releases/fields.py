@@ -38,8 +38,8 @@ import functools
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from .diagnostics import PARSE, Diagnostic
-from .releases import GROUP, release_key
+from allocator.reading.diagnostics import PARSE, Diagnostic
+from allocator.releases.table import GROUP, release_key
 
 # The first release serving the core kinds in each version (``releases.SERVING``).
 FIRST_RELEASE = MappingProxyType({"v1alpha3": "1.31", "v1beta1": "1.32", "v1beta2": "1.33", "v1": "1.34"})

@@ -18,11 +18,11 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 
-from . import model
-from .diagnostics import Diagnostic, DiagnosticError
-from .features import CURRENT_RELEASE, stored_object_gates
-from .objects import ReadResult, read_documents
-from .validation import validate_documents
+from allocator.kube import model
+from allocator.kube.objects import ReadResult, read_documents
+from allocator.reading.diagnostics import Diagnostic, DiagnosticError
+from allocator.releases.gates import CURRENT_RELEASE, stored_object_gates
+from allocator.validation import validate_documents
 
 
 @dataclass(frozen=True)

@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from . import model
-from .convert_back import V1
-from .objects import Document
-from .pods import PodClaim, claims_for_pod
+from allocator.kube import model
+from allocator.kube.convert_back import V1
+from allocator.kube.objects import Document
+from allocator.workload.pods import PodClaim, claims_for_pod
 
 
 @dataclass

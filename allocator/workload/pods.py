@@ -19,7 +19,7 @@ import copy
 import hashlib
 from dataclasses import dataclass, field
 
-from . import model
+from allocator.kube import model
 
 # Annotation the controller puts on generated claims (k8s.io/api resource/v1).
 POD_CLAIM_NAME_ANNOTATION = "resource.kubernetes.io/pod-claim-name"

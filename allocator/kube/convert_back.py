@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .convert import _EXACT_FIELDS, _ROOTS, _SCHEMAS, RESOURCE_GROUP, SERVED_VERSIONS
+from allocator.kube.convert import _EXACT_FIELDS, _ROOTS, _SCHEMAS, RESOURCE_GROUP, SERVED_VERSIONS
 
 V1 = f"{RESOURCE_GROUP}/v1"
 

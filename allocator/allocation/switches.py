@@ -1,4 +1,4 @@
-"""Allocator features and the choice of implementation.
+"""The allocator's switches (from the Kubernetes feature gates) and the choice of implementation.
 
 Upstream keeps three implementations of the allocator (stable, incubating,
 experimental) and picks the most stable one that supports every enabled
@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
-from ..features import FeatureGates, exists_in
+from allocator.releases.gates import FeatureGates, exists_in
 
 
 @dataclass(frozen=True)
-class Features:
+class Switches:
     """The allocator's switches; each maps to one or two Kubernetes feature gates."""
 
     admin_access: bool = False
@@ -30,12 +30,12 @@ class Features:
         return frozenset(f.name for f in fields(self) if getattr(self, f.name))
 
 
-ALL = Features(**{f.name: True for f in fields(Features)})
+ALL = Switches(**{f.name: True for f in fields(Switches)})
 
 
-def from_gates(gates: FeatureGates) -> Features:
+def from_gates(gates: FeatureGates) -> Switches:
     """The features the scheduler derives from its gates."""
-    return Features(
+    return Switches(
         # Kubernetes 1.31 had adminAccess without a gate (DRAAdminAccess came in 1.32).
         admin_access=gates.enabled("DRAAdminAccess") or not exists_in("DRAAdminAccess", gates.release),
         consumable_capacity=gates.enabled("DRAConsumableCapacity"),
@@ -54,7 +54,7 @@ class Variant:
     """One upstream implementation and the behaviour that sets it apart."""
 
     name: str
-    supported: Features
+    supported: Switches
     # Pools sorted by driver and name (binding-condition pools last), slices by name.
     sorted_order: bool
     # Devices of one request are tried as combinations, not permutations.
@@ -68,13 +68,13 @@ class Variant:
 
 STABLE = Variant(
     "stable",
-    Features(admin_access=True, prioritized_list=True, partitionable_devices=True, device_taints=True),
+    Switches(admin_access=True, prioritized_list=True, partitionable_devices=True, device_taints=True),
     sorted_order=False,
     combinations=False,
 )
 INCUBATING = Variant(
     "incubating",
-    Features(admin_access=True, prioritized_list=True, partitionable_devices=True, device_taints=True,
+    Switches(admin_access=True, prioritized_list=True, partitionable_devices=True, device_taints=True,
              device_binding_and_status=True, consumable_capacity=True),
     sorted_order=True,
     combinations=True,
@@ -83,7 +83,7 @@ EXPERIMENTAL = Variant("experimental", ALL, sorted_order=True, combinations=True
 VARIANTS = (STABLE, INCUBATING, EXPERIMENTAL)
 
 
-def choose_variant(features: Features) -> Variant:
+def choose_variant(features: Switches) -> Variant:
     """The most stable implementation that supports every enabled feature."""
     wanted = features.enabled()
     for variant in VARIANTS:

@@ -26,7 +26,7 @@ from __future__ import annotations
 import json
 import re
 
-from .limits import Limits
+from allocator.reading.limits import Limits
 
 # Left to libyaml: characters it refuses (outside its printable set) and the line breaks it has
 # beyond "\n" (\x85, \u2028, \u2029, \r), tabs and a byte-order mark.

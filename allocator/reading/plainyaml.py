@@ -31,9 +31,9 @@ from dataclasses import dataclass, field
 
 import yaml
 
-from .blockyaml import Unsure, read_block
-from .limits import DEFAULT, Limits
-from .yamlsource import Position, _Loader
+from allocator.reading.blockyaml import Unsure, read_block
+from allocator.reading.limits import DEFAULT, Limits
+from allocator.reading.yamlsource import Position, _Loader
 
 _MERGE = "tag:yaml.org,2002:merge"
 _VALUE = "tag:yaml.org,2002:value"

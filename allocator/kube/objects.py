@@ -21,13 +21,14 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
-from . import model, release_fields
-from .convert import RESOURCE_GROUP, SERVED_VERSIONS, Conversion, convert
-from .decode import Decoder
-from .diagnostics import PARSE, Diagnostic, DiagnosticError
-from .limits import DEFAULT, Limits
-from .plainyaml import PlainDocument, Span, read_plain, snippet
-from .yamlsource import PosDict, Position, check_text, load_yaml_stream, position_in
+from allocator.kube import model
+from allocator.kube.convert import RESOURCE_GROUP, SERVED_VERSIONS, Conversion, convert
+from allocator.kube.decode import Decoder
+from allocator.reading.diagnostics import PARSE, Diagnostic, DiagnosticError
+from allocator.reading.limits import DEFAULT, Limits
+from allocator.reading.plainyaml import PlainDocument, Span, read_plain, snippet
+from allocator.reading.yamlsource import PosDict, Position, check_text, load_yaml_stream, position_in
+from allocator.releases import fields as release_fields
 
 _TOP_LEVEL = {"apiVersion", "kind", "metadata", "spec", "status"}
 _RESOURCE_KINDS = {"DeviceClass", "ResourceSlice", "ResourceClaim", "ResourceClaimTemplate"}

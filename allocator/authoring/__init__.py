@@ -1,0 +1,1 @@
+"""Helpers for writing claims: completion data for the editor."""

@@ -1,0 +1,1 @@
+"""Text to documents: input files, limits, the YAML/JSON readers, formatting and located diagnostics."""

@@ -1,0 +1,1 @@
+"""Pods, templates and claims as the controllers make them: what a set of documents asks to allocate."""
