@@ -1,7 +1,7 @@
-"""Take the README's screenshots with Playwright.
+"""Take the screenshots of the README and docs/features.md with Playwright.
 
-    .venv/bin/python docs/screenshot.py            # docs/screenshot.png: a grant, the completion list open
-    .venv/bin/python docs/screenshot.py compare    # docs/compare.png: two columns and the other grants
+    .venv/bin/python docs/screenshot.py            # docs/screenshot.png (README): a grant, the completion list open
+    .venv/bin/python docs/screenshot.py compare    # docs/compare.png (features.md): two columns and the other grants
 
 Starts the site as the e2e tests do (gunicorn on a temporary SQLite database
 with the samples loaded) and drives Debian's Chromium with Playwright.
