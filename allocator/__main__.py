@@ -56,6 +56,21 @@ when valid, 1 when not, 2 when the input cannot be read, an object is in a
 version the release does not serve, or a release or gate is refused.
 """
 
+CONVERT_HELP = """\
+Rewrite every resource.k8s.io object of the input (DeviceClasses,
+ResourceSlices, ResourceClaims, ResourceClaimTemplates, ...) in the version
+--to, as the apiserver converts between versions; other objects (Pods,
+Nodes) are kept as they are. The input may be in any version, also one the
+release no longer serves. Prints
+  {"apiVersion": "resource.k8s.io/VERSION", "items": [objects],
+   "dropped": [{"kind", "name", "field", "detail"}, ...]}
+(-o yaml: the objects as multi-document YAML, ready to apply, and the dropped
+fields on stderr). Exit 0 when nothing was lost; 1 when the target version
+has no place for some field the input sets (named in "dropped"; the output
+is printed without it); 2 when the input cannot be read, the version is
+unknown, or the release (--kubernetes-version) does not serve the result.
+"""
+
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m allocator",
@@ -85,6 +100,16 @@ def build_parser() -> argparse.ArgumentParser:
     validate.add_argument("-o", "--output", choices=("json", "text"), default="json", help="output format")
     _add_limit_flags(validate)
     validate.add_argument("files", nargs="+", metavar="FILE", help="input file, or - for stdin")
+
+    convert = commands.add_parser("convert", help="rewrite objects in another resource.k8s.io version",
+                                  description=CONVERT_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+    convert.add_argument("--to", required=True, metavar="VERSION",
+                         help="the target version: v1, v1beta2, v1beta1 or v1alpha3 (or resource.k8s.io/VERSION)")
+    convert.add_argument("--kubernetes-version", metavar="V", help=version_help)
+    convert.add_argument("--feature-gates", metavar="K=V,...", default="", help=gates_help)
+    convert.add_argument("-o", "--output", choices=("json", "yaml"), default="json", help="output format")
+    _add_limit_flags(convert)
+    convert.add_argument("files", nargs="+", metavar="FILE", help="input file, or - for stdin")
     return parser
 
 
@@ -117,6 +142,8 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "validate":
         return _validate(args)
+    if args.command == "convert":
+        return _convert(args)
     return _allocate(args)
 
 
@@ -239,6 +266,51 @@ def _allocate(args) -> int:
             print(f"  {o.node_name or '(no node)'}: {o.reason}", file=sys.stderr)
         return EXIT_UNSATISFIABLE
     return EXIT_OK
+
+
+def _convert(args) -> int:
+    from allocator.authoring.conversion import convert_text, target_version
+    from allocator.reading.diagnostics import DiagnosticError
+    from allocator.reading.inputfiles import InputError, read_input
+    from allocator.reading.limits import from_flags
+    from allocator.releases.gates import FeatureGateError, make_gates, parse_gate_list
+
+    try:
+        target_version(args.to)
+        gates = make_gates(parse_gate_list(args.feature_gates or ""), args.kubernetes_version or CURRENT_RELEASE,
+                           locks=args.kubernetes_version is not None)
+    except (ValueError, FeatureGateError) as err:
+        print(f"error: {err}", file=sys.stderr)
+        return EXIT_ERROR
+    limits = from_flags(args)
+    items, dropped, problems, api_version = [], [], [], ""
+    for path in args.files:
+        source = "<stdin>" if path == "-" else path
+        try:
+            result = convert_text(read_input(path, limits), args.to, gates, limits)
+        except InputError as err:
+            problems.append(str(err))
+            continue
+        except DiagnosticError as err:
+            problems.extend(f"{source}:{d}" for d in err.diagnostics)
+            continue
+        api_version = result.api_version
+        problems.extend(f"{source}:{d}" for d in result.errors)
+        items.extend(result.objects)
+        dropped.extend(d.as_dict() for d in result.dropped)
+    if problems:
+        for line in problems:
+            print(f"error: {line}", file=sys.stderr)
+        return EXIT_ERROR
+    if args.output == "yaml":
+        import yaml
+
+        sys.stdout.write(yaml.safe_dump_all(items, sort_keys=False, default_flow_style=False))
+        for d in dropped:
+            print(f"warning: {d['kind']} {d['name']!r}: {d['field']}: {d['detail']}", file=sys.stderr)
+    else:
+        _print({"apiVersion": api_version, "items": items, "dropped": dropped}, "json")
+    return EXIT_UNSATISFIABLE if dropped else EXIT_OK
 
 
 def _validation_errors(documents, gates, serving) -> list[str]:

@@ -27,6 +27,8 @@ from .serializers import (
     AnalyzeResponseSerializer,
     CompareRequestSerializer,
     CompareResponseSerializer,
+    ConvertRequestSerializer,
+    ConvertResponseSerializer,
     ErrorsSerializer,
     ExampleDetailSerializer,
     ExampleSerializer,
@@ -250,6 +252,35 @@ compare = extend_schema_view(post=extend_schema(
             "counts as two); the Retry-After header says when to try again.",
             OpenApiExample("Throttled", _error("Request was throttled. Expected available in 42 seconds.",
                                                "Too many requests"))),
+    },
+))
+
+convert = extend_schema_view(post=extend_schema(
+    operation_id="convert", summary="The documents rewritten in another resource.k8s.io version", tags=[ENGINE],
+    description="As `python -m allocator convert --to VERSION`: every resource.k8s.io object of `documents` "
+    "(written in any version, also one the release no longer serves) is converted to `apiVersion` as the "
+    "apiserver converts between versions; Pods, Nodes and other objects are returned as they are. A field the "
+    "target version has no place for is named in `dropped` (and is not in the output). The result must be "
+    "served by `kubernetesVersion` with `featureGates`: otherwise a 400 of type `Not served` names the versions "
+    "it serves. JSON only.",
+    request=ConvertRequestSerializer,
+    examples=[OpenApiExample("A v1 claim for a 1.32 cluster", request_only=True,
+                             value={"documents": CLAIM, "apiVersion": "v1beta1", "kubernetesVersion": "1.32",
+                                    "featureGates": {"DynamicResourceAllocation": True}})],
+    responses={
+        200: OpenApiResponse(ConvertResponseSerializer, description="The objects in the target version."),
+        400: _errors_response(
+            "A request field is wrong, the documents cannot be read, or the release does not serve the result.",
+            *BAD_REQUEST_EXAMPLES[1:],
+            OpenApiExample("Not served", _error(
+                'no matches for kind "ResourceClaim" in version "resource.k8s.io/v1alpha3": not served by '
+                "Kubernetes 1.37, which serves ResourceClaim in resource.k8s.io/v1, resource.k8s.io/v1beta2, "
+                "resource.k8s.io/v1beta1", "Not served", field="apiVersion"))),
+        413: TOO_LARGE,
+        415: _errors_response("The body is not JSON (application/json).", OpenApiExample(
+            "YAML", _error('Unsupported media type "application/yaml" in request. Send one of: application/json.',
+                           "Unsupported media type"))),
+        429: THROTTLED,
     },
 ))
 

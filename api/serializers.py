@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from rest_framework import serializers
 
 from allocator.allocation.alternatives import MAX_LIMIT as MAX_ALTERNATIVES
+from allocator.kube.convert import RESOURCE_GROUP, SERVED_VERSIONS
 from allocator.reading.diagnostics import NOT_SERVED, PARSE
 from allocator.releases.gates import CURRENT_RELEASE, RELEASES, FeatureGateError, make_gates, parse_gate_list
 from playground import clusters
@@ -202,6 +203,56 @@ class CompareRequestSerializer(AnalyzeRequestSerializer):
         if errors:
             raise serializers.ValidationError(errors)
         return sides
+
+
+class ConvertRequestSerializer(serializers.Serializer):
+    """What to rewrite, and in which version; ``validated_data`` keeps the request's names."""
+
+    documents = StrictCharField(
+        allow_blank=True, trim_whitespace=False,
+        help_text="Objects as multi-document YAML or JSON (Lists too), in any resource.k8s.io version, also one "
+        "the release no longer serves.",
+    )
+    apiVersion = serializers.ChoiceField(
+        choices=[*SERVED_VERSIONS, *(f"{RESOURCE_GROUP}/{v}" for v in SERVED_VERSIONS)],
+        help_text="The target version, `v1beta1` or `resource.k8s.io/v1beta1`.",
+    )
+    featureGates = FeatureGatesField(
+        required=False, help_text="Feature-gate overrides; the others keep the release's defaults.",
+    )
+    kubernetesVersion = serializers.ChoiceField(
+        choices=RELEASES, default=CURRENT_RELEASE,
+        help_text="The release whose apiserver must serve the result (with DynamicResourceAllocation off, as by "
+        "default before 1.34, it serves none).",
+    )
+
+    def validate_documents(self, value: str) -> str:
+        if len(value) > text_limit():
+            raise serializers.ValidationError(too_long_message("documents", len(value)), code="max_length")
+        return value
+
+    def validate(self, attrs) -> dict:
+        try:
+            attrs["gates"] = make_gates(attrs.get("featureGates") or {}, attrs["kubernetesVersion"])
+        except FeatureGateError as exc:
+            raise serializers.ValidationError({"featureGates": str(exc)}) from None
+        return attrs
+
+
+class DroppedFieldSerializer(serializers.Serializer):
+    kind = serializers.CharField()
+    name = serializers.CharField()
+    field = serializers.CharField(help_text="The field as the input wrote it.")
+    detail = serializers.CharField()
+
+
+class ConvertResponseSerializer(serializers.Serializer):
+    apiVersion = serializers.CharField(help_text="The target version.")
+    items = serializers.ListField(child=serializers.DictField(), help_text="Every object, resource.k8s.io ones "
+                                  "in the target version, others as they were.")
+    documents = serializers.CharField(help_text="The same objects as multi-document YAML, ready to apply.")
+    dropped = DroppedFieldSerializer(many=True, help_text="Fields the target version has no place for: they are "
+                                     "not in the output. Empty when the conversion lost nothing.")
 
 
 # --- Responses -------------------------------------------------------------

@@ -22,6 +22,7 @@ urlpatterns = [
     path("v1/allocate", views.AllocateView.as_view(), name="allocate"),
     path("v1/analyze", views.AnalyzeView.as_view(), name="analyze"),
     path("v1/compare", views.CompareView.as_view(), name="compare"),
+    path("v1/convert", views.ConvertView.as_view(), name="convert"),
     path("v1/inventories", views.InventoryListView.as_view(), name="inventories"),
     path("v1/inventories/<slug:slug>", views.InventoryDetailView.as_view(), name="inventory"),
     path("v1/examples", views.ExampleListView.as_view(), name="examples"),

@@ -8,6 +8,7 @@ JSON object, or raw YAML with the other inputs as query parameters (see
 
 from __future__ import annotations
 
+import yaml
 from rest_framework import generics, status
 from rest_framework.exceptions import NotFound
 from rest_framework.renderers import JSONRenderer
@@ -15,9 +16,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from allocator.authoring.conversion import convert_text
 from allocator.compare import compare
+from allocator.reading.diagnostics import DiagnosticError
 from playground import clusters
 from playground.clusters import analyze_state
+from playground.limits import engine_limits
 from playground.models import Example, SampleInventory, Share
 from playground.ratelimit import client_address
 from playground.state import State
@@ -32,6 +36,8 @@ from .serializers import (
     AnalysisRequestSerializer,
     AnalyzeRequestSerializer,
     CompareRequestSerializer,
+    ConvertRequestSerializer,
+    ConvertResponseSerializer,
     ExampleDetailSerializer,
     ExampleSerializer,
     InventoryDetailSerializer,
@@ -114,6 +120,30 @@ class CompareView(APIView):
         left, right = ({**side.analyze_kwargs(), "inventory": clusters.state_inventory(side.state)}
                        for side in (sides["left"], sides["right"]))
         return Response(compare(left, right))
+
+
+@docs.convert
+class ConvertView(APIView):
+    """The documents rewritten in another resource.k8s.io version (``python -m allocator convert``)."""
+
+    parser_classes = [JSONParser]
+
+    def post(self, request: Request) -> Response:
+        serializer = ConvertRequestSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        given = serializer.validated_data
+        try:
+            result = convert_text(given["documents"], given["apiVersion"], given["gates"], engine_limits())
+        except DiagnosticError as err:
+            raise InvalidInput(diagnostic_errors(err.diagnostics)) from None
+        if result.errors:
+            raise InvalidInput(diagnostic_errors(result.errors))
+        return Response(ConvertResponseSerializer({
+            "apiVersion": result.api_version,
+            "items": result.objects,
+            "documents": yaml.safe_dump_all(result.objects, sort_keys=False, default_flow_style=False),
+            "dropped": [d.as_dict() for d in result.dropped],
+        }).data)
 
 
 @docs.inventory_list

@@ -44,59 +44,72 @@ def version_of(api_version: str) -> str:
     return version
 
 
-def from_v1(kind: str, version: str, data: dict[str, Any]) -> dict[str, Any]:
-    """``data`` (a v1 object of ``kind`` as JSON) written in ``version``; ``data`` is left as it is."""
+def from_v1(kind: str, version: str, data: dict[str, Any], dropped: list[str] | None = None) -> dict[str, Any]:
+    """``data`` (a v1 object of ``kind`` as JSON) written in ``version``; ``data`` is left as it is.
+
+    The field paths of values ``version`` has no place for are appended to ``dropped`` when it is given.
+    """
     if version not in SERVED_VERSIONS:
         raise ValueError(f"unsupported version {RESOURCE_GROUP}/{version}")
     out: dict[str, Any] = {"apiVersion": f"{RESOURCE_GROUP}/{version}"}
     out.update((k, v) for k, v in data.items() if k != "apiVersion")
     if version in ("v1", "v1beta2") or kind not in _ROOTS:
         return out
-    writer = _Writer(_SCHEMAS[version])
+    writer = _Writer(_SCHEMAS[version], dropped if dropped is not None else [])
     for key, tname in _ROOTS[kind].items():
         if key in data:
-            out[key] = writer.value(tname, data[key])
+            out[key] = writer.value(tname, data[key], key)
     return out
 
 
 class _Writer:
-    def __init__(self, schema: dict[str, dict[str, str | None]]):
+    def __init__(self, schema: dict[str, dict[str, str | None]], dropped: list[str]):
         self.schema = schema
+        self.dropped = dropped  # v1 field paths with no place in the version
 
-    def value(self, child: str | None, data):
+    def value(self, child: str | None, data, path: str):
         if child is None or data is None:
             return data
         if child == "{Quantity}":
-            return {k: v.get("value", "0") if isinstance(v, dict) else v for k, v in data.items()}
+            out = {}
+            for k, v in data.items():
+                if isinstance(v, dict):
+                    self.dropped.extend(f"{path}[{k}].{f}" for f in v if f != "value")
+                    v = v.get("value", "0")
+                out[k] = v
+            return out
         if child.startswith("["):
-            return [self.value(child[1:-1], item) for item in data]
+            return [self.value(child[1:-1], item, f"{path}[{i}]") for i, item in enumerate(data)]
         if child.startswith("{"):
-            return {k: self.value(child[1:-1], item) for k, item in data.items()}
+            return {k: self.value(child[1:-1], item, f"{path}[{k}]") for k, item in data.items()}
         if child == "Device":
-            return self._device(data)
+            return self._device(data, path)
         if child == "DeviceRequest":
-            return self._request(data)
-        return self._fields(child, data)
+            return self._request(data, path)
+        return self._fields(child, data, path)
 
-    def _fields(self, tname: str, data: dict) -> dict:
+    def _fields(self, tname: str, data: dict, path: str) -> dict:
         """The fields of ``data`` that the version's type has, converted; the others dropped."""
         known = self.schema[tname]
-        return {k: self.value(known[k], v) for k, v in data.items() if k in known}
+        self.dropped.extend(f"{path}.{k}" for k in data if k not in known)
+        return {k: self.value(known[k], v, f"{path}.{k}") for k, v in data.items() if k in known}
 
-    def _device(self, data: dict) -> dict:
+    def _device(self, data: dict, path: str) -> dict:
         """v1 Device {name, ...} -> {name, basic: {...}}."""
-        basic = self._fields("BasicDevice", {k: v for k, v in data.items() if k != "name"})
+        basic = self._fields("BasicDevice", {k: v for k, v in data.items() if k != "name"}, path)
         return {"name": data.get("name", ""), "basic": basic}
 
-    def _request(self, data: dict) -> dict:
+    def _request(self, data: dict, path: str) -> dict:
         """v1 DeviceRequest {name, exactly: {...}, firstAvailable} -> the flat request, in Go field order."""
         known = self.schema["DeviceRequest"]
         exactly = data.get("exactly") or {}
+        self.dropped.extend(f"{path}.{k}" for k in data if k != "exactly" and k not in known)
+        self.dropped.extend(f"{path}.exactly.{k}" for k in exactly if k not in known)
         out: dict[str, Any] = {}
         for key, child in known.items():
-            source = exactly if key in _EXACT_FIELDS else data
+            source, at = (exactly, f"{path}.exactly") if key in _EXACT_FIELDS else (data, path)
             if key in source:
-                out[key] = self.value(child, source[key])
+                out[key] = self.value(child, source[key], f"{at}.{key}")
             elif key == "deviceClassName":
                 out[key] = ""  # no omitempty on this field in v1beta1/v1alpha3
         return out
