@@ -1,4 +1,4 @@
-"""Gunicorn settings for serving DRA Playground (README: "Running in production").
+"""Gunicorn settings for serving DRA Playground (docs/configuration.md: "Running in production").
 
 `gunicorn` run from the project folder reads this file by itself. The
 variables below, read strictly like the Django settings, tune it; any other

@@ -1,6 +1,6 @@
 """Playwright harness: Debian's Chromium against gunicorn, as users get the site.
 
-The site under test is what `Running in production` in the README describes:
+The site under test is what `Running in production` in docs/configuration.md describes:
 gunicorn with `gunicorn.conf.py`, `DEBUG=0`, WhiteNoise serving static files,
 on a free loopback port, over a temporary SQLite database prepared with
 `migrate` and `load_samples` before the server starts. One server runs for the

@@ -1,4 +1,4 @@
-"""Several app servers on one database, as the README's production setup runs them.
+"""Several app servers on one database, as the production setup of docs/configuration.md runs them.
 
 Two gunicorn servers share a database (the `DATABASE_URL` of the test run when
 it is PostgreSQL, as in CI's second pass, else a SQLite file) and

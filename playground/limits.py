@@ -1,4 +1,4 @@
-"""The site's limits on what the engine reads, from settings (README: "Configuration").
+"""The site's limits on what the engine reads, from settings (docs/configuration.md: "Configuration").
 
 Two kinds of text reach the engine: what anonymous visitors send with each
 request (the editor's form, the API's bodies), held to ``TEXT_MAX_CHARS``

@@ -1,6 +1,6 @@
 """Settings for DRA Playground, read from the environment.
 
-Every variable is optional for local use; see README.md ("Configuration").
+Every variable is optional for local use; see docs/configuration.md ("Configuration").
 Values are read with the strict helpers in playground.env, which refuse
 anything they cannot parse.
 """
@@ -34,7 +34,7 @@ CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", [])
 # every body, JSON included, before any view reads it.
 DATA_UPLOAD_MAX_MEMORY_SIZE = envint("DATA_UPLOAD_MAX_MEMORY_SIZE", 1024 * 1024, minimum=1)
 
-# --- Site limits on what the engine reads (README: "Configuration") ---
+# --- Site limits on what the engine reads (docs/configuration.md: "Configuration") ---
 # The largest inventory or documents text sent with a request (the editor's
 # form, the API's validate/allocate/analyze/shares), in characters.
 TEXT_MAX_CHARS = envint("TEXT_MAX_CHARS", 512 * 1024, minimum=1)
@@ -52,7 +52,7 @@ STORED_INVENTORY_MAX_VALUES = envint("STORED_INVENTORY_MAX_VALUES", 5_000_000, m
 STORED_INVENTORIES_PER_DAY = envint("STORED_INVENTORIES_PER_DAY", 50, minimum=0)
 STORED_INVENTORY_BYTES_PER_DAY = envint("STORED_INVENTORY_BYTES_PER_DAY", 256 * 1024 * 1024, minimum=0)
 
-# --- Deployment and security (README: "Running in production") ---
+# --- Deployment and security (docs/configuration.md: "Running in production") ---
 # HTTPS=1 says the site is only served over TLS (directly or by a proxy in
 # front of it): HTTP is redirected to HTTPS, cookies are secure-only and HSTS
 # is sent. Off by default so the site also runs on plain http://localhost.
