@@ -71,6 +71,22 @@ is printed without it); 2 when the input cannot be read, the version is
 unknown, or the release (--kubernetes-version) does not serve the result.
 """
 
+EVAL_HELP = """\
+Evaluate a CEL expression (of any result type) on one device of the input's
+ResourceSlices, in the DRA CEL environment of --kubernetes-version and its
+gates: `device.driver`, `device.attributes`, `device.capacity`,
+`device.allowMultipleAllocations`. Prints
+  {"expression", "device", "value", "type", "parts": [tree], "truncated",
+   "cost": {"estimated", "limit"}, "diagnostics": [{"phase", "message", "hint"}]}
+where "value" is written as CEL writes it and "type" is cel-go's type name;
+each part of the tree is a sub-expression {"start", "end", "text",
+"staticType", "value", "type", "error", "perElement", "children"}. Exit 0
+when the expression has a value, 1 when it does not compile or fails on the
+device (diagnostics say why, compile errors with cel-go's caret diagram), 2
+when the input cannot be read, has no such device, or a release or gate is
+refused.
+"""
+
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m allocator",
@@ -110,6 +126,16 @@ def build_parser() -> argparse.ArgumentParser:
     convert.add_argument("-o", "--output", choices=("json", "yaml"), default="json", help="output format")
     _add_limit_flags(convert)
     convert.add_argument("files", nargs="+", metavar="FILE", help="input file, or - for stdin")
+
+    evaluate = commands.add_parser("eval", help="evaluate a CEL expression on one device",
+                                   description=EVAL_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+    evaluate.add_argument("--device", required=True, metavar="DRIVER/POOL/DEVICE", help="the device to evaluate on")
+    evaluate.add_argument("--kubernetes-version", metavar="V", help=version_help)
+    evaluate.add_argument("--feature-gates", metavar="K=V,...", default="", help=gates_help)
+    _add_limit_flags(evaluate)
+    evaluate.add_argument("expression", metavar="EXPR", help="a CEL expression, of any result type")
+    evaluate.add_argument("files", nargs="+", metavar="FILE",
+                          help="input file with the device's ResourceSlice, or - for stdin")
     return parser
 
 
@@ -142,6 +168,8 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "validate":
         return _validate(args)
+    if args.command == "eval":
+        return _eval(args)
     if args.command == "convert":
         return _convert(args)
     return _allocate(args)
@@ -185,6 +213,33 @@ def _read_inputs(paths: list[str], limits, gates):
             print(f"error: {line}", file=sys.stderr)
         raise SystemExit(EXIT_ERROR)
     return documents
+
+
+def _eval(args) -> int:
+    from allocator.authoring.console import DeviceNotFound, DeviceRef, evaluate, find_device
+    from allocator.reading.limits import from_flags
+    from allocator.releases.gates import FeatureGateError, make_gates, parse_gate_list
+
+    try:
+        ref = DeviceRef.parse(args.device)
+        gates = make_gates(parse_gate_list(args.feature_gates or ""), args.kubernetes_version or CURRENT_RELEASE,
+                           locks=args.kubernetes_version is not None)
+    except (ValueError, FeatureGateError) as err:
+        print(f"error: {err}", file=sys.stderr)
+        return EXIT_ERROR
+    try:
+        documents = _read_inputs(args.files, from_flags(args), gates)
+    except SystemExit as stop:
+        return int(stop.code)
+    try:
+        device = find_device([d.obj for d in documents if d.kind == "ResourceSlice"], ref)
+    except DeviceNotFound as err:
+        print(f"error: {err}", file=sys.stderr)
+        return EXIT_ERROR
+    answer = evaluate(args.expression, device, ref.driver, gates)
+    _print({"expression": args.expression, "device": {"driver": ref.driver, "pool": ref.pool,
+                                                      "device": ref.device}, **answer}, "json")
+    return EXIT_UNSATISFIABLE if answer["diagnostics"] else EXIT_OK
 
 
 def _allocate(args) -> int:

@@ -30,6 +30,8 @@ from .serializers import (
     ConvertRequestSerializer,
     ConvertResponseSerializer,
     ErrorsSerializer,
+    EvaluateRequestSerializer,
+    EvaluateResponseSerializer,
     ExampleDetailSerializer,
     ExampleSerializer,
     InventoryDetailSerializer,
@@ -276,6 +278,35 @@ convert = extend_schema_view(post=extend_schema(
                 'no matches for kind "ResourceClaim" in version "resource.k8s.io/v1alpha3": not served by '
                 "Kubernetes 1.37, which serves ResourceClaim in resource.k8s.io/v1, resource.k8s.io/v1beta2, "
                 "resource.k8s.io/v1beta1", "Not served", field="apiVersion"))),
+        413: TOO_LARGE,
+        415: _errors_response("The body is not JSON (application/json).", OpenApiExample(
+            "YAML", _error('Unsupported media type "application/yaml" in request. Send one of: application/json.',
+                           "Unsupported media type"))),
+        429: THROTTLED,
+    },
+))
+
+evaluate = extend_schema_view(post=extend_schema(
+    operation_id="evaluate", summary="A CEL expression on one device", tags=[ENGINE],
+    description="As `python -m allocator eval`: the expression (of any result type) is compiled in the DRA CEL "
+    "environment of `kubernetesVersion` and `featureGates`, with the apiserver's cost limit, and evaluated on the "
+    "device `device` names among the ResourceSlices of `inventory` (a sample's slug or a stored inventory's id) "
+    "and `documents`. Answers the value as CEL writes it, cel-go's name of its type, the tree of sub-expressions "
+    "with their values, the estimated cost and the limit. A compile or runtime error is a 200 with "
+    "`diagnostics` (compile errors with cel-go's caret diagram); an unknown device is a 400 on `device` naming "
+    "what the pool holds. JSON only.",
+    request=EvaluateRequestSerializer,
+    examples=[OpenApiExample("GPU memory", request_only=True, value={
+        "expression": 'device.capacity["gpu.nvidia.com"].memory', "inventory": "nvidia-mig",
+        "device": {"driver": "gpu.nvidia.com", "pool": "dgx-h100-01", "device": "gpu-0"}})],
+    responses={
+        200: OpenApiResponse(EvaluateResponseSerializer, description="The value, its type, its parts and cost."),
+        400: _errors_response(
+            "A request field is wrong, the inventory cannot be read, or it has no such device.",
+            *BAD_REQUEST_EXAMPLES[1:],
+            OpenApiExample("No such device", _error(
+                "pool 'dgx-h100-01' of driver 'gpu.nvidia.com' has no device 'gpu-9'; it has gpu-0, gpu-1",
+                "Not found", field="device"))),
         413: TOO_LARGE,
         415: _errors_response("The body is not JSON (application/json).", OpenApiExample(
             "YAML", _error('Unsupported media type "application/yaml" in request. Send one of: application/json.',

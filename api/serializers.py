@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from rest_framework import serializers
 
 from allocator.allocation.alternatives import MAX_LIMIT as MAX_ALTERNATIVES
+from allocator.cel import MAX_EXPRESSION_LENGTH
 from allocator.kube.convert import RESOURCE_GROUP, SERVED_VERSIONS
 from allocator.reading.diagnostics import NOT_SERVED, PARSE
 from allocator.releases.gates import CURRENT_RELEASE, RELEASES, FeatureGateError, make_gates, parse_gate_list
@@ -253,6 +254,84 @@ class ConvertResponseSerializer(serializers.Serializer):
     documents = serializers.CharField(help_text="The same objects as multi-document YAML, ready to apply.")
     dropped = DroppedFieldSerializer(many=True, help_text="Fields the target version has no place for: they are "
                                      "not in the output. Empty when the conversion lost nothing.")
+
+
+class DeviceRefSerializer(serializers.Serializer):
+    driver = StrictCharField(max_length=253, help_text="The device's driver (`spec.driver` of its ResourceSlice).")
+    pool = StrictCharField(max_length=253, help_text="Its pool (`spec.pool.name`).")
+    device = StrictCharField(max_length=253, help_text="Its name in the slice's `spec.devices`.")
+
+
+class EvaluateRequestSerializer(serializers.Serializer):
+    """An expression and the device to evaluate it on; ``validated_data`` adds ``gates``, ``text`` and ``stored``."""
+
+    expression = StrictCharField(trim_whitespace=False, max_length=MAX_EXPRESSION_LENGTH,
+                                 help_text="A CEL expression of any result type, in the DRA environment.")
+    device = DeviceRefSerializer(help_text="The device to evaluate on.")
+    inventory = InventoryField(
+        required=False, allow_null=True, allow_blank=True,
+        help_text="Slug of a sample inventory or id of a stored one whose slices hold the device.",
+    )
+    documents = StrictCharField(
+        required=False, allow_blank=True, trim_whitespace=False,
+        help_text="Inventory objects as YAML or JSON, when no `inventory` is named (or in addition to it).",
+    )
+    featureGates = FeatureGatesField(
+        required=False, help_text="Feature-gate overrides; the others keep the release's defaults.",
+    )
+    kubernetesVersion = serializers.ChoiceField(
+        choices=RELEASES, default=CURRENT_RELEASE,
+        help_text="The release whose CEL environment and gates apply (`includes()` needs DRAListTypeAttributes).",
+    )
+
+    def validate_documents(self, value: str) -> str:
+        if len(value) > text_limit():
+            raise serializers.ValidationError(too_long_message("documents", len(value)), code="max_length")
+        return value
+
+    def validate(self, attrs) -> dict:
+        try:
+            attrs["gates"] = make_gates(attrs.get("featureGates") or {}, attrs["kubernetesVersion"])
+        except FeatureGateError as exc:
+            raise serializers.ValidationError({"featureGates": str(exc)}) from None
+        inventory = attrs.get("inventory") or None
+        texts = [attrs.get("documents") or ""]
+        attrs["stored"] = isinstance(inventory, StoredInventory)
+        if isinstance(inventory, SampleInventory):
+            fields = inventory.state_fields()
+            texts.insert(0, clusters.inventory_text(fields["inventoryId"]) if "inventoryId" in fields
+                         else fields["inventory"])
+            attrs["stored"] = "inventoryId" in fields
+        elif isinstance(inventory, StoredInventory):
+            texts.insert(0, clusters.inventory_text(inventory.id))
+        attrs["texts"] = [t for t in texts if t.strip()]
+        if not attrs["texts"]:
+            raise serializers.ValidationError({"inventory": "Name an inventory or send its objects in documents."})
+        return attrs
+
+
+class PartSerializer(serializers.Serializer):
+    start = serializers.IntegerField(help_text="Offset of the sub-expression in the expression.")
+    end = serializers.IntegerField()
+    text = serializers.CharField()
+    staticType = serializers.CharField(allow_null=True, help_text="Its type as the checker found it.")
+    value = serializers.CharField(allow_null=True, help_text="Its value as CEL writes it.")
+    type = serializers.CharField(allow_null=True, help_text="The value's type, as cel-go names it.")
+    error = serializers.CharField(allow_null=True)
+    perElement = serializers.BooleanField(help_text="It reads a macro's variable: a value per element, none alone.")
+    children = serializers.ListField(child=serializers.DictField(), help_text="Its sub-expressions, as parts.")
+
+
+class EvaluateResponseSerializer(serializers.Serializer):
+    expression = serializers.CharField()
+    device = DeviceRefSerializer()
+    value = serializers.CharField(allow_null=True, help_text="The value as CEL writes it; null on an error.")
+    type = serializers.CharField(allow_null=True, help_text="cel-go's name of the value's type.")
+    parts = PartSerializer(many=True, help_text="The expression as a tree of sub-expressions and their values.")
+    truncated = serializers.BooleanField(help_text="The tree was cut at 200 parts.")
+    cost = serializers.DictField(help_text="`estimated` (the apiserver's worst-case estimate) and `limit`.")
+    diagnostics = serializers.ListField(child=serializers.DictField(), help_text="Compile or runtime errors: "
+                                        "`{phase, message, hint}`, compile errors with cel-go's caret diagram.")
 
 
 # --- Responses -------------------------------------------------------------

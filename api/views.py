@@ -16,9 +16,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from allocator.authoring.console import DeviceNotFound, DeviceRef, evaluate, find_device
 from allocator.authoring.conversion import convert_text
 from allocator.compare import compare
-from allocator.reading.diagnostics import DiagnosticError
+from allocator.kube.objects import read_documents
+from allocator.reading.diagnostics import NOT_FOUND, DiagnosticError
 from playground import clusters
 from playground.clusters import analyze_state
 from playground.limits import engine_limits
@@ -27,7 +29,7 @@ from playground.ratelimit import client_address
 from playground.state import State
 
 from . import docs
-from .errors import InvalidInput, Refused
+from .errors import InvalidInput, Refused, error
 from .parsers import YAML_PARSERS, InventoryJSONParser, JSONParser
 from .renderers import YAMLRenderer
 from .serializers import (
@@ -38,6 +40,8 @@ from .serializers import (
     CompareRequestSerializer,
     ConvertRequestSerializer,
     ConvertResponseSerializer,
+    EvaluateRequestSerializer,
+    EvaluateResponseSerializer,
     ExampleDetailSerializer,
     ExampleSerializer,
     InventoryDetailSerializer,
@@ -144,6 +148,36 @@ class ConvertView(APIView):
             "documents": yaml.safe_dump_all(result.objects, sort_keys=False, default_flow_style=False),
             "dropped": [d.as_dict() for d in result.dropped],
         }).data)
+
+
+@docs.evaluate
+class EvaluateView(APIView):
+    """A CEL expression on one device (``python -m allocator eval``): value, type, parts, cost."""
+
+    parser_classes = [JSONParser]
+
+    def post(self, request: Request) -> Response:
+        serializer = EvaluateRequestSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        given = serializer.validated_data
+        ref = DeviceRef(**given["device"])
+        slices, errors = [], []
+        for text in given["texts"]:
+            try:
+                read = read_documents(text, limits=engine_limits(stored=given["stored"]))
+            except DiagnosticError as err:  # not YAML at all, or beyond the limits
+                raise InvalidInput(diagnostic_errors(err.diagnostics)) from None
+            errors.extend(read.errors)
+            slices.extend(read.of_kind("ResourceSlice"))
+        if errors:
+            raise InvalidInput(diagnostic_errors(errors))
+        try:
+            device = find_device(slices, ref)
+        except DeviceNotFound as err:
+            raise InvalidInput([error(str(err), type=NOT_FOUND, field="device")]) from None
+        answer = evaluate(given["expression"], device, ref.driver, given["gates"])
+        return Response(EvaluateResponseSerializer({"expression": given["expression"],
+                                                    "device": given["device"], **answer}).data)
 
 
 @docs.inventory_list

@@ -248,14 +248,16 @@ def _compile_checked(expression: str, gates: frozenset[str], estimate_cost: bool
                             compiler.closures)
 
 
-def compile_expression(expression: str, *, gates: frozenset[str] = frozenset()) -> CompiledSelector:
-    """Compile a CEL expression of any result type in the DRA environment (not cached, no cost limit).
+def compile_expression(expression: str, *, gates: frozenset[str] = frozenset(),
+                       estimate_cost: bool = False) -> CompiledSelector:
+    """Compile a CEL expression of any result type in the DRA environment (not cached).
 
-    For checking the CEL implementation itself (the differential test against
-    cel-python compares values of every type); selectors use ``compile_selector``.
-    Read the value with ``CompiledSelector.value``.
+    For the console and for checking the CEL implementation itself (the differential test against
+    cel-python compares values of every type); selectors use ``compile_selector``. With
+    ``estimate_cost`` the apiserver's cost limit applies, as to a selector. Read the value with
+    ``CompiledSelector.value``.
     """
-    return _compile(expression, frozenset(gates) & RELEVANT_GATES, False, any_result=True)
+    return _compile(expression, frozenset(gates) & RELEVANT_GATES, estimate_cost, any_result=True)
 
 
 _CACHE: OrderedDict = OrderedDict()

@@ -70,8 +70,8 @@ class Part:
                 "reads": [r.to_dict() for r in self.reads], "summary": self.summary(), "hint": self.hint}
 
 
-def show(value) -> str:
-    """A value as CEL would write it, shortened."""
+def show(value, limit: int | None = _MAX_VALUE) -> str:
+    """A value as CEL would write it, shortened to ``limit`` characters (None: whole)."""
     if isinstance(value, bool):
         text = "true" if value else "false"
     elif value is None:
@@ -83,16 +83,16 @@ def show(value) -> str:
     elif isinstance(value, Version):
         text = f"{value} (version)"
     elif isinstance(value, (list, tuple)):
-        text = "[" + ", ".join(show(v) for v in value) + "]"
+        text = "[" + ", ".join(show(v, limit) for v in value) + "]"
     elif isinstance(value, dict):
-        text = "{" + ", ".join(f"{show(k)}: {show(v)}" for k, v in value.items()) + "}"
+        text = "{" + ", ".join(f"{show(k, limit)}: {show(v, limit)}" for k, v in value.items()) + "}"
     elif isinstance(value, Optional):
-        text = f"optional.of({show(value.value)})" if value.present else "optional.none()"
+        text = f"optional.of({show(value.value, limit)})" if value.present else "optional.none()"
     elif isinstance(value, TypeValue):
         text = value.name
     else:
         text = str(value)
-    return text if len(text) <= _MAX_VALUE else text[: _MAX_VALUE - 3] + "..."
+    return text if limit is None or len(text) <= limit else text[: limit - 3] + "..."
 
 
 class _Explainer:

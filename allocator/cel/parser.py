@@ -344,6 +344,7 @@ class Parser:
                 # negative literal folding
                 lit = self.take()
                 operand = self._number(lit, negate=True)
+                operand.start = ops[-1].pos  # the folded literal's span includes its minus sign
                 ops = ops[:-1]
             else:
                 operand = self.member()
@@ -546,7 +547,9 @@ class Parser:
             v = args[0]
             if v.kind != "ident":
                 raise ParseError([(v.pos, "cel.bind() variable names must be simple identifiers")])
-            return self.node("bind", pos, v.a, args[1], args[2])
+            bind = self.node("bind", pos, v.a, args[1], args[2])
+            bind.start = target.start  # the span of `cel.bind(...)` starts at `cel`
+            return bind
         macro = None
         if name in ("all", "exists", "exists_one") and n in (2, 3):
             macro = name
