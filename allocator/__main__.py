@@ -87,6 +87,24 @@ when the input cannot be read, has no such device, or a release or gate is
 refused.
 """
 
+CAPACITY_HELP = """\
+Place copies of the input's workload one after another, as the scheduler
+would, until one fits on no node: a copy is every Pod of the input (without
+pods, every pending claim), renamed <name>-<n>; claims from templates are
+made anew for each copy, claims named by resourceClaimName are shared (at
+most 256 consumers), and every earlier copy's allocation is held. Node
+choice (--strategy): first (name order), spread (fewest of the node's own
+devices in use), pack (most in use); kube-scheduler scores nodes with its
+plugins and breaks ties at random, so these bracket what it does. Prints
+  {"strategy", "placed", "stoppedBy": "max"|"no node fits"|"error",
+   "byNode": [{"name", "copies", "used", "total"}],
+   "byPool": [{"driver", "pool", "node", "used", "total"}],
+   "next": {"reason", "nodes": [{"name", "reason"}]} or null,
+   "error", "steps": [{"copy", "node", "pods", "claims": [{"name", "devices"}]}]}
+Exit 0 when at least one copy fits, 1 when none does, 2 on invalid input or
+an error that makes the scheduler give up (message on stderr).
+"""
+
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m allocator",
@@ -136,6 +154,18 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument("expression", metavar="EXPR", help="a CEL expression, of any result type")
     evaluate.add_argument("files", nargs="+", metavar="FILE",
                           help="input file with the device's ResourceSlice, or - for stdin")
+
+    capacity = commands.add_parser("capacity", help="how many copies of a workload fit, one after another",
+                                   description=CAPACITY_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+    capacity.add_argument("--strategy", choices=("first", "spread", "pack"), default="first",
+                          help="which node each copy goes to (default: %(default)s)")
+    capacity.add_argument("--max", type=_positive, default=100, metavar="N",
+                          help="place at most N copies (default: %(default)s)")
+    capacity.add_argument("--kubernetes-version", metavar="V", help=version_help)
+    capacity.add_argument("--feature-gates", metavar="K=V,...", default="", help=gates_help)
+    capacity.add_argument("-o", "--output", choices=("json", "yaml"), default="json", help="output format")
+    _add_limit_flags(capacity)
+    capacity.add_argument("files", nargs="+", metavar="FILE", help="input file, or - for stdin")
     return parser
 
 
@@ -170,6 +200,8 @@ def main(argv: list[str] | None = None) -> int:
         return _validate(args)
     if args.command == "eval":
         return _eval(args)
+    if args.command == "capacity":
+        return _capacity(args)
     if args.command == "convert":
         return _convert(args)
     return _allocate(args)
@@ -240,6 +272,48 @@ def _eval(args) -> int:
     _print({"expression": args.expression, "device": {"driver": ref.driver, "pool": ref.pool,
                                                       "device": ref.device}, **answer}, "json")
     return EXIT_UNSATISFIABLE if answer["diagnostics"] else EXIT_OK
+
+
+def _capacity(args) -> int:
+    from allocator.allocation.allocator import AllocatorError
+    from allocator.reading.limits import from_flags
+    from allocator.releases.gates import FeatureGateError, make_gates, parse_gate_list, stored_object_gates
+    from allocator.workload.capacity import plan
+    from allocator.workload.pods import PodClaimError
+
+    try:
+        gates = make_gates(parse_gate_list(args.feature_gates or ""), args.kubernetes_version or CURRENT_RELEASE,
+                           locks=args.kubernetes_version is not None)
+    except FeatureGateError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return EXIT_ERROR
+    try:
+        documents = _read_inputs(args.files, from_flags(args), gates)
+    except SystemExit as stop:
+        return int(stop.code)
+    invalid = _validation_errors(documents, stored_object_gates(gates.release), gates)
+    if invalid:
+        for line in invalid:
+            print(f"error: {line}", file=sys.stderr)
+        return EXIT_ERROR
+
+    def of_kind(kind):
+        return [d.obj for d in documents if d.kind == kind]
+
+    try:
+        report = plan(of_kind("ResourceClaim"), of_kind("ResourceClaimTemplate"), of_kind("Pod"),
+                      of_kind("DeviceClass"), of_kind("ResourceSlice"), of_kind("Node"), gates,
+                      strategy=args.strategy, max_copies=args.max)
+    except (AllocatorError, PodClaimError) as err:
+        print(f"error: {err}", file=sys.stderr)
+        return EXIT_ERROR
+    _print(report.to_dict(), args.output)
+    if report.error:
+        print(f"error: {report.error}", file=sys.stderr)
+        return EXIT_ERROR
+    if report.next is not None:
+        print(f"copy {report.placed + 1} does not fit: {report.next['reason']}", file=sys.stderr)
+    return EXIT_OK if report.placed else EXIT_UNSATISFIABLE
 
 
 def _allocate(args) -> int:

@@ -25,6 +25,8 @@ from .serializers import (
     AnalysisRequestSerializer,
     AnalyzeRequestSerializer,
     AnalyzeResponseSerializer,
+    CapacityRequestSerializer,
+    CapacityResponseSerializer,
     CompareRequestSerializer,
     CompareResponseSerializer,
     ConvertRequestSerializer,
@@ -61,6 +63,32 @@ spec:
 """
 
 INVALID_CLAIM = CLAIM.replace("- name: gpu", "- name: GPU_0")
+
+TEMPLATE_AND_POD = """\
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata:
+  name: single-gpu
+spec:
+  spec:
+    devices:
+      requests:
+      - name: gpu
+        exactly:
+          deviceClassName: gpu.example.com
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: trainer
+spec:
+  containers:
+  - name: main
+    image: registry.example/trainer
+  resourceClaims:
+  - name: gpu
+    resourceClaimTemplateName: single-gpu
+"""
 
 
 def _error(detail: str, type: str, field: str = "", line: int | None = None, column: int | None = None,
@@ -307,6 +335,30 @@ evaluate = extend_schema_view(post=extend_schema(
             OpenApiExample("No such device", _error(
                 "pool 'dgx-h100-01' of driver 'gpu.nvidia.com' has no device 'gpu-9'; it has gpu-0, gpu-1",
                 "Not found", field="device"))),
+        413: TOO_LARGE,
+        415: _errors_response("The body is not JSON (application/json).", OpenApiExample(
+            "YAML", _error('Unsupported media type "application/yaml" in request. Send one of: application/json.',
+                           "Unsupported media type"))),
+        429: THROTTLED,
+    },
+))
+
+capacity = extend_schema_view(post=extend_schema(
+    operation_id="capacity", summary="How many copies of a workload fit", tags=[ENGINE],
+    description="As `python -m allocator capacity`: copies of the documents' workload (every Pod, renamed "
+    "`<name>-<n>`; without pods, every pending claim) are placed one after another as the scheduler would, each "
+    "with its own claims from templates, claims named by pods shared (at most 256 consumers), every earlier "
+    "copy's allocation held, until a copy fits on no node or `max` are placed. Answers the count, per node and "
+    "per pool what is used, each copy's node and devices, and why the next copy fits nowhere (each node's "
+    "reason). The inventory is read as `analyze` reads it; `node` is not used. JSON only.",
+    request=CapacityRequestSerializer,
+    examples=[OpenApiExample("Pods of one GPU each, spread", request_only=True, value={
+        "documents": TEMPLATE_AND_POD,
+        "inventory": "gpu-node", "strategy": "spread", "max": 10})],
+    responses={
+        200: OpenApiResponse(CapacityResponseSerializer, description="The copies placed and why the next fits nowhere."),
+        400: _errors_response("A request field is wrong, or the documents or inventory are not valid.",
+                              *BAD_REQUEST_EXAMPLES[1:]),
         413: TOO_LARGE,
         415: _errors_response("The body is not JSON (application/json).", OpenApiExample(
             "YAML", _error('Unsupported media type "application/yaml" in request. Send one of: application/json.',

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.conf import settings
 from rest_framework import serializers
 
 from allocator.allocation.alternatives import MAX_LIMIT as MAX_ALTERNATIVES
@@ -18,6 +19,7 @@ from allocator.cel import MAX_EXPRESSION_LENGTH
 from allocator.kube.convert import RESOURCE_GROUP, SERVED_VERSIONS
 from allocator.reading.diagnostics import NOT_SERVED, PARSE
 from allocator.releases.gates import CURRENT_RELEASE, RELEASES, FeatureGateError, make_gates, parse_gate_list
+from allocator.workload.capacity import STRATEGIES
 from playground import clusters
 from playground.limits import text_limit, too_long_message
 from playground.models import Example, SampleInventory, Share, StoredInventory
@@ -256,6 +258,32 @@ class ConvertResponseSerializer(serializers.Serializer):
                                      "not in the output. Empty when the conversion lost nothing.")
 
 
+class CapacityRequestSerializer(AnalysisRequestSerializer):
+    """``capacity``'s input: a state (its ``node`` is not used), ``strategy`` and ``max``."""
+
+    strategy = serializers.ChoiceField(
+        choices=STRATEGIES, default="first",
+        help_text="Which node each copy goes to: `first` (node name order), `spread` (fewest of its own devices "
+        "in use) or `pack` (most in use). kube-scheduler scores nodes with its plugins and breaks ties at random; "
+        "these bracket what it does.",
+    )
+    max = serializers.IntegerField(
+        required=False, default=None, min_value=1, allow_null=True,
+        help_text="Place at most this many copies (default and cap: the site's CAPACITY_MAX_COPIES, 200 unless "
+        "configured).",
+    )
+
+    def validate_max(self, value):
+        cap = settings.CAPACITY_MAX_COPIES
+        if value is not None and value > cap:
+            raise serializers.ValidationError(f"Ensure this value is less than or equal to {cap}.",
+                                              code="max_value")
+        return value if value is not None else cap
+
+    def validate(self, attrs) -> dict:
+        return {"state": super().validate(attrs), "strategy": attrs["strategy"], "max": attrs["max"]}
+
+
 class DeviceRefSerializer(serializers.Serializer):
     driver = StrictCharField(max_length=253, help_text="The device's driver (`spec.driver` of its ResourceSlice).")
     pool = StrictCharField(max_length=253, help_text="Its pool (`spec.pool.name`).")
@@ -332,6 +360,23 @@ class EvaluateResponseSerializer(serializers.Serializer):
     cost = serializers.DictField(help_text="`estimated` (the apiserver's worst-case estimate) and `limit`.")
     diagnostics = serializers.ListField(child=serializers.DictField(), help_text="Compile or runtime errors: "
                                         "`{phase, message, hint}`, compile errors with cel-go's caret diagram.")
+
+
+class CapacityResponseSerializer(serializers.Serializer):
+    strategy = serializers.CharField()
+    placed = serializers.IntegerField(help_text="How many copies were placed.")
+    stoppedBy = serializers.ChoiceField(choices=["max", "no node fits", "error"],
+                                        help_text="Why placing stopped.")
+    byNode = serializers.ListField(child=serializers.DictField(), help_text="`{name, copies, used, total}` per "
+                                   "node: copies placed there, its own devices in use and in all.")
+    byPool = serializers.ListField(child=serializers.DictField(), help_text="`{driver, pool, node, used, total}` "
+                                   "per pool (`node` null for a pool of several nodes).")
+    next = serializers.DictField(allow_null=True, help_text="Why the next copy fits on no node: `{reason, nodes: "
+                                 "[{name, reason}]}`; null when `max` copies were placed.")
+    error = serializers.CharField(allow_blank=True, help_text="The scheduler's error when no node fits and "
+                                  "Allocate failed with an error on some (stoppedBy `error`).")
+    steps = serializers.ListField(child=serializers.DictField(), help_text="Each copy: `{copy, node, pods, "
+                                  "claims: [{name, devices}]}`, devices as `driver/pool/device`.")
 
 
 # --- Responses -------------------------------------------------------------

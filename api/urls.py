@@ -24,6 +24,7 @@ urlpatterns = [
     path("v1/compare", views.CompareView.as_view(), name="compare"),
     path("v1/convert", views.ConvertView.as_view(), name="convert"),
     path("v1/evaluate", views.EvaluateView.as_view(), name="evaluate"),
+    path("v1/capacity", views.CapacityView.as_view(), name="capacity"),
     path("v1/inventories", views.InventoryListView.as_view(), name="inventories"),
     path("v1/inventories/<slug:slug>", views.InventoryDetailView.as_view(), name="inventory"),
     path("v1/examples", views.ExampleListView.as_view(), name="examples"),

@@ -21,6 +21,8 @@ from allocator.authoring.conversion import convert_text
 from allocator.compare import compare
 from allocator.kube.objects import read_documents
 from allocator.reading.diagnostics import NOT_FOUND, DiagnosticError
+from allocator.releases.gates import make_gates
+from allocator.workload.capacity import plan_texts
 from playground import clusters
 from playground.clusters import analyze_state
 from playground.limits import engine_limits
@@ -37,6 +39,8 @@ from .serializers import (
     Analysis,
     AnalysisRequestSerializer,
     AnalyzeRequestSerializer,
+    CapacityRequestSerializer,
+    CapacityResponseSerializer,
     CompareRequestSerializer,
     ConvertRequestSerializer,
     ConvertResponseSerializer,
@@ -178,6 +182,25 @@ class EvaluateView(APIView):
         answer = evaluate(given["expression"], device, ref.driver, given["gates"])
         return Response(EvaluateResponseSerializer({"expression": given["expression"],
                                                     "device": given["device"], **answer}).data)
+
+
+@docs.capacity
+class CapacityView(StateInputView):
+    """How many copies of the documents' workload fit (``python -m allocator capacity``)."""
+
+    parser_classes = [JSONParser]
+    request_serializer = CapacityRequestSerializer
+
+    def post(self, request: Request) -> Response:
+        given = self.state(request)
+        state = given["state"]
+        report, errors = plan_texts(state.documents, clusters.state_inventory(state),
+                                    make_gates(dict(state.feature_gates), state.kubernetes_version),
+                                    strategy=given["strategy"], max_copies=given["max"],
+                                    limits=engine_limits(stored=bool(state.inventory_id)))
+        if errors:
+            raise InvalidInput(diagnostic_errors(errors))
+        return Response(CapacityResponseSerializer(report.to_dict()).data)
 
 
 @docs.inventory_list

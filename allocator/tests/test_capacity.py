@@ -1,0 +1,297 @@
+"""How many copies fit (allocator.workload.capacity, ``capacity``): each copy placed as the scheduler would."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+
+import pytest
+
+from allocator.allocation.allocator import Allocator
+from allocator.kube.objects import read_documents
+from allocator.releases.gates import make_gates
+from allocator.tests.test_allocate_cli import run
+from allocator.workload.capacity import STRATEGIES, plan
+
+GATES = make_gates({}, "1.37")
+
+
+def _inventory(rng: random.Random) -> str:
+    """Nodes with a few GPUs each (two models), a shared NIC pool, and sometimes a claim already allocated."""
+    docs = ["""\
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: gpu.example.com}
+spec:
+  selectors: [{cel: {expression: 'device.driver == "gpu.example.com"'}}]
+"""]
+    for n in range(rng.randint(1, 5)):
+        name = f"node-{n}"
+        devices = "".join(f"""
+  - name: gpu-{g}
+    attributes:
+      model: {{string: {rng.choice(["a100", "h100"])}}}
+      numa: {{int: {g % 2}}}
+""" for g in range(rng.randint(0, 6)))
+        docs.append(f"""\
+apiVersion: v1
+kind: Node
+metadata:
+  name: {name}
+  labels: {{kubernetes.io/hostname: {name}}}
+""")
+        docs.append(f"""\
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {{name: {name}-gpus}}
+spec:
+  driver: gpu.example.com
+  nodeName: {name}
+  pool: {{name: {name}, resourceSliceCount: 1}}
+  devices:{devices or " []"}
+""")
+    return "---\n".join(docs)
+
+
+def _workload(rng: random.Random) -> str:
+    requests = []
+    for r in range(rng.randint(1, 2)):
+        selector = rng.choice(["", "\n          selectors: [{cel: {expression: 'device.attributes[\"gpu.example.com\"].model == \"h100\"'}}]"])
+        requests.append(f"""\
+      - name: r{r}
+        exactly:
+          deviceClassName: gpu.example.com
+          count: {rng.randint(1, 2)}{selector}
+""")
+    constraint = "\n      constraints: [{matchAttribute: gpu.example.com/numa}]" if rng.random() < 0.3 else ""
+    return f"""\
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata: {{name: gpus}}
+spec:
+  spec:
+    devices:
+      requests:
+{"".join(requests)}{constraint.replace(chr(10) + "      ", chr(10) + "      ")}
+---
+apiVersion: v1
+kind: Pod
+metadata: {{name: trainer}}
+spec:
+  containers: [{{name: c, image: x}}]
+  resourceClaims: [{{name: gpus, resourceClaimTemplateName: gpus}}]
+"""
+
+
+def _read(text: str) -> dict:
+    result = read_documents(text)
+    assert not result.errors, [str(e) for e in result.errors]
+    return {kind: result.of_kind(kind) for kind in
+            ("ResourceClaim", "ResourceClaimTemplate", "Pod", "DeviceClass", "ResourceSlice", "Node")}
+
+
+def _plan(objects: dict, strategy: str, max_copies: int = 50):
+    return plan(objects["ResourceClaim"], objects["ResourceClaimTemplate"], objects["Pod"], objects["DeviceClass"],
+                objects["ResourceSlice"], objects["Node"], GATES, strategy=strategy, max_copies=max_copies)
+
+
+def _devices(results) -> list[list[str]]:
+    return [[f"{r.pool}/{r.device}" for r in res.devices.results] for res in results]
+
+
+@pytest.mark.parametrize("strategy", STRATEGIES)
+@pytest.mark.parametrize("seed", range(25))
+def test_each_copy_gets_what_allocating_it_alone_after_the_earlier_ones_gives(seed, strategy):
+    rng = random.Random(seed)
+    objects = _read(_inventory(rng) + "---\n" + _workload(rng))
+    report = _plan(objects, strategy)
+    classes, slices, nodes = objects["DeviceClass"], objects["ResourceSlice"], objects["Node"]
+    held: list = []
+    for step, (node, claims) in zip(report.steps, report.placements, strict=True):
+        fresh = copy.deepcopy(claims)
+        for claim in fresh:
+            claim.status.allocation = None
+        allocator = Allocator(classes, slices, held, GATES)
+        alone = allocator.allocate(node, fresh)
+        assert alone.allocated and _devices(alone.results) == _devices([c.status.allocation for c in claims])
+        fits = [n.metadata.name for n in sorted(nodes, key=lambda n: n.metadata.name)
+                if allocator.allocate(n, fresh).allocated]
+        used = {n: sum(1 for c in held for r in c.status.allocation.devices.results if r.pool == n) for n in fits}
+        if strategy == "first":
+            assert step.node == fits[0]
+        elif strategy == "spread":
+            assert used[step.node] == min(used.values())
+        else:
+            assert used[step.node] == max(used.values())
+        held.extend(claims)
+    if report.stopped_by == "no node fits":
+        # The next copy really fits nowhere, and each node says why.
+        allocator = Allocator(classes, slices, held, GATES)
+        assert not any(allocator.allocate(n, copy.deepcopy(report.unplaced)).allocated for n in nodes)
+        assert sorted(row["name"] for row in report.next["nodes"]) == sorted(n.metadata.name for n in nodes)
+        assert all(row["reason"] for row in report.next["nodes"])
+    else:
+        assert report.stopped_by == "max" and report.placed == 50
+
+
+def test_the_random_cases_place_many_copies_on_several_nodes():
+    placed = [_plan(_read(_inventory(random.Random(seed)) + "---\n" + _workload(random.Random(seed))), "spread")
+              for seed in range(25)]
+    assert sum(r.placed for r in placed) > 50
+    assert sum(len({s.node for s in r.steps}) > 1 for r in placed) > 5
+
+
+def test_gpus_run_out_after_as_many_copies_as_there_are_gpus():
+    objects = _read(_inventory(random.Random(3)) + "---\n" + _workload(random.Random(0)))
+    total = sum(len(s.spec.devices) for s in objects["ResourceSlice"])
+    report = _plan(objects, "first")
+    used = sum(row["used"] for row in report.by_pool)
+    assert used == sum(len(c["devices"]) for s in report.steps for c in s.to_dict()["claims"])
+    assert used <= total
+    assert sum(row["copies"] for row in report.by_node) == report.placed
+
+
+SHARED = """\
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: gpu.example.com}
+---
+apiVersion: v1
+kind: Node
+metadata: {name: node-a, labels: {kubernetes.io/hostname: node-a}}
+---
+apiVersion: v1
+kind: Node
+metadata: {name: node-b, labels: {kubernetes.io/hostname: node-b}}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: a}
+spec:
+  driver: gpu.example.com
+  nodeName: node-a
+  pool: {name: node-a, resourceSliceCount: 1}
+  devices: [{name: gpu-0}, {name: gpu-1}]
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: b}
+spec:
+  driver: gpu.example.com
+  nodeName: node-b
+  pool: {name: node-b, resourceSliceCount: 1}
+  devices: [{name: gpu-0}, {name: gpu-1}]
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: shared-gpu}
+spec:
+  devices:
+    requests: [{name: gpu, exactly: {deviceClassName: gpu.example.com}}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: worker}
+spec:
+  containers: [{name: c, image: x}]
+  resourceClaims: [{name: gpu, resourceClaimName: shared-gpu}]
+"""
+
+
+def test_a_claim_named_by_the_pods_is_shared_and_pins_every_copy_to_its_node():
+    report = _plan(_read(SHARED), "spread", max_copies=300)
+    assert report.placed == 256 and report.stopped_by == "no node fits"
+    assert "256 consumers" in report.next["reason"]
+    assert {s.node for s in report.steps} == {"node-a"}  # spread would go to node-b, the claim pins it
+    assert report.steps[0].claims == [{"name": "shared-gpu", "devices": ["gpu.example.com/node-a/gpu-0"]}]
+    assert all(s.claims == [] for s in report.steps[1:])  # nothing more to allocate after the first
+
+
+CLAIM_DOC = """\
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: shared-gpu}
+spec:
+  devices:
+    requests: [{name: gpu, exactly: {deviceClassName: gpu.example.com}}]
+---
+"""
+
+
+def test_copies_are_named_after_their_pods_and_claims_as_the_controller_names_them():
+    assert CLAIM_DOC in SHARED
+    text = SHARED.replace(CLAIM_DOC, "").replace("resourceClaimName: shared-gpu", "resourceClaimTemplateName: gpu")
+    text += """\
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata: {name: gpu}
+spec:
+  spec:
+    devices:
+      requests: [{name: gpu, exactly: {deviceClassName: gpu.example.com}}]
+"""
+    report = _plan(_read(text), "spread")
+    assert report.placed == 4
+    assert [s.pods for s in report.steps] == [["worker-1"], ["worker-2"], ["worker-3"], ["worker-4"]]
+    assert [s.node for s in report.steps] == ["node-a", "node-b", "node-a", "node-b"]
+    assert all(c["name"].startswith(f"worker-{s.copy}-gpu-") for s in report.steps for c in s.claims)
+    assert [(r["name"], r["copies"], r["used"], r["total"]) for r in report.by_node] == [
+        ("node-a", 2, 2, 2), ("node-b", 2, 2, 2)]
+
+
+def test_an_unknown_strategy_is_refused():
+    with pytest.raises(ValueError, match="first, spread, pack"):
+        _plan(_read(SHARED), "random")
+
+
+# --------------------------------------------------------------------------- command line
+
+
+@pytest.fixture
+def shared_file(tmp_path):
+    path = tmp_path / "all.yaml"
+    path.write_text(SHARED.replace(CLAIM_DOC, "").replace("resourceClaimName: shared-gpu",
+                                                          "resourceClaimTemplateName: gpu") + """\
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata: {name: gpu}
+spec:
+  spec:
+    devices:
+      requests: [{name: gpu, exactly: {deviceClassName: gpu.example.com}}]
+""")
+    return str(path)
+
+
+def test_cli_prints_the_plan_and_exits_0(shared_file):
+    proc = run("capacity", "--strategy", "pack", shared_file)
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert out["placed"] == 4 and out["stoppedBy"] == "no node fits"
+    assert [s["node"] for s in out["steps"]] == ["node-a", "node-a", "node-b", "node-b"]
+    assert "copy 5 does not fit" in proc.stderr
+
+
+def test_cli_stops_at_max(shared_file):
+    out = json.loads(run("capacity", "--max", "3", shared_file).stdout)
+    assert (out["placed"], out["stoppedBy"], out["next"]) == (3, "max", None)
+
+
+def test_cli_exits_1_when_no_copy_fits(shared_file, tmp_path):
+    path = tmp_path / "big.yaml"
+    path.write_text(open(shared_file).read().replace(
+        "exactly: {deviceClassName: gpu.example.com}}", "exactly: {deviceClassName: gpu.example.com, count: 3}}"))
+    proc = run("capacity", str(path))
+    assert proc.returncode == 1
+    out = json.loads(proc.stdout)
+    assert out["placed"] == 0 and len(out["next"]["nodes"]) == 2
+
+
+def test_cli_exits_2_on_an_unknown_class(shared_file, tmp_path):
+    path = tmp_path / "bad.yaml"
+    path.write_text(open(shared_file).read().replace("deviceClassName: gpu.example.com", "deviceClassName: nope"))
+    proc = run("capacity", str(path))
+    assert proc.returncode == 2 and "nope" in proc.stderr

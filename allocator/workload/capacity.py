@@ -1,0 +1,255 @@
+"""How many copies of a workload fit: place them one after another, as the scheduler would, until one does not.
+
+A copy is every Pod of the input (without pods: every pending claim), renamed ``<name>-<n>`` for copy
+``n``. Each copy gets its own claims from its templates, named as the resource-claim controller names them
+after the copy's pod; a claim a pod names directly (``resourceClaimName``) is shared by all copies, as
+upstream shares it: it is allocated once and every later copy must run where that allocation can be used,
+with at most 256 consumers (``status.reservedFor``'s limit). Every earlier copy's allocation is held as
+allocated state (devices, counters, consumable capacity and share IDs), exactly as claims with
+``status.allocation`` in the input are.
+
+Which node a copy goes to is a parameter. kube-scheduler scores feasible nodes with its plugins and
+breaks ties at random, so no fixed rule is what it does; these bracket it:
+
+* ``first``: the first node that fits in node name order (the rule ``allocate`` uses);
+* ``spread``: among the nodes that fit, the one with the fewest of its own devices in use;
+* ``pack``: the one with the most in use (ties by name in both).
+
+Placing stops at the first copy that fits on no node (``next`` says why, per node, as ``allocate``
+would) or at ``max_copies``.
+"""
+
+from __future__ import annotations
+
+import copy as copying
+from collections import Counter
+from dataclasses import dataclass, field, replace
+
+from allocator.allocation.allocator import Allocator, AllocatorError, node_error
+from allocator.allocation.nodes import node_matches
+from allocator.allocation.nodes import search_nodes as nodes_to_search
+from allocator.allocation.search import PROVE
+from allocator.kube import model
+from allocator.kube.objects import ReadResult, read_documents
+from allocator.reading.diagnostics import INVALID, Diagnostic, DiagnosticError
+from allocator.reading.limits import DEFAULT, Limits
+from allocator.releases.gates import FeatureGates, stored_object_gates
+from allocator.releases.serving import read_errors
+from allocator.validation import validate_documents
+from allocator.workload.claims import Workload, build_workload
+from allocator.workload.pods import PodClaimError
+
+STRATEGIES = ("first", "spread", "pack")
+MAX_CONSUMERS = 256  # ResourceClaimReservedForMaxSize
+
+
+@dataclass
+class Step:
+    copy: int
+    node: str | None  # None: the inventory has no nodes
+    pods: list[str]
+    claims: list[dict]  # {"name", "devices": ["driver/pool/device", ...]}
+
+    def to_dict(self) -> dict:
+        return {"copy": self.copy, "node": self.node, "pods": self.pods, "claims": self.claims}
+
+
+@dataclass
+class CapacityReport:
+    strategy: str
+    placed: int = 0
+    steps: list[Step] = field(default_factory=list)
+    by_node: list[dict] = field(default_factory=list)
+    by_pool: list[dict] = field(default_factory=list)
+    stopped_by: str = ""  # "max", "no node fits", "error"
+    next: dict | None = None  # why copy placed+1 fits nowhere: {"reason", "nodes": [{"name", "reason"}]}
+    error: str = ""
+    # Each copy's node and the claims allocated for it (with status.allocation), for checking a plan.
+    placements: list[tuple[model.Node, list[model.ResourceClaim]]] = field(default_factory=list, repr=False)
+    unplaced: list[model.ResourceClaim] = field(default_factory=list, repr=False)  # the copy that fit nowhere
+
+    def to_dict(self) -> dict:
+        return {"strategy": self.strategy, "placed": self.placed, "stoppedBy": self.stopped_by,
+                "byNode": self.by_node, "byPool": self.by_pool, "next": self.next, "error": self.error,
+                "steps": [s.to_dict() for s in self.steps]}
+
+
+def plan(claims: list[model.ResourceClaim], templates: list[model.ResourceClaimTemplate], pods: list[model.Pod],
+         classes: list[model.DeviceClass], slices: list[model.ResourceSlice], nodes: list[model.Node],
+         gates: FeatureGates, strategy: str = "first", max_copies: int = 100) -> CapacityReport:
+    """Place copies until one fits nowhere or ``max_copies`` are placed. Raises pods.PodClaimError and
+    AllocatorError (an error that makes the scheduler give up, e.g. an unknown class) as ``allocate`` does."""
+    if strategy not in STRATEGIES:
+        raise ValueError(f"unknown strategy {strategy!r}: one of {', '.join(STRATEGIES)}")
+    report = CapacityReport(strategy)
+    claims = copying.deepcopy(claims)  # allocations are written into the claims placed: not the caller's
+    allocated = [c for c in claims if c.status.allocation is not None]
+    shared = {_key(c): c for c in claims}  # claims named by pods: one object for every copy
+    consumers: Counter = Counter()
+    candidates = nodes_to_search(list(nodes), slices) or [model.Node(metadata=model.ObjectMeta(name=""))]
+    local = _node_of_pool(slices)
+    for number in range(1, max_copies + 1):
+        work = _copy(number, claims, templates, pods, shared)
+        full = [c for c in _claims_of(work) if _key(c) in shared and consumers[_key(c)] >= MAX_CONSUMERS]
+        if full:
+            report.stopped_by = "no node fits"
+            report.next = {"reason": f"claim {full[0].metadata.name!r} has {MAX_CONSUMERS} consumers, the most "
+                                     f"status.reservedFor may list", "nodes": []}
+            break
+        pinned = [c for c in _claims_of(work) if c.status.allocation is not None]
+        reachable = [n for n in candidates if all(_usable_on(c, n) for c in pinned)]
+        allocator = Allocator(classes, slices, allocated, gates, prove=PROVE)
+        used = _in_use(allocated, local)
+        order = sorted(reachable, key=_order(strategy, used))
+        outcome = next((o for o in (allocator.allocate(n, work.pending, explain_failure=False) for n in order)
+                        if o.allocated), None)
+        if outcome is None:
+            report.stopped_by = "no node fits"
+            report.unplaced = work.pending
+            report.next = _why_not(allocator, candidates, reachable, pinned, work.pending)
+            report.error = report.next.pop("error", "")
+            if report.error:
+                report.stopped_by = "error"
+            break
+        for claim, result in zip(work.pending, outcome.results, strict=True):
+            claim.status.allocation = result
+            allocated.append(claim)
+        for claim in _claims_of(work):
+            consumers[_key(claim)] += 1
+        report.placed = number
+        report.placements.append((outcome.node, list(work.pending)))
+        report.steps.append(Step(number, outcome.node_name or None, [p.metadata.name for p in work.pods],
+                                 [_granted(c) for c in work.pending]))
+    else:
+        report.stopped_by = "max"
+    _tally(report, allocated, slices, local)
+    return report
+
+
+def plan_texts(documents: str, inventory: str, gates: FeatureGates, strategy: str = "first",
+               max_copies: int = 100, limits: Limits = DEFAULT) -> tuple[CapacityReport | None, list[Diagnostic]]:
+    """``plan`` for the workload in ``documents`` on ``inventory`` (texts), or the errors that stop it.
+
+    Both are read and checked as ``allocate`` checks its input: every object as stored (fields of every
+    gate of the release kept), versions the release does not serve refused.
+    """
+    read = ReadResult()
+    for text in (inventory, documents):
+        try:
+            result = read_documents(text, limits=limits)
+        except DiagnosticError as err:
+            return None, list(err.diagnostics)
+        errors = read_errors(result, gates)
+        if errors:
+            return None, errors
+        read.documents.extend(result.documents)
+    invalid = [d for d in validate_documents(read, stored_object_gates(gates.release), serving=gates)
+               if d.severity == "error"]
+    if invalid:
+        return None, invalid
+    try:
+        return plan(read.of_kind("ResourceClaim"), read.of_kind("ResourceClaimTemplate"), read.of_kind("Pod"),
+                    read.of_kind("DeviceClass"), read.of_kind("ResourceSlice"), read.of_kind("Node"), gates,
+                    strategy=strategy, max_copies=max_copies), []
+    except (AllocatorError, PodClaimError) as err:  # the scheduler gives up: an unknown class, a missing claim...
+        return None, [Diagnostic(field="", type=INVALID, detail=str(err))]
+
+
+def _key(claim: model.ResourceClaim) -> tuple[str, str]:
+    return claim.metadata.namespace, claim.metadata.name
+
+
+def _copy(number: int, claims, templates, pods, shared) -> Workload:
+    """The claims of copy ``number``: its pods renamed, template claims made anew, named claims shared."""
+    if pods:
+        renamed = [replace(p, metadata=replace(p.metadata, name=f"{p.metadata.name}-{number}")) for p in pods]
+        return build_workload(list(shared.values()), templates, renamed)
+    own = [replace(copying.deepcopy(c), metadata=replace(c.metadata, name=f"{c.metadata.name}-{number}"))
+           for c in claims if c.status.allocation is None]
+    return Workload(pending=own)
+
+
+def _claims_of(work: Workload) -> list[model.ResourceClaim]:
+    if not work.pod_claims:
+        return list(work.pending)
+    seen: dict[int, model.ResourceClaim] = {}
+    for pod_claims in work.pod_claims.values():
+        for pc in pod_claims:
+            seen.setdefault(id(pc.claim), pc.claim)
+    return list(seen.values())
+
+
+def _usable_on(claim: model.ResourceClaim, node: model.Node) -> bool:
+    """Whether a pod using this allocated claim may run on ``node`` (the allocation's node selector)."""
+    selector = claim.status.allocation.node_selector
+    return selector is None or node_matches(node, "", False, selector)
+
+
+def _node_of_pool(slices) -> dict[tuple[str, str], str]:
+    """(driver, pool) -> the node whose own devices they are; pools for several nodes are no node's."""
+    return {(s.spec.driver, s.spec.pool.name): s.spec.node_name for s in slices if s.spec.node_name}
+
+
+def _in_use(allocated, local) -> Counter:
+    used: Counter = Counter()
+    for claim in allocated:
+        for r in claim.status.allocation.devices.results:
+            node = local.get((r.driver, r.pool))
+            if node:
+                used[node] += 1
+    return used
+
+
+def _order(strategy: str, used: Counter):
+    if strategy == "spread":
+        return lambda n: (used[n.metadata.name], n.metadata.name)
+    if strategy == "pack":
+        return lambda n: (-used[n.metadata.name], n.metadata.name)
+    return lambda n: n.metadata.name
+
+
+def _why_not(allocator, candidates, reachable, pinned, pending) -> dict:
+    """Why the next copy fits on no node: each node's reason, as ``allocate`` without ``--node`` gives it."""
+    outcomes = allocator.allocate_each(reachable, pending) if reachable else []
+    rows = [{"name": o.node_name or None, "reason": o.reason, **({"error": True} if o.error else {})}
+            for o in outcomes]
+    unreachable = [n for n in candidates if n not in reachable]
+    for node in unreachable:
+        holder = next(c for c in pinned if not _usable_on(c, node))
+        rows.append({"name": node.metadata.name or None,
+                     "reason": f"claim {holder.metadata.name!r}, which every copy shares, is allocated on "
+                               f"devices this node cannot reach"})
+    reasons = Counter(r["reason"] for r in rows)
+    summary = (f"no node fits the next copy; most often: {reasons.most_common(1)[0][0]}" if rows
+               else "no node fits the next copy")
+    return {"reason": summary, "nodes": sorted(rows, key=lambda r: r["name"] or ""),
+            "error": node_error(outcomes)}
+
+
+def _granted(claim: model.ResourceClaim) -> dict:
+    results = claim.status.allocation.devices.results
+    return {"name": claim.metadata.name, "devices": [f"{r.driver}/{r.pool}/{r.device}" for r in results]}
+
+
+def _tally(report: CapacityReport, allocated, slices, local) -> None:
+    """Per node and per pool: copies placed, devices in use (by any allocated claim) and devices there."""
+    totals: Counter = Counter()
+    for s in slices:
+        totals[(s.spec.driver, s.spec.pool.name)] += len(s.spec.devices)
+    used: Counter = Counter()
+    for claim in allocated:
+        for r in claim.status.allocation.devices.results:
+            used[(r.driver, r.pool)] += 1  # a device shared by several claims counts once per claim
+    report.by_pool = [{"driver": driver, "pool": pool, "node": local.get((driver, pool)),
+                       "used": used[(driver, pool)], "total": total}
+                      for (driver, pool), total in sorted(totals.items())]
+    copies = Counter(s.node for s in report.steps)
+    nodes: dict[str, dict] = {}
+    for row in report.by_pool:
+        if row["node"]:
+            entry = nodes.setdefault(row["node"], {"name": row["node"], "copies": 0, "used": 0, "total": 0})
+            entry["used"] += row["used"]
+            entry["total"] += row["total"]
+    for name, count in copies.items():
+        nodes.setdefault(name, {"name": name, "copies": 0, "used": 0, "total": 0})["copies"] = count
+    report.by_node = [nodes[name] for name in sorted(nodes)]

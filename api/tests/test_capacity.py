@@ -1,0 +1,66 @@
+"""POST /api/v1/capacity: how many copies of a workload fit, one after another."""
+
+from django.test import override_settings
+
+from api.tests.base import APITestCase
+
+# The base's sample inventory "two-gpus" has one node, worker-1, with gpu-0 (A100) and gpu-1 (H100).
+POD = """\
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata: {name: one-gpu}
+spec:
+  spec:
+    devices:
+      requests: [{name: gpu, exactly: {deviceClassName: gpu.example.com}}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: trainer}
+spec:
+  containers: [{name: c, image: x}]
+  resourceClaims: [{name: gpu, resourceClaimTemplateName: one-gpu}]
+"""
+
+
+class CapacityTestCase(APITestCase):
+    def capacity(self, **body):
+        return self.post_json("/api/v1/capacity", {"documents": POD, "inventory": "two-gpus", **body})
+
+    def test_it_places_copies_until_the_gpus_run_out(self):
+        r = self.capacity()
+        self.assertEqual(r.status_code, 200, r.content)
+        body = r.json()
+        self.assertEqual((body["placed"], body["stoppedBy"], body["strategy"]), (2, "no node fits", "first"))
+        self.assertEqual([s["pods"] for s in body["steps"]], [["trainer-1"], ["trainer-2"]])
+        self.assertEqual([s["claims"][0]["devices"] for s in body["steps"]],
+                         [["gpu.example.com/worker-1/gpu-0"], ["gpu.example.com/worker-1/gpu-1"]])
+        self.assertEqual(body["byNode"], [{"name": "worker-1", "copies": 2, "used": 2, "total": 2}])
+        [row] = body["next"]["nodes"]
+        self.assertEqual(row["name"], "worker-1")
+        self.assertIn("already allocated", row["reason"])
+
+    def test_max_stops_early(self):
+        body = self.capacity(max=1, strategy="pack").json()
+        self.assertEqual((body["placed"], body["stoppedBy"], body["next"]), (1, "max", None))
+
+    @override_settings(CAPACITY_MAX_COPIES=5)
+    def test_max_is_capped_by_the_site(self):
+        self.assertErrors(self.capacity(max=6), 400, field="max")
+
+    def test_an_unknown_strategy_is_a_400(self):
+        self.assertErrors(self.capacity(strategy="random"), 400, type="Unsupported value", field="strategy")
+
+    def test_invalid_documents_are_a_400(self):
+        r = self.capacity(documents=POD.replace("name: gpu,", "name: Not_A_Label,"))
+        self.assertErrors(r, 400)
+
+    def test_an_unknown_class_is_a_400(self):
+        r = self.capacity(documents=POD.replace("deviceClassName: gpu.example.com", "deviceClassName: nope"))
+        [error] = self.assertErrors(r, 400)
+        self.assertIn('deviceclass.resource.k8s.io "nope" not found', error["detail"])
+
+    def test_a_pod_naming_a_missing_template_is_a_400(self):
+        r = self.capacity(documents=POD.replace("resourceClaimTemplateName: one-gpu", "resourceClaimTemplateName: x"))
+        [error] = self.assertErrors(r, 400)
+        self.assertIn('resource claim template "x" not found', error["detail"])
