@@ -50,7 +50,7 @@ from allocator.allocation.requests import ViewCache
 from allocator.allocation.results import build_results
 from allocator.allocation.search import Search
 from allocator.allocation.state import AllocatedState, gather_allocated_state
-from allocator.allocation.switches import Switches, Variant, choose_variant, from_gates
+from allocator.allocation.switches import Switches, Variant, choose_variant, from_gates, rules_for
 from allocator.cel.selectors import shared_evaluator
 from allocator.kube import model
 from allocator.releases.gates import FeatureGates, make_gates
@@ -168,6 +168,7 @@ class Allocator:
         self._stopped: tuple[model.Node, list[model.ResourceClaim], Search, SearchLimitError] | None = None
         self.features = features if features is not None else from_gates(gates)
         self.variant = variant or choose_variant(self.features)
+        self.rules = rules_for(gates.release)
         if not self.features.enabled() <= self.variant.supported.enabled():
             raise AllocatorError(f"internal error: no allocator available for feature set {self.features}")
         self.classes: dict[str, model.DeviceClass] = {}

@@ -88,6 +88,8 @@ def _configs(search: Search, ci: int, claim: model.ResourceClaim) -> list[model.
             out.append(model.DeviceAllocationConfiguration(source="FromClaim", requests=list(c.requests),
                                                            opaque=copy.deepcopy(c.opaque)))
 
+    if not search.allocator.rules.clears_config_requests:
+        return out
     for entry in out:
         if entry.requests and all(r.name in entry.requests or (chosen[ri] is not None and chosen[ri] in entry.requests)
                                   for ri, r in enumerate(requests)):

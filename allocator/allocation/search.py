@@ -34,6 +34,7 @@ from allocator.allocation.nodes import NodeSelectorError, node_matches
 from allocator.allocation.pools import DeviceID, Pool
 from allocator.allocation.proofs import Prover
 from allocator.allocation.requests import ALL, EXACT_COUNT, RequestView, claim_ref
+from allocator.cel.selectors import SelectorRuntimeError
 from allocator.kube import model
 
 MAX_RESULTS = 32  # resourceapi.AllocationResultsMaxSize
@@ -248,8 +249,13 @@ class Search:
     def _selector_verdict(self, key, data: RequestData, cand: Candidate) -> tuple[str, int]:
         device = cand.device
         multi = not self.variant.is_stable and bool(device.allow_multiple_allocations)
-        found = self.allocator.selectors.verdict(data.device_class, data.request.expressions, cand.id.driver, device,
-                                                 multi, cand.id, self.refs[key[0]])
+        try:
+            found = self.allocator.selectors.verdict(data.device_class, data.request.expressions, cand.id.driver,
+                                                     device, multi, cand.id, self.refs[key[0]])
+        except SelectorRuntimeError as err:
+            if self.allocator.rules.device_in_cel_errors:
+                raise
+            raise err.released_before_1_37() from err.__cause__
         if found[0]:
             return found
         if not self.per_device_node_ok(cand):

@@ -90,3 +90,25 @@ def choose_variant(features: Switches) -> Variant:
         if wanted <= variant.supported.enabled():
             return variant
     raise AssertionError("the experimental variant supports every feature")
+
+
+@dataclass(frozen=True)
+class ReleaseRules:
+    """What the allocator released with a Kubernetes version did differently from today's.
+
+    Read in k8s.io/dynamic-resource-allocation at the tags released with each version (v0.33.x to
+    v0.36.x; 1.37 is the current code). The defaults are 1.37's.
+    """
+
+    # 1.37: a CEL runtime error names the device ("selector #0 on device D: ...") and a "no such key"
+    # error carries cel.EnhanceRuntimeError's advice; before, neither.
+    device_in_cel_errors: bool = True
+    # 1.37: a config entry that applies to every request of the claim is written without its
+    # requests ("empty means all"); before, its requests were listed.
+    clears_config_requests: bool = True
+
+
+def rules_for(release: str) -> ReleaseRules:
+    """The allocator's rules of a Kubernetes release (``"1.34"``)."""
+    before_1_37 = tuple(int(part) for part in release.split(".")[:2]) < (1, 37)
+    return ReleaseRules(device_in_cel_errors=not before_1_37, clears_config_requests=not before_1_37)

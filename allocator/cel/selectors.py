@@ -36,6 +36,22 @@ class AllocatorError(Exception):
     expression: str | None = None
 
 
+class SelectorRuntimeError(AllocatorError):
+    """A selector failed on a device: upstream's message of 1.37, and its parts for older releases' wording."""
+
+    def __init__(self, owner: str, index: int, device_id, cause: str, expression: str):
+        super().__init__(f"{owner}: selector #{index} on device {device_id}: CEL runtime error: "
+                         f"{enhance_runtime_error(cause)}")
+        self.owner, self.index, self.cause, self.expression = owner, index, cause, expression
+
+    def released_before_1_37(self) -> AllocatorError:
+        """The same error as allocators before 1.37 worded it: no device, no optional-access advice."""
+        error = AllocatorError(f"{self.owner}: selector #{self.index}: CEL runtime error: "
+                               f"{self.cause.replace(_NO_SUCH_KEY_HINT, '')}")
+        error.expression = self.expression
+        return error
+
+
 # cel.EnhanceRuntimeError adds this to every "no such key" error.
 _NO_SUCH_KEY_HINT = (". consider using CEL optional chaining (.? followed by orValue()) or guarding the check "
                      "with has() for optional fields")
@@ -555,10 +571,7 @@ class SelectorEvaluator:
             if outcome is not True:
                 if outcome is False:
                     return i
-                error = AllocatorError(f"{owner}: selector #{i} on device {device_id}: CEL runtime error: "
-                                       f"{enhance_runtime_error(str(outcome))}")
-                error.expression = expression
-                raise error from outcome
+                raise SelectorRuntimeError(owner, i, device_id, str(outcome), expression) from outcome
         return -1
 
 

@@ -1,0 +1,99 @@
+"""The allocator as each release shipped it (allocation.switches.ReleaseRules), on the command line."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from allocator.allocation.switches import rules_for
+from allocator.tests.test_allocate_cli import run
+
+INVENTORY = """\
+apiVersion: v1
+kind: Node
+metadata: {name: n1, labels: {kubernetes.io/hostname: n1}}
+---
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: gpu}
+spec:
+  config:
+  - opaque: {driver: gpu.example.com, parameters: {fromClass: true}}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: s}
+spec:
+  driver: gpu.example.com
+  nodeName: n1
+  pool: {name: n1, resourceSliceCount: 1}
+  devices: [{name: gpu-0}, {name: gpu-1}, {name: gpu-2}]
+"""
+
+CLAIM = """\
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: c}
+spec:
+  devices:
+    requests:
+    - {name: a, exactly: {deviceClassName: gpu}}
+    - {name: b, exactly: {deviceClassName: gpu}}
+    config:
+    - requests: [a, b]
+      opaque: {driver: gpu.example.com, parameters: {both: true}}
+    - requests: [b]
+      opaque: {driver: gpu.example.com, parameters: {onlyB: true}}
+"""
+
+
+@pytest.fixture
+def files(tmp_path):
+    def write(text):
+        path = tmp_path / "input.yaml"
+        path.write_text(text)
+        return str(path)
+    return write
+
+
+def _configs(proc) -> list:
+    assert proc.returncode == 0, proc.stderr
+    allocation = json.loads(proc.stdout)["claims"][0]["status"]["allocation"]
+    return [(c["source"], c.get("requests")) for c in allocation["devices"]["config"]]
+
+
+@pytest.mark.parametrize("release", ["1.34", "1.35", "1.36"])
+def test_before_1_37_config_entries_keep_their_requests(files, release):
+    proc = run("allocate", "--kubernetes-version", release, "--node", "n1", files(INVENTORY + CLAIM))
+    assert _configs(proc) == [("FromClass", ["a", "b"]), ("FromClaim", ["a", "b"]), ("FromClaim", ["b"])]
+
+
+def test_from_1_37_a_config_entry_for_every_request_has_none_listed(files):
+    proc = run("allocate", "--kubernetes-version", "1.37", "--node", "n1", files(INVENTORY + CLAIM))
+    assert _configs(proc) == [("FromClass", None), ("FromClaim", None), ("FromClaim", ["b"])]
+
+
+FAILING = CLAIM.replace("- {name: b, exactly: {deviceClassName: gpu}}",
+                        "- {name: b, exactly: {deviceClassName: gpu, selectors: [{cel: {expression: "
+                        "'device.capacity[\"gpu.example.com\"].memory.isGreaterThan(quantity(\"1Gi\"))'}}]}}")
+
+
+@pytest.mark.parametrize("release", ["1.34", "1.35", "1.36"])
+def test_before_1_37_a_cel_runtime_error_names_no_device_and_gives_no_advice(files, release):
+    proc = run("allocate", "--kubernetes-version", release, "--node", "n1", files(INVENTORY + FAILING))
+    assert proc.returncode == 2
+    assert proc.stderr == "error: claim default/c: selector #0: CEL runtime error: no such key: memory\n"
+
+
+def test_from_1_37_a_cel_runtime_error_names_the_device_and_advises(files):
+    proc = run("allocate", "--kubernetes-version", "1.37", "--node", "n1", files(INVENTORY + FAILING))
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("error: claim default/c: selector #0 on device gpu.example.com/n1/gpu-1: CEL "
+                                  "runtime error: no such key: memory. consider using CEL optional chaining")
+
+
+def test_the_rules_change_at_1_37():
+    assert rules_for("1.36") == rules_for("1.31") != rules_for("1.37")
+    assert rules_for("1.37").device_in_cel_errors and rules_for("1.37").clears_config_requests
