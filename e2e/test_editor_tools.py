@@ -469,3 +469,44 @@ def test_tab_order_follows_the_screen(page: Page, samples):
         assert (b["x"] > a["x"]) if same_row else (b["y"] > a["y"]), (a, b)
     ids = [s["id"] for s in seen]
     assert ids.index("id_inventory_slug") < ids.index("run-button") < ids.index("id_node") < ids.index("splitter"), ids
+
+
+# ------------------------------------------------------------------ completion that follows the release, gates and class
+
+
+def open_gates(page: Page) -> None:
+    if page.locator("#gate-picker").get_attribute("open") is None:
+        page.locator("#gate-picker summary").click()
+
+
+def test_includes_is_marked_as_needing_its_gate_and_follows_the_release(page: Page, samples):
+    page.goto("/")
+    expect(summary(page)).to_contain_text("Allocated")
+    replace_text(page, CLAIM_HEAD + "        deviceClassName: gpu.example.com\n")
+    type_at_end(page, '        selectors:\n        - cel:\n            expression: device.attributes["gpu.example.com"].model.inc')
+    page.keyboard.press("Control+Space")
+    offered = hints(page).filter(has_text=re.compile("^includes"))
+    expect(offered).to_have_count(1)  # 1.37 with DRAListTypeAttributes off by default
+    expect(offered).to_contain_text("needs DRAListTypeAttributes")
+    expect(offered).to_contain_text("Needs the feature gate DRAListTypeAttributes, off here (Kubernetes 1.37)")
+    page.keyboard.press("Escape")
+    # With the gate on it is offered plainly.
+    open_gates(page)
+    page.get_by_label("DRAListTypeAttributes").select_option("on")
+    expect(page.locator("#assumes")).to_contain_text("DRAListTypeAttributes=true")
+    editor(page).click()
+    page.keyboard.press("Control+End")
+    page.keyboard.press("Control+Space")
+    expect(offered).to_have_count(1)
+    expect(offered).not_to_contain_text("Needs the feature gate")
+    page.keyboard.press("Escape")
+    # A release without the gate does not offer it at all.
+    page.get_by_label("Kubernetes version").select_option("1.35")
+    expect(page.locator("#assumes")).to_contain_text("Kubernetes 1.35")
+    editor(page).click()
+    page.keyboard.press("Control+End")
+    for _ in "inc":
+        page.keyboard.press("Backspace")
+    page.keyboard.press("Control+Space")  # every method of a string
+    expect(hints(page).filter(has_text=re.compile("^startsWith"))).to_have_count(1)
+    expect(offered).to_have_count(0)

@@ -9,7 +9,7 @@
 (function () {
   "use strict";
 
-  let language = null; // promise of the language data
+  let language = { query: null, promise: null }; // the language data for the editor's release and gates
   let names = { text: null, promise: null }; // names of the last inventory text asked about
 
   function form() { return document.getElementById("playground-form"); }
@@ -19,13 +19,28 @@
     return input ? input.value : "";
   }
 
+  // The editor's release and gate overrides, as the form sends them: the engine answers what that
+  // release with those gates compiles (a function behind a gate that is off says so).
+  function languageQuery() {
+    const params = new URLSearchParams();
+    const release = document.getElementById("id_kubernetes_version");
+    if (release) params.append("kubernetes_version", release.value);
+    document.querySelectorAll("#gate-list select[name^='gate_']").forEach(function (el) {
+      if (!el.disabled && el.value) params.append(el.name, el.value);
+    });
+    return params.toString();
+  }
+
   function loadLanguage() {
-    if (!language) {
-      language = fetch(form().dataset.languageUrl, { credentials: "same-origin" })
-        .then(function (r) { if (!r.ok) throw new Error("HTTP " + r.status); return r.json(); })
-        .catch(function (e) { language = null; throw e; });
+    const query = languageQuery();
+    if (language.query !== query || !language.promise) {
+      const url = form().dataset.languageUrl + (query ? "?" + query : "");
+      const promise = fetch(url, { credentials: "same-origin" })
+        .then(function (r) { if (!r.ok) throw new Error("HTTP " + r.status); return r.json(); });
+      promise.catch(function () { if (language.promise === promise) language = { query: null, promise: null }; });
+      language = { query: query, promise: promise };
     }
-    return language;
+    return language.promise;
   }
 
   function inventoryText() {
@@ -172,10 +187,23 @@
     return { text: text, displayText: text, doc: doc || "", kind: kind || "", render: renderItem };
   }
 
+  // A function the engine marks as behind a gate that is off: offered, its detail says so first.
+  function functionItem(f) {
+    const it = item(f.name, f.doc || f.signature, "function");
+    if (f.gateOff) { it.className = "hint-gated"; it.badge = "needs " + f.gate; }
+    return it;
+  }
+
   function renderItem(el, self, data) {
     const name = document.createElement("span");
     name.textContent = data.label || data.displayText;
     el.appendChild(name);
+    if (data.badge) {
+      const badge = document.createElement("span");
+      badge.className = "hint-badge";
+      badge.textContent = data.badge;
+      el.appendChild(badge);
+    }
     if (data.doc) {
       const doc = document.createElement("span");
       doc.className = "hint-doc";
@@ -199,7 +227,7 @@
       if (!type) return true;
       const on = f.receivers || [];
       return on.indexOf(type) >= 0 || on.indexOf("dyn") >= 0 || (generic && on.indexOf(generic) >= 0);
-    }).map(function (f) { return item(f.name, f.doc || f.signature, "function"); });
+    }).map(functionItem);
   }
 
   function celItems(lang, inv, before) {
@@ -234,8 +262,7 @@
     m = /\.(\w*)$/.exec(before);
     if (m) return { prefix: m[1], items: memberItems(lang, null) };
     m = /([\w.]*)$/.exec(before);
-    const globals = lang.cel.functions.filter(function (f) { return !f.member; })
-      .map(function (f) { return item(f.name, f.doc || f.signature, "function"); });
+    const globals = lang.cel.functions.filter(function (f) { return !f.member; }).map(functionItem);
     globals.unshift(item("device", lang.cel.variables.device, "variable"));
     return { prefix: m[1], items: globals };
   }

@@ -10,8 +10,9 @@
   their domain, as ``device.attributes["<domain>"]`` sees them, with each
   attribute's CEL type), bounded so that a hostile inventory cannot make the
   answer large.
-* ``cel_functions()``: the CEL functions and macros of the DRA environment,
-  each with its signature and a one-line description.
+* ``cel_functions(release, enabled)``: the CEL functions and macros of the
+  DRA environment, each with its signature and a one-line description; a
+  function behind a feature gate that is off says so first.
 * ``FIELD_DOCS``: one line about each field, for hover help.
 
 The page's script only displays this; it knows no field or function itself.
@@ -30,6 +31,8 @@ from allocator.kube.decode import _CONTAINER_FIELDS, _POD_SPEC_FIELDS, _fields_o
 from allocator.kube.objects import read_documents
 from allocator.reading.diagnostics import DiagnosticError
 from allocator.reading.limits import DEFAULT, Limits
+from allocator.releases.gates import CURRENT_RELEASE, FeatureGateError, make_gates
+from allocator.releases.table import release as _release
 
 # At most this many names per list in inventory_names(): enough to choose
 # from, small enough to send on every request.
@@ -279,23 +282,55 @@ def _type_text(t) -> str:
     return str(t)
 
 
+def _gate_status(gate: str, release: str, enabled: frozenset[str]) -> str:
+    """"on", "off" (the release has the gate, the chosen values leave it off) or "absent"."""
+    if not _release(release).exists(gate):
+        return "absent"
+    return "on" if gate in enabled else "off"
+
+
+def gate_note(gate: str, release: str) -> str:
+    """What a name behind a gate that is off says, first thing in its detail."""
+    return (f"Needs the feature gate {gate}, off here (Kubernetes {release}): the apiserver refuses it in a "
+            "new selector.")
+
+
+def _enabled(release: str, enabled: frozenset[str] | None) -> frozenset[str]:
+    return make_gates({}, release).enabled_set() if enabled is None else frozenset(enabled)
+
+
 @functools.cache
-def cel_functions() -> list[dict]:
+def cel_functions(release: str = CURRENT_RELEASE, enabled: frozenset[str] | None = None) -> list[dict]:
     """[{"name", "member", "signature", "doc"}] for the named functions and the macros; member
-    functions also list the types they can be called on ("receivers")."""
+    functions also list the types they can be called on ("receivers").
+
+    As the apiserver compiles a new selector in ``release`` with the gates ``enabled`` (default: the
+    release's defaults): a function behind a gate the release does not have is left out; one behind a
+    gate that is off is listed with ``"gate"`` and ``"gateOff": true``, its doc saying so first.
+    """
     from allocator.cel.library import FUNCTIONS
 
+    enabled = _enabled(release, enabled)
     out = []
     for name, overloads in sorted(FUNCTIONS.items()):
         if not name[:1].isalpha():  # operators (_+_, @in, ...)
             continue
         ov = overloads[0]
+        gate = ov.gate if all(o.gate == ov.gate for o in overloads) else None
+        status = _gate_status(gate, release, enabled) if gate else "on"
+        if status == "absent":
+            continue
         args = [_type_text(a) for a in ov.args]
         if ov.member:
             signature = f"{args[0]}.{name}({', '.join(args[1:])}) -> {_type_text(ov.result)}"
         else:
             signature = f"{name}({', '.join(args)}) -> {_type_text(ov.result)}"
         entry = {"name": name, "member": ov.member, "signature": signature, "doc": CEL_DOCS.get(name, "")}
+        if gate:
+            entry["gate"] = gate
+            if status == "off":
+                entry["gateOff"] = True
+                entry["doc"] = f"{gate_note(gate, release)} {entry['doc']}".strip()
         if ov.member:  # the types it can be called on, to offer after a value of that type
             entry["receivers"] = sorted({_type_text(o.args[0]) for o in overloads if o.member and o.args})
         out.append(entry)
@@ -315,6 +350,23 @@ CEL_VARIABLES = {
     "device.capacity": "Capacities by domain, as quantities: device.capacity[\"gpu.example.com\"].memory.",
     "device.allowMultipleAllocations": "True when the device can be shared by several claims.",
 }
+
+# Variables the CEL environment declares only with a gate on.
+CEL_VARIABLE_GATES = {"device.allowMultipleAllocations": "DRAConsumableCapacity"}
+
+
+def cel_variables(release: str = CURRENT_RELEASE, enabled: frozenset[str] | None = None) -> dict[str, str]:
+    """``CEL_VARIABLES`` as ``cel_functions`` treats functions: without those of a gate the release does not
+    have, saying so first for those of a gate that is off."""
+    enabled = _enabled(release, enabled)
+    out = {}
+    for name, doc in CEL_VARIABLES.items():
+        gate = CEL_VARIABLE_GATES.get(name)
+        status = _gate_status(gate, release, enabled) if gate else "on"
+        if status != "absent":
+            out[name] = f"{gate_note(gate, release)} {doc}" if status == "off" else doc
+    return out
+
 
 # --------------------------------------------------------------------------- field docs
 
@@ -387,10 +439,25 @@ FIELD_DOCS = {
 }
 
 
-def completion_data() -> dict:
-    """Everything about the language, independent of an inventory (one JSON answer)."""
+def completion_data(release: str = CURRENT_RELEASE, gates: dict[str, bool] | None = None) -> dict:
+    """Everything about the language, independent of an inventory (one JSON answer), for ``release``
+    with the gate overrides ``gates`` (an override the release would refuse is ignored: completion
+    must not fail for it, the analysis says what is wrong)."""
+    try:
+        release = _release(release).name
+    except ValueError:
+        release = CURRENT_RELEASE
+    kept: dict[str, bool] = {}
+    for gate, value in (gates or {}).items():
+        try:
+            make_gates({**kept, gate: value}, release)
+        except FeatureGateError:
+            continue
+        kept[gate] = value
+    enabled = make_gates(kept, release).enabled_set()
     return {
+        "release": release,
         "schemas": schemas(),
         "fieldDocs": FIELD_DOCS,
-        "cel": {"functions": cel_functions(), "variables": CEL_VARIABLES},
+        "cel": {"functions": cel_functions(release, enabled), "variables": cel_variables(release, enabled)},
     }

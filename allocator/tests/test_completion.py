@@ -154,3 +154,25 @@ def test_completion_data_is_plain_json():
     # Every documented field exists in some schema.
     known = {f for s in data["schemas"].values() for t in s["types"].values() for f in t}
     assert set(data["fieldDocs"]) <= known
+
+
+def test_a_function_behind_a_gate_follows_the_release_and_the_gates():
+    def includes(release, enabled=None):
+        return next((f for f in cel_functions(release, enabled) if f["name"] == "includes"), None)
+
+    off = includes("1.37")  # DRAListTypeAttributes: alpha, off by default
+    assert off["gate"] == "DRAListTypeAttributes" and off["gateOff"]
+    assert off["doc"].startswith("Needs the feature gate DRAListTypeAttributes, off here (Kubernetes 1.37)")
+    on = includes("1.36", frozenset({"DRAListTypeAttributes"}))
+    assert "gateOff" not in on and on["doc"] == completion.CEL_DOCS["includes"]
+    assert includes("1.35") is None  # the release has no such gate: not offered at all
+    # completion_data takes the overrides as the page posts them; ones the release refuses are ignored.
+    data = completion_data("1.36", {"DRAListTypeAttributes": True})
+    assert "gateOff" not in next(f for f in data["cel"]["functions"] if f["name"] == "includes")
+    data = completion_data("1.37", {"DRAPrioritizedList": False, "DRAListTypeAttributes": True})  # locked: ignored
+    assert "gateOff" not in next(f for f in data["cel"]["functions"] if f["name"] == "includes")
+    # Variables likewise: allowMultipleAllocations comes with DRAConsumableCapacity (from 1.34).
+    assert "device.allowMultipleAllocations" not in completion_data("1.33")["cel"]["variables"]
+    assert completion_data("1.34")["cel"]["variables"]["device.allowMultipleAllocations"].startswith(
+        "Needs the feature gate DRAConsumableCapacity")
+    assert not completion_data("1.36")["cel"]["variables"]["device.allowMultipleAllocations"].startswith("Needs")

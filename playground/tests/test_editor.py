@@ -75,3 +75,31 @@ class FormatTestCase(BaseTestCase):
             r = self.client.post("/editor/format", {"text": text})
             self.assertEqual(r.status_code, 400, text[:20])
             self.assertIn("Not formatted", json.loads(r.content)["error"])
+
+
+class LanguageFollowsTheGatesTestCase(BaseTestCase):
+    """Completion offers what the editor's release and gates compile (issue 24: includes() without its gate)."""
+
+    def includes(self, query: str = "") -> dict | None:
+        r = self.client.get("/editor/language" + query)
+        self.assertEqual(r.status_code, 200)
+        return next((f for f in r.json()["cel"]["functions"] if f["name"] == "includes"), None)
+
+    def test_includes_says_it_needs_its_gate_when_it_is_off(self):
+        found = self.includes()  # 1.37: DRAListTypeAttributes exists, off by default
+        self.assertTrue(found["gateOff"])
+        self.assertTrue(found["doc"].startswith("Needs the feature gate DRAListTypeAttributes, off here "
+                                                "(Kubernetes 1.37)"))
+
+    def test_includes_is_plain_with_its_gate_on(self):
+        found = self.includes("?kubernetes_version=1.36&gate_DRAListTypeAttributes=on")
+        self.assertNotIn("gateOff", found)
+        self.assertFalse(found["doc"].startswith("Needs"))
+
+    def test_a_release_without_the_gate_does_not_offer_it(self):
+        self.assertIsNone(self.includes("?kubernetes_version=1.35"))
+
+    def test_refused_or_unknown_settings_fall_back_to_defaults(self):
+        self.assertTrue(self.includes("?kubernetes_version=9.99&gate_DRAListTypeAttributes=maybe")["gateOff"])
+        # A locked gate set away from its default would be refused: the release's defaults answer.
+        self.assertTrue(self.includes("?gate_DRAPrioritizedList=off")["gateOff"])
