@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import json
+import re
 import types
 import typing
 
@@ -147,13 +149,20 @@ def inventory_names(text: str, limits: Limits = DEFAULT) -> dict:
 
     Objects the engine refuses (a wrong field, say) contribute nothing, as they
     do not take part in allocation either.
+
+    Besides the names: ``devices`` (how many the inventory has), ``stats`` (per
+    attribute and capacity: its type, the values devices publish with counts,
+    how many lack it, and a sentence saying so, for hover help) and
+    ``classInfo`` (per DeviceClass: the drivers and domains of the devices it
+    selects, their number and their own ``stats``; see ``class_info``).
     """
-    classes: set[str] = set()
+    classes: dict[str, model.DeviceClass] = {}
     drivers: set[str] = set()
     nodes: set[str] = set()
     attributes: dict[str, set[str]] = {}
     capacity: dict[str, set[str]] = {}
     types_: dict[str, dict[str, str]] = {}  # domain -> attribute -> CEL type, as the first device has it
+    devices: list[tuple[str, model.Device, list]] = []  # with what each publishes (``_published``)
     try:
         read = read_documents(text, limits=limits)
     except DiagnosticError:
@@ -161,30 +170,165 @@ def inventory_names(text: str, limits: Limits = DEFAULT) -> dict:
     for doc in read.documents if read else ():
         obj = doc.obj
         if doc.kind == "DeviceClass":
-            classes.add(obj.metadata.name)
+            classes.setdefault(obj.metadata.name, obj)
         elif doc.kind == "Node":
             nodes.add(obj.metadata.name)
         elif doc.kind == "ResourceSlice":
             driver = obj.spec.driver
             drivers.add(driver)
             for device in obj.spec.devices:
-                for table, names in ((attributes, device.attributes), (capacity, device.capacity)):
-                    for name in names:
-                        domain, ident = _split_qualified(name, driver)
-                        if domain in table or len(table) < MAX_DOMAINS:
-                            table.setdefault(domain, set()).add(ident)
-                for name, value in device.attributes.items():
-                    domain, ident = _split_qualified(name, driver)
-                    if domain in attributes and ident not in types_.get(domain, {}):
-                        types_.setdefault(domain, {})[ident] = _attribute_type(value)
+                entries = _published(driver, device)
+                devices.append((driver, device, entries))
+                for kind, domain, ident, type_, _ in entries:
+                    table = attributes if kind == "attributes" else capacity
+                    if domain in table or len(table) < MAX_DOMAINS:
+                        table.setdefault(domain, set()).add(ident)
+                        if kind == "attributes" and ident not in types_.setdefault(domain, {}):
+                            types_[domain][ident] = type_
+    shown = {"attributes": {d: set(_bounded(n)) for d, n in attributes.items()},
+             "capacity": {d: set(_bounded(n)) for d, n in capacity.items()}}
     return {
-        "classes": _bounded(classes),
+        "classes": _bounded(set(classes)),
         "drivers": _bounded(drivers),
         "nodes": _bounded(nodes),
         "attributes": {d: _bounded(n) for d, n in sorted(attributes.items())},
         "attributeTypes": {d: {n: types_[d][n] for n in _bounded(names)} for d, names in sorted(attributes.items())},
         "capacity": {d: _bounded(n) for d, n in sorted(capacity.items())},
+        "devices": len(devices),
+        "stats": device_stats(devices, shown, "in the inventory"),
+        "classInfo": class_info([classes[c] for c in _bounded(set(classes))[:MAX_CLASSES]], devices, shown),
     }
+
+
+# --------------------------------------------------------------------------- what devices publish
+
+# At most this many classes get their own drivers, domains and stats; values listed per name.
+MAX_CLASSES = 50
+MAX_VALUES = 6
+# The gates under which a class's selectors are evaluated: the newest environment, as the
+# scheduler of 1.37 compiles stored expressions whatever the gates say.
+_CLASS_GATES = frozenset({"DRAConsumableCapacity", "DRAListTypeAttributes"})
+
+
+def _describe(value: model.DeviceAttribute) -> tuple[str, str]:
+    """An attribute value's CEL type, and the value as a selector would write it (strings quoted)."""
+    if value.string is not None:
+        return "string", json.dumps(value.string)
+    if value.int is not None:
+        return "int", str(value.int)
+    if value.bool is not None:
+        return "bool", "true" if value.bool else "false"
+    if value.version is not None:
+        return "kubernetes.Semver", value.version
+    for name, cel in _ATTRIBUTE_TYPES[4:]:
+        items = getattr(value, name)
+        if items is not None:
+            return cel, "[" + ", ".join(str(x) if name == "versions" else json.dumps(x) for x in items) + "]"
+    return "dyn", "?"
+
+
+def _published(driver: str, device: model.Device) -> list[tuple[str, str, str, str, str]]:
+    """(map, domain, name, type, value text) of every attribute and capacity the device publishes."""
+    out = []
+    for name, value in device.attributes.items():
+        domain, ident = _split_qualified(name, driver)
+        out.append(("attributes", domain, ident, *_describe(value)))
+    for name, cap in device.capacity.items():
+        domain, ident = _split_qualified(name, driver)
+        out.append(("capacity", domain, ident, "kubernetes.Quantity", str(cap.value)))
+    return out
+
+
+def device_stats(devices: list[tuple[str, model.Device, list]], shown: dict, scope: str) -> dict:
+    """{"attributes"|"capacity": {domain: {name: stats}}} over ``devices`` for the names in ``shown``.
+
+    Each stats entry: ``type``, ``devices`` (how many publish it), ``lacking`` (how many of ``devices``
+    do not), ``values`` ([value as CEL writes it, count], most common first, at most MAX_VALUES),
+    ``moreValues`` (how many other values) and ``text``, one sentence of all that where ``scope``
+    says which devices were counted ("in the inventory", "of class gpu.example.com").
+    """
+    counts: dict[tuple, dict[str, int]] = {}
+    types: dict[tuple, str] = {}
+    for _, _, entries in devices:
+        seen = set()
+        for table, domain, name, type_, value in entries:
+            key = (table, domain, name)
+            if key in seen or name not in shown[table].get(domain, ()):
+                continue
+            seen.add(key)
+            values = counts.get(key)
+            if values is None:
+                values = counts[key] = {}
+                types[key] = type_
+            values[value] = values.get(value, 0) + 1
+    out: dict[str, dict] = {"attributes": {}, "capacity": {}}
+    for (table, domain, name), values in sorted(counts.items()):
+        published = sum(values.values())
+        ranked = sorted(values.items(), key=lambda kv: (-kv[1], kv[0]))
+        entry = {"type": types[table, domain, name], "devices": published, "lacking": len(devices) - published,
+                 "values": [list(kv) for kv in ranked[:MAX_VALUES]], "moreValues": max(0, len(ranked) - MAX_VALUES)}
+        entry["text"] = _stats_text(entry, len(devices), scope)
+        out[table].setdefault(domain, {})[name] = entry
+    return out
+
+
+def _stats_text(entry: dict, total: int, scope: str) -> str:
+    listed = ", ".join(f"{value} ×{count}" for value, count in entry["values"])
+    if entry["moreValues"]:
+        listed += f" and {entry['moreValues']} more value{'s' if entry['moreValues'] != 1 else ''}"
+    published, lacking = entry["devices"], entry["lacking"]
+    if not lacking:
+        who = f"the {total} devices {scope} all publish it" if total > 1 else f"the device {scope} publishes it"
+        return f"{entry['type']}; {who}: {listed}."
+    return (f"{entry['type']}; of the {total} device{'s' if total != 1 else ''} {scope}, {published} "
+            f"publish{'es' if published == 1 else ''} it: {listed}; {lacking} lack{'s' if lacking == 1 else ''} it.")
+
+
+def _literal_drivers(device_class: model.DeviceClass) -> list[str]:
+    """Drivers a class's selectors name as ``device.driver == "..."`` (either side)."""
+    found = []
+    for selector in device_class.spec.selectors:
+        expression = selector.cel.expression if selector.cel is not None else ""
+        found += [a or b for a, b in _DRIVER_LITERAL.findall(expression)]
+    return list(dict.fromkeys(found))
+
+
+_DRIVER_LITERAL = re.compile(r"""device\.driver\s*==\s*["']([^"']+)["']|["']([^"']+)["']\s*==\s*device\.driver""")
+
+
+def class_info(classes: list[model.DeviceClass], devices: list[tuple[str, model.Device, list]], shown: dict) -> dict:
+    """Per class: the ``drivers`` of the devices its selectors select (most devices first; when it
+    selects none, those its selectors name as ``device.driver == "..."``), the ``domains`` those devices
+    publish names in (their drivers' first), how many ``devices`` it selects and their ``stats``.
+
+    A selector that does not compile or fails on a device does not select it, as in allocation.
+    """
+    from allocator.cel.selectors import SelectorEvaluator
+
+    evaluator = SelectorEvaluator(_CLASS_GATES)
+    triples = [(driver, device, bool(device.allow_multiple_allocations)) for driver, device, _ in devices]
+    out = {}
+    for device_class in classes:
+        selected = [True] * len(devices)
+        for selector in device_class.spec.selectors:
+            if selector.cel is None:
+                continue
+            for i, outcome in enumerate(evaluator.outcomes(selector.cel.expression, triples)):
+                selected[i] = selected[i] and outcome is True
+        mine = [d for d, keep in zip(devices, selected, strict=True) if keep]
+        by_driver: dict[str, int] = {}
+        by_domain: dict[str, int] = {}
+        for driver, _, entries in mine:
+            by_driver[driver] = by_driver.get(driver, 0) + 1
+            for domain in {entry[1] for entry in entries}:
+                by_domain[domain] = by_domain.get(domain, 0) + 1
+        drivers = sorted(by_driver, key=lambda d: (-by_driver[d], d)) or _literal_drivers(device_class)
+        domains = [d for d in drivers] + sorted((d for d in by_domain if d not in drivers),
+                                                key=lambda d: (-by_domain[d], d))
+        name = device_class.metadata.name
+        out[name] = {"drivers": drivers, "domains": domains, "devices": len(mine),
+                     "stats": device_stats(mine, shown, f"of class {name}")}
+    return out
 
 
 # The CEL type of each kind of attribute value (capacities are all kubernetes.Quantity).
@@ -194,7 +338,7 @@ _ATTRIBUTE_TYPES = (("int", "int"), ("bool", "bool"), ("string", "string"), ("ve
 
 
 def _attribute_type(value: model.DeviceAttribute) -> str:
-    return next((cel for field, cel in _ATTRIBUTE_TYPES if getattr(value, field) is not None), "dyn")
+    return _describe(value)[0]
 
 
 # --------------------------------------------------------------------------- CEL

@@ -34,6 +34,17 @@ class NamesTestCase(BaseTestCase):
         self.assertEqual(data["attributes"]["gpu.example.com"], ["driverVersion", "index", "model", "uuid"])
         self.assertEqual(data["capacity"], {"gpu.example.com": ["memory"]})
 
+    def test_it_says_what_each_class_selects_and_what_devices_publish(self):
+        data = self.client.post("/editor/names", {"inventory": self.inventory.as_yaml()}).json()
+        self.assertEqual(data["devices"], 8)
+        info = data["classInfo"]["gpu.example.com"]
+        self.assertEqual((info["drivers"], info["domains"], info["devices"]),
+                         (["gpu.example.com"], ["gpu.example.com"], 8))
+        model = info["stats"]["attributes"]["gpu.example.com"]["model"]
+        self.assertEqual(model["text"], 'string; the 8 devices of class gpu.example.com all publish it: '
+                                        '"LATEST-GPU-MODEL" ×8.')
+        self.assertEqual(data["stats"]["capacity"]["gpu.example.com"]["memory"]["values"], [["80Gi", 8]])
+
     def test_unreadable_inventories_give_empty_lists(self):
         r = self.client.post("/editor/names", {"inventory": "spec: [\n\x01"})
         self.assertEqual(r.status_code, 200)
