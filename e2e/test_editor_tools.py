@@ -625,3 +625,31 @@ def test_hovering_an_attribute_name_shows_its_type_and_values(page: Page, sample
     expect(page.locator("#editor .CodeMirror textarea")).to_have_attribute("aria-describedby", "editor-tip")
     page.keyboard.press("Escape")
     expect(tip).to_be_hidden()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_gate_badges_and_attribute_tips_are_legible_in_both_themes(browser: Browser, samples, scheme):
+    context, problems = new_context(browser, samples.url, color_scheme=scheme, viewport={"width": 1440, "height": 900})
+    try:
+        page = context.new_page()
+        page.goto("/")
+        replace_text(page, CLAIM_HEAD + "        deviceClassName: gpu.example.com\n        selectors:\n        - cel:\n"
+                     '            expression: device.attributes["gpu.example.com"].model.i\n')
+        page.evaluate("""() => { const cm = document.getElementById('id_documents').cm;
+            const n = cm.lineCount() - 2; cm.setCursor(n, cm.getLine(n).length); }""")
+        page.keyboard.press("Control+Space")
+        # includes() comes first, so its badge is on the active entry; then on an inactive one.
+        badge = page.locator(".CodeMirror-hints li.CodeMirror-hint-active .hint-badge")
+        expect(badge).to_have_text("needs DRAListTypeAttributes")
+        assert page.evaluate(CONTRAST) == []
+        page.keyboard.press("ArrowDown")
+        expect(badge).to_have_count(0)
+        expect(page.locator(".CodeMirror-hints .hint-badge")).to_have_count(1)
+        assert page.evaluate(CONTRAST) == []
+        page.keyboard.press("Escape")
+        hover_word(page, "model", 2)
+        expect(page.locator("#editor-tip")).to_contain_text("gpu.example.com/model string")
+        assert page.evaluate(CONTRAST) == []
+    finally:
+        context.close()
+    problems.check()
