@@ -303,8 +303,11 @@
     const mine = info && get(info.stats);
     if (mine) return mine.text;
     const all = get(inv.stats);
-    if (!all) return null;
-    if (!info) return all.text;
+    if (!all) {
+      const known = ((table === "attributes" ? inv.attributes : inv.capacity)[domain] || []).indexOf(name) >= 0;
+      return known ? "Published by devices in the inventory (too many names to count them all here)." : null;
+    }
+    if (!info || (info.stats || {}).complete === false) return all.text;
     return "No device of class " + cls + " publishes it (" + info.devices + " device" + (info.devices === 1 ? "" : "s") +
       "). " + all.text;
   }

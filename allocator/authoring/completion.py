@@ -154,7 +154,8 @@ def inventory_names(text: str, limits: Limits = DEFAULT) -> dict:
     attribute and capacity: its type, the values devices publish with counts,
     how many lack it, and a sentence saying so, for hover help) and
     ``classInfo`` (per DeviceClass: the drivers and domains of the devices it
-    selects, their number and their own ``stats``; see ``class_info``).
+    selects, their number and their own ``stats``; see ``class_info``). Stats
+    are bounded too: a name without them says so with ``"complete": false``.
     """
     classes: dict[str, model.DeviceClass] = {}
     drivers: set[str] = set()
@@ -202,9 +203,12 @@ def inventory_names(text: str, limits: Limits = DEFAULT) -> dict:
 
 # --------------------------------------------------------------------------- what devices publish
 
-# At most this many classes get their own drivers, domains and stats; values listed per name.
+# At most this many classes get their own drivers, domains and stats; values listed per name; names
+# with stats over the whole inventory, and over all classes together (a class past that gets none).
 MAX_CLASSES = 50
 MAX_VALUES = 6
+MAX_STATS = 500
+MAX_CLASS_STATS = 1500
 # The gates under which a class's selectors are evaluated: the newest environment, as the
 # scheduler of 1.37 compiles stored expressions whatever the gates say.
 _CLASS_GATES = frozenset({"DRAConsumableCapacity", "DRAListTypeAttributes"})
@@ -239,14 +243,18 @@ def _published(driver: str, device: model.Device) -> list[tuple[str, str, str, s
     return out
 
 
-def device_stats(devices: list[tuple[str, model.Device, list]], shown: dict, scope: str) -> dict:
-    """{"attributes"|"capacity": {domain: {name: stats}}} over ``devices`` for the names in ``shown``.
+def device_stats(devices: list[tuple[str, model.Device, list]], shown: dict, scope: str,
+                 limit: int | None = None) -> dict:
+    """{"attributes"|"capacity": {domain: {name: stats}}, "complete": bool} over ``devices`` for the
+    names in ``shown``, for at most ``limit`` (default MAX_STATS) names (``complete`` says whether
+    every name got its stats).
 
     Each stats entry: ``type``, ``devices`` (how many publish it), ``lacking`` (how many of ``devices``
-    do not), ``values`` ([value as CEL writes it, count], most common first, at most MAX_VALUES),
-    ``moreValues`` (how many other values) and ``text``, one sentence of all that where ``scope``
-    says which devices were counted ("in the inventory", "of class gpu.example.com").
+    do not), ``values`` ([value as CEL writes it, count], most common first, at most MAX_VALUES, long
+    ones shortened), ``moreValues`` (how many other values) and ``text``, one sentence of all that where
+    ``scope`` says which devices were counted ("in the inventory", "of class gpu.example.com").
     """
+    limit = MAX_STATS if limit is None else limit
     counts: dict[tuple, dict[str, int]] = {}
     types: dict[tuple, str] = {}
     for _, _, entries in devices:
@@ -261,15 +269,20 @@ def device_stats(devices: list[tuple[str, model.Device, list]], shown: dict, sco
                 values = counts[key] = {}
                 types[key] = type_
             values[value] = values.get(value, 0) + 1
-    out: dict[str, dict] = {"attributes": {}, "capacity": {}}
-    for (table, domain, name), values in sorted(counts.items()):
+    out: dict = {"attributes": {}, "capacity": {}, "complete": len(counts) <= limit}
+    for (table, domain, name), values in sorted(counts.items())[:limit]:
         published = sum(values.values())
         ranked = sorted(values.items(), key=lambda kv: (-kv[1], kv[0]))
         entry = {"type": types[table, domain, name], "devices": published, "lacking": len(devices) - published,
-                 "values": [list(kv) for kv in ranked[:MAX_VALUES]], "moreValues": max(0, len(ranked) - MAX_VALUES)}
+                 "values": [[_clip(v), n] for v, n in ranked[:MAX_VALUES]],
+                 "moreValues": max(0, len(ranked) - MAX_VALUES)}
         entry["text"] = _stats_text(entry, len(devices), scope)
         out[table].setdefault(domain, {})[name] = entry
     return out
+
+
+def _clip(text: str, most: int = 60) -> str:
+    return text if len(text) <= most else text[:most - 1] + "…"
 
 
 def _stats_text(entry: dict, total: int, scope: str) -> str:
@@ -306,6 +319,7 @@ def class_info(classes: list[model.DeviceClass], devices: list[tuple[str, model.
     from allocator.cel.selectors import SelectorEvaluator
 
     evaluator = SelectorEvaluator(_CLASS_GATES)
+    budget = MAX_CLASS_STATS
     triples = [(driver, device, bool(device.allow_multiple_allocations)) for driver, device, _ in devices]
     out = {}
     for device_class in classes:
@@ -326,8 +340,9 @@ def class_info(classes: list[model.DeviceClass], devices: list[tuple[str, model.
         domains = [d for d in drivers] + sorted((d for d in by_domain if d not in drivers),
                                                 key=lambda d: (-by_domain[d], d))
         name = device_class.metadata.name
-        out[name] = {"drivers": drivers, "domains": domains, "devices": len(mine),
-                     "stats": device_stats(mine, shown, f"of class {name}")}
+        stats = device_stats(mine, shown, f"of class {name}", budget)
+        budget -= sum(len(names) for table in ("attributes", "capacity") for names in stats[table].values())
+        out[name] = {"drivers": drivers, "domains": domains, "devices": len(mine), "stats": stats}
     return out
 
 

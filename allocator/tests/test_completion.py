@@ -111,7 +111,7 @@ def test_attribute_types_are_cel_types():
 
 def test_unreadable_inventories_give_empty_names():
     empty = {"classes": [], "drivers": [], "nodes": [], "attributes": {}, "attributeTypes": {}, "capacity": {},
-             "devices": 0, "stats": {"attributes": {}, "capacity": {}}, "classInfo": {}}
+             "devices": 0, "stats": {"attributes": {}, "capacity": {}, "complete": True}, "classInfo": {}}
     assert inventory_names("spec: [\n") == empty
     assert inventory_names("") == empty
     # An object the engine refuses contributes nothing; the others still do.
@@ -261,7 +261,7 @@ def test_a_class_knows_the_drivers_and_domains_of_the_devices_it_selects():
     assert info["nics"]["domains"] == ["dra.net", "resource.kubernetes.io"]
     # A class that selects no device yet still names its driver.
     assert info["nothing-yet"] == {"drivers": ["tpu.example.com"], "domains": ["tpu.example.com"], "devices": 0,
-                                   "stats": {"attributes": {}, "capacity": {}}}
+                                   "stats": {"attributes": {}, "capacity": {}, "complete": True}}
 
 
 def test_a_class_whose_selector_fails_selects_no_device():
@@ -296,3 +296,21 @@ def test_stats_list_the_commonest_values_and_count_the_others():
     uuid = inventory_names(many)["stats"]["attributes"]["gpu.example.com"]["uuid"]
     assert len(uuid["values"]) == completion.MAX_VALUES and uuid["moreValues"] == 9 - completion.MAX_VALUES
     assert uuid["text"].endswith("and 3 more values; 1 lacks it.")
+
+
+def test_stats_are_bounded_and_say_when_they_are_not_complete(monkeypatch):
+    monkeypatch.setattr(completion, "MAX_STATS", 2)
+    monkeypatch.setattr(completion, "MAX_CLASS_STATS", 3)
+    long = "x" * 500
+    names = inventory_names(TWO_DRIVERS.replace("ifName: {string: ens5}", f"ifName: {{string: {long}}}"))
+    stats = names["stats"]
+    assert not stats["complete"]
+    assert sum(len(n) for t in ("attributes", "capacity") for n in stats[t].values()) == 2
+    infos = names["classInfo"]
+    counted = [sum(len(n) for t in ("attributes", "capacity") for n in i["stats"][t].values()) for i in infos.values()]
+    assert sum(counted) <= 3 and not all(i["stats"]["complete"] for i in infos.values())
+    # A long value is shortened in what is sent.
+    monkeypatch.setattr(completion, "MAX_STATS", 500)
+    (value, count), = inventory_names(TWO_DRIVERS.replace("ifName: {string: ens5}", f"ifName: {{string: {long}}}"))[
+        "stats"]["attributes"]["dra.net"]["ifName"]["values"]
+    assert len(value) == 60 and value.endswith("…") and count == 1
