@@ -615,6 +615,16 @@ def test_hovering_an_attribute_name_shows_its_type_and_values(page: Page, sample
                  '            expression: device.capacity["gpu.nvidia.com"].memory.compareTo(quantity("1Gi")) > 0\n')
     hover_word(page, "memory", 2)
     expect(tip).to_contain_text("gpu.nvidia.com/memory kubernetes.Quantity; the 8 devices of class gpu.nvidia.com")
+    # A name the class's devices do not publish, and one no device publishes.
+    replace_text(page, CLAIM_HEAD + "        deviceClassName: gpu.nvidia.com\n        selectors:\n        - cel:\n"
+                 '            expression: device.attributes["dra.net"].ifName == device.attributes["dra.net"].nope\n')
+    hover_word(page, "ifName", 2)
+    expect(tip).to_contain_text("dra.net/ifName No device of class gpu.nvidia.com publishes it (8 devices). "
+                                "string; of the 15 devices in the inventory, 3 publish it")
+    hover_word(page, "nope", 2)
+    expect(tip).to_contain_text("dra.net/nope No device in the inventory publishes it.")
+    replace_text(page, CLAIM_HEAD + "        deviceClassName: gpu.nvidia.com\n        selectors:\n        - cel:\n"
+                 '            expression: device.capacity["gpu.nvidia.com"].memory.compareTo(quantity("1Gi")) > 0\n')
     # From the keyboard: Ctrl-I shows the help of the name at the cursor, and describes the editor with it.
     page.mouse.move(0, 0)
     expect(tip).to_be_hidden()
