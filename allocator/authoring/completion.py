@@ -316,9 +316,11 @@ def class_info(classes: list[model.DeviceClass], devices: list[tuple[str, model.
 
     A selector that does not compile or fails on a device does not select it, as in allocation.
     """
-    from allocator.cel.selectors import SelectorEvaluator
+    from allocator.cel.selectors import shared_evaluator
 
-    evaluator = SelectorEvaluator(_CLASS_GATES)
+    # The process's evaluator, as the scheduler of 1.37 uses it: what an analysis of the same
+    # inventory worked out is remembered there, and the other way round.
+    evaluator = shared_evaluator(_CLASS_GATES)
     budget = MAX_CLASS_STATS
     triples = [(driver, device, bool(device.allow_multiple_allocations)) for driver, device, _ in devices]
     out = {}
