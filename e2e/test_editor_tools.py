@@ -203,7 +203,7 @@ def test_layouts_from_phone_to_desktop(browser: Browser, samples):
                 assert claims["width"] >= max(700, width / 2), claims
                 assert box(page, "#inventory")["width"] >= 700
             # Gate names are whole words on one line each.
-            for label in page.locator("#gate-picker .gate label").all():
+            for label in page.locator("#gate-picker .gate:not([hidden]) label").all():  # those offered
                 lines = label.evaluate("el => el.getClientRects().length")
                 overflow = label.evaluate("el => el.scrollWidth > el.clientWidth + 1")
                 assert lines == 1 and not overflow, (width, label.inner_text())
@@ -469,3 +469,197 @@ def test_tab_order_follows_the_screen(page: Page, samples):
         assert (b["x"] > a["x"]) if same_row else (b["y"] > a["y"]), (a, b)
     ids = [s["id"] for s in seen]
     assert ids.index("id_inventory_slug") < ids.index("run-button") < ids.index("id_node") < ids.index("splitter"), ids
+
+
+# ------------------------------------------------------------------ completion that follows the release, gates and class
+
+
+def open_gates(page: Page) -> None:
+    if page.locator("#gate-picker").get_attribute("open") is None:
+        page.locator("#gate-picker summary").click()
+
+
+def test_includes_is_marked_as_needing_its_gate_and_follows_the_release(page: Page, samples):
+    page.goto("/")
+    expect(summary(page)).to_contain_text("Allocated")
+    replace_text(page, CLAIM_HEAD + "        deviceClassName: gpu.example.com\n")
+    type_at_end(page, '        selectors:\n        - cel:\n            expression: device.attributes["gpu.example.com"].model.inc')
+    page.keyboard.press("Control+Space")
+    offered = hints(page).filter(has_text=re.compile("^includes"))
+    expect(offered).to_have_count(1)  # 1.37 with DRAListTypeAttributes off by default
+    expect(offered).to_contain_text("needs DRAListTypeAttributes")
+    expect(offered).to_contain_text("Needs the feature gate DRAListTypeAttributes, off here (Kubernetes 1.37)")
+    page.keyboard.press("Escape")
+    # With the gate on it is offered plainly.
+    open_gates(page)
+    page.get_by_label("DRAListTypeAttributes").select_option("on")
+    expect(page.locator("#assumes")).to_contain_text("DRAListTypeAttributes=true")
+    editor(page).click()
+    page.keyboard.press("Control+End")
+    page.keyboard.press("Control+Space")
+    expect(offered).to_have_count(1)
+    expect(offered).not_to_contain_text("Needs the feature gate")
+    page.keyboard.press("Escape")
+    # A release without the gate does not offer it at all.
+    page.get_by_label("Kubernetes version").select_option("1.35")
+    expect(page.locator("#assumes")).to_contain_text("Kubernetes 1.35")
+    editor(page).click()
+    page.keyboard.press("Control+End")
+    for _ in "inc":
+        page.keyboard.press("Backspace")
+    page.keyboard.press("Control+Space")  # every method of a string
+    expect(hints(page).filter(has_text=re.compile("^startsWith"))).to_have_count(1)
+    expect(offered).to_have_count(0)
+
+
+def pick_pcie_sample(page: Page) -> None:
+    page.goto("/")
+    page.get_by_label("Sample inventory").select_option("gpu-rdma-pcie")
+    expect(page.locator("#picture")).to_contain_text("ip-192-168-153-160")
+
+
+def test_attribute_domains_come_class_first_and_are_closed(page: Page, samples):
+    pick_pcie_sample(page)
+    replace_text(page, CLAIM_HEAD + "        deviceClassName: gpu.nvidia.com\n")
+    type_at_end(page, '        selectors:\n        - cel:\n            expression: device.attributes["')
+    page.keyboard.press("Control+Space")
+    # The class's driver first, then the other domain its devices publish, then the rest.
+    expect(hints(page)).to_have_text([re.compile(r"^gpu\.nvidia\.com.*class gpu\.nvidia\.com"),
+                                      re.compile(r"^resource\.kubernetes\.io.*class gpu\.nvidia\.com"),
+                                      re.compile(r"^dra\.net(?!.*class)")])
+    page.keyboard.press("Enter")
+    assert editor_value(page).endswith('expression: device.attributes["gpu.nvidia.com"]')
+    page.keyboard.insert_text(".productN")
+    page.keyboard.press("Control+Space")
+    expect(hints(page)).to_have_count(1)
+    page.keyboard.press("Enter")
+    page.keyboard.insert_text(' == "NVIDIA A100-SXM4-40GB"')
+    expect(summary(page)).to_contain_text("Allocated")
+    # Another request of class dra.net: its driver comes first; a closing quote and bracket already
+    # there are not doubled; the keyboard picks the second entry.
+    type_at_end(page, '\n    - name: nic\n      exactly:\n        deviceClassName: dra.net\n        selectors:\n'
+                      '        - cel:\n            expression: device.attributes[""]')
+    page.evaluate("""() => { const cm = document.getElementById('id_documents').cm;
+        const n = cm.lineCount() - 1; cm.setCursor(n, cm.getLine(n).length - 2); }""")
+    page.keyboard.press("Control+Space")
+    expect(hints(page).first).to_contain_text("dra.net")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("Enter")
+    assert editor_value(page).endswith('expression: device.attributes["resource.kubernetes.io"]')
+
+
+def test_match_attribute_offers_qualified_names_of_the_requests_classes_first(page: Page, samples):
+    pick_pcie_sample(page)
+    claim = CLAIM_HEAD.replace("    - name: gpu\n      exactly:\n", "") + """\
+    - name: nic
+      exactly:
+        deviceClassName: dra.net
+    - name: gpu
+      exactly:
+        deviceClassName: gpu.nvidia.com
+    constraints:
+    - requests: [gpu]
+      matchAttribute: """
+    replace_text(page, claim)
+    page.keyboard.press("Control+Space")
+    texts = hints(page).all_inner_texts()
+    # The gpu request's class publishes gpu.nvidia.com and resource.kubernetes.io names: those first.
+    assert texts[0].startswith("gpu.nvidia.com/"), texts
+    first_other = next(i for i, t in enumerate(texts) if t.startswith("dra.net/"))
+    assert all(not t.startswith("dra.net/") for t in texts[:first_other]), texts
+    assert any(t.startswith("resource.kubernetes.io/pcieRoot") for t in texts[:first_other]), texts
+    page.keyboard.press("Escape")
+    page.keyboard.insert_text("pcie")
+    page.keyboard.press("Control+Space")
+    expect(hints(page)).to_have_count(1)
+    expect(hints(page).first).to_contain_text("resource.kubernetes.io/pcieRoot")
+    page.keyboard.press("Enter")
+    assert editor_value(page).endswith("matchAttribute: resource.kubernetes.io/pcieRoot")
+    expect(page.locator("#valid-message")).to_have_text("All objects are valid.")
+    # Hovering the name says what the devices of the constraint's requests publish.
+    hover_word(page, "pcieRoot")
+    expect(page.locator("#editor-tip")).to_contain_text(
+        "resource.kubernetes.io/pcieRoot string; the 8 devices of class gpu.nvidia.com all publish it")
+    # distinctAttribute too; without `requests` every request's classes come first.
+    replace_text(page, claim.replace("    - requests: [gpu]\n      matchAttribute: ", "    - distinctAttribute: "))
+    page.keyboard.press("Control+Space")
+    texts = hints(page).all_inner_texts()
+    assert texts[0].startswith("dra.net/"), texts  # the nic request's class is written first
+
+
+def hover_word(page: Page, word: str, line_from_end: int = 1) -> None:
+    at = page.evaluate("""([word, back]) => { const cm = document.getElementById('id_documents').cm;
+        const n = cm.lineCount() - back; const ch = cm.getLine(n).indexOf(word) + 2;
+        const c = cm.charCoords({line: n, ch: ch}, 'window'); return [c.left, (c.top + c.bottom) / 2]; }""",
+                       [word, line_from_end])
+    page.mouse.move(0, 0)
+    page.mouse.move(at[0], at[1])
+
+
+def test_hovering_an_attribute_name_shows_its_type_and_values(page: Page, samples):
+    pick_pcie_sample(page)
+    replace_text(page, CLAIM_HEAD + "        deviceClassName: gpu.nvidia.com\n        selectors:\n        - cel:\n"
+                 '            expression: device.attributes["gpu.nvidia.com"].productName == "x"\n')
+    tip = page.locator("#editor-tip")
+    hover_word(page, "productName", 2)
+    expect(tip).to_be_visible()
+    expect(tip).to_contain_text('gpu.nvidia.com/productName string; the 8 devices of class gpu.nvidia.com all '
+                                'publish it: "NVIDIA A100-SXM4-40GB" ×8.')
+    # A capacity name, and an attribute some devices of the class lack.
+    replace_text(page, CLAIM_HEAD + "        deviceClassName: dra.net\n        selectors:\n        - cel:\n"
+                 '            expression: has(device.attributes["dra.net"].ifName)\n')
+    hover_word(page, "ifName", 2)
+    expect(tip).to_contain_text("of the 7 devices of class dra.net, 3 publish it")
+    expect(tip).to_contain_text("4 lack it.")
+    replace_text(page, CLAIM_HEAD + "        deviceClassName: gpu.nvidia.com\n        selectors:\n        - cel:\n"
+                 '            expression: device.capacity["gpu.nvidia.com"].memory.compareTo(quantity("1Gi")) > 0\n')
+    hover_word(page, "memory", 2)
+    expect(tip).to_contain_text("gpu.nvidia.com/memory kubernetes.Quantity; the 8 devices of class gpu.nvidia.com")
+    # A name the class's devices do not publish, and one no device publishes.
+    replace_text(page, CLAIM_HEAD + "        deviceClassName: gpu.nvidia.com\n        selectors:\n        - cel:\n"
+                 '            expression: device.attributes["dra.net"].ifName == device.attributes["dra.net"].nope\n')
+    hover_word(page, "ifName", 2)
+    expect(tip).to_contain_text("dra.net/ifName No device of class gpu.nvidia.com publishes it (8 devices). "
+                                "string; of the 15 devices in the inventory, 3 publish it")
+    hover_word(page, "nope", 2)
+    expect(tip).to_contain_text("dra.net/nope No device in the inventory publishes it.")
+    replace_text(page, CLAIM_HEAD + "        deviceClassName: gpu.nvidia.com\n        selectors:\n        - cel:\n"
+                 '            expression: device.capacity["gpu.nvidia.com"].memory.compareTo(quantity("1Gi")) > 0\n')
+    # From the keyboard: Ctrl-I shows the help of the name at the cursor, and describes the editor with it.
+    page.mouse.move(0, 0)
+    expect(tip).to_be_hidden()
+    page.evaluate("""() => { const cm = document.getElementById('id_documents').cm; cm.focus();
+        const n = cm.lineCount() - 2; cm.setCursor(n, cm.getLine(n).indexOf('memory') + 1); }""")
+    page.keyboard.press("Control+i")
+    expect(tip).to_contain_text("kubernetes.Quantity; the 8 devices of class gpu.nvidia.com")
+    expect(page.locator("#editor .CodeMirror textarea")).to_have_attribute("aria-describedby", "editor-tip")
+    page.keyboard.press("Escape")
+    expect(tip).to_be_hidden()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_gate_badges_and_attribute_tips_are_legible_in_both_themes(browser: Browser, samples, scheme):
+    context, problems = new_context(browser, samples.url, color_scheme=scheme, viewport={"width": 1440, "height": 900})
+    try:
+        page = context.new_page()
+        page.goto("/")
+        replace_text(page, CLAIM_HEAD + "        deviceClassName: gpu.example.com\n        selectors:\n        - cel:\n"
+                     '            expression: device.attributes["gpu.example.com"].model.i\n')
+        page.evaluate("""() => { const cm = document.getElementById('id_documents').cm;
+            const n = cm.lineCount() - 2; cm.setCursor(n, cm.getLine(n).length); }""")
+        page.keyboard.press("Control+Space")
+        # includes() comes first, so its badge is on the active entry; then on an inactive one.
+        badge = page.locator(".CodeMirror-hints li.CodeMirror-hint-active .hint-badge")
+        expect(badge).to_have_text("needs DRAListTypeAttributes")
+        assert page.evaluate(CONTRAST) == []
+        page.keyboard.press("ArrowDown")
+        expect(badge).to_have_count(0)
+        expect(page.locator(".CodeMirror-hints .hint-badge")).to_have_count(1)
+        assert page.evaluate(CONTRAST) == []
+        page.keyboard.press("Escape")
+        hover_word(page, "model", 2)
+        expect(page.locator("#editor-tip")).to_contain_text("gpu.example.com/model string")
+        assert page.evaluate(CONTRAST) == []
+    finally:
+        context.close()
+    problems.check()

@@ -193,3 +193,23 @@ def test_a_field_the_chosen_release_lacks_is_an_unknown_field_naming_the_release
     expect(diagnostics).not_to_contain_text("has no such field")
     expect(diagnostics).not_to_contain_text('unknown field "spec.devices.requests[0].firstAvailable"')
     expect(summary(page)).to_contain_text("Allocated")
+
+
+def test_the_gate_panel_offers_only_the_gates_of_the_chosen_release(page: Page, samples):
+    page.goto("/")
+    open_gates(page)
+    classic, list_types = page.get_by_label("DRAControlPlaneController"), page.get_by_label("DRAListTypeAttributes")
+    expect(classic).to_be_hidden()  # classic DRA: removed in 1.32
+    expect(list_types).to_be_visible()
+    pick_release(page, "1.31")
+    expect(classic).to_be_visible()
+    expect(list_types).to_be_hidden()  # from 1.36
+    page.get_by_label("DynamicResourceAllocation").select_option("on")
+    classic.select_option("on")
+    expect(page.locator("#assumes")).to_contain_text("DRAControlPlaneController=true")
+    # Back to 1.37 the gate is gone from the panel, and the override set for 1.31 no longer applies: no refusal.
+    pick_release(page, "1.37")
+    expect(page.locator("#assumes")).to_contain_text("Kubernetes 1.37")
+    expect(classic).to_be_hidden()
+    expect(page.locator("#assumes")).not_to_contain_text("DRAControlPlaneController")
+    expect(summary(page)).to_contain_text("Allocated")

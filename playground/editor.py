@@ -1,7 +1,9 @@
 """The editor's helpers: completion data and the Format button, as small JSON views.
 
-``GET /editor/language``: field names per kind and apiVersion, their one-line
-docs, CEL functions and macros (the same for every visitor; cached a day).
+``GET /editor/language`` (optional ``kubernetes_version`` and ``gate_<Gate>=on|off``
+as the form names them): field names per kind and apiVersion, their one-line
+docs, CEL functions and macros as that release with those gates compiles a
+new selector (the same for every visitor; cached a day).
 ``POST /editor/names`` (form field ``inventory``, or ``inventory_id`` of a
 stored cluster): the class, driver, node, attribute and capacity names of
 that inventory.
@@ -19,7 +21,9 @@ from django.views.decorators.http import require_POST, require_safe
 from allocator.authoring.completion import completion_data, inventory_names
 from allocator.reading.diagnostics import DiagnosticError
 from allocator.reading.formatting import format_yaml
+from allocator.releases.gates import CURRENT_RELEASE, KNOWN_GATES
 from playground import clusters
+from playground.forms import gate_field
 from playground.limits import engine_limits, text_limit
 from playground.ratelimit import rate_limit
 
@@ -37,7 +41,11 @@ def _too_long(name: str) -> JsonResponse:
 @require_safe
 @cache_control(public=True, max_age=86400)
 def language(request: HttpRequest) -> JsonResponse:
-    return JsonResponse(completion_data())
+    # The editor's release and gate overrides, named as the form names them (gate_X=on|off).
+    release = request.GET.get("kubernetes_version") or CURRENT_RELEASE
+    gates = {gate: request.GET[field] == "on" for gate in KNOWN_GATES
+             if request.GET.get(field := gate_field(gate)) in ("on", "off")}
+    return JsonResponse(completion_data(release, gates))
 
 
 # Reading an inventory is engine work, so it counts like an analysis.

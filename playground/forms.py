@@ -147,32 +147,45 @@ class PlaygroundForm(forms.Form):
     def gate_fields(self):
         return [self[gate_field(gate)] for gate in KNOWN_GATES]
 
-    def gate_rows(self, prefix: str = "") -> list[dict]:
-        """Each gate's field, and whether the chosen release locks it (then the page cannot change it).
+    def _release_of(self, prefix: str = "", data: dict | None = None):
+        """The release chosen for the editor's column (or, with ``prefix`` COMPARE, the right one's)."""
+        if data is not None:  # cleaned data, read as clean() and _compared() read it
+            name = data.get(f"{prefix}kubernetes_version") or CURRENT_RELEASE
+        else:
+            name = self["kubernetes_version"].value()
+            if prefix:
+                name = self["compare_kubernetes_version"].value() or name
+        return release(name if name in RELEASES else CURRENT_RELEASE)
 
-        With ``prefix`` COMPARE: the right column's gates, locked by its own release.
+    def gate_rows(self, prefix: str = "") -> list[dict]:
+        """Each gate's field, whether the chosen release locks it (then the page cannot change it), and
+        whether the release has it at all ("absent": not offered; the row stays, hidden and disabled,
+        so that restoring work of another release can still set it).
+
+        With ``prefix`` COMPARE: the right column's gates, of its own release.
         """
-        name = self["kubernetes_version"].value()
-        if prefix:
-            name = self["compare_kubernetes_version"].value() or name
-        rel = release(name if name in RELEASES else CURRENT_RELEASE)
+        rel = self._release_of(prefix)
         rows = []
         for gate in KNOWN_GATES:
             spec = rel.gate_spec(gate)
             locked = bool(spec and spec.locked)
             title = (f"{spec.stage} and locked to {'on' if spec.default else 'off'} in Kubernetes {rel.name}"
                      if locked else "")
-            rows.append({"field": self[gate_field(gate, prefix)], "locked": locked, "title": title})
+            rows.append({"field": self[gate_field(gate, prefix)], "locked": locked, "title": title,
+                         "absent": spec is None})
         return rows
 
     def compare_gate_rows(self) -> list[dict]:
         return self.gate_rows(COMPARE)
 
     def _gates(self, data: dict, prefix: str = "") -> dict[str, bool]:
+        """The posted overrides; one of a gate the chosen release does not have is left out: the panel
+        does not offer it there, it was set for another release."""
+        rel = self._release_of(prefix, data)
         gates = {}
         for gate in KNOWN_GATES:
             choice = data.get(gate_field(gate, prefix))
-            if choice:
+            if choice and rel.exists(gate):
                 gates[gate] = choice == "on"
         return gates
 

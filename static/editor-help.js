@@ -9,7 +9,7 @@
 (function () {
   "use strict";
 
-  let language = null; // promise of the language data
+  let language = { query: null, promise: null }; // the language data for the editor's release and gates
   let names = { text: null, promise: null }; // names of the last inventory text asked about
 
   function form() { return document.getElementById("playground-form"); }
@@ -19,13 +19,28 @@
     return input ? input.value : "";
   }
 
+  // The editor's release and gate overrides, as the form sends them: the engine answers what that
+  // release with those gates compiles (a function behind a gate that is off says so).
+  function languageQuery() {
+    const params = new URLSearchParams();
+    const release = document.getElementById("id_kubernetes_version");
+    if (release) params.append("kubernetes_version", release.value);
+    document.querySelectorAll("#gate-list select[name^='gate_']").forEach(function (el) {
+      if (!el.disabled && el.value) params.append(el.name, el.value);
+    });
+    return params.toString();
+  }
+
   function loadLanguage() {
-    if (!language) {
-      language = fetch(form().dataset.languageUrl, { credentials: "same-origin" })
-        .then(function (r) { if (!r.ok) throw new Error("HTTP " + r.status); return r.json(); })
-        .catch(function (e) { language = null; throw e; });
+    const query = languageQuery();
+    if (language.query !== query || !language.promise) {
+      const url = form().dataset.languageUrl + (query ? "?" + query : "");
+      const promise = fetch(url, { credentials: "same-origin" })
+        .then(function (r) { if (!r.ok) throw new Error("HTTP " + r.status); return r.json(); });
+      promise.catch(function () { if (language.promise === promise) language = { query: null, promise: null }; });
+      language = { query: query, promise: promise };
     }
-    return language;
+    return language.promise;
   }
 
   function inventoryText() {
@@ -151,6 +166,152 @@
     return keys;
   }
 
+  // The keys of the mapping that holds the key at column `col` on `line` (that line included), each with
+  // the line it is on and the text after its colon.
+  function siblingEntries(cm, line, col) {
+    const entries = {};
+    const own = lineKey(cm.getLine(line));
+    if (own) entries[own.key] = { line: line, rest: own.rest };
+    if (own && own.dash >= 0) return Object.assign(siblingBelow(cm, line, col), entries);
+    return Object.assign(siblingBelow(cm, line, col), siblingAbove(cm, line, col), entries);
+  }
+
+  function siblingAbove(cm, line, col) {
+    const entries = {};
+    const first = documentRange(cm, line).first;
+    for (let i = line - 1; i >= first; i--) {
+      const text = cm.getLine(i);
+      if (!text.trim() || /^\s*#/.test(text)) continue;
+      const k = lineKey(text);
+      if (k && k.col === col) entries[k.key] = { line: i, rest: k.rest };
+      if (k && k.dash >= 0 && k.col === col) break; // the item's first key
+      if (/^\s*/.exec(text)[0].length < col) break;
+    }
+    return entries;
+  }
+
+  function siblingBelow(cm, line, col) {
+    const entries = {};
+    const last = documentRange(cm, line).last;
+    for (let i = line + 1; i <= last; i++) {
+      const text = cm.getLine(i);
+      if (!text.trim() || /^\s*#/.test(text)) continue;
+      const k = lineKey(text);
+      if (k && k.dash >= 0 && k.col === col) break; // the next item
+      if (/^\s*/.exec(text)[0].length < col) break;
+      if (k && k.col === col) entries[k.key] = { line: i, rest: k.rest };
+    }
+    return entries;
+  }
+
+  function scalar(rest) {
+    const m = /^["']?([^"'#\s]*)/.exec(rest || "");
+    return m ? m[1] : "";
+  }
+
+  // The DeviceClass whose devices a CEL expression on `line` is about: the request's deviceClassName,
+  // or the DeviceClass the expression is a selector of. "" when unknown.
+  function classOfExpression(cm, line) {
+    const head = documentHead(cm, line);
+    const range = documentRange(cm, line);
+    if (head.kind === "DeviceClass") {
+      for (let i = range.first; i <= range.last; i++) {
+        if (/^metadata:\s*$/.test(cm.getLine(i))) {
+          for (let j = i + 1; j <= range.last && /^\s/.test(cm.getLine(j)); j++) {
+            const k = lineKey(cm.getLine(j));
+            if (k && k.key === "name") return scalar(k.rest);
+          }
+        }
+      }
+      return "";
+    }
+    const indent = /^\s*/.exec(cm.getLine(line))[0].length;
+    for (let i = line - 1; i >= range.first; i--) {
+      const k = lineKey(cm.getLine(i));
+      if (k && k.key === "selectors" && k.col < indent) {
+        const entry = siblingEntries(cm, i, k.col).deviceClassName;
+        return entry ? scalar(entry.rest) : "";
+      }
+    }
+    return "";
+  }
+
+  // request name -> its DeviceClass, for the requests of the document around `line` (a firstAvailable
+  // subrequest's class counts for its request too, under both names: "gpu" and "gpu/small").
+  function requestClasses(cm, line) {
+    const range = documentRange(cm, line);
+    const found = {};
+    let stack = []; // [{name, col}] of the request items the scan is inside
+    for (let i = range.first; i <= range.last; i++) {
+      const text = cm.getLine(i);
+      if (!text.trim() || /^\s*#/.test(text)) continue;
+      const indent = /^\s*/.exec(text)[0].length;
+      const k = lineKey(text);
+      stack = stack.filter(function (r) { return r.col < indent; }); // a line at or left of an item ends it
+      if (k && k.key === "name" && k.dash >= 0) {
+        stack = stack.filter(function (r) { return r.col < k.dash; });
+        stack.push({ name: scalar(k.rest), col: k.dash });
+      } else if (k && k.key === "deviceClassName" && stack.length) {
+        const names = stack.map(function (r) { return r.name; });
+        for (let n = 1; n <= names.length; n++) {
+          const name = names.slice(0, n).join("/");
+          (found[name] = found[name] || []).push(scalar(k.rest));
+        }
+      }
+    }
+    return found;
+  }
+
+  // The classes of the requests a constraint (the mapping holding the key on `line`) applies to: those
+  // its `requests` lists, or all the claim's requests.
+  function constraintClasses(cm, line, col) {
+    const requests = requestClasses(cm, line);
+    const entry = siblingEntries(cm, line, col).requests;
+    let names = [];
+    if (entry && /^\[/.test(entry.rest)) {
+      names = entry.rest.replace(/[\[\]"']/g, "").split(",").map(function (n) { return n.trim(); }).filter(Boolean);
+    } else if (entry) {
+      for (let i = entry.line + 1; i < cm.lineCount(); i++) {
+        const m = /^\s*-\s+["']?([\w.\/-]+)["']?\s*$/.exec(cm.getLine(i));
+        if (!m) break;
+        names.push(m[1]);
+      }
+    }
+    if (!names.length) names = Object.keys(requests);
+    const classes = [];
+    names.forEach(function (n) { (requests[n] || []).forEach(function (c) { if (classes.indexOf(c) < 0) classes.push(c); }); });
+    return classes;
+  }
+
+  // `domains` with those the classes' devices publish names in first (the engine orders them: the
+  // classes' drivers, then the other domains), the rest after.
+  function classFirst(domains, inv, classes) {
+    const preferred = [];
+    classes.forEach(function (c) {
+      ((inv.classInfo || {})[c] || { domains: [] }).domains.forEach(function (d) {
+        if (domains.indexOf(d) >= 0 && preferred.indexOf(d) < 0) preferred.push(d);
+      });
+    });
+    return { first: preferred, all: preferred.concat(domains.filter(function (d) { return preferred.indexOf(d) < 0; })) };
+  }
+
+  // The stats the engine sent for an attribute or capacity name, over the class's devices when the class is
+  // known; a line of text (or null when the inventory has no such name).
+  function statsText(inv, table, domain, name, cls) {
+    const get = function (stats) { return (((stats || {})[table] || {})[domain] || {})[name]; };
+    const info = cls ? (inv.classInfo || {})[cls] : null;
+    const mine = info && get(info.stats);
+    if (mine) return mine.text;
+    const all = get(inv.stats);
+    if (!all) {
+      const known = ((table === "attributes" ? inv.attributes : inv.capacity)[domain] || []).indexOf(name) >= 0;
+      return known ? "Published by devices in the inventory (too many names to count them all here)." : null;
+    }
+    if (!info || (info.stats || {}).complete === false) return all.text;
+    return "No device of class " + cls + " publishes it (" + info.devices + " device" + (info.devices === 1 ? "" : "s") +
+      "). " + all.text;
+  }
+
   // Is `line` inside a CEL expression (after `expression:` or in its block scalar)?
   function inExpression(cm, line, ch) {
     const text = cm.getLine(line);
@@ -172,10 +333,23 @@
     return { text: text, displayText: text, doc: doc || "", kind: kind || "", render: renderItem };
   }
 
+  // A function the engine marks as behind a gate that is off: offered, its detail says so first.
+  function functionItem(f) {
+    const it = item(f.name, f.doc || f.signature, "function");
+    if (f.gateOff) { it.className = "hint-gated"; it.badge = "needs " + f.gate; }
+    return it;
+  }
+
   function renderItem(el, self, data) {
     const name = document.createElement("span");
     name.textContent = data.label || data.displayText;
     el.appendChild(name);
+    if (data.badge) {
+      const badge = document.createElement("span");
+      badge.className = "hint-badge";
+      badge.textContent = data.badge;
+      el.appendChild(badge);
+    }
     if (data.doc) {
       const doc = document.createElement("span");
       doc.className = "hint-doc";
@@ -184,11 +358,19 @@
     }
   }
 
-  function filtered(items, prefix) {
+  // Items starting with the prefix, then those containing it; `keepOrder`: in the given order only.
+  function filtered(items, prefix, keepOrder) {
     const p = prefix.toLowerCase();
+    if (keepOrder) return items.filter(function (i) { return i.text.toLowerCase().indexOf(p) >= 0; });
     const starts = items.filter(function (i) { return i.text.toLowerCase().indexOf(p) === 0; });
     const inside = items.filter(function (i) { return i.text.toLowerCase().indexOf(p) > 0; });
     return starts.concat(inside);
+  }
+
+  function namesOrNone() {
+    return loadNames().catch(function () {
+      return { classes: [], drivers: [], nodes: [], attributes: {}, capacity: {}, devices: 0, stats: {}, classInfo: {} };
+    });
   }
 
   // Methods callable on a value of `type` (a CEL type name from the engine), or all when unknown.
@@ -199,10 +381,10 @@
       if (!type) return true;
       const on = f.receivers || [];
       return on.indexOf(type) >= 0 || on.indexOf("dyn") >= 0 || (generic && on.indexOf(generic) >= 0);
-    }).map(function (f) { return item(f.name, f.doc || f.signature, "function"); });
+    }).map(functionItem);
   }
 
-  function celItems(lang, inv, before) {
+  function celItems(lang, inv, before, after, cls) {
     let m = /device\.(attributes|capacity)\[\s*["']([^"']*)["']\s*\]\.(\w*)$/.exec(before);
     if (m) {
       const table = m[1] === "attributes" ? inv.attributes : inv.capacity;
@@ -217,11 +399,17 @@
       const type = m[1] === "capacity" ? "kubernetes.Quantity" : ((inv.attributeTypes || {})[m[2]] || {})[m[3]];
       return { prefix: m[4], items: memberItems(lang, type) };
     }
-    m = /device\.(attributes|capacity)\[\s*["']([^"']*)$/.exec(before);
-    if (m) {
+    m = /device\.(attributes|capacity)\[\s*(["'])([^"']*)$/.exec(before);
+    if (m) { // a domain: the class's first, and the closing quote and bracket with it
       const table = m[1] === "attributes" ? inv.attributes : inv.capacity;
-      return { prefix: m[2], items: Object.keys(table).map(function (d) {
-        return item(d, table[d].length + " name" + (table[d].length === 1 ? "" : "s"), "domain");
+      const quote = m[2];
+      const order = classFirst(Object.keys(table), inv, cls ? [cls] : []);
+      const rest = new RegExp("^[\\w.\\/-]*" + quote + "?\\s*\\]?").exec(after)[0];
+      return { prefix: m[3], keepOrder: true, replaceAfter: rest.length, items: order.all.map(function (d) {
+        const it = item(d + quote + "]", table[d].length + " name" + (table[d].length === 1 ? "" : "s") +
+          (order.first.indexOf(d) >= 0 ? ", published by devices of class " + cls : ""), "domain");
+        it.label = d;
+        return it;
       }) };
     }
     m = /device\.driver\s*(==|!=)\s*["']([^"']*)$/.exec(before);
@@ -234,8 +422,7 @@
     m = /\.(\w*)$/.exec(before);
     if (m) return { prefix: m[1], items: memberItems(lang, null) };
     m = /([\w.]*)$/.exec(before);
-    const globals = lang.cel.functions.filter(function (f) { return !f.member; })
-      .map(function (f) { return item(f.name, f.doc || f.signature, "function"); });
+    const globals = lang.cel.functions.filter(function (f) { return !f.member; }).map(functionItem);
     globals.unshift(item("device", lang.cel.variables.device, "variable"));
     return { prefix: m[1], items: globals };
   }
@@ -246,7 +433,29 @@
     effect: ["NoSchedule", "NoExecute", "None"],
   };
 
+  // matchAttribute and distinctAttribute: the fully qualified names devices publish, the constraint's
+  // requests' classes' domains first.
+  function constraintItems(cm, inv, cur, before) {
+    const m = /^(\s*)(-\s+)?(matchAttribute|distinctAttribute):\s*["']?([\w.\/-]*)$/.exec(before);
+    if (!m) return null;
+    const col = m[1].length + (m[2] ? m[2].length : 0);
+    const classes = constraintClasses(cm, cur.line, col);
+    const order = classFirst(Object.keys(inv.attributes), inv, classes);
+    const items = [];
+    order.all.forEach(function (d) {
+      inv.attributes[d].forEach(function (n) {
+        const stats = ((inv.stats || {}).attributes || {})[d] || {};
+        const s = stats[n];
+        items.push(item(d + "/" + n, (s ? s.type + ", published by " + s.devices + " of " + inv.devices + " devices" : "") +
+          (order.first.indexOf(d) >= 0 ? "; class " + classes.join(", ") : ""), "name"));
+      });
+    });
+    return { prefix: m[4], keepOrder: true, items: items };
+  }
+
   function yamlItems(cm, lang, inv, cur, before) {
+    const constraint = constraintItems(cm, inv, cur, before);
+    if (constraint) return constraint;
     let m = /^\s*(-\s+)?(deviceClassName|driver|nodeName|apiVersion|kind|allocationMode|operator|effect):\s*["']?([\w.\/-]*)$/.exec(before);
     if (m) {
       const field = m[2], prefix = m[3];
@@ -286,15 +495,17 @@
 
   function hint(cm, callback) {
     const cur = cm.getCursor();
-    const before = cm.getLine(cur.line).slice(0, cur.ch);
-    Promise.all([loadLanguage(), loadNames().catch(function () {
-      return { classes: [], drivers: [], nodes: [], attributes: {}, capacity: {} };
-    })]).then(function (data) {
+    const text = cm.getLine(cur.line);
+    const before = text.slice(0, cur.ch);
+    Promise.all([loadLanguage(), namesOrNone()]).then(function (data) {
       const lang = data[0], inv = data[1];
-      const found = inExpression(cm, cur.line, cur.ch) ? celItems(lang, inv, before) : yamlItems(cm, lang, inv, cur, before);
+      const found = inExpression(cm, cur.line, cur.ch)
+        ? celItems(lang, inv, before, text.slice(cur.ch), classOfExpression(cm, cur.line))
+        : yamlItems(cm, lang, inv, cur, before);
       if (!found) return callback(null);
-      const list = filtered(found.items, found.prefix).slice(0, 200);
-      callback(list.length ? { list: list, from: CodeMirror.Pos(cur.line, cur.ch - found.prefix.length), to: cur } : null);
+      const list = filtered(found.items, found.prefix, found.keepOrder).slice(0, 200);
+      const to = CodeMirror.Pos(cur.line, cur.ch + (found.replaceAfter || 0));
+      callback(list.length ? { list: list, from: CodeMirror.Pos(cur.line, cur.ch - found.prefix.length), to: to } : null);
     }, function () { callback(null); });
   }
   hint.async = true;
@@ -307,7 +518,11 @@
 
   let tip = null;
 
-  function hideTip() { if (tip) tip.hidden = true; }
+  function hideTip() {
+    if (!tip || tip.hidden) return;
+    tip.hidden = true;
+    document.querySelectorAll("[aria-describedby='editor-tip']").forEach(function (el) { el.removeAttribute("aria-describedby"); });
+  }
 
   function showTip(cm, pos, title, text) {
     if (!tip) {
@@ -328,7 +543,7 @@
     tip.hidden = false;
   }
 
-  function docAt(lang, cm, pos) {
+  function docAt(lang, inv, cm, pos) {
     const text = cm.getLine(pos.line);
     let start = pos.ch, end = pos.ch;
     while (start > 0 && /[\w.]/.test(text.charAt(start - 1))) start--;
@@ -336,6 +551,14 @@
     const word = text.slice(start, end);
     if (!word) return null;
     if (inExpression(cm, pos.line, pos.ch)) {
+      // An attribute or capacity name: its type and what the devices in reach publish (engine's words).
+      const access = /device\.(attributes|capacity)\[\s*["']([^"']*)["']\s*\](?:\.(\w+)|\[\s*["'](\w+)["']\s*\])$/
+        .exec(text.slice(0, end + (text.charAt(end) === '"' || text.charAt(end) === "'" ? 2 : 0)).replace(/\s+$/, ""));
+      if (access && (access[3] || access[4]) === word.split(".").pop()) {
+        const name = access[3] || access[4];
+        const line = statsText(inv, access[1], access[2], name, classOfExpression(cm, pos.line));
+        return { title: access[2] + "/" + name, text: line || "No device in the inventory publishes it." };
+      }
       if (lang.cel.variables[word]) return { title: word, text: lang.cel.variables[word] };
       const name = word.split(".").pop();
       const fn = lang.cel.functions.filter(function (f) { return f.name === name || f.name === word; })[0];
@@ -346,16 +569,34 @@
     if (k && k.key === word && start <= k.col + word.length && lang.fieldDocs[word]) {
       return { title: word, text: lang.fieldDocs[word] };
     }
+    // The value of matchAttribute or distinctAttribute: a fully qualified attribute name.
+    const constraint = /^(\s*(?:-\s+)?(?:matchAttribute|distinctAttribute):\s*["']?)([\w.-]+)\/(\w+)/.exec(text);
+    if (constraint && pos.ch >= constraint[1].length && pos.ch <= constraint[0].length) {
+      const classes = constraintClasses(cm, pos.line, k ? k.col : 0);
+      const line = statsText(inv, "attributes", constraint[2], constraint[3], classes.length === 1 ? classes[0] : "");
+      return { title: constraint[2] + "/" + constraint[3], text: line || "No device in the inventory publishes it." };
+    }
     return null;
   }
 
   function onHover(cm, event) {
-    loadLanguage().then(function (lang) {
+    Promise.all([loadLanguage(), namesOrNone()]).then(function (data) {
       const pos = cm.coordsChar({ left: event.clientX, top: event.clientY }, "window");
       const coords = cm.charCoords(pos, "window");
       if (Math.abs(coords.top - event.clientY) > 30 && Math.abs(coords.bottom - event.clientY) > 30) return hideTip();
-      const doc = docAt(lang, cm, pos);
+      const doc = docAt(data[0], data[1], cm, pos);
       if (doc) showTip(cm, pos, doc.title, doc.text); else hideTip();
+    }, hideTip);
+  }
+
+  // The same help from the keyboard (Ctrl-I): for the name at the cursor, read out with the editor.
+  function helpAtCursor(cm) {
+    Promise.all([loadLanguage(), namesOrNone()]).then(function (data) {
+      const pos = cm.getCursor();
+      const doc = docAt(data[0], data[1], cm, pos);
+      if (!doc) return hideTip();
+      showTip(cm, pos, doc.title, doc.text);
+      cm.getInputField().setAttribute("aria-describedby", "editor-tip");
     }, hideTip);
   }
 
@@ -369,6 +610,8 @@
     wrapper.addEventListener("mouseleave", function () { clearTimeout(pending); hideTip(); });
     cm.on("keydown", hideTip);
     cm.on("scroll", hideTip);
+    cm.on("blur", hideTip);
+    cm.addKeyMap({ "Ctrl-I": helpAtCursor, "Cmd-I": helpAtCursor });
   }
 
   window.DRAEditorHelp = { attach: attach, complete: complete };

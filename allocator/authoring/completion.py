@@ -10,8 +10,9 @@
   their domain, as ``device.attributes["<domain>"]`` sees them, with each
   attribute's CEL type), bounded so that a hostile inventory cannot make the
   answer large.
-* ``cel_functions()``: the CEL functions and macros of the DRA environment,
-  each with its signature and a one-line description.
+* ``cel_functions(release, enabled)``: the CEL functions and macros of the
+  DRA environment, each with its signature and a one-line description; a
+  function behind a feature gate that is off says so first.
 * ``FIELD_DOCS``: one line about each field, for hover help.
 
 The page's script only displays this; it knows no field or function itself.
@@ -21,6 +22,8 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import json
+import re
 import types
 import typing
 
@@ -30,6 +33,8 @@ from allocator.kube.decode import _CONTAINER_FIELDS, _POD_SPEC_FIELDS, _fields_o
 from allocator.kube.objects import read_documents
 from allocator.reading.diagnostics import DiagnosticError
 from allocator.reading.limits import DEFAULT, Limits
+from allocator.releases.gates import CURRENT_RELEASE, FeatureGateError, make_gates
+from allocator.releases.table import release as _release
 
 # At most this many names per list in inventory_names(): enough to choose
 # from, small enough to send on every request.
@@ -144,13 +149,21 @@ def inventory_names(text: str, limits: Limits = DEFAULT) -> dict:
 
     Objects the engine refuses (a wrong field, say) contribute nothing, as they
     do not take part in allocation either.
+
+    Besides the names: ``devices`` (how many the inventory has), ``stats`` (per
+    attribute and capacity: its type, the values devices publish with counts,
+    how many lack it, and a sentence saying so, for hover help) and
+    ``classInfo`` (per DeviceClass: the drivers and domains of the devices it
+    selects, their number and their own ``stats``; see ``class_info``). Stats
+    are bounded too: a name without them says so with ``"complete": false``.
     """
-    classes: set[str] = set()
+    classes: dict[str, model.DeviceClass] = {}
     drivers: set[str] = set()
     nodes: set[str] = set()
     attributes: dict[str, set[str]] = {}
     capacity: dict[str, set[str]] = {}
     types_: dict[str, dict[str, str]] = {}  # domain -> attribute -> CEL type, as the first device has it
+    devices: list[tuple[str, model.Device, list]] = []  # with what each publishes (``_published``)
     try:
         read = read_documents(text, limits=limits)
     except DiagnosticError:
@@ -158,30 +171,181 @@ def inventory_names(text: str, limits: Limits = DEFAULT) -> dict:
     for doc in read.documents if read else ():
         obj = doc.obj
         if doc.kind == "DeviceClass":
-            classes.add(obj.metadata.name)
+            classes.setdefault(obj.metadata.name, obj)
         elif doc.kind == "Node":
             nodes.add(obj.metadata.name)
         elif doc.kind == "ResourceSlice":
             driver = obj.spec.driver
             drivers.add(driver)
             for device in obj.spec.devices:
-                for table, names in ((attributes, device.attributes), (capacity, device.capacity)):
-                    for name in names:
-                        domain, ident = _split_qualified(name, driver)
-                        if domain in table or len(table) < MAX_DOMAINS:
-                            table.setdefault(domain, set()).add(ident)
-                for name, value in device.attributes.items():
-                    domain, ident = _split_qualified(name, driver)
-                    if domain in attributes and ident not in types_.get(domain, {}):
-                        types_.setdefault(domain, {})[ident] = _attribute_type(value)
+                entries = _published(driver, device)
+                devices.append((driver, device, entries))
+                for kind, domain, ident, type_, _ in entries:
+                    table = attributes if kind == "attributes" else capacity
+                    if domain in table or len(table) < MAX_DOMAINS:
+                        table.setdefault(domain, set()).add(ident)
+                        if kind == "attributes" and ident not in types_.setdefault(domain, {}):
+                            types_[domain][ident] = type_
+    shown = {"attributes": {d: set(_bounded(n)) for d, n in attributes.items()},
+             "capacity": {d: set(_bounded(n)) for d, n in capacity.items()}}
     return {
-        "classes": _bounded(classes),
+        "classes": _bounded(set(classes)),
         "drivers": _bounded(drivers),
         "nodes": _bounded(nodes),
         "attributes": {d: _bounded(n) for d, n in sorted(attributes.items())},
         "attributeTypes": {d: {n: types_[d][n] for n in _bounded(names)} for d, names in sorted(attributes.items())},
         "capacity": {d: _bounded(n) for d, n in sorted(capacity.items())},
+        "devices": len(devices),
+        "stats": device_stats(devices, shown, "in the inventory"),
+        "classInfo": class_info([classes[c] for c in _bounded(set(classes))[:MAX_CLASSES]], devices, shown),
     }
+
+
+# --------------------------------------------------------------------------- what devices publish
+
+# At most this many classes get their own drivers, domains and stats; values listed per name; names
+# with stats over the whole inventory, and over all classes together (a class past that gets none).
+MAX_CLASSES = 50
+MAX_VALUES = 6
+MAX_STATS = 500
+MAX_CLASS_STATS = 1500
+# The gates under which a class's selectors are evaluated: the newest environment, as the
+# scheduler of 1.37 compiles stored expressions whatever the gates say.
+_CLASS_GATES = frozenset({"DRAConsumableCapacity", "DRAListTypeAttributes"})
+
+
+def _describe(value: model.DeviceAttribute) -> tuple[str, str]:
+    """An attribute value's CEL type, and the value as a selector would write it (strings quoted)."""
+    if value.string is not None:
+        return "string", json.dumps(value.string)
+    if value.int is not None:
+        return "int", str(value.int)
+    if value.bool is not None:
+        return "bool", "true" if value.bool else "false"
+    if value.version is not None:
+        return "kubernetes.Semver", value.version
+    for name, cel in _ATTRIBUTE_TYPES[4:]:
+        items = getattr(value, name)
+        if items is not None:
+            return cel, "[" + ", ".join(str(x) if name == "versions" else json.dumps(x) for x in items) + "]"
+    return "dyn", "?"
+
+
+def _published(driver: str, device: model.Device) -> list[tuple[str, str, str, str, str]]:
+    """(map, domain, name, type, value text) of every attribute and capacity the device publishes."""
+    out = []
+    for name, value in device.attributes.items():
+        domain, ident = _split_qualified(name, driver)
+        out.append(("attributes", domain, ident, *_describe(value)))
+    for name, cap in device.capacity.items():
+        domain, ident = _split_qualified(name, driver)
+        out.append(("capacity", domain, ident, "kubernetes.Quantity", str(cap.value)))
+    return out
+
+
+def device_stats(devices: list[tuple[str, model.Device, list]], shown: dict, scope: str,
+                 limit: int | None = None) -> dict:
+    """{"attributes"|"capacity": {domain: {name: stats}}, "complete": bool} over ``devices`` for the
+    names in ``shown``, for at most ``limit`` (default MAX_STATS) names (``complete`` says whether
+    every name got its stats).
+
+    Each stats entry: ``type``, ``devices`` (how many publish it), ``lacking`` (how many of ``devices``
+    do not), ``values`` ([value as CEL writes it, count], most common first, at most MAX_VALUES, long
+    ones shortened), ``moreValues`` (how many other values) and ``text``, one sentence of all that where
+    ``scope`` says which devices were counted ("in the inventory", "of class gpu.example.com").
+    """
+    limit = MAX_STATS if limit is None else limit
+    counts: dict[tuple, dict[str, int]] = {}
+    types: dict[tuple, str] = {}
+    for _, _, entries in devices:
+        seen = set()
+        for table, domain, name, type_, value in entries:
+            key = (table, domain, name)
+            if key in seen or name not in shown[table].get(domain, ()):
+                continue
+            seen.add(key)
+            values = counts.get(key)
+            if values is None:
+                values = counts[key] = {}
+                types[key] = type_
+            values[value] = values.get(value, 0) + 1
+    out: dict = {"attributes": {}, "capacity": {}, "complete": len(counts) <= limit}
+    for (table, domain, name), values in sorted(counts.items())[:limit]:
+        published = sum(values.values())
+        ranked = sorted(values.items(), key=lambda kv: (-kv[1], kv[0]))
+        entry = {"type": types[table, domain, name], "devices": published, "lacking": len(devices) - published,
+                 "values": [[_clip(v), n] for v, n in ranked[:MAX_VALUES]],
+                 "moreValues": max(0, len(ranked) - MAX_VALUES)}
+        entry["text"] = _stats_text(entry, len(devices), scope)
+        out[table].setdefault(domain, {})[name] = entry
+    return out
+
+
+def _clip(text: str, most: int = 60) -> str:
+    return text if len(text) <= most else text[:most - 1] + "…"
+
+
+def _stats_text(entry: dict, total: int, scope: str) -> str:
+    listed = ", ".join(f"{value} ×{count}" for value, count in entry["values"])
+    if entry["moreValues"]:
+        listed += f" and {entry['moreValues']} more value{'s' if entry['moreValues'] != 1 else ''}"
+    published, lacking = entry["devices"], entry["lacking"]
+    if not lacking:
+        who = f"the {total} devices {scope} all publish it" if total > 1 else f"the device {scope} publishes it"
+        return f"{entry['type']}; {who}: {listed}."
+    return (f"{entry['type']}; of the {total} device{'s' if total != 1 else ''} {scope}, {published} "
+            f"publish{'es' if published == 1 else ''} it: {listed}; {lacking} lack{'s' if lacking == 1 else ''} it.")
+
+
+def _literal_drivers(device_class: model.DeviceClass) -> list[str]:
+    """Drivers a class's selectors name as ``device.driver == "..."`` (either side)."""
+    found = []
+    for selector in device_class.spec.selectors:
+        expression = selector.cel.expression if selector.cel is not None else ""
+        found += [a or b for a, b in _DRIVER_LITERAL.findall(expression)]
+    return list(dict.fromkeys(found))
+
+
+_DRIVER_LITERAL = re.compile(r"""device\.driver\s*==\s*["']([^"']+)["']|["']([^"']+)["']\s*==\s*device\.driver""")
+
+
+def class_info(classes: list[model.DeviceClass], devices: list[tuple[str, model.Device, list]], shown: dict) -> dict:
+    """Per class: the ``drivers`` of the devices its selectors select (most devices first; when it
+    selects none, those its selectors name as ``device.driver == "..."``), the ``domains`` those devices
+    publish names in (their drivers' first), how many ``devices`` it selects and their ``stats``.
+
+    A selector that does not compile or fails on a device does not select it, as in allocation.
+    """
+    from allocator.cel.selectors import shared_evaluator
+
+    # The process's evaluator, as the scheduler of 1.37 uses it: what an analysis of the same
+    # inventory worked out is remembered there, and the other way round.
+    evaluator = shared_evaluator(_CLASS_GATES)
+    budget = MAX_CLASS_STATS
+    triples = [(driver, device, bool(device.allow_multiple_allocations)) for driver, device, _ in devices]
+    out = {}
+    for device_class in classes:
+        selected = [True] * len(devices)
+        for selector in device_class.spec.selectors:
+            if selector.cel is None:
+                continue
+            for i, outcome in enumerate(evaluator.outcomes(selector.cel.expression, triples)):
+                selected[i] = selected[i] and outcome is True
+        mine = [d for d, keep in zip(devices, selected, strict=True) if keep]
+        by_driver: dict[str, int] = {}
+        by_domain: dict[str, int] = {}
+        for driver, _, entries in mine:
+            by_driver[driver] = by_driver.get(driver, 0) + 1
+            for domain in {entry[1] for entry in entries}:
+                by_domain[domain] = by_domain.get(domain, 0) + 1
+        drivers = sorted(by_driver, key=lambda d: (-by_driver[d], d)) or _literal_drivers(device_class)
+        domains = [d for d in drivers] + sorted((d for d in by_domain if d not in drivers),
+                                                key=lambda d: (-by_domain[d], d))
+        name = device_class.metadata.name
+        stats = device_stats(mine, shown, f"of class {name}", budget)
+        budget -= sum(len(names) for table in ("attributes", "capacity") for names in stats[table].values())
+        out[name] = {"drivers": drivers, "domains": domains, "devices": len(mine), "stats": stats}
+    return out
 
 
 # The CEL type of each kind of attribute value (capacities are all kubernetes.Quantity).
@@ -191,7 +355,7 @@ _ATTRIBUTE_TYPES = (("int", "int"), ("bool", "bool"), ("string", "string"), ("ve
 
 
 def _attribute_type(value: model.DeviceAttribute) -> str:
-    return next((cel for field, cel in _ATTRIBUTE_TYPES if getattr(value, field) is not None), "dyn")
+    return _describe(value)[0]
 
 
 # --------------------------------------------------------------------------- CEL
@@ -279,23 +443,55 @@ def _type_text(t) -> str:
     return str(t)
 
 
+def _gate_status(gate: str, release: str, enabled: frozenset[str]) -> str:
+    """"on", "off" (the release has the gate, the chosen values leave it off) or "absent"."""
+    if not _release(release).exists(gate):
+        return "absent"
+    return "on" if gate in enabled else "off"
+
+
+def gate_note(gate: str, release: str) -> str:
+    """What a name behind a gate that is off says, first thing in its detail."""
+    return (f"Needs the feature gate {gate}, off here (Kubernetes {release}): the apiserver refuses it in a "
+            "new selector.")
+
+
+def _enabled(release: str, enabled: frozenset[str] | None) -> frozenset[str]:
+    return make_gates({}, release).enabled_set() if enabled is None else frozenset(enabled)
+
+
 @functools.cache
-def cel_functions() -> list[dict]:
+def cel_functions(release: str = CURRENT_RELEASE, enabled: frozenset[str] | None = None) -> list[dict]:
     """[{"name", "member", "signature", "doc"}] for the named functions and the macros; member
-    functions also list the types they can be called on ("receivers")."""
+    functions also list the types they can be called on ("receivers").
+
+    As the apiserver compiles a new selector in ``release`` with the gates ``enabled`` (default: the
+    release's defaults): a function behind a gate the release does not have is left out; one behind a
+    gate that is off is listed with ``"gate"`` and ``"gateOff": true``, its doc saying so first.
+    """
     from allocator.cel.library import FUNCTIONS
 
+    enabled = _enabled(release, enabled)
     out = []
     for name, overloads in sorted(FUNCTIONS.items()):
         if not name[:1].isalpha():  # operators (_+_, @in, ...)
             continue
         ov = overloads[0]
+        gate = ov.gate if all(o.gate == ov.gate for o in overloads) else None
+        status = _gate_status(gate, release, enabled) if gate else "on"
+        if status == "absent":
+            continue
         args = [_type_text(a) for a in ov.args]
         if ov.member:
             signature = f"{args[0]}.{name}({', '.join(args[1:])}) -> {_type_text(ov.result)}"
         else:
             signature = f"{name}({', '.join(args)}) -> {_type_text(ov.result)}"
         entry = {"name": name, "member": ov.member, "signature": signature, "doc": CEL_DOCS.get(name, "")}
+        if gate:
+            entry["gate"] = gate
+            if status == "off":
+                entry["gateOff"] = True
+                entry["doc"] = f"{gate_note(gate, release)} {entry['doc']}".strip()
         if ov.member:  # the types it can be called on, to offer after a value of that type
             entry["receivers"] = sorted({_type_text(o.args[0]) for o in overloads if o.member and o.args})
         out.append(entry)
@@ -315,6 +511,23 @@ CEL_VARIABLES = {
     "device.capacity": "Capacities by domain, as quantities: device.capacity[\"gpu.example.com\"].memory.",
     "device.allowMultipleAllocations": "True when the device can be shared by several claims.",
 }
+
+# Variables the CEL environment declares only with a gate on.
+CEL_VARIABLE_GATES = {"device.allowMultipleAllocations": "DRAConsumableCapacity"}
+
+
+def cel_variables(release: str = CURRENT_RELEASE, enabled: frozenset[str] | None = None) -> dict[str, str]:
+    """``CEL_VARIABLES`` as ``cel_functions`` treats functions: without those of a gate the release does not
+    have, saying so first for those of a gate that is off."""
+    enabled = _enabled(release, enabled)
+    out = {}
+    for name, doc in CEL_VARIABLES.items():
+        gate = CEL_VARIABLE_GATES.get(name)
+        status = _gate_status(gate, release, enabled) if gate else "on"
+        if status != "absent":
+            out[name] = f"{gate_note(gate, release)} {doc}" if status == "off" else doc
+    return out
+
 
 # --------------------------------------------------------------------------- field docs
 
@@ -387,10 +600,25 @@ FIELD_DOCS = {
 }
 
 
-def completion_data() -> dict:
-    """Everything about the language, independent of an inventory (one JSON answer)."""
+def completion_data(release: str = CURRENT_RELEASE, gates: dict[str, bool] | None = None) -> dict:
+    """Everything about the language, independent of an inventory (one JSON answer), for ``release``
+    with the gate overrides ``gates`` (an override the release would refuse is ignored: completion
+    must not fail for it, the analysis says what is wrong)."""
+    try:
+        release = _release(release).name
+    except ValueError:
+        release = CURRENT_RELEASE
+    kept: dict[str, bool] = {}
+    for gate, value in (gates or {}).items():
+        try:
+            make_gates({**kept, gate: value}, release)
+        except FeatureGateError:
+            continue
+        kept[gate] = value
+    enabled = make_gates(kept, release).enabled_set()
     return {
+        "release": release,
         "schemas": schemas(),
         "fieldDocs": FIELD_DOCS,
-        "cel": {"functions": cel_functions(), "variables": CEL_VARIABLES},
+        "cel": {"functions": cel_functions(release, enabled), "variables": cel_variables(release, enabled)},
     }

@@ -34,6 +34,17 @@ class NamesTestCase(BaseTestCase):
         self.assertEqual(data["attributes"]["gpu.example.com"], ["driverVersion", "index", "model", "uuid"])
         self.assertEqual(data["capacity"], {"gpu.example.com": ["memory"]})
 
+    def test_it_says_what_each_class_selects_and_what_devices_publish(self):
+        data = self.client.post("/editor/names", {"inventory": self.inventory.as_yaml()}).json()
+        self.assertEqual(data["devices"], 8)
+        info = data["classInfo"]["gpu.example.com"]
+        self.assertEqual((info["drivers"], info["domains"], info["devices"]),
+                         (["gpu.example.com"], ["gpu.example.com"], 8))
+        model = info["stats"]["attributes"]["gpu.example.com"]["model"]
+        self.assertEqual(model["text"], 'string; the 8 devices of class gpu.example.com all publish it: '
+                                        '"LATEST-GPU-MODEL" ×8.')
+        self.assertEqual(data["stats"]["capacity"]["gpu.example.com"]["memory"]["values"], [["80Gi", 8]])
+
     def test_unreadable_inventories_give_empty_lists(self):
         r = self.client.post("/editor/names", {"inventory": "spec: [\n\x01"})
         self.assertEqual(r.status_code, 200)
@@ -75,3 +86,31 @@ class FormatTestCase(BaseTestCase):
             r = self.client.post("/editor/format", {"text": text})
             self.assertEqual(r.status_code, 400, text[:20])
             self.assertIn("Not formatted", json.loads(r.content)["error"])
+
+
+class LanguageFollowsTheGatesTestCase(BaseTestCase):
+    """Completion offers what the editor's release and gates compile (issue 24: includes() without its gate)."""
+
+    def includes(self, query: str = "") -> dict | None:
+        r = self.client.get("/editor/language" + query)
+        self.assertEqual(r.status_code, 200)
+        return next((f for f in r.json()["cel"]["functions"] if f["name"] == "includes"), None)
+
+    def test_includes_says_it_needs_its_gate_when_it_is_off(self):
+        found = self.includes()  # 1.37: DRAListTypeAttributes exists, off by default
+        self.assertTrue(found["gateOff"])
+        self.assertTrue(found["doc"].startswith("Needs the feature gate DRAListTypeAttributes, off here "
+                                                "(Kubernetes 1.37)"))
+
+    def test_includes_is_plain_with_its_gate_on(self):
+        found = self.includes("?kubernetes_version=1.36&gate_DRAListTypeAttributes=on")
+        self.assertNotIn("gateOff", found)
+        self.assertFalse(found["doc"].startswith("Needs"))
+
+    def test_a_release_without_the_gate_does_not_offer_it(self):
+        self.assertIsNone(self.includes("?kubernetes_version=1.35"))
+
+    def test_refused_or_unknown_settings_fall_back_to_defaults(self):
+        self.assertTrue(self.includes("?kubernetes_version=9.99&gate_DRAListTypeAttributes=maybe")["gateOff"])
+        # A locked gate set away from its default would be refused: the release's defaults answer.
+        self.assertTrue(self.includes("?gate_DRAPrioritizedList=off")["gateOff"])

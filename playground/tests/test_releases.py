@@ -73,3 +73,37 @@ class ReleasesTestCase(BaseTestCase):
         self.assertContains(r, "resource.k8s.io/v1beta1 in Kubernetes 1.32 has no such field (added in 1.33)")
         self.assertNotContains(r, "dropped by the apiserver")
         self.assertNotContains(r, 'id="allocated-node"')
+
+
+class GatesOfTheReleaseTestCase(BaseTestCase):
+    """Only the gates the chosen release has are offered (issue 24: DRAControlPlaneController in 1.37)."""
+
+    @staticmethod
+    def offered(html: str, gate: str) -> bool:
+        row = html.split(f'<label for="id_gate_{gate}">')[0].rsplit('<div class="gate', 1)[1]
+        return "hidden" not in row
+
+    def test_a_gate_the_release_lacks_is_not_offered(self):
+        html = self.client.get("/").content.decode()  # 1.37
+        self.assertFalse(self.offered(html, "DRAControlPlaneController"))
+        self.assertIn('id="id_gate_DRAControlPlaneController" disabled>', html)
+        self.assertTrue(self.offered(html, "DRAListTypeAttributes"))
+
+    def test_changing_the_release_changes_the_offered_gates(self):
+        html = self.client.post("/", self.form_data(kubernetes_version="1.31"), **HTMX).content.decode()
+        self.assertTrue(self.offered(html, "DRAControlPlaneController"))
+        self.assertFalse(self.offered(html, "DRAListTypeAttributes"))  # from 1.36
+        self.assertFalse(self.offered(html, "DRAAdminAccess"))  # from 1.32
+        html = self.client.post("/", self.form_data(kubernetes_version="1.36"), **HTMX).content.decode()
+        self.assertFalse(self.offered(html, "DRAControlPlaneController"))
+        self.assertTrue(self.offered(html, "DRAListTypeAttributes"))
+
+    def test_an_override_of_a_gate_the_new_release_lacks_is_dropped_not_refused(self):
+        # Set on 1.31, then the release changed to 1.37: the panel no longer offers it, and it does not apply.
+        r = self.client.post("/", self.form_data(kubernetes_version="1.37", gate_DRAControlPlaneController="on",
+                                                 gate_DynamicResourceAllocation=""), **HTMX)
+        self.assertNotContains(r, "does not exist in Kubernetes")
+        self.assertContains(r, "the release's default feature gates")
+        r = self.client.post("/", self.form_data(kubernetes_version="1.31", gate_DynamicResourceAllocation="on",
+                                                 gate_DRAControlPlaneController="on"), **HTMX)
+        self.assertContains(r, "DRAControlPlaneController=true")
