@@ -112,6 +112,13 @@ def missing_key_hint(key: str, names: list[str] | None = None, guard: str | None
     return f"no device here publishes anything where \"{key}\" is read: check the domain"
 
 
+def typo_first(hints: list[str]) -> list[str]:
+    """``hints`` without repeats, a did-you-mean (of a name or a domain) before any other advice: a name no
+    device publishes is a typo first, and a guard around it would only make the selector silently false."""
+    unique = list(dict.fromkeys(hints))
+    return sorted(unique, key=lambda h: 0 if "did you mean" in h else 1)
+
+
 def close_name(name: str, names: list[str] | set[str]) -> str | None:
     """The published name ``name`` is most likely a typo of (never ``name`` itself), or None."""
     others = sorted(n for n in names if n != name)
@@ -198,7 +205,8 @@ def _names(domains: list, published: dict) -> list[str]:
 
 
 def domain_hint(domain: str, domains: list[str]) -> str:
-    close = difflib.get_close_matches(domain, domains, n=1, cutoff=0.6)
+    # Domains of different vendors look alike (gpu.amd.com, gpu.nvidia.com): only a near spelling is a typo.
+    close = difflib.get_close_matches(domain, [d for d in domains if d != domain], n=1, cutoff=0.8)
     if close:
         return f"no device publishes anything under {domain}; did you mean \"{close[0]}\"?"
     return f"no device publishes anything under {domain}; the domains here are: {_listed(domains)}"
