@@ -130,16 +130,23 @@ def close_name(name: str, names: list[str] | set[str]) -> str | None:
 
 
 def version_string_hint(literal: str, operator: str, literal_first: bool, read: str = "x") -> str:
-    """Advice for ``"1.2.3" == <version attribute>`` (always false; ``!=`` always true) and
-    ``<version attribute> == "1.2.3"`` (a runtime error: no such overload). ``read`` is the attribute as written."""
+    """Advice for a version attribute compared with a string literal (``read`` is the attribute as written).
+
+    What CEL makes of it, as cel-go does: ``"1.2.3" == v`` is false, ``"1.2.3" != v`` and ``v != "1.2.3"``
+    are true, ``v == "1.2.3"`` fails (no such overload)."""
     wrapped = f"semver({_quoted(literal)})"
     if not _parses(literal, False):
         wrapped = f"semver({_quoted(literal)}, true)" if _parses(literal, True) else 'semver("MAJOR.MINOR.PATCH")'
+    return (f"a version is not a string: {version_string_outcome(operator, literal_first)}; compare versions, "
+            f"{read} {operator} {wrapped} or {read}.compareTo({wrapped}) {operator} 0")
+
+
+def version_string_outcome(operator: str, literal_first: bool) -> str:
+    if operator == "!=":
+        return "!= between them is always true"
     if literal_first:
-        what = f"a version never equals a string, so this is always {'false' if operator == '==' else 'true'}"
-    else:
-        what = "a version is not a string, so CEL has no == or != for the two (no such overload)"
-    return f"{what}: compare versions, {read} {operator} {wrapped} or {read}.compareTo({wrapped}) {operator} 0"
+        return "a string == a version is always false"
+    return "a version == a string fails at runtime (no such overload)"
 
 
 def _quoted(text: str) -> str:

@@ -151,6 +151,7 @@ def test_guard_state_follows_cel_evaluation(expression, state):
     (f'"8.0.0" == {NV}.cudaComputeCapability', "unsatisfiable"),
     (f'{NV}.driverVersion == "1.2.3"', "error"),
     (f'"8.0" != {NV}.cudaComputeCapability && {NV}.productName != ""', "allocated"),
+    (f'{NV}.driverVersion != "1.2.3"', "allocated"),
 ])
 def test_a_version_compared_with_a_string_gets_a_semver_hint(expression, outcome):
     report = run(expression)
@@ -158,6 +159,9 @@ def test_a_version_compared_with_a_string_gets_a_semver_hint(expression, outcome
     warned = [d for d in report["diagnostics"] if d.get("hint") and "compare versions" in d["hint"]]
     assert warned, report["diagnostics"]
     assert "semver(" in warned[0]["hint"]
+    # what the hint says CEL makes of it is what the evaluator gives
+    said = {"unsatisfiable": "is always false", "error": "fails at runtime", "allocated": "is always true"}
+    assert said[outcome] in warned[0]["hint"]
     if outcome != "allocated":
         assert any("compare versions" in h for h in why_hints(report))
     assert_not_already_followed(expression, all_hints(report))
@@ -275,3 +279,25 @@ ADDED = [
 def test_no_hint_is_already_followed_by_the_expression(expression, device_class):
     report = run(expression, device_class)
     assert_not_already_followed(expression, all_hints(report))
+
+
+@pytest.mark.parametrize("operator", ["==", "!="])
+@pytest.mark.parametrize("literal_first", [True, False])
+def test_the_version_hint_says_what_the_evaluator_gives(operator, literal_first):
+    from allocator.cel import CELRuntimeError, build_device, compile_selector
+    from allocator.cel.hints import version_string_outcome
+    from allocator.kube.model import DeviceAttribute
+
+    device = build_device("x.example.com", {"v": DeviceAttribute(version="1.2.3")}, {})
+    read = 'device.attributes["x.example.com"].v'
+    expression = f'"1.2.3" {operator} {read}' if literal_first else f'{read} {operator} "1.2.3"'
+    try:
+        value = compile_selector(expression, estimate_cost=False).evaluate_device(device)
+    except CELRuntimeError as err:
+        value = str(err)
+    if isinstance(value, bool):
+        expected = "always true" if value else "always false"
+    else:
+        assert "no such overload" in value
+        expected = "no such overload"
+    assert expected in version_string_outcome(operator, literal_first), (expression, value)

@@ -276,7 +276,7 @@ def _runtime_hint(error: str, expression: str, devices: list[_Device]) -> str | 
                 return _name_hint(m.group(1), domain, key, devices, guard_state(expression, key))
     if error.startswith("no such overload"):
         for node, operator, read, first in string_comparisons(expression):
-            if not first and _is_version(read, devices):
+            if operator == "==" and not first and _is_version(read, devices):
                 literal = node.c[1].a
                 return version_string_hint(literal, operator, first, expression[read.node.start:read.node.end])
     return runtime_hint(error)
@@ -298,18 +298,20 @@ def _is_version(read, devices: list[_Device]) -> bool:
 
 
 def _version_strings(errs: Errors, locator, path: str, expression: str, in_class: list[_Device]) -> None:
-    """``"1.2.3" == <version attribute>``: always false (``!=`` always true), silently. The other order
-    fails at runtime, which the runtime warning reports (with the same hint)."""
+    """A version attribute compared with a string where CEL gives a value, silently: ``"1.2.3" == v`` is
+    false, ``!=`` in either order true. (``v == "1.2.3"`` fails at runtime: the runtime warning says it.)"""
     for node, operator, read, first in string_comparisons(expression):
-        if not first or not _is_version(read, in_class):
+        if (operator == "==" and not first) or not _is_version(read, in_class):
             continue
         text = expression[node.start:node.end]
         line, col = _line_col(expression, node.start)
+        literal = (node.c[0] if first else node.c[1]).a
         outcome = "false" if operator == "==" else "true"
         errs.add(FieldError(path, WARNING, detail=(
-            f"`{text}` compares a string with a version attribute: it is {outcome} on every device"),
+            f"`{text}` compares a string with a version attribute: it is {outcome} on every device that "
+            "publishes the attribute as a version"),
             pos=locator.locate(path, expression, line, col), severity="warning",
-            hint=version_string_hint(node.c[0].a, operator, first, expression[read.node.start:read.node.end])))
+            hint=version_string_hint(literal, operator, first, expression[read.node.start:read.node.end])))
 
 
 def _constraint_names(errs: Errors, doc, devices: list[_Device]) -> None:
