@@ -56,7 +56,8 @@ def test_a_v1beta1_shaped_request_under_v1_is_told_to_use_exactly(page: Page, sa
     item = page.locator("#diagnostics .diagnostic-item.error", has_text="spec.devices.requests[0].deviceClassName")
     expect(item).to_contain_text('unknown field "spec.devices.requests[0].deviceClassName"')
     expect(item.locator(".hint-text")).to_contain_text(
-        "in resource.k8s.io/v1 this field goes under exactly: spec.devices.requests[0].exactly.deviceClassName")
+        "in resource.k8s.io/v1 (and v1beta2) this field goes under exactly: "
+        "spec.devices.requests[0].exactly.deviceClassName")
     count = page.locator("#diagnostics .diagnostic-item.error", has_text="spec.devices.requests[0].count")
     expect(count.locator(".hint-text")).to_contain_text("spec.devices.requests[0].exactly.count")
 

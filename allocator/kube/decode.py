@@ -81,8 +81,8 @@ EXACTLY_FIELDS = tuple(json_name(f.name) for f in dataclasses.fields(model.Exact
 def exactly_hint(path: str, key: str) -> str:
     """Advice for a v1beta1-shaped request field under resource.k8s.io/v1."""
     moved = ", ".join(EXACTLY_FIELDS[:-1]) + " and " + EXACTLY_FIELDS[-1]
-    return (f"in resource.k8s.io/v1 this field goes under exactly: {path[: -len(key)]}exactly.{key} "
-            f"(v1 moved {moved} from the request into exactly; v1beta1 had them on the request)")
+    return (f"in resource.k8s.io/v1 (and v1beta2) this field goes under exactly: {path[: -len(key)]}exactly.{key} "
+            f"({moved} moved from the request into exactly; v1beta1 had them on the request)")
 
 
 @functools.cache
