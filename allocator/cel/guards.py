@@ -59,7 +59,10 @@ def analyze(expression: str) -> Analysis | None:
     except (ParseError, RecursionError):
         return None
     walker = _Walker(expression)
-    walker.walk(root, {}, frozenset())
+    try:
+        walker.walk(root, {}, frozenset())
+    except RecursionError:
+        return None
     return Analysis(tuple(walker.reads), frozenset(walker.presence), tuple(walker.comparisons))
 
 

@@ -14,8 +14,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-# A line that starts a key: indentation, any "- " of sequence items, then the key and a colon.
-_KEY = re.compile(r"""^(?P<lead> *(?:- +)*)(?P<key>"[^"]*"|'[^']*'|[^\s#'"\-:][^:#]*?)[ \t]*:(?:[ \t]+(?P<rest>.*))?$""")
+_LEAD = re.compile(r" *(?:- +)*")  # indentation and any "- " of sequence items
+_COLON = re.compile(r":(?:[ \t]|$)")
 _MAX_LINES_UP = 500
 
 
@@ -31,12 +31,28 @@ class KeyLine:
 
 
 def key_line(text: str, number: int) -> KeyLine | None:
-    match = _KEY.match(text.rstrip("\r"))
-    if match is None:
+    """The key a block mapping line starts with (written in linear time: the text is the user's)."""
+    text = text.rstrip("\r")
+    lead = _LEAD.match(text).end()
+    body = text[lead:]
+    if not body or body[0] in "#-:{[ \t|>&*!?%@`":
         return None
-    rest = (match.group("rest") or "").strip()
+    if body[0] in "\"'":
+        end = body.find(body[0], 1)
+        after = body[end + 1:].lstrip(" \t") if end > 0 else ""
+        if not after.startswith(":") or (len(after) > 1 and after[1] not in " \t"):
+            return None
+        name, rest = body[1:end], after[1:]
+    else:
+        colon = _COLON.search(body)
+        if colon is None:
+            return None
+        name, rest = body[:colon.start()].rstrip(" \t"), body[colon.end():]
+        if "#" in name:
+            return None
+    rest = rest.strip()
     has_value = bool(rest) and not rest.startswith(("#", "|", ">", "&", "!"))
-    return KeyLine(number, match.group("key").strip("\"'"), len(match.group("lead")) + 1, has_value)
+    return KeyLine(number, name, lead + 1, has_value)
 
 
 def _keys_above(lines: list[str], number: int) -> list[KeyLine]:
