@@ -108,7 +108,8 @@ def missing_key_hint(key: str, names: list[str] | None = None, guard: str | None
     if close:
         return f"did you mean \"{close}\"? The devices here publish: {_listed(names)}"
     if names:
-        return f"no device here publishes \"{key}\" (they publish: {_listed(names)}): check the name and its domain"
+        return (f"no device here publishes \"{key}\" (they publish: {_listed(names)}): check the name and its "
+                "domain; a has() guard would only hide that no device has it")
     return f"no device here publishes anything where \"{key}\" is read: check the domain"
 
 
