@@ -71,3 +71,10 @@ def test_a_yaml_indentation_error_names_the_key_out_of_line(page: Page, samples)
     expect(item).to_contain_text('the key "count" (line 11, column 8) lines up with no key above it')
     expect(item).to_contain_text('"deviceClassName" (line 10, column 9)')
     expect(item.locator(".hint-text")).to_contain_text('move "count" to column 9')
+
+
+def test_the_missing_attribute_example_advises_a_guard_not_the_name_written(page: Page, samples):
+    page.goto("/examples/selector-missing-attribute")
+    expect(summary(page)).to_contain_text("The scheduler would give up")
+    expect(page.locator("#allocation-hint")).to_contain_text('some devices here publish "ifName" and others do not')
+    expect(page.locator(".hint-text", has_text='did you mean "ifName"')).to_have_count(0)
