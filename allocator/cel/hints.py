@@ -96,21 +96,21 @@ def missing_key_hint(key: str, names: list[str] | None = None, guard: str | None
     when the expression already guards the read."""
     if guard == GUARDED:
         return None
+    if names is not None and key not in names:
+        close = close_name(key, names)
+        if close:
+            return f"did you mean \"{close}\"? The devices here publish: {_listed(names)}"
+        if names:
+            return (f"no device here publishes \"{key}\" (they publish: {_listed(names)}): check the name and its "
+                    "domain; a has() guard would only hide that no device has it")
+        return f"no device here publishes anything where \"{key}\" is read: check the domain"
     if guard == MISPLACED:
         return (f"has(...) of \"{key}\" is in the expression but does not guard this read: a read is safe "
                 "only beside has() in an && (or beside !has() in an ||), or in the branch of ? : that has() picks")
     if names is None:
         return GUARD_ADVICE
-    if key in names:
-        return (f"some devices here publish \"{key}\" and others do not: guard the read with has(...) && ... "
-                f"or read it with .?{key}.orValue(default)")
-    close = close_name(key, names)
-    if close:
-        return f"did you mean \"{close}\"? The devices here publish: {_listed(names)}"
-    if names:
-        return (f"no device here publishes \"{key}\" (they publish: {_listed(names)}): check the name and its "
-                "domain; a has() guard would only hide that no device has it")
-    return f"no device here publishes anything where \"{key}\" is read: check the domain"
+    return (f"some devices here publish \"{key}\" and others do not: guard the read with has(...) && ... "
+            f"or read it with .?{key}.orValue(default)")
 
 
 def typo_first(hints: list[str]) -> list[str]:

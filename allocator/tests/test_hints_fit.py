@@ -90,6 +90,12 @@ def test_a_typo_gets_did_you_mean_first_in_the_summary_and_no_has_advice():
     assert_not_already_followed(expression, all_hints(report))
 
 
+def test_a_typo_under_a_has_that_does_not_guard_it_is_still_a_typo_first():
+    assert missing_key_hint("productname", ["productName"], guards.MISPLACED).startswith('did you mean "productName"?')
+    assert "does not guard this read" in missing_key_hint("ifName", ["ifName"], guards.MISPLACED)
+    assert missing_key_hint("productname", ["productName"], guards.GUARDED) is None  # never fails: nothing to fix
+
+
 def test_typo_first_orders_did_you_mean_before_other_advice():
     guard = missing_key_hint("ifName", ["ifName"])
     typo = missing_key_hint("productname", ["productName"])
