@@ -489,7 +489,10 @@ class SelectorPartSerializer(serializers.Serializer):
     right = serializers.CharField(allow_null=True, help_text="For a comparison: the right side's value.")
     reads = ReadSerializer(many=True, help_text="The device values the part read.")
     summary = serializers.CharField(help_text="One line: the part, its verdict and the values read.")
-    hint = serializers.CharField(allow_null=True, help_text="Advice when the part failed.")
+    hint = serializers.CharField(allow_null=True, help_text=(
+        "Advice for the part: the likely fix of its error (a did-you-mean for a name no device in reach publishes "
+        "comes before any has() advice), or of a comparison that cannot do what it seems to (a version with a "
+        "string). Never advice the expression already follows."))
 
 
 class DeviceMatchSerializer(serializers.Serializer):

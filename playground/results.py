@@ -13,6 +13,7 @@ from collections import Counter
 import yaml
 
 from allocator.allocation.alternatives import MAX_LIMIT as MAX_ALTERNATIVES
+from allocator.cel.hints import typo_first
 from allocator.compare import differences
 from allocator.releases.gates import KNOWN_GATES, FeatureGateError, exists_in, locked_in
 from playground import clusters, picture
@@ -108,7 +109,7 @@ def requests_table(report: dict, colors: dict[tuple[str, str], int]) -> list[dic
 
 
 def _hints(parts: list[dict] | None) -> list[str]:
-    return list(dict.fromkeys(p["hint"] for p in parts or [] if p.get("hint")))
+    return typo_first([p["hint"] for p in parts or [] if p.get("hint")])
 
 
 DIAGRAM_WIDTH = 56  # characters of a caret diagram line shown around the caret
@@ -148,14 +149,11 @@ def caret_window(diagram: str, width: int = DIAGRAM_WIDTH) -> str:
 
 
 def allocation_hint(requests: list[dict]) -> str | None:
-    """The advice for the runtime error that made the scheduler give up, if the explanation has one."""
-    for req in requests:
-        for d in req.get("devices") or []:
-            if d.get("reasonCode") == "cel-error":
-                hints = _hints(d.get("why"))
-                if hints:
-                    return hints[0]
-    return None
+    """The advice for the runtime error that made the scheduler give up, if the explanation has one: a
+    did-you-mean first, from whichever failing device gives one."""
+    hints = [h for req in requests for d in req.get("devices") or [] if d.get("reasonCode") == "cel-error"
+             for h in _hints(d.get("why"))]
+    return typo_first(hints)[0] if hints else None
 
 
 def containers_table(report: dict, colors: dict[tuple[str, str], int]) -> list[dict]:

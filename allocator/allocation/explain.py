@@ -50,6 +50,7 @@ claims cannot fit before searching; ``summary()`` then starts with its message.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from dataclasses import asdict, dataclass, field
@@ -69,6 +70,7 @@ from allocator.allocation.nodes import NodeSelectorError
 from allocator.allocation.pools import DeviceID, PoolError, slice_is_relevant
 from allocator.allocation.requests import ALL, RequestView, claim_ref, exact_view, sub_view
 from allocator.allocation.search import RequestData, Search
+from allocator.cel.hints import fitted_parts
 from allocator.kube import model
 
 
@@ -344,7 +346,7 @@ class _Explainer:
             what, index = search.selector_verdict(key, data, cand)
         except (AllocatorError, NodeSelectorError) as err:
             expression = getattr(err, "expression", None)
-            parts = self._selector_parts(expression, cand) if expression is not None else None
+            parts = self._selector_parts(expression, cand, failed=True) if expression is not None else None
             # The device is named by the row already: without it, the same error groups across devices.
             return Reason("cel-error", _ON_DEVICE.sub("", str(err)), error=str(err), parts=parts)
         if what == "class":
@@ -375,9 +377,25 @@ class _Explainer:
                               taint={"key": taint.key, "value": taint.value, "effect": taint.effect})
         return None
 
-    def _selector_parts(self, expression: str, cand: Candidate) -> list[dict]:
+    def _selector_parts(self, expression: str, cand: Candidate, failed: bool = False) -> list[dict]:
+        """The parts that decided (``failed``: the selector failed, it was not just false), hints fitted."""
         multi = not self.search.variant.is_stable and bool(cand.device.allow_multiple_allocations)
-        return self.a.selectors.explain(expression, cand.id.driver, cand.device, multi)
+        parts = self.a.selectors.explain(expression, cand.id.driver, cand.device, multi)
+        if not parts:
+            return parts
+        return fitted_parts(expression, parts, self._published, _version_check(cand.id.driver, cand.device),
+                            selector_failed=failed)
+
+    @functools.cached_property
+    def _published(self) -> dict[str, dict[str, set[str]]]:
+        """"attributes"/"capacity" -> domain -> the names the devices in reach publish there (for hints)."""
+        out: dict[str, dict[str, set[str]]] = {"attributes": {}, "capacity": {}}
+        for s, device, _ in self.reach:
+            for what, names in (("attributes", device.attributes), ("capacity", device.capacity)):
+                for name in names:
+                    domain, ident = _qualified(name, s.spec.driver)
+                    out[what].setdefault(domain, set()).add(ident)
+        return out
 
     def _counter_shortage(self, cand: Candidate) -> str:
         """"" when the pool's counters left cover the device, else which counter is short, with the numbers."""
@@ -574,3 +592,21 @@ def _agrees(mine, theirs, match: bool, list_values: bool) -> bool:
     kind = scalar_kind(mine)
     same = kind is not None and getattr(theirs, kind) is not None and getattr(theirs, kind) == getattr(mine, kind)
     return same if match else not same
+
+
+def _qualified(name: str, driver: str) -> tuple[str, str]:
+    """(domain, id) of an attribute or capacity name; a name without a domain is the driver's."""
+    domain, sep, ident = name.partition("/")
+    return (domain, ident) if sep else (driver, name)
+
+
+def _version_check(driver: str, device: model.Device):
+    """Whether a read (``guards.Read``) is a version attribute of ``device``."""
+    def is_version(read) -> bool:
+        where = read.domain
+        if where is None or where[0] != "attributes":
+            return False
+        name = read.name if where[1] == driver else f"{where[1]}/{read.name}"
+        attr = device.attributes.get(name) or device.attributes.get(f"{where[1]}/{read.name}")
+        return attr is not None and attr.version is not None
+    return is_version

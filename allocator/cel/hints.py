@@ -8,6 +8,10 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Callable
+
+from allocator.cel.guards import GUARDED, MISPLACED, Read, guard_state, reads_of, string_comparisons
+from allocator.kube.semver import Version
 
 _QUANTITY = "kubernetes.Quantity"
 _SEMVER = "kubernetes.Semver"
@@ -60,14 +64,8 @@ def runtime_hint(message: str, *, left: str | None = None, right: str | None = N
     if "No Major.Minor.Patch elements found" in message or "Invalid character(s) found in" in message:
         return SEMVER_FORMAT
     if "no such key:" in message:
-        key = missing or message.split("no such key:", 1)[1].split(".", 1)[0].strip()
-        close = difflib.get_close_matches(key, names or [], n=1, cutoff=0.6)
-        if close:
-            return f"did you mean \"{close[0]}\"? The devices here publish: {_listed(names)}"
-        if names:
-            return (f"no device here publishes \"{key}\" (they publish: {_listed(names)}); guard optional "
-                    "attributes with has(...) or read them with .?name.orValue(default)")
-        return "guard optional attributes with has(...) or read them with .?name.orValue(default)"
+        key = missing or missing_key(message)
+        return missing_key_hint(key, names)
     if message.startswith("no such overload") and left and right:
         kinds = {left, right}
         if "version" in kinds and "string" in kinds:
@@ -81,8 +79,142 @@ def runtime_hint(message: str, *, left: str | None = None, right: str | None = N
     return None
 
 
+GUARD_ADVICE = "guard optional attributes with has(...) or read them with .?name.orValue(default)"
+
+
+def missing_key(message: str) -> str:
+    """The key of cel-go's ``no such key: <key>`` message."""
+    return message.split("no such key:", 1)[1].split(".", 1)[0].strip()
+
+
+def missing_key_hint(key: str, names: list[str] | None = None, guard: str | None = None) -> str | None:
+    """Advice for ``no such key: <key>``. ``names``: what the devices in reach publish where the selector
+    looked (None: not known); ``guard``: what the expression already does (``guards.guard_state``).
+
+    A name no device publishes is a typo first (did you mean), never a reason to add has(): a guard would
+    only make the selector silently false. has() is advised for a name some devices publish, and never
+    when the expression already guards the read."""
+    if guard == GUARDED:
+        return None
+    if names is not None and key not in names:
+        close = close_name(key, names)
+        if close:
+            return f"did you mean \"{close}\"? The devices here publish: {_listed(names)}"
+        if names:
+            return (f"no device here publishes \"{key}\" (they publish: {_listed(names)}): check the name and its "
+                    "domain; a has() guard would only hide that no device has it")
+        return f"no device here publishes anything where \"{key}\" is read: check the domain"
+    if guard == MISPLACED:
+        return (f"has(...) of \"{key}\" is in the expression but does not guard this read: a read is safe "
+                "only beside has() in an && (or beside !has() in an ||), or in the branch of ? : that has() picks")
+    if names is None:
+        return GUARD_ADVICE
+    return (f"some devices here publish \"{key}\" and others do not: guard the read with has(...) && ... "
+            f"or read it with .?{key}.orValue(default)")
+
+
+def typo_first(hints: list[str]) -> list[str]:
+    """``hints`` without repeats, a did-you-mean (of a name or a domain) before any other advice: a name no
+    device publishes is a typo first, and a guard around it would only make the selector silently false."""
+    unique = list(dict.fromkeys(hints))
+    return sorted(unique, key=lambda h: 0 if "did you mean" in h else 1)
+
+
+def close_name(name: str, names: list[str] | set[str]) -> str | None:
+    """The published name ``name`` is most likely a typo of (never ``name`` itself), or None."""
+    others = sorted(n for n in names if n != name)
+    same_case = [n for n in others if n.lower() == name.lower()]
+    if same_case:
+        return same_case[0]
+    close = difflib.get_close_matches(name, others, n=1, cutoff=0.6)
+    return close[0] if close else None
+
+
+def version_string_hint(literal: str, operator: str, literal_first: bool, read: str = "x") -> str:
+    """Advice for a version attribute compared with a string literal (``read`` is the attribute as written).
+
+    What CEL makes of it, as cel-go does: ``"1.2.3" == v`` is false, ``"1.2.3" != v`` and ``v != "1.2.3"``
+    are true, ``v == "1.2.3"`` fails (no such overload)."""
+    wrapped = f"semver({_quoted(literal)})"
+    if not _parses(literal, False):
+        wrapped = f"semver({_quoted(literal)}, true)" if _parses(literal, True) else 'semver("MAJOR.MINOR.PATCH")'
+    return (f"a version is not a string: {version_string_outcome(operator, literal_first)}; compare versions, "
+            f"{read} {operator} {wrapped} or {read}.compareTo({wrapped}) {operator} 0")
+
+
+def version_string_outcome(operator: str, literal_first: bool) -> str:
+    if operator == "!=":
+        return "!= between them is always true"
+    if literal_first:
+        return "a string == a version is always false"
+    return "a version == a string fails at runtime (no such overload)"
+
+
+def _quoted(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _parses(text: str, normalize: bool) -> bool:
+    try:
+        Version.parse(text, normalize)
+    except ValueError:
+        return False
+    return True
+
+
+def fitted_parts(expression: str, parts: list[dict], published: dict[str, dict[str, set[str]]],
+                 is_version: Callable[[Read], bool], selector_failed: bool = True) -> list[dict]:
+    """The explanation's parts (``explain.Part.to_dict``) with hints that fit what the expression does and
+    what the devices in reach publish (``published``: "attributes"/"capacity" -> domain -> names);
+    ``is_version`` says whether a read is a version attribute of the device explained.
+
+    ``selector_failed`` is False when the selector was false on the device, not an error: then an error
+    of a part did not reach the result, and has() advice for it would teach something false (a typo is
+    still a typo). ``parts`` is not changed: a part whose hint changes is copied."""
+    out = parts
+    for i, part in enumerate(parts):
+        hint = _fitted_hint(expression, part, published, is_version, selector_failed)
+        if hint != part.get("hint"):
+            if out is parts:
+                out = list(parts)
+            out[i] = {**part, "hint": hint}
+    return out
+
+
+def _fitted_hint(expression: str, part: dict, published: dict, is_version: Callable[[Read], bool],
+                 selector_failed: bool) -> str | None:
+    span = (part["start"], part["end"])
+    for node, operator, read, first in string_comparisons(expression, span):
+        if is_version(read):
+            literal = (node.c[0] if first else node.c[1]).a
+            return version_string_hint(literal, operator, first, expression[read.node.start:read.node.end])
+    error = part.get("error") or ""
+    if part.get("verdict") != "error" or "no such key:" not in error:
+        return part.get("hint")
+    key = missing_key(error)
+    reads = reads_of(expression, key, span)
+    domains = [r.domain for r in reads]
+    if domains and all(d is not None and d[1] not in published.get(d[0], {}) for d in domains):
+        what, domain = domains[0]
+        known = sorted(published.get(what, {}))
+        return domain_hint(domain, known) if known else None
+    names = _names(domains, published) if reads else None
+    if not selector_failed:
+        close = close_name(key, names or []) if names and key not in names else None
+        return missing_key_hint(key, names) if close else None
+    return missing_key_hint(key, names, guard_state(expression, key, span))
+
+
+def _names(domains: list, published: dict) -> list[str]:
+    """The names published where the reads look; everywhere when a read's domain is not known."""
+    if any(d is None for d in domains):
+        return sorted({n for by_domain in published.values() for names in by_domain.values() for n in names})
+    return sorted({n for what, domain in domains for n in published.get(what, {}).get(domain, ())})
+
+
 def domain_hint(domain: str, domains: list[str]) -> str:
-    close = difflib.get_close_matches(domain, domains, n=1, cutoff=0.6)
+    # Domains of different vendors look alike (gpu.amd.com, gpu.nvidia.com): only a near spelling is a typo.
+    close = difflib.get_close_matches(domain, [d for d in domains if d != domain], n=1, cutoff=0.8)
     if close:
         return f"no device publishes anything under {domain}; did you mean \"{close[0]}\"?"
     return f"no device publishes anything under {domain}; the domains here are: {_listed(domains)}"

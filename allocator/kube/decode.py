@@ -74,6 +74,17 @@ def json_name(python_name: str) -> str:
     return head + "".join(part[:1].upper() + part[1:] for part in rest)
 
 
+# The fields resource.k8s.io/v1 moved from a request into its ``exactly`` (v1beta1 has them on the request).
+EXACTLY_FIELDS = tuple(json_name(f.name) for f in dataclasses.fields(model.ExactDeviceRequest))
+
+
+def exactly_hint(path: str, key: str) -> str:
+    """Advice for a v1beta1-shaped request field under resource.k8s.io/v1."""
+    moved = ", ".join(EXACTLY_FIELDS[:-1]) + " and " + EXACTLY_FIELDS[-1]
+    return (f"in resource.k8s.io/v1 (and v1beta2) this field goes under exactly: {path[: -len(key)]}exactly.{key} "
+            f"({moved} moved from the request into exactly; v1beta1 had them on the request)")
+
+
 @functools.cache
 def _fields_of(cls: type) -> dict[str, tuple[str, Any]]:
     """JSON name -> (python name, resolved type) for a model dataclass."""
@@ -303,10 +314,11 @@ class Decoder:
                 continue
             else:
                 names = list(known) + sorted(ignored) + sorted(special[0] if special else ())
-                self.unknown_field(child, key, names, getattr(data, "key_pos", {}).get(key) or pos)
+                self.unknown_field(child, key, names, getattr(data, "key_pos", {}).get(key) or pos, owner=cls)
         return cls(**kwargs)
 
-    def unknown_field(self, path: str, key: str, known: list[str], pos: Position | None) -> None:
+    def unknown_field(self, path: str, key: str, known: list[str], pos: Position | None,
+                      owner: type | None = None) -> None:
         detail = f'unknown field "{path}"'
         near = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
         if not near:
@@ -314,6 +326,8 @@ class Decoder:
         if near:
             detail += f' (did you mean "{near[0]}"?)'
         self.error(path, detail, pos)
+        if owner is model.DeviceRequest and key in EXACTLY_FIELDS:
+            self.errors[-1].hint = exactly_hint(path, key)
 
     def check_known(self, data: Any, path: str, known: set[str]) -> None:
         """Strictly check the field names of an unmodelled core object."""

@@ -21,6 +21,7 @@ import yaml
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
 from allocator.reading.diagnostics import PARSE, Diagnostic, DiagnosticError
+from allocator.reading.indentation import indentation_problem
 from allocator.reading.limits import DEFAULT, MAX_ALIAS_VALUES, MAX_DEPTH, MAX_INPUT_BYTES, MAX_VALUES, Limits
 
 Position = tuple[int, int]  # (line, column), both 1-based
@@ -180,6 +181,15 @@ def _clamp(text: str, line: int, column: int) -> Position:
     return line, column
 
 
+def _syntax_error(text: str, detail: str, line: int | None, column: int | None) -> Diagnostic:
+    """The located syntax error; when a key is out of line there, it says which and with what."""
+    problem = indentation_problem(text, line)
+    if problem is None:
+        return Diagnostic(field="", type=PARSE, detail=detail, line=line, column=column)
+    message, fix = problem
+    return Diagnostic(field="", type=PARSE, detail=f"{detail}: {message}", line=line, column=column, hint=fix)
+
+
 def _fail(line: int | None, column: int | None, detail: str) -> DiagnosticError:
     return DiagnosticError([Diagnostic(field="", type=PARSE, detail=detail, line=line, column=column)])
 
@@ -250,7 +260,7 @@ def load_yaml_stream(text: str, source: str = "<input>", limits: Limits = DEFAUL
         detail = f"YAML syntax error: {exc.problem or exc.context}"
         if exc.context and exc.problem:
             detail = f"YAML syntax error: {exc.problem} ({exc.context})"
-        raise DiagnosticError([Diagnostic(field="", type=PARSE, detail=detail, line=line, column=column)]) from None
+        raise DiagnosticError([_syntax_error(text, detail, line, column)]) from None
     except yaml.reader.ReaderError as exc:
         line, column = _offset_position(text, exc.position)
         raise _fail(line, column, f"YAML error: unacceptable character #x{exc.character:04x}: {exc.reason}") from None

@@ -21,7 +21,8 @@ import re
 from dataclasses import dataclass
 
 from allocator.cel import CELCompileError
-from allocator.cel.hints import domain_hint, runtime_hint
+from allocator.cel.guards import guard_state, string_comparisons
+from allocator.cel.hints import close_name, domain_hint, missing_key_hint, runtime_hint, version_string_hint
 from allocator.cel.selectors import shared_evaluator
 from allocator.reading.diagnostics import Diagnostic
 from allocator.releases.gates import FeatureGates, make_gates
@@ -176,6 +177,7 @@ def inventory_warnings(documents, inventory=None, gates: FeatureGates | None = N
         locator = ExpressionLocator(doc, text)
         for path, class_name, selectors in _requests(doc):
             _request(errs, locator, evaluator, path, class_name, selectors, classes, devices)
+        _constraint_names(errs, doc, devices)
         out.extend(located(errs, doc))
     return out
 
@@ -218,6 +220,8 @@ def _request(errs: Errors, locator, evaluator: _Evaluator, path: str, class_name
         if selector.cel is not None:
             _unpublished(errs, locator, f"{path}.selectors[{j}].cel.expression", selector.cel.expression,
                          class_name, in_class)
+            _version_strings(errs, locator, f"{path}.selectors[{j}].cel.expression", selector.cel.expression,
+                             in_class)
     if matching == 0 and not class_failures and not request_failures:
         errs.warn(path, f"no device in the inventory matches this request (class {class_name!r}"
                   f"{' and its selectors' if request_sels else ''})")
@@ -253,23 +257,97 @@ def _published(what: str, devices: list[_Device]) -> dict[str, set[str]]:
     return out
 
 
-def _name_hint(what: str, domain: str, ident: str, devices: list[_Device]) -> str | None:
+def _name_hint(what: str, domain: str, ident: str, devices: list[_Device], guard: str | None = None) -> str | None:
     published = _published(what, devices)
     if domain not in published:
         return domain_hint(domain, sorted(published)) if published else None
-    return runtime_hint(f"no such key: {ident}", names=sorted(published[domain]), missing=ident)
+    return missing_key_hint(ident, sorted(published[domain]), guard)
 
 
 def _runtime_hint(error: str, expression: str, devices: list[_Device]) -> str | None:
-    """Advice for a runtime error; for a missing key, the names published where the selector looked."""
+    """Advice for a runtime error; for a missing key, the names published where the selector looked and
+    what the expression already guards; for a version compared with a string, how to compare versions."""
     if "no such key:" in error:
         key = error.split("no such key:", 1)[1].split(".", 1)[0].strip()
         for m in _REFERENCE.finditer(expression):
             ident = m.group(4) or (m.group(5) if m.group(5) is not None else m.group(6))
             if ident == key:
                 domain = m.group(2) if m.group(2) is not None else m.group(3)
-                return _name_hint(m.group(1), domain, key, devices)
+                return _name_hint(m.group(1), domain, key, devices, guard_state(expression, key))
+    if error.startswith("no such overload"):
+        for node, operator, read, first in string_comparisons(expression):
+            if operator == "==" and not first and _is_version(read, devices):
+                literal = node.c[1].a
+                return version_string_hint(literal, operator, first, expression[read.node.start:read.node.end])
     return runtime_hint(error)
+
+
+def _is_version(read, devices: list[_Device]) -> bool:
+    """Whether some device publishes the attribute ``read`` (``guards.Read``) reads as a version."""
+    where = read.domain
+    if where is None or where[0] != "attributes":
+        return False
+    for dev in devices:
+        if (where[1], read.name) not in dev.published["attributes"]:
+            continue
+        attrs = dev.device.attributes
+        attr = attrs.get(f"{where[1]}/{read.name}") or (attrs.get(read.name) if where[1] == dev.driver else None)
+        if attr is not None and attr.version is not None:
+            return True
+    return False
+
+
+def _version_strings(errs: Errors, locator, path: str, expression: str, in_class: list[_Device]) -> None:
+    """A version attribute compared with a string where CEL gives a value, silently: ``"1.2.3" == v`` is
+    false, ``!=`` in either order true. (``v == "1.2.3"`` fails at runtime: the runtime warning says it.)"""
+    for node, operator, read, first in string_comparisons(expression):
+        if (operator == "==" and not first) or not _is_version(read, in_class):
+            continue
+        text = expression[node.start:node.end]
+        line, col = _line_col(expression, node.start)
+        literal = (node.c[0] if first else node.c[1]).a
+        outcome = "false" if operator == "==" else "true"
+        errs.add(FieldError(path, WARNING, detail=(
+            f"`{text}` compares a string with a version attribute: it is {outcome} on every device that "
+            "publishes the attribute as a version"),
+            pos=locator.locate(path, expression, line, col), severity="warning",
+            hint=version_string_hint(literal, operator, first, expression[read.node.start:read.node.end])))
+
+
+def _constraint_names(errs: Errors, doc, devices: list[_Device]) -> None:
+    """A matchAttribute or distinctAttribute no device of the inventory publishes: a device without the
+    attribute never satisfies the constraint, so the requests it applies to get no device."""
+    if doc.kind == "ResourceClaim":
+        spec, base = doc.obj.spec, "spec"
+    elif doc.kind == "ResourceClaimTemplate":
+        spec, base = doc.obj.spec.spec, "spec.spec"
+    else:
+        return
+    published = {pair for dev in devices for pair in dev.published["attributes"]}
+    if not published:
+        return
+    for i, constraint in enumerate(spec.devices.constraints):
+        for field, name in (("matchAttribute", constraint.match_attribute),
+                            ("distinctAttribute", constraint.distinct_attribute)):
+            domain, _, ident = (name or "").partition("/")
+            if not ident or (domain, ident) in published:
+                continue
+            errs.add(FieldError(f"{base}.devices.constraints[{i}].{field}", WARNING, detail=(
+                f"no device in the inventory publishes attribute {name}: a device without it never satisfies "
+                f"{field}, so the requests it applies to cannot be allocated"), severity="warning",
+                hint=_attribute_hint(domain, ident, published)))
+
+
+def _attribute_hint(domain: str, ident: str, published: set[tuple[str, str]]) -> str | None:
+    close = close_name(f"{domain}/{ident}", sorted(f"{d}/{i}" for d, i in published))
+    if close:
+        near_domain = close.partition("/")[0]
+        names = sorted(i for d, i in published if d == near_domain)
+        return f"did you mean \"{close}\"? The devices publish under {near_domain}: {_listed(names)}"
+    in_domain = sorted(i for d, i in published if d == domain)
+    if in_domain:
+        return f"the devices publish under {domain}: {_listed(in_domain)}"
+    return domain_hint(domain, sorted({d for d, _ in published}))
 
 
 def _line_col(expression: str, offset: int) -> tuple[int, int]:

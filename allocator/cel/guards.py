@@ -1,0 +1,211 @@
+"""What an expression already does about a name: the reads a presence test guards, and the comparisons
+of a string literal with an attribute. Worked out from the source alone, for the hints (``hints``).
+
+CEL's ``&&`` is false as soon as one operand is false, whatever error another one gives, ``||`` is true
+as soon as one operand is true, and ``? :`` evaluates only the branch its condition picks. So a read
+of ``x.name`` (or ``x["name"]``) cannot fail for a missing key when it sits
+
+* in an ``&&`` chain of which another operand is ``has(x.name)`` or ``"name" in x``;
+* in an ``||`` chain of which another operand is ``!has(x.name)`` or ``!("name" in x)``;
+* in the branch of ``? :`` that the condition's presence test picks.
+
+Operands are compared by their source text (spaces dropped, quotes made alike), with ``cel.bind``
+variables replaced by what they are bound to.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+
+from allocator.cel.parser import Node, ParseError, parse
+
+GUARDED = "guarded"  # every read of the name is guarded by a presence test
+MISPLACED = "misplaced"  # a presence test of the name is there, but does not guard every read of it
+
+_DOMAIN_MAP = re.compile(r'device\.(attributes|capacity)\["([^"\\]*)"\]')
+_EQUALITY = {"_==_": "==", "_!=_": "!="}
+
+
+@dataclass(frozen=True)
+class Read:
+    """A read of ``name`` from ``operand`` (normalized text) that fails when the key is missing."""
+
+    node: Node
+    operand: str
+    name: str
+    guarded: bool
+
+    @property
+    def domain(self) -> tuple[str, str] | None:
+        """("attributes" or "capacity", domain) when the operand is ``device.attributes["<domain>"]``."""
+        m = _DOMAIN_MAP.fullmatch(self.operand)
+        return (m.group(1), m.group(2)) if m else None
+
+
+@dataclass(frozen=True)
+class Analysis:
+    reads: tuple[Read, ...]
+    presence: frozenset[tuple[str, str]]  # (operand, name) of every presence test in the expression
+    literal_comparisons: tuple[tuple[Node, str, Read | None, bool], ...]  # (node, operator, read, literal first)
+
+
+@functools.lru_cache(maxsize=256)
+def analyze(expression: str) -> Analysis | None:
+    """The reads, presence tests and string comparisons of ``expression``; None if it does not parse."""
+    try:
+        root = parse(expression)
+    except (ParseError, RecursionError):
+        return None
+    walker = _Walker(expression)
+    try:
+        walker.walk(root, {}, frozenset())
+    except RecursionError:
+        return None
+    return Analysis(tuple(walker.reads), frozenset(walker.presence), tuple(walker.comparisons))
+
+
+def guard_state(expression: str, name: str, within: tuple[int, int] | None = None) -> str | None:
+    """``GUARDED``, ``MISPLACED`` or None for the reads of ``name`` (those inside the span ``within``)."""
+    found = analyze(expression)
+    if found is None:
+        return None
+    reads = [r for r in found.reads if r.name == name and _inside(r.node, within)]
+    if not reads:
+        return None
+    if all(r.guarded for r in reads):
+        return GUARDED
+    if any(p_name == name for _, p_name in found.presence):
+        return MISPLACED
+    return None
+
+
+def reads_of(expression: str, name: str, within: tuple[int, int] | None = None) -> list[Read]:
+    found = analyze(expression)
+    return [r for r in found.reads if r.name == name and _inside(r.node, within)] if found else []
+
+
+def string_comparisons(expression: str, within: tuple[int, int] | None = None) -> list[tuple[Node, str, Read, bool]]:
+    """``==``/``!=`` of a string literal with an attribute read: (node, operator, read, literal written first)."""
+    found = analyze(expression)
+    if found is None:
+        return []
+    return [(n, op, read, first) for n, op, read, first in found.literal_comparisons
+            if read is not None and _inside(n, within)]
+
+
+def _inside(n: Node, span: tuple[int, int] | None) -> bool:
+    return span is None or (span[0] <= n.start and n.end <= span[1])
+
+
+class _Walker:
+    def __init__(self, source: str):
+        self.source = source
+        self.reads: list[Read] = []
+        self.presence: set[tuple[str, str]] = set()
+        self.comparisons: list[tuple[Node, str, Read | None, bool]] = []
+
+    def text(self, n: Node, binds: dict) -> str:
+        if n.kind == "ident" and n.a in binds:
+            return binds[n.a]
+        return re.sub(r"\s+", "", self.source[n.start:n.end]).replace("'", '"')
+
+    def present(self, n: Node, binds: dict) -> tuple[str, str] | None:
+        """(operand, name) when ``n`` is ``has(operand.name)`` or ``"name" in operand``."""
+        if n.kind == "select" and n.c == "has":
+            return self.text(n.a, binds), n.b
+        if n.kind == "call" and n.a == "@in" and len(n.c) == 2 and n.c[0].kind == "lit" and type(n.c[0].a) is str:
+            return self.text(n.c[1], binds), n.c[0].a
+        return None
+
+    def absent(self, n: Node, binds: dict) -> tuple[str, str] | None:
+        """(operand, name) when ``n`` is the negation of a presence test."""
+        if n.kind == "call" and n.a == "!_" and n.b is None:
+            return self.present(n.c[0], binds)
+        return None
+
+    def read(self, n: Node, binds: dict, guards: frozenset) -> Read | None:
+        if n.kind == "select" and n.c == "":
+            operand, name = self.text(n.a, binds), n.b
+        elif (n.kind == "call" and n.a == "_[_]" and n.b is None and len(n.c) == 2 and n.c[1].kind == "lit"
+              and type(n.c[1].a) is str):
+            operand, name = self.text(n.c[0], binds), n.c[1].a
+        else:
+            return None
+        if operand in ("device", "device.attributes", "device.capacity"):
+            return None  # a field of the device, or a domain: never missing (an unknown domain reads as {})
+        return Read(n, operand, name, (operand, name) in guards)
+
+    def walk(self, n: Node, binds: dict, guards: frozenset) -> None:
+        if not isinstance(n, Node):
+            return
+        test = self.present(n, binds)
+        if test is not None:
+            self.presence.add(test)
+        if n.kind == "call" and n.a in ("_&&_", "_||_") and n.b is None:
+            operands = _chain(n, n.a)
+            check = self.present if n.a == "_&&_" else self.absent
+            added = {k for k in (check(o, binds) for o in operands) if k is not None}
+            for o in operands:
+                self.walk(o, binds, guards | added)
+            return
+        if n.kind == "call" and n.a == "_?_:_" and len(n.c) == 3:
+            cond, yes, no = n.c
+            self.walk(cond, binds, guards)
+            self.walk(yes, binds, guards | self._when_true(cond, binds))
+            self.walk(no, binds, guards | self._when_false(cond, binds))
+            return
+        if n.kind == "bind":
+            self.walk(n.b, binds, guards)
+            self.walk(n.c, {**binds, n.a: self.text(n.b, binds)}, guards)
+            return
+        found = self.read(n, binds, guards)
+        if found is not None:
+            self.reads.append(found)
+        if n.kind == "call" and n.a in _EQUALITY and len(n.c) == 2:
+            self._comparison(n, binds, guards)
+        for child in _children(n):
+            self.walk(child, binds, guards)
+
+    def _comparison(self, n: Node, binds: dict, guards: frozenset) -> None:
+        left, right = n.c
+        for lit, other, first in ((left, right, True), (right, left, False)):
+            if lit.kind == "lit" and type(lit.a) is str:
+                self.comparisons.append((n, _EQUALITY[n.a], self.read(other, binds, guards), first))
+                return
+
+    def _when_true(self, cond: Node, binds: dict) -> frozenset:
+        tests = _chain(cond, "_&&_")
+        return frozenset(k for k in (self.present(t, binds) for t in tests) if k is not None)
+
+    def _when_false(self, cond: Node, binds: dict) -> frozenset:
+        tests = _chain(cond, "_||_")
+        return frozenset(k for k in (self.absent(t, binds) for t in tests) if k is not None)
+
+
+def _chain(n: Node, op: str) -> list[Node]:
+    if n.kind == "call" and n.a == op and n.b is None:
+        return _chain(n.c[0], op) + _chain(n.c[1], op)
+    return [n]
+
+
+def _children(n: Node):
+    if n.kind == "call":
+        if n.b is not None:
+            yield n.b
+        yield from n.c
+    elif n.kind == "select":
+        yield n.a
+    elif n.kind == "list":
+        yield from n.a
+    elif n.kind == "map":
+        for key, val, _ in n.a:
+            yield key
+            yield val
+    elif n.kind == "comp":
+        yield n.b
+        yield from (n.d or [])
+    elif n.kind == "struct":
+        for _, val, _ in n.b:
+            yield val
