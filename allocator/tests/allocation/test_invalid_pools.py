@@ -22,7 +22,7 @@ import pytest
 
 from allocator.engine import analyze
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 CLASS = """
 apiVersion: resource.k8s.io/v1

@@ -495,7 +495,7 @@ def _examples_dir() -> Path | None:
     """The DRA example collection beside the repository, or where DRA_EXAMPLES_DIR points."""
     configured = os.environ.get("DRA_EXAMPLES_DIR")
     candidates = [Path(configured)] if configured else []
-    candidates.append(Path(__file__).resolve().parents[3] / "shared" / "examples")
+    candidates.append(Path(__file__).resolve().parents[4] / "shared" / "examples")
     return next((p for p in candidates if p.is_dir()), None)
 
 

@@ -20,14 +20,14 @@ from allocator.allocation.search import Search
 from allocator.engine import analyze
 from allocator.kube import model
 from allocator.releases.gates import make_gates
-from allocator.tests import (
+from allocator.tests.allocation import (
     test_allocate_table_basic,
     test_allocate_table_capacity,
     test_allocate_table_partitionable,
     test_allocate_table_pools,
     test_allocate_table_prioritized,
 )
-from allocator.tests.test_allocate_table import (
+from allocator.tests.allocation.test_allocate_table import (
     build_claim,
     build_class,
     build_node,

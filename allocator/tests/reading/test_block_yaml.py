@@ -24,9 +24,9 @@ from allocator.reading import plainyaml
 from allocator.reading.limits import DEFAULT, Limits
 from allocator.synthetic import cluster_yaml
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 EXAMPLES = ROOT.parent / "shared" / "examples"
-DATA = Path(__file__).resolve().parent / "data"
+DATA = Path(__file__).resolve().parents[1] / "data"
 
 
 def _libyaml(text: str, limits: Limits):

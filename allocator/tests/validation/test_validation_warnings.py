@@ -13,11 +13,11 @@ import yaml
 
 from allocator.kube.objects import read_documents
 from allocator.releases.gates import make_gates
-from allocator.tests.test_validation_common import CLAIM, SLICE, fresh
+from allocator.tests.validation.test_validation_common import CLAIM, SLICE, fresh
 from allocator.validation import inventory_warnings, validate_documents
 from allocator.validation.cli import run
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 CLASS = {"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", "metadata": {"name": "foo"},
          "spec": {"selectors": [{"cel": {"expression": "device.driver == 'dra.example.com'"}}]}}
 

@@ -27,7 +27,7 @@ from allocator.allocation.errors import AllocatorError, SearchLimitError
 from allocator.allocation.results import build_results
 from allocator.allocation.search import Search
 from allocator.allocation.switches import VARIANTS
-from allocator.tests.test_allocate_table import (
+from allocator.tests.allocation.test_allocate_table import (
     build_claim,
     build_class,
     build_node,

@@ -3,7 +3,7 @@
 
 import pytest
 
-from allocator.tests.test_allocate_table import run_case, table_params
+from allocator.tests.allocation.test_allocate_table import run_case, table_params
 
 CASES = r"""
 _selectors:  # anchors only, not a case

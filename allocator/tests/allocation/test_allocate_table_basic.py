@@ -3,7 +3,7 @@ constraints, config (shorthand: see test_allocate_table)."""
 
 import pytest
 
-from allocator.tests.test_allocate_table import run_case, table_params
+from allocator.tests.allocation.test_allocate_table import run_case, table_params
 
 CASES = r"""
 empty: {}

@@ -23,9 +23,9 @@ from allocator.releases.gates import make_gates
 from allocator.synthetic import cluster_json, cluster_yaml
 from allocator.validation import validate_documents
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 EXAMPLES = ROOT.parent / "shared" / "examples"
-DATA = Path(__file__).resolve().parent / "data"
+DATA = Path(__file__).resolve().parents[1] / "data"
 
 
 def _corpus_files() -> list[Path]:

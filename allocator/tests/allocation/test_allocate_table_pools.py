@@ -3,7 +3,7 @@ pools, combinations within a request, lexicographical order (shorthand: see test
 
 import pytest
 
-from allocator.tests.test_allocate_table import run_case, table_params
+from allocator.tests.allocation.test_allocate_table import run_case, table_params
 
 CASES = r"""
 list-attributes-match-constaint-scalar-string-values:

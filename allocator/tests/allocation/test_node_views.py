@@ -31,7 +31,7 @@ from allocator.allocation.errors import AllocatorError, SearchLimitError
 from allocator.allocation.node_views import FrozenSlices
 from allocator.allocation.switches import VARIANTS
 from allocator.synthetic import cluster_yaml
-from allocator.tests.test_allocate_table import (
+from allocator.tests.allocation.test_allocate_table import (
     build_claim,
     build_class,
     build_node,
@@ -39,8 +39,8 @@ from allocator.tests.test_allocate_table import (
     build_state,
     case_features,
 )
+from allocator.tests.allocation.test_proofs_property import BOUNDED, FEATURES, SELECTORS, devices, requests
 from allocator.tests.test_cluster_cli import CLAIM
-from allocator.tests.test_proofs_property import BOUNDED, FEATURES, SELECTORS, devices, requests
 
 # Selectors that read an attribute every node has its own value of, or the whole device.
 NODE_SELECTORS = SELECTORS + [
