@@ -1,15 +1,14 @@
 """Reading Kubernetes documents into typed DRA objects (allocator.kube.objects.read_documents)."""
 
 import json
-import os
 import textwrap
-from pathlib import Path
 
 import pytest
 
 from allocator.kube import model
 from allocator.kube.objects import read_documents, read_or_raise
 from allocator.reading.diagnostics import DiagnosticError
+from allocator.tests.helpers import example_files
 
 
 def at(text: str, needle: str, nth: int = 1) -> tuple[int, int]:
@@ -488,19 +487,10 @@ def test_syntax_errors_raise_a_located_diagnostic():
     assert diag.line == 3 and diag.detail.startswith("YAML syntax error")
 
 
-# --------------------------------------------------------------------------- the shared example collection
+# --------------------------------------------------------------------------- the driver examples (data/examples)
 
 
-def _examples_dir() -> Path | None:
-    """The DRA example collection beside the repository, or where DRA_EXAMPLES_DIR points."""
-    configured = os.environ.get("DRA_EXAMPLES_DIR")
-    candidates = [Path(configured)] if configured else []
-    candidates.append(Path(__file__).resolve().parents[4] / "shared" / "examples")
-    return next((p for p in candidates if p.is_dir()), None)
-
-
-EXAMPLES = _examples_dir()
-EXAMPLE_FILES = sorted(EXAMPLES.rglob("*.yaml")) if EXAMPLES else []
+EXAMPLE_FILES = example_files()
 
 # Files the collection's README lists as broken upstream, with the error each gives.
 KNOWN_BROKEN = {
@@ -511,7 +501,6 @@ KNOWN_BROKEN = {
 }
 
 
-@pytest.mark.skipif(not EXAMPLE_FILES, reason="DRA example collection not available")
 @pytest.mark.parametrize("path", EXAMPLE_FILES, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_every_example_file_reads(path):
     result = read_documents(path.read_text())
@@ -522,7 +511,6 @@ def test_every_example_file_reads(path):
         assert result.errors == [], [str(e) for e in result.errors]
 
 
-@pytest.mark.skipif(not EXAMPLE_FILES, reason="DRA example collection not available")
 def test_example_collection_has_the_older_versions():
     versions = {}
     for path in EXAMPLE_FILES:

@@ -23,10 +23,7 @@ from hypothesis import strategies as st
 from allocator.reading import plainyaml
 from allocator.reading.limits import DEFAULT, Limits
 from allocator.synthetic import cluster_yaml
-
-ROOT = Path(__file__).resolve().parents[3]
-EXAMPLES = ROOT.parent / "shared" / "examples"
-DATA = Path(__file__).resolve().parents[1] / "data"
+from allocator.tests.helpers import DATA, ROOT, example_files
 
 
 def _libyaml(text: str, limits: Limits):
@@ -57,10 +54,7 @@ def check(text: str, limits: Limits = DEFAULT) -> bool:
 
 
 def _yaml_files() -> list[Path]:
-    files = sorted(DATA.rglob("*.yaml")) + sorted((ROOT / "playground").rglob("*.yaml"))
-    if EXAMPLES.is_dir():
-        files += sorted(EXAMPLES.rglob("*.yaml"))
-    return files
+    return sorted(DATA.glob("*.yaml")) + sorted((ROOT / "playground").rglob("*.yaml")) + example_files()
 
 
 def test_reads_a_kubectl_dump_and_agrees():

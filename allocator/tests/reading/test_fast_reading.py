@@ -1,8 +1,8 @@
 """The fast reader (allocator.plainyaml, positions found later) and the positioned reader answer alike.
 
 Every diagnostic must carry the same text, line and column whichever reader
-read the text, on a corpus of good and bad documents: the examples beside
-the project, the test data, and mutations of them (wrong values, unknown
+read the text, on a corpus of good and bad documents: the test data (with the
+driver examples in ``data/examples``) and mutations of them (wrong values, unknown
 fields, broken CEL, syntax errors), as YAML, as kubectl-style Lists and as JSON.
 """
 
@@ -21,19 +21,13 @@ from allocator.reading.limits import Limits
 from allocator.reading.plainyaml import read_plain
 from allocator.releases.gates import make_gates
 from allocator.synthetic import cluster_json, cluster_yaml
+from allocator.tests.helpers import DATA, example_files
 from allocator.validation import validate_documents
-
-ROOT = Path(__file__).resolve().parents[3]
-EXAMPLES = ROOT.parent / "shared" / "examples"
-DATA = Path(__file__).resolve().parents[1] / "data"
 
 
 def _corpus_files() -> list[Path]:
     """Test data and examples; a synthetic cluster stands for a kubectl dump."""
-    files = sorted(DATA.glob("*.yaml"))
-    if EXAMPLES.is_dir():
-        files += sorted(EXAMPLES.rglob("*.yaml"))[:80]
-    return files
+    return sorted(DATA.glob("*.yaml")) + example_files()[:80]
 
 
 MUTATIONS = [
