@@ -3,7 +3,7 @@
 import pytest
 from playwright.sync_api import Page, expect
 
-from allocator.tests.allocation.test_proofs import ISSUE, MESSAGE
+from allocator.tests.helpers.proofs import ISSUE, MESSAGE
 from e2e.test_playground import replace_text, summary
 
 pytestmark = pytest.mark.e2e

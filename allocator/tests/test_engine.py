@@ -1,6 +1,5 @@
 """The engine facade: documents + inventory in, the whole report out."""
 
-from pathlib import Path
 
 import pytest
 import yaml
@@ -8,8 +7,7 @@ import yaml
 from allocator.engine import analyze
 from allocator.reading.limits import Limits
 from allocator.releases.gates import FeatureGateError
-
-ROOT = Path(__file__).resolve().parents[2]
+from allocator.tests.helpers import ROOT
 
 INVENTORY = """
 apiVersion: v1

@@ -2,7 +2,7 @@
 
 from django.utils.html import escape
 
-from allocator.tests.allocation.test_proofs import ISSUE, MESSAGE
+from allocator.tests.helpers.proofs import ISSUE, MESSAGE
 from playground.tests.base import BaseTestCase
 
 HTMX = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "results"}

@@ -1,9 +1,9 @@
 """Upstream's allocator test table, part 1: basics, All, admin access, network-attached devices,
-constraints, config (shorthand: see test_allocate_table)."""
+constraints, config (shorthand: see helpers/allocate_table.py)."""
 
 import pytest
 
-from allocator.tests.allocation.test_allocate_table import run_case, table_params
+from allocator.tests.helpers.allocate_table import run_case, table_params
 
 CASES = r"""
 empty: {}

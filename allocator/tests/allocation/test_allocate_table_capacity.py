@@ -1,9 +1,9 @@
 """Upstream's allocator test table, part 4: consumable capacity and distinctAttribute
-(shorthand: see test_allocate_table). ``multi`` classes select on allowMultipleAllocations."""
+(shorthand: see helpers/allocate_table.py). ``multi`` classes select on allowMultipleAllocations."""
 
 import pytest
 
-from allocator.tests.allocation.test_allocate_table import run_case, table_params
+from allocator.tests.helpers.allocate_table import run_case, table_params
 
 CASES = r"""
 _anchors:

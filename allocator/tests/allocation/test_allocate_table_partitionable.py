@@ -1,9 +1,9 @@
 """Upstream's allocator test table, part 3: partitionable devices (shared counters, per-device
-node selection), taints, binding conditions (shorthand: see test_allocate_table)."""
+node selection), taints, binding conditions (shorthand: see helpers/allocate_table.py)."""
 
 import pytest
 
-from allocator.tests.allocation.test_allocate_table import run_case, table_params
+from allocator.tests.helpers.allocate_table import run_case, table_params
 
 CASES = r"""
 _anchors:

@@ -1,9 +1,9 @@
 """Upstream's allocator test table, part 5: list-type attributes, pools spanning nodes, invalid
-pools, combinations within a request, lexicographical order (shorthand: see test_allocate_table)."""
+pools, combinations within a request, lexicographical order (shorthand: see helpers/allocate_table.py)."""
 
 import pytest
 
-from allocator.tests.allocation.test_allocate_table import run_case, table_params
+from allocator.tests.helpers.allocate_table import run_case, table_params
 
 CASES = r"""
 list-attributes-match-constaint-scalar-string-values:

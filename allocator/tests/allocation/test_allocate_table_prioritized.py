@@ -1,9 +1,9 @@
 """Upstream's allocator test table, part 2: CEL errors, result limits, prioritized lists
-(shorthand: see test_allocate_table)."""
+(shorthand: see helpers/allocate_table.py)."""
 
 import pytest
 
-from allocator.tests.allocation.test_allocate_table import run_case, table_params
+from allocator.tests.helpers.allocate_table import run_case, table_params
 
 CASES = r"""
 _selectors:  # anchors only, not a case

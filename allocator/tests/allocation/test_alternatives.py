@@ -12,7 +12,7 @@ from allocator.allocation.alternatives import MAX_LIMIT, list_grants
 from allocator.engine import analyze
 from allocator.kube.objects import read_documents
 from allocator.releases.gates import make_gates
-from allocator.tests.allocation.test_proofs import CLASSES, claim, exact, gpus, nics
+from allocator.tests.helpers.proofs import CLASSES, claim, exact, gpus, nics
 
 NODE = "node-0"
 DRIVER = "gpu.example.com"

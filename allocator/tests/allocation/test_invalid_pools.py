@@ -14,15 +14,11 @@ in test/integration/dra ("invalid-one-node-and-valid-other",
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
 from allocator.engine import analyze
-
-ROOT = Path(__file__).resolve().parents[3]
+from allocator.tests.helpers import cli
 
 CLASS = """
 apiVersion: resource.k8s.io/v1
@@ -74,8 +70,7 @@ def inventory(nodes: list[str], slices: list[str]) -> str:
 def allocate_cli(tmp_path, text: str, *args: str):
     path = tmp_path / "input.yaml"
     path.write_text(text + "---\n" + CLAIM)
-    return subprocess.run([sys.executable, "-m", "allocator", "allocate", *args, str(path)], cwd=ROOT,
-                          capture_output=True, text=True, timeout=120)
+    return cli("allocate", *args, str(path))
 
 
 WORKERS = [f"worker-{i}" for i in range(3)]

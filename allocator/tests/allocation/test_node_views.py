@@ -31,7 +31,8 @@ from allocator.allocation.errors import AllocatorError, SearchLimitError
 from allocator.allocation.node_views import FrozenSlices
 from allocator.allocation.switches import VARIANTS
 from allocator.synthetic import cluster_yaml
-from allocator.tests.allocation.test_allocate_table import (
+from allocator.tests.helpers import BENCH_CLAIM
+from allocator.tests.helpers.allocate_table import (
     build_claim,
     build_class,
     build_node,
@@ -39,8 +40,7 @@ from allocator.tests.allocation.test_allocate_table import (
     build_state,
     case_features,
 )
-from allocator.tests.allocation.test_proofs_property import BOUNDED, FEATURES, SELECTORS, devices, requests
-from allocator.tests.test_cluster_cli import CLAIM
+from allocator.tests.helpers.strategies import BOUNDED, FEATURES, SELECTORS, devices, requests
 
 # Selectors that read an attribute every node has its own value of, or the whole device.
 NODE_SELECTORS = SELECTORS + [
@@ -211,7 +211,7 @@ def test_the_engine_reports_the_same_with_and_without_shared_answers(monkeypatch
     reports = []
     for share in (False, True):
         monkeypatch.setattr(allocate_module, "SHARE_OUTCOMES", share)
-        report = engine.analyze(CLAIM, inventory).to_dict()
+        report = engine.analyze(BENCH_CLAIM, inventory).to_dict()
         reports.append(json.dumps(report, sort_keys=True))
         nodes = report["nodes"]
     assert reports[0] == reports[1]

@@ -27,7 +27,7 @@ from allocator.tests.allocation import (
     test_allocate_table_pools,
     test_allocate_table_prioritized,
 )
-from allocator.tests.allocation.test_allocate_table import (
+from allocator.tests.helpers.allocate_table import (
     build_claim,
     build_class,
     build_node,

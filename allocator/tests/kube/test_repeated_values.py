@@ -14,7 +14,7 @@ import json
 import pytest
 
 from allocator.kube import decode, objects
-from allocator.tests.validation.test_validation_common import SLICE, errors, fresh
+from allocator.tests.helpers.validation import SLICE, errors, fresh
 
 
 def _slice(devices: list[dict]) -> dict:

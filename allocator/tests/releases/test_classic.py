@@ -7,7 +7,7 @@ import pytest
 from allocator.engine import analyze
 from allocator.kube.objects import read_documents
 from allocator.releases.gates import FeatureGateError, make_gates
-from allocator.tests.test_allocate_cli import run
+from allocator.tests.helpers import cli
 from allocator.validation import validate_documents
 
 DRA_ON = {"DynamicResourceAllocation": True}
@@ -122,13 +122,13 @@ def test_the_gate_needs_dynamic_resource_allocation():
 
 def test_cli_allocate_exits_1_for_a_classic_claim_and_0_without_the_gate():
     text = INVENTORY + "---\n" + claim()
-    proc = run("allocate", "--kubernetes-version", "1.31", "--feature-gates",
+    proc = cli("allocate", "--kubernetes-version", "1.31", "--feature-gates",
                "DynamicResourceAllocation=true,DRAControlPlaneController=true", "-", stdin=text)
     assert proc.returncode == 1, proc.stderr
     assert "the control-plane controller of that driver allocates it" in proc.stderr and proc.stdout == ""
-    proc = run("allocate", "--kubernetes-version", "1.31", "--feature-gates", "DynamicResourceAllocation=true", "-",
+    proc = cli("allocate", "--kubernetes-version", "1.31", "--feature-gates", "DynamicResourceAllocation=true", "-",
                stdin=text)
     assert proc.returncode == 0, proc.stderr
-    proc = run("allocate", "--kubernetes-version", "1.32", "--feature-gates", "DynamicResourceAllocation=true", "-",
+    proc = cli("allocate", "--kubernetes-version", "1.32", "--feature-gates", "DynamicResourceAllocation=true", "-",
                stdin=text)
     assert proc.returncode == 2 and 'unknown field "spec.controller"' in proc.stderr

@@ -12,7 +12,7 @@ from allocator.kube.convert import CLASSIC_FIELDS
 from allocator.releases import fields as release_fields
 from allocator.releases.gates import make_gates, stored_object_gates
 from allocator.releases.table import RELEASES, Release, release_key
-from allocator.tests.test_allocate_cli import run
+from allocator.tests.helpers import cli
 from allocator.validation import validate_documents
 
 DRA_ON = {"DynamicResourceAllocation": True}
@@ -219,7 +219,7 @@ spec:
 
 
 def test_cli_validate_refuses_first_available_on_1_32_as_invalid_input():
-    proc = run("validate", "--kubernetes-version", "1.32", "--feature-gates", "DynamicResourceAllocation=true",
+    proc = cli("validate", "--kubernetes-version", "1.32", "--feature-gates", "DynamicResourceAllocation=true",
                "-o", "json", "-", stdin=FIRST_AVAILABLE)
     assert proc.returncode == 1, proc.stderr
     printed = json.loads(proc.stdout)
@@ -228,12 +228,12 @@ def test_cli_validate_refuses_first_available_on_1_32_as_invalid_input():
     assert (error["field"], error["type"], error["line"], error["column"]) == (
         "spec.devices.requests[0].firstAvailable", "Parse error", *FIRST_AVAILABLE_AT)
     assert "has no such field (added in 1.33)" in error["detail"]
-    proc = run("validate", "--kubernetes-version", "1.34", "-", stdin=FIRST_AVAILABLE)
+    proc = cli("validate", "--kubernetes-version", "1.34", "-", stdin=FIRST_AVAILABLE)
     assert proc.returncode == 0, proc.stdout
 
 
 def test_cli_allocate_refuses_it_like_any_invalid_input():
-    proc = run("allocate", "--kubernetes-version", "1.32", "--feature-gates", "DynamicResourceAllocation=true", "-",
+    proc = cli("allocate", "--kubernetes-version", "1.32", "--feature-gates", "DynamicResourceAllocation=true", "-",
                stdin=FIRST_AVAILABLE)
     assert proc.returncode == 2
     assert 'unknown field "spec.devices.requests[0].firstAvailable"' in proc.stderr and proc.stdout == ""

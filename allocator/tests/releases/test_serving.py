@@ -10,7 +10,7 @@ from allocator.engine import analyze
 from allocator.reading.diagnostics import NOT_SERVED
 from allocator.releases.gates import FeatureGateError
 from allocator.releases.table import RELEASES
-from allocator.tests.test_allocate_cli import run
+from allocator.tests.helpers import cli
 
 # The same cluster and claim in the shape every version writes them.
 V1 = """
@@ -134,11 +134,11 @@ def test_the_inventory_is_refused_too_and_says_where():
 
 
 def test_cli_refuses_what_the_release_does_not_serve_with_exit_2():
-    proc = run("allocate", "--kubernetes-version", "1.31", "--feature-gates", "DynamicResourceAllocation=true", "-",
+    proc = cli("allocate", "--kubernetes-version", "1.31", "--feature-gates", "DynamicResourceAllocation=true", "-",
                stdin=V1 + "---" + V1_CLAIM)
     assert proc.returncode == 2
     assert "not served by Kubernetes 1.31, which serves ResourceClaim in resource.k8s.io/v1alpha3" in proc.stderr
-    proc = run("validate", "--kubernetes-version", "1.31", "-o", "json", "-", stdin=V1_CLAIM)
+    proc = cli("validate", "--kubernetes-version", "1.31", "-o", "json", "-", stdin=V1_CLAIM)
     assert proc.returncode == 2
     (error,) = json.loads(proc.stdout)["errors"]
     assert error["type"] == "Not served" and error["field"] == "apiVersion"
@@ -146,26 +146,26 @@ def test_cli_refuses_what_the_release_does_not_serve_with_exit_2():
 
 
 def test_cli_allocates_v1alpha3_on_1_31_and_v1_by_default():
-    proc = run("allocate", "--kubernetes-version", "1.31", "--feature-gates", "DynamicResourceAllocation=true", "-",
+    proc = cli("allocate", "--kubernetes-version", "1.31", "--feature-gates", "DynamicResourceAllocation=true", "-",
                stdin=older("v1alpha3") + "---" + older_claim("v1alpha3"))
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["node"] == "node-a"
-    assert run("allocate", "-", stdin=V1 + "---" + V1_CLAIM).returncode == 0
+    assert cli("allocate", "-", stdin=V1 + "---" + V1_CLAIM).returncode == 0
     # 1.37 (the default) no longer serves v1alpha3
-    proc = run("allocate", "-", stdin=older("v1alpha3") + "---" + older_claim("v1alpha3"))
+    proc = cli("allocate", "-", stdin=older("v1alpha3") + "---" + older_claim("v1alpha3"))
     assert proc.returncode == 2 and "which serves ResourceClaim in resource.k8s.io/v1, " in proc.stderr
 
 
 @pytest.mark.parametrize("command", ["allocate", "validate"])
 def test_cli_refuses_unknown_releases_and_locked_gates_of_a_named_release(command):
-    proc = run(command, "--kubernetes-version", "1.30", "-", stdin=V1_CLAIM)
+    proc = cli(command, "--kubernetes-version", "1.30", "-", stdin=V1_CLAIM)
     assert proc.returncode == 2 and "unsupported Kubernetes release '1.30'" in proc.stderr
-    proc = run(command, "--kubernetes-version", "1.37", "--feature-gates", "DRAPrioritizedList=false", "-",
+    proc = cli(command, "--kubernetes-version", "1.37", "--feature-gates", "DRAPrioritizedList=false", "-",
                stdin=V1 + "---" + V1_CLAIM)
     assert proc.returncode == 2
     assert "cannot set feature gate DRAPrioritizedList to false, feature is locked to true" in proc.stderr
     # 1.36: GA but not locked yet
-    proc = run(command, "--kubernetes-version", "1.36", "--feature-gates", "DRAPrioritizedList=false", "-",
+    proc = cli(command, "--kubernetes-version", "1.36", "--feature-gates", "DRAPrioritizedList=false", "-",
                stdin=V1 + "---" + V1_CLAIM)
     assert proc.returncode == 0, proc.stderr
 
@@ -180,5 +180,5 @@ def test_an_unserved_object_is_refused_as_such_even_when_its_fields_are_of_anoth
     report = analyze(claim, older("v1alpha3"), feature_gates={"DynamicResourceAllocation": True},
                      kubernetes_version="1.33")
     assert [(d.type, d.field) for d in report.errors] == [("Parse error", "spec.devices.requests[0].exactly")]
-    proc = run("allocate", "-", stdin=V1 + "---" + claim)
+    proc = cli("allocate", "-", stdin=V1 + "---" + claim)
     assert proc.returncode == 2 and "Not served" in proc.stderr and "exactly" not in proc.stderr

@@ -6,7 +6,7 @@ import textwrap
 
 import pytest
 
-from allocator.tests.validation.test_validation_common import diagnostics, errors, gates
+from allocator.tests.helpers.validation import diagnostics, errors, gates
 
 pytest.importorskip("allocator.cel")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from allocator.tests.validation.test_validation_common import (
+from allocator.tests.helpers.validation import (
     BAD_NAME,
     CIDENT_MSG,
     CLAIM,
@@ -264,7 +264,7 @@ def test_a_malformed_consumed_capacity_in_an_allocation_is_a_parse_error():
 
 def test_the_engine_reports_a_malformed_requested_capacity_instead_of_failing():
     from allocator.engine import analyze
-    from allocator.tests.validation.test_validation_common import CLASS, SLICE
+    from allocator.tests.helpers.validation import CLASS, SLICE
 
     claim = claim_with(requests=[{"name": "a", "exactly": exact(capacity={"requests": {"memory": ""}})}])
     report = analyze(yaml.safe_dump(claim), yaml.safe_dump_all([CLASS, SLICE]),

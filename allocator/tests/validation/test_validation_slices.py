@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from allocator.tests.validation.test_validation_common import (
+from allocator.tests.helpers.validation import (
     BAD_NAME,
     CIDENT_MSG,
     LABEL_MSG,

@@ -3,21 +3,16 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-import types
-from pathlib import Path
 
 import pytest
 import yaml
 
 from allocator.kube.objects import read_documents
 from allocator.releases.gates import make_gates
-from allocator.tests.validation.test_validation_common import CLAIM, SLICE, fresh
+from allocator.tests.helpers import ROOT, cli, write_files
+from allocator.tests.helpers.validation import CLAIM, SLICE, fresh
 from allocator.validation import inventory_warnings, validate_documents
-from allocator.validation.cli import run
 
-ROOT = Path(__file__).resolve().parents[3]
 CLASS = {"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", "metadata": {"name": "foo"},
          "spec": {"selectors": [{"cel": {"expression": "device.driver == 'dra.example.com'"}}]}}
 
@@ -119,32 +114,13 @@ def test_class_matching_nothing():
 
 # -- CLI -----------------------------------------------------------------------------------
 
-def _files(tmp_path, **contents):
-    paths = []
-    for name, text in contents.items():
-        path = tmp_path / f"{name}.yaml"
-        path.write_text(text)
-        paths.append(str(path))
-    return paths
-
-
 def _cli(args, stdin=None):
-    main = ROOT / "allocator" / "__main__.py"
-    if main.exists():
-        proc = subprocess.run([sys.executable, "-m", "allocator", "validate", *args], input=stdin, text=True,
-                              capture_output=True, cwd=ROOT)
-        return proc.returncode, proc.stdout, proc.stderr
-    import io
-    files = [a for a in args if not a.startswith("-") and "=" not in a and a not in ("json", "text")]
-    output = "text" if "text" in args else "json"
-    gates_arg = next((a.split("=", 1)[1] for a in args if a.startswith("--feature-gates=")), None)
-    out, err = io.StringIO(), io.StringIO()
-    rc = run(types.SimpleNamespace(files=files, feature_gates=gates_arg, output=output), out, err)
-    return rc, out.getvalue(), err.getvalue()
+    proc = cli("validate", *args, stdin=stdin)
+    return proc.returncode, proc.stdout, proc.stderr
 
 
 def test_cli_valid_json(tmp_path):
-    paths = _files(tmp_path, inv=yaml.safe_dump_all(inventory(0)), claim=yaml.safe_dump(claim()))
+    paths = write_files(tmp_path, inv=yaml.safe_dump_all(inventory(0)), claim=yaml.safe_dump(claim()))
     rc, out, _ = _cli(["-o", "json", *paths])
     assert rc == 0
     assert json.loads(out) == {"valid": True, "errors": [], "warnings": []}
@@ -153,7 +129,7 @@ def test_cli_valid_json(tmp_path):
 def test_cli_invalid_json_shape(tmp_path):
     bad = claim()
     bad["spec"]["devices"]["requests"][0]["exactly"]["count"] = -1
-    (path,) = _files(tmp_path, claim=yaml.safe_dump(bad))
+    (path,) = write_files(tmp_path, claim=yaml.safe_dump(bad))
     rc, out, _ = _cli(["-o", "json", path])
     report = json.loads(out)
     assert rc == 1 and report["valid"] is False
@@ -168,7 +144,7 @@ def test_cli_invalid_json_shape(tmp_path):
 def test_cli_text(tmp_path):
     bad = claim()
     bad["spec"]["devices"]["requests"][0]["exactly"]["count"] = -1
-    (path,) = _files(tmp_path, claim=yaml.safe_dump(bad, sort_keys=False))
+    (path,) = write_files(tmp_path, claim=yaml.safe_dump(bad, sort_keys=False))
     rc, out, _ = _cli(["-o", "text", path])
     assert rc == 1
     line = out.splitlines()[0]
@@ -180,14 +156,14 @@ def test_cli_text(tmp_path):
 def test_cli_strict_decoding_errors_are_invalid_not_unreadable(tmp_path):
     bad = claim()
     bad["spec"]["devices"]["requests"][0]["exactly"]["cuont"] = 1
-    (path,) = _files(tmp_path, claim=yaml.safe_dump(bad))
+    (path,) = write_files(tmp_path, claim=yaml.safe_dump(bad))
     rc, out, _ = _cli([path])
     assert rc == 1
     assert json.loads(out)["errors"][0]["type"] == "Parse error"
 
 
 def test_cli_unreadable(tmp_path):
-    (path,) = _files(tmp_path, broken="a: [\n")
+    (path,) = write_files(tmp_path, broken="a: [\n")
     rc, out, _ = _cli([path])
     assert rc == 2 and json.loads(out)["valid"] is False
     rc, _, _ = _cli([str(tmp_path / "missing.yaml")])
@@ -199,9 +175,9 @@ def test_cli_unreadable(tmp_path):
 def test_cli_stdin_and_gates(tmp_path):
     text = yaml.safe_dump({**claim(), "spec": {"devices": {"requests": [
         {"name": "r", "firstAvailable": [{"name": "a", "deviceClassName": "foo"}]}]}}})
-    rc, out, _ = _cli(["-"], stdin=text) if (ROOT / "allocator" / "__main__.py").exists() else (0, "{}", "")
+    rc, out, _ = _cli(["-"], stdin=text)
     assert rc == 0, out
-    (path,) = _files(tmp_path, claim=text)
+    (path,) = write_files(tmp_path, claim=text)
     rc, out, _ = _cli(["--feature-gates=DRAPrioritizedList=false", path])
     assert rc == 1
     assert json.loads(out)["warnings"][0]["type"] == "Warning"

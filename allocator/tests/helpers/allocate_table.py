@@ -1,8 +1,9 @@
 """Upstream's shared allocator test table, re-expressed as compact YAML cases.
 
 Every case of ``structured/internal/allocatortesting`` (kubernetes/
-dynamic-resource-allocation) is here, with the same inputs and expected
-outputs, written in a shorthand this module expands. Like upstream, each
+dynamic-resource-allocation) is in ``allocation/test_allocate_table_*.py``,
+with the same inputs and expected outputs, written in a shorthand this
+module expands (``table_params``, ``run_case``). Like upstream, each
 case runs against every implementation (stable, incubating, experimental)
 that supports the features it needs.
 
