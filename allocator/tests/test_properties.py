@@ -28,11 +28,9 @@ from allocator.kube.objects import ReadResult, read_documents
 from allocator.reading.diagnostics import Diagnostic, DiagnosticError
 from allocator.releases.gates import RELEASES, defaults, exists_in, locked_in
 from allocator.releases.table import GATE_REQUIRES
-from allocator.tests.helpers import ROOT
+from allocator.tests.helpers import SAMPLES
 from allocator.tests.helpers.strategies import bounded
 from allocator.validation import validate_documents
-
-SAMPLES = ROOT / "playground" / "samples"
 
 BOUNDED = bounded(HealthCheck.filter_too_much)
 

@@ -19,9 +19,8 @@ import yaml
 
 from allocator.kube.objects import read_documents
 from allocator.releases.gates import CURRENT_RELEASE, make_gates
-from allocator.tests.helpers import ROOT, cli
+from allocator.tests.helpers import ROOT, SAMPLES, cli
 
-SAMPLES = ROOT / "playground" / "samples"
 INVENTORY_DIR = SAMPLES / "inventories"
 EXAMPLE_DIR = SAMPLES / "examples"
 

@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
+
+from allocator.kube import objects
 
 # The checkout (or clone): the folder holding allocator/, playground/ and pyproject.toml.
 ROOT = Path(__file__).resolve().parents[3]
@@ -18,6 +21,8 @@ ROOT = Path(__file__).resolve().parents[3]
 DATA = Path(__file__).resolve().parents[1] / "data"
 # Real driver examples copied into the project, with their provenance (data/examples/README.md).
 EXAMPLES = DATA / "examples"
+# The sample inventories and the example gallery.
+SAMPLES = ROOT / "playground" / "samples"
 
 # The claim of the cluster benchmark (bench/cluster_bench.py): one GPU of the synthetic cluster.
 BENCH_CLAIM = (ROOT / "bench" / "cluster_bench.py").read_text().split('CLAIM = """\\\n', 1)[1].split('"""', 1)[0]
@@ -42,3 +47,24 @@ def write_files(folder: Path, **contents: str) -> list[str]:
         path.write_text(text)
         paths.append(str(path))
     return paths
+
+
+def read_uncached(text: str, fast: bool = True) -> objects.ReadResult:
+    """``read_documents(text)`` read afresh (not from the read cache), by the fast reader or, with
+    ``fast=False``, by the positioned reader alone; raises what it raises."""
+    objects._cache.clear()
+    objects.FAST_READER = fast
+    try:
+        return objects.read_documents(text)
+    finally:
+        objects.FAST_READER = True
+        objects._cache.clear()
+
+
+def at(text: str, needle: str, nth: int = 1) -> tuple[int, int]:
+    """1-based (line, column) of the nth occurrence of needle in the dedented text."""
+    text = textwrap.dedent(text)
+    index = -1
+    for _ in range(nth):
+        index = text.index(needle, index + 1)
+    return text.count("\n", 0, index) + 1, index - text.rfind("\n", 0, index)

@@ -12,6 +12,7 @@ from allocator.kube.convert import SERVED_VERSIONS, Conversion, convert, to_v1
 from allocator.kube.objects import read_documents
 from allocator.reading.diagnostics import DiagnosticError
 from allocator.reading.yamlsource import PosDict, load_yaml_stream
+from allocator.tests.helpers import at
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 
@@ -31,15 +32,6 @@ def read_one(text: str):
     assert not result.errors, [str(e) for e in result.errors]
     assert len(result.documents) == 1
     return result.documents[0]
-
-
-def at(text: str, needle: str, nth: int = 1) -> tuple[int, int]:
-    """1-based (line, column) of the nth occurrence of needle in the dedented text."""
-    text = textwrap.dedent(text)
-    index = -1
-    for _ in range(nth):
-        index = text.index(needle, index + 1)
-    return text.count("\n", 0, index) + 1, index - text.rfind("\n", 0, index)
 
 
 def errors_of(text: str) -> list[tuple[str, str, int, int]]:

@@ -8,16 +8,7 @@ import pytest
 from allocator.kube import model
 from allocator.kube.objects import read_documents, read_or_raise
 from allocator.reading.diagnostics import DiagnosticError
-from allocator.tests.helpers import example_files
-
-
-def at(text: str, needle: str, nth: int = 1) -> tuple[int, int]:
-    """1-based (line, column) of the nth occurrence of needle in the dedented text."""
-    text = textwrap.dedent(text)
-    index = -1
-    for _ in range(nth):
-        index = text.index(needle, index + 1)
-    return text.count("\n", 0, index) + 1, index - text.rfind("\n", 0, index)
+from allocator.tests.helpers import at, example_files
 
 
 def read(text: str, **kwargs):

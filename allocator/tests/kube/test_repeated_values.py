@@ -13,7 +13,8 @@ import json
 
 import pytest
 
-from allocator.kube import decode, objects
+from allocator.kube import decode
+from allocator.tests.helpers import read_uncached
 from allocator.tests.helpers.validation import SLICE, errors, fresh
 
 
@@ -24,13 +25,7 @@ def _slice(devices: list[dict]) -> dict:
 
 
 def _read(obj: dict, fast: bool = True):
-    objects._cache.clear()
-    objects.FAST_READER = fast
-    try:
-        return objects.read_documents(json.dumps(obj))
-    finally:
-        objects.FAST_READER = True
-        objects._cache.clear()
+    return read_uncached(json.dumps(obj), fast)
 
 
 def _device(name: str, attributes: dict, capacity: dict | None = None) -> dict:

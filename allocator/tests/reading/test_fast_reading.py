@@ -21,7 +21,7 @@ from allocator.reading.limits import Limits
 from allocator.reading.plainyaml import read_plain
 from allocator.releases.gates import make_gates
 from allocator.synthetic import cluster_json, cluster_yaml
-from allocator.tests.helpers import DATA, example_files
+from allocator.tests.helpers import DATA, example_files, read_uncached
 from allocator.validation import validate_documents
 
 
@@ -62,15 +62,10 @@ def _variants(text: str) -> list[tuple[str, str]]:
 
 
 def _answer(text: str, fast: bool):
-    objects._cache.clear()
-    objects.FAST_READER = fast
     try:
-        result = objects.read_documents(text)
+        result = read_uncached(text, fast)
     except DiagnosticError as err:
         return "unreadable", [d.to_dict() for d in err.diagnostics]
-    finally:
-        objects.FAST_READER = True
-        objects._cache.clear()
     diagnostics = validate_documents(result, make_gates(), text)
     return ([(d.kind, d.name, d.index, d.line, d.column) for d in result.documents],
             [d.to_dict() for d in diagnostics], result.ignored)

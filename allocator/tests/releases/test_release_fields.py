@@ -7,12 +7,11 @@ import json
 import pytest
 
 from allocator.engine import analyze
-from allocator.kube import objects
 from allocator.kube.convert import CLASSIC_FIELDS
 from allocator.releases import fields as release_fields
 from allocator.releases.gates import make_gates, stored_object_gates
 from allocator.releases.table import RELEASES, Release, release_key
-from allocator.tests.helpers import cli
+from allocator.tests.helpers import cli, read_uncached
 from allocator.validation import validate_documents
 
 DRA_ON = {"DynamicResourceAllocation": True}
@@ -64,13 +63,7 @@ spec:
 
 def diagnostics(text: str, release: str, gates=None, fast: bool = True):
     """Diagnostics of ``text`` on ``release`` with DRA on (or ``gates``: a FeatureGates)."""
-    objects._cache.clear()
-    objects.FAST_READER = fast
-    try:
-        result = objects.read_documents(text)
-    finally:
-        objects.FAST_READER = True
-        objects._cache.clear()
+    result = read_uncached(text, fast)
     return validate_documents(result, gates or make_gates(DRA_ON, release), text)
 
 

@@ -9,7 +9,7 @@ import yaml
 
 from allocator.kube.objects import read_documents
 from allocator.releases.gates import make_gates
-from allocator.tests.helpers import ROOT, cli, write_files
+from allocator.tests.helpers import SAMPLES, cli, write_files
 from allocator.tests.helpers.validation import CLAIM, SLICE, fresh
 from allocator.validation import inventory_warnings, validate_documents
 
@@ -185,10 +185,10 @@ def test_cli_stdin_and_gates(tmp_path):
 
 # -- the gallery ---------------------------------------------------------------------------
 
-SAMPLES = sorted((ROOT / "playground" / "samples" / "examples").glob("*.yaml"))
+SAMPLE_EXAMPLES = sorted((SAMPLES / "examples").glob("*.yaml"))
 
 
-@pytest.mark.parametrize("sample", SAMPLES, ids=lambda p: p.stem)
+@pytest.mark.parametrize("sample", SAMPLE_EXAMPLES, ids=lambda p: p.stem)
 def test_gallery_samples_are_valid(sample):
     example = yaml.safe_load(sample.read_text())
     gates = make_gates(example.get("featureGates") or {}, str(example.get("kubernetesVersion", "1.37")))
