@@ -16,6 +16,7 @@ from allocator.allocation.search import PROVE_AFTER
 from allocator.engine import analyze
 from allocator.kube.objects import read_documents
 from allocator.releases.gates import make_gates
+from allocator.tests.helpers import write_files
 from allocator.tests.helpers.proofs import (
     CLASSES,
     GPU_NIC,
@@ -238,9 +239,8 @@ def test_analyze_leaves_proof_out_where_the_claims_fit():
 
 @pytest.mark.parametrize("node", [[], ["--node", NODE]], ids=["node-search", "one-node"])
 def test_the_cli_says_which_proof_decided(tmp_path, capsys, node):
-    path = tmp_path / "issue.yaml"
-    path.write_text(ISSUE)
-    code = main(["allocate", *node, str(path)])
+    (path,) = write_files(tmp_path, issue=ISSUE)
+    code = main(["allocate", *node, path])
     captured = capsys.readouterr()
     assert code == 1
     assert MESSAGE in captured.err

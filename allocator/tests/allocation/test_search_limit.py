@@ -27,6 +27,7 @@ from allocator.tests.allocation import (
     test_allocate_table_pools,
     test_allocate_table_prioritized,
 )
+from allocator.tests.helpers import write_files
 from allocator.tests.helpers.allocate_table import (
     build_claim,
     build_class,
@@ -283,9 +284,8 @@ def test_analyze_still_allocates_what_fits_within_the_budget(small_budget):
 
 @pytest.mark.parametrize("node", [[], ["--node", "node-0"]], ids=["node-search", "one-node"])
 def test_the_cli_exits_2_with_the_limit_message(small_budget, tmp_path, capsys, node):
-    path = tmp_path / "all.yaml"
-    path.write_text(INVENTORY + "---\n" + GREEDY)
-    code = main(["allocate", *node, str(path)])
+    (path,) = write_files(tmp_path, all=INVENTORY + "---\n" + GREEDY)
+    code = main(["allocate", *node, path])
     captured = capsys.readouterr()
     assert code == 2
     assert captured.err.startswith("error: search limit reached after 500 steps: ")

@@ -21,6 +21,7 @@ import pytest
 from allocator.cel import CELCompileError, CELRuntimeError, compile_selector
 from allocator.kube.model import DeviceAttribute as A
 from allocator.kube.model import DeviceCapacity as C
+from allocator.tests.helpers import write_files
 
 DRV = "x.example.com"
 ATTRS = {"a": A(int=1), "s": A(string="abc"), "v": A(version="1.2.3"), "b": A(bool=True)}
@@ -179,11 +180,10 @@ def test_the_command_line_exits_2_on_an_internal_error(monkeypatch, tmp_path):
     from allocator.__main__ import main
 
     _broken_overload(monkeypatch)
-    path = tmp_path / "in.yaml"
-    path.write_text(CLI_INPUT)
+    (path,) = write_files(tmp_path, **{"in": CLI_INPUT})
     out, err = io.StringIO(), io.StringIO()
     with redirect_stdout(out), redirect_stderr(err):
-        code = main(["allocate", "--node", "node-a", "-o", "json", str(path)])
+        code = main(["allocate", "--node", "node-a", "-o", "json", path])
     assert code == 2, (out.getvalue(), err.getvalue())
     text = out.getvalue() + err.getvalue()
     assert "claim default/claim" in text
