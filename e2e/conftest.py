@@ -19,23 +19,16 @@ Content-Security-Policy violation.
 
 from __future__ import annotations
 
-import json
 import os
-import socket
-import subprocess
-import sys
 import tempfile
-import time
-import urllib.error
-import urllib.request
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+from playwright.sync_api import Browser, Page, sync_playwright
 
-ROOT = Path(__file__).resolve().parents[1]
+from e2e.helpers import Server, new_context, start_server
+
 CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -46,96 +39,6 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-
-# Settings of the server under test. Rate limits are raised (not off, so the
-# limiter runs) because the whole suite comes from one address;
-# e2e/test_security.py proves the 429s on a server with tight limits.
-SERVER_ENV = {
-    "DEBUG": "0",
-    "SECRET_KEY": "e2e-only-not-secret",
-    "ALLOWED_HOSTS": "127.0.0.1,localhost",
-    "HTTPS": "0",
-    "API_REQUESTS_PER_MINUTE": "100000",
-    "PAGE_ANALYSES_PER_MINUTE": "100000",
-    "PAGE_SHARES_PER_MINUTE": "100000",
-    "WEB_CONCURRENCY": "2",
-    "GUNICORN_MAX_REQUESTS": "0",
-    "LOG_LEVEL": "WARNING",
-}
-# Settings of the test process that must not leak into the server's.
-CLEARED = ("DATABASE_URL", "CSRF_TRUSTED_ORIGINS", "SECURE_PROXY_SSL_HEADER", "SECURE_SSL_REDIRECT",
-           "DATA_UPLOAD_MAX_MEMORY_SIZE", "STATIC_ROOT", "API_NUM_PROXIES", "BIND", "DJANGO_SETTINGS_MODULE",
-           "CACHE")
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@dataclass
-class Server:
-    url: str
-    process: subprocess.Popen
-    log: Path
-    env: dict[str, str] = field(repr=False)
-
-    def stop(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-
-
-def start_server(folder: Path, database_url: str | None = None, **overrides: str) -> Server:
-    """gunicorn on a free port, logging into `folder`, on `database_url` (default:
-    a SQLite file in `folder`) after `migrate` and `load_samples`."""
-    env = {k: v for k, v in os.environ.items() if k not in CLEARED}
-    env.update(SERVER_ENV, DATABASE_URL=database_url or f"sqlite:///{folder / 'db.sqlite3'}", **overrides)
-    for command in (["migrate", "--no-input"], ["load_samples"]):
-        subprocess.run([sys.executable, "manage.py", *command], cwd=ROOT, env=env, check=True,
-                       capture_output=True, timeout=300)
-    port = _free_port()
-    env["BIND"] = f"127.0.0.1:{port}"
-    log = folder / "gunicorn.log"
-    with log.open("wb") as out:
-        process = subprocess.Popen([sys.executable, "-m", "gunicorn"], cwd=ROOT, env=env,
-                                   stdout=out, stderr=subprocess.STDOUT)
-    server = Server(f"http://127.0.0.1:{port}", process, log, env)
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            with urllib.request.urlopen(server.url + "/healthz", timeout=5) as r:
-                if r.status == 200:
-                    return server
-        except OSError:
-            pass
-        if process.poll() is not None or time.monotonic() > deadline:
-            server.stop()
-            raise RuntimeError(f"gunicorn did not start:\n{log.read_text(errors='replace')[-3000:]}")
-        time.sleep(0.2)
-
-
-def http_call(method: str, url: str, body: dict | bytes | None = None, content_type: str = "application/json",
-         headers: dict[str, str] | None = None) -> tuple[int, dict | str]:
-    """One HTTP request to a test server: the status and the answer (JSON decoded when it is JSON).
-
-    A dict body is sent as JSON; 4xx and 5xx answers are returned, not raised."""
-    data = json.dumps(body).encode() if isinstance(body, dict) else body
-    request = urllib.request.Request(url, data=data, method=method,
-                                     headers={"Content-Type": content_type, **(headers or {})})
-    try:
-        with urllib.request.urlopen(request, timeout=60) as r:
-            status, text = r.status, r.read().decode()
-    except urllib.error.HTTPError as e:
-        status, text = e.code, e.read().decode()
-    try:
-        return status, json.loads(text)
-    except ValueError:
-        return status, text
 
 
 @pytest.fixture(scope="session")
@@ -173,46 +76,6 @@ def browser() -> Iterator[Browser]:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
         yield browser
         browser.close()
-
-
-# Reports every CSP violation to the console as well, with what was blocked.
-CSP_LISTENER = """
-document.addEventListener("securitypolicyviolation", (e) => {
-  console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || "inline"} at ${e.sourceFile}:${e.lineNumber}`);
-});
-"""
-
-
-@dataclass
-class Problems:
-    errors: list[str] = field(default_factory=list)
-    csp: list[str] = field(default_factory=list)
-
-    def watch(self, context: BrowserContext) -> None:
-        context.add_init_script(CSP_LISTENER)
-        context.on("page", self.watch_page)
-
-    def watch_page(self, page: Page) -> None:
-        page.on("pageerror", lambda exc: self.errors.append(str(exc)))
-        page.on("console", self._console)
-
-    def _console(self, msg) -> None:
-        text = msg.text
-        if "Content Security Policy" in text or text.startswith("CSP violation"):
-            self.csp.append(text)
-
-    def check(self) -> None:
-        assert not self.csp, f"Content-Security-Policy violations: {self.csp}"
-        assert not self.errors, f"JavaScript errors on the page: {self.errors}"
-
-
-def new_context(browser: Browser, base_url: str, **options) -> tuple[BrowserContext, Problems]:
-    """A browser context on `base_url` whose pages record JS errors and CSP violations."""
-    context = browser.new_context(base_url=base_url, **options)
-    context.set_default_timeout(10_000)
-    problems = Problems()
-    problems.watch(context)
-    return context, problems
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from e2e.test_playground import replace_text, summary
+from e2e.helpers import replace_text, summary
 
 pytestmark = pytest.mark.e2e
 

@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 from allocator.synthetic import cluster_yaml
-from e2e.conftest import Server, http_call, start_server
-from e2e.test_playground import ONE_GPU as CLAIM
+from e2e.helpers import ONE_GPU as CLAIM
+from e2e.helpers import Server, http_call, start_server
 
 pytestmark = pytest.mark.e2e
 

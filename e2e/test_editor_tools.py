@@ -6,8 +6,7 @@ import re
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from e2e.conftest import new_context
-from e2e.test_playground import KUBECTL_LIST, ONE_GPU, editor, replace_text, summary
+from e2e.helpers import KUBECTL_LIST, ONE_GPU, editor, new_context, replace_text, summary
 
 pytestmark = pytest.mark.e2e
 

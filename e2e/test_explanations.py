@@ -4,7 +4,7 @@ CEL mistakes, read on the page the way a person writing a claim would."""
 import pytest
 from playwright.sync_api import Page, expect
 
-from e2e.test_playground import replace_text, summary
+from e2e.helpers import replace_text, summary
 
 pytestmark = pytest.mark.e2e
 

@@ -17,8 +17,7 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import Page, expect
 
-from e2e.conftest import Server, http_call
-from e2e.test_playground import replace_text, summary
+from e2e.helpers import Server, http_call, replace_text, summary
 
 pytestmark = pytest.mark.e2e
 

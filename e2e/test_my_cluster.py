@@ -8,8 +8,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from allocator.synthetic import cluster_yaml
-from e2e.conftest import new_context
-from e2e.test_playground import replace_text
+from e2e.helpers import new_context, replace_text
 
 pytestmark = pytest.mark.e2e
 

@@ -6,82 +6,9 @@ import pytest
 import yaml
 from playwright.sync_api import Browser, Page, expect
 
-from e2e.conftest import new_context
+from e2e.helpers import KUBECTL_LIST, ONE_GPU, editor, new_context, replace_text, summary
 
 pytestmark = pytest.mark.e2e
-
-KUBECTL_LIST = """\
-apiVersion: v1
-kind: List
-items:
-- apiVersion: v1
-  kind: Node
-  metadata:
-    name: pasted-node
-    managedFields:
-    - manager: kubelet
-      operation: Update
-- apiVersion: apps/v1
-  kind: Deployment
-  metadata:
-    name: web
-- apiVersion: resource.k8s.io/v1beta1
-  kind: DeviceClass
-  metadata:
-    name: gpu.example.com
-  spec:
-    selectors:
-    - cel:
-        expression: device.driver == 'gpu.example.com'
-- apiVersion: resource.k8s.io/v1beta1
-  kind: ResourceSlice
-  metadata:
-    name: pasted-slice
-  spec:
-    driver: gpu.example.com
-    nodeName: pasted-node
-    pool:
-      name: pasted-pool
-      generation: 1
-      resourceSliceCount: 1
-    devices:
-    - name: pasted-gpu-0
-      basic:
-        attributes:
-          model:
-            string: LATEST-GPU-MODEL
-metadata:
-  resourceVersion: ""
-"""
-
-ONE_GPU = """\
-apiVersion: resource.k8s.io/v1
-kind: ResourceClaim
-metadata:
-  name: one-gpu
-spec:
-  devices:
-    requests:
-    - name: gpu
-      exactly:
-        deviceClassName: gpu.example.com
-"""
-
-
-def editor(page: Page, name: str = "documents"):
-    return page.locator(f"#id_{name} + .CodeMirror")
-
-
-def replace_text(page: Page, text: str, name: str = "documents") -> None:
-    """Select everything in a CodeMirror editor and paste text over it, as a person would."""
-    editor(page, name).click()
-    page.keyboard.press("Control+A")
-    page.keyboard.insert_text(text)
-
-
-def summary(page: Page):
-    return page.locator("#result-summary")
-
 
 def test_it_shows_a_grant_per_container_on_first_load(page: Page, samples):
     page.goto("/")

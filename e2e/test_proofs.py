@@ -3,8 +3,8 @@
 import pytest
 from playwright.sync_api import Page, expect
 
-from allocator.tests.test_proofs import ISSUE, MESSAGE
-from e2e.test_playground import replace_text, summary
+from allocator.tests.helpers.proofs import ISSUE, MESSAGE
+from e2e.helpers import replace_text, summary
 
 pytestmark = pytest.mark.e2e
 

@@ -4,7 +4,7 @@ import pytest
 import yaml
 from playwright.sync_api import Page, expect
 
-from e2e.test_playground import ONE_GPU, replace_text, summary
+from e2e.helpers import ONE_GPU, replace_text, summary
 
 pytestmark = pytest.mark.e2e
 

@@ -15,7 +15,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from e2e.conftest import new_context
+from e2e.helpers import new_context
 
 pytestmark = pytest.mark.e2e
 

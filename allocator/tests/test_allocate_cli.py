@@ -5,12 +5,11 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 import yaml
 
-ROOT = Path(__file__).resolve().parents[2]
+from allocator.tests.helpers import ROOT, cli, write_files
 
 INVENTORY = """
 apiVersion: v1
@@ -57,22 +56,13 @@ spec:
 """
 
 
-def run(*args, stdin: str | None = None):
-    return subprocess.run([sys.executable, "-m", "allocator", *args], cwd=ROOT, input=stdin,
-                          capture_output=True, text=True, timeout=120)
-
-
 @pytest.fixture
 def files(tmp_path):
-    inventory = tmp_path / "inventory.yaml"
-    inventory.write_text(INVENTORY)
-    claim = tmp_path / "claim.yaml"
-    claim.write_text(CLAIM)
-    return str(inventory), str(claim)
+    return tuple(write_files(tmp_path, inventory=INVENTORY, claim=CLAIM))
 
 
 def test_it_prints_the_allocated_claim_and_exits_0(files):
-    proc = run("allocate", "--node", "node-b", *files)
+    proc = cli("allocate", "--node", "node-b", *files)
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)
     assert out["node"] == "node-b"
@@ -93,7 +83,7 @@ def test_it_prints_the_allocated_claim_and_exits_0(files):
 
 
 def test_it_exits_1_with_the_reason_when_the_node_is_too_small(files):
-    proc = run("allocate", "--node", "node-a", *files)
+    proc = cli("allocate", "--node", "node-a", *files)
     assert proc.returncode == 1
     assert proc.stdout == ""
     assert "cannot allocate the claims on node node-a" in proc.stderr
@@ -101,7 +91,7 @@ def test_it_exits_1_with_the_reason_when_the_node_is_too_small(files):
 
 
 def test_without_node_it_tries_every_node_in_name_order(files):
-    proc = run("allocate", *files)
+    proc = cli("allocate", *files)
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)
     assert out["node"] == "node-b"
@@ -112,7 +102,7 @@ def test_without_node_it_tries_every_node_in_name_order(files):
 
 
 def test_no_node_fits_exits_1(files):
-    proc = run("allocate", files[0], "-", stdin=CLAIM.replace("count: 2", "count: 3"))
+    proc = cli("allocate", files[0], "-", stdin=CLAIM.replace("count: 2", "count: 3"))
     assert proc.returncode == 1
     out = json.loads(proc.stdout)
     assert out["node"] is None and out["claims"] == [] and not any(n["fits"] for n in out["nodes"])
@@ -120,7 +110,7 @@ def test_no_node_fits_exits_1(files):
 
 def test_stdin_yaml_output_and_lists(files):
     listed = {"apiVersion": "v1", "kind": "List", "items": list(yaml.safe_load_all(INVENTORY + "---" + CLAIM))}
-    proc = run("allocate", "--node=node-b", "-o", "yaml", "-", stdin=json.dumps(listed))
+    proc = cli("allocate", "--node=node-b", "-o", "yaml", "-", stdin=json.dumps(listed))
     assert proc.returncode == 0, proc.stderr
     out = yaml.safe_load(proc.stdout)
     assert out["node"] == "node-b" and len(out["claims"][0]["status"]["allocation"]["devices"]["results"]) == 2
@@ -138,25 +128,25 @@ def test_claims_are_printed_in_the_version_they_were_written_in(files, tmp_path,
     if release:
         inventory = tmp_path / "inventory.yaml"
         inventory.write_text(INVENTORY.replace("resource.k8s.io/v1\n", f"resource.k8s.io/{version}\n"))
-    proc = run("allocate", *release, "--node", "node-b", "-o", "yaml", str(inventory), "-", stdin=claim)
+    proc = cli("allocate", *release, "--node", "node-b", "-o", "yaml", str(inventory), "-", stdin=claim)
     assert proc.returncode == 0, proc.stderr
     (printed,) = yaml.safe_load(proc.stdout)["claims"]
     assert printed["apiVersion"] == f"resource.k8s.io/{version}"
     assert printed["spec"]["devices"]["requests"] == [{"name": "gpus", "deviceClassName": "gpu", "count": 2}]
     assert [r["device"] for r in printed["status"]["allocation"]["devices"]["results"]] == ["gpu-0", "gpu-1"]
     # What is printed is what that version's apiserver accepts: it reads back without unknown fields.
-    again = run("allocate", *release, "--node", "node-b", str(inventory), "-", stdin=yaml.safe_dump(printed))
+    again = cli("allocate", *release, "--node", "node-b", str(inventory), "-", stdin=yaml.safe_dump(printed))
     assert again.returncode == 0, again.stderr
 
 
 def test_errors_exit_2(files, tmp_path):
-    assert run("allocate", "--feature-gates", "NoSuchGate=true", *files).returncode == 2
+    assert cli("allocate", "--feature-gates", "NoSuchGate=true", *files).returncode == 2
     broken = tmp_path / "broken.yaml"
     broken.write_text("kind: [")
-    proc = run("allocate", "--node", "node-b", files[0], str(broken))
+    proc = cli("allocate", "--node", "node-b", files[0], str(broken))
     assert proc.returncode == 2 and "YAML syntax error" in proc.stderr
     bad_cel = CLAIM.replace("count: 2", "count: 1, selectors: [{cel: {expression: 'device.attributes[\"x\"].y'}}]")
-    proc = run("allocate", "--node", "node-b", files[0], "-", stdin=bad_cel)
+    proc = cli("allocate", "--node", "node-b", files[0], "-", stdin=bad_cel)
     assert proc.returncode == 2
     assert "claim default/two-gpus: selector #0 on device gpu.example.com/node-b/gpu-0: CEL runtime error: no such key: y" \
         in proc.stderr
@@ -165,10 +155,10 @@ def test_errors_exit_2(files, tmp_path):
 def test_feature_gates_switch_the_implementation(files):
     sub = CLAIM.replace("requests: [{name: gpus, exactly: {deviceClassName: gpu, count: 2}}]",
                         "requests: [{name: gpus, firstAvailable: [{name: one, deviceClassName: gpu}]}]")
-    proc = run("allocate", "--node", "node-b", "--feature-gates", "DRAPrioritizedList=false", files[0], "-", stdin=sub)
+    proc = cli("allocate", "--node", "node-b", "--feature-gates", "DRAPrioritizedList=false", files[0], "-", stdin=sub)
     assert proc.returncode == 2
     assert "has subrequests, but the DRAPrioritizedList feature is disabled" in proc.stderr
-    proc = run("allocate", "--node", "node-b", files[0], "-", stdin=sub)
+    proc = cli("allocate", "--node", "node-b", files[0], "-", stdin=sub)
     assert proc.returncode == 0
     assert json.loads(proc.stdout)["claims"][0]["status"]["allocation"]["devices"]["results"][0]["request"] == "gpus/one"
 
@@ -180,11 +170,11 @@ def test_help_works_without_django():
     assert proc.returncode == 0
     assert "Without --node, every node is tried" in proc.stdout
     assert proc.stdout.strip().endswith("False")
-    assert run("--help").returncode == 0
+    assert cli("--help").returncode == 0
 
 
 def test_validate_subcommand_is_wired(files):
-    proc = run("validate", "-o", "json", *files)
+    proc = cli("validate", "-o", "json", *files)
     assert proc.returncode in (0, 1), proc.stderr
     assert "valid" in json.loads(proc.stdout)
 
@@ -208,10 +198,10 @@ spec:
 
 
 def test_pods_and_templates_give_the_pods_claims_in_pod_order(files):
-    proc = run("allocate", "--node", "node-b", "-o", "json", files[0], files[1], "-", stdin=POD_WITH_TEMPLATE)
+    proc = cli("allocate", "--node", "node-b", "-o", "json", files[0], files[1], "-", stdin=POD_WITH_TEMPLATE)
     assert proc.returncode == 1, proc.stderr  # three GPUs wanted, node-b has two
     fewer = POD_WITH_TEMPLATE.replace(", {name: pair, resourceClaimName: two-gpus}", "")
-    proc = run("allocate", "--node", "node-b", "-o", "json", files[0], "-", stdin=fewer)
+    proc = cli("allocate", "--node", "node-b", "-o", "json", files[0], "-", stdin=fewer)
     assert proc.returncode == 0, proc.stderr
     (claim,) = json.loads(proc.stdout)["claims"]
     assert claim["metadata"]["name"].startswith("job-accel-")
@@ -220,13 +210,13 @@ def test_pods_and_templates_give_the_pods_claims_in_pod_order(files):
 
 
 def test_a_pod_with_a_missing_template_exits_2(files):
-    proc = run("allocate", "--node", "node-b", files[0], "-", stdin=POD_WITH_TEMPLATE.split("---")[1])
+    proc = cli("allocate", "--node", "node-b", files[0], "-", stdin=POD_WITH_TEMPLATE.split("---")[1])
     assert proc.returncode == 2 and 'resource claim template "one-gpu" not found' in proc.stderr
 
 
 def test_objects_the_apiserver_would_reject_exit_2(files):
     invalid = CLAIM.replace("count: 2", "count: -1")
-    proc = run("allocate", "--node", "node-b", files[0], "-", stdin=invalid)
+    proc = cli("allocate", "--node", "node-b", files[0], "-", stdin=invalid)
     assert proc.returncode == 2
     assert "spec.devices.requests[0].exactly.count: Invalid value: -1: must be greater than zero" in proc.stderr
 
@@ -235,51 +225,51 @@ def test_objects_the_apiserver_would_reject_exit_2(files):
 
 
 def test_limit_flags_lower_the_limits_and_refusals_name_the_flag(files):
-    proc = run("allocate", "--node", "node-b", "--max-values", "20", *files)
+    proc = cli("allocate", "--node", "node-b", "--max-values", "20", *files)
     assert proc.returncode == 2
     assert f"error: {files[0]}:" in proc.stderr
     assert "document too large: more than 20 values; change it with --max-values" in proc.stderr
-    proc = run("allocate", "--node", "node-b", "--max-depth", "3", *files)
+    proc = cli("allocate", "--node", "node-b", "--max-depth", "3", *files)
     assert proc.returncode == 2 and "more than 3 levels deep; change it with --max-depth" in proc.stderr
-    proc = run("validate", "-o", "text", "--max-input-bytes", "100", *files)
+    proc = cli("validate", "-o", "text", "--max-input-bytes", "100", *files)
     assert proc.returncode == 2
     size = len(INVENTORY.encode())
     assert f"cannot read {files[0]}: input too large: {size} bytes, more than 100; " \
            "change it with --max-input-bytes" in proc.stdout
-    proc = run("allocate", "--max-input-bytes", "100", files[0], "-", stdin=CLAIM)
+    proc = cli("allocate", "--max-input-bytes", "100", files[0], "-", stdin=CLAIM)
     assert proc.returncode == 2 and "<stdin>: input too large: more bytes, more than 100;" in proc.stderr
 
 
 def test_limit_flags_raise_the_limits(files):
-    assert run("allocate", "--node", "node-b", "--max-values", "100000000000", *files).returncode == 0
-    proc = run("allocate", "--max-values", "0", *files)
+    assert cli("allocate", "--node", "node-b", "--max-values", "100000000000", *files).returncode == 0
+    proc = cli("allocate", "--max-values", "0", *files)
     assert proc.returncode == 2 and "--max-values: must be at least 1" in proc.stderr
-    assert run("allocate", "--max-depth", "2k", *files).returncode == 2
+    assert cli("allocate", "--max-depth", "2k", *files).returncode == 2
 
 
 def test_hostile_input_is_refused_with_the_default_limits(tmp_path, files):
     bomb = tmp_path / "bomb.yaml"
     bomb.write_text("\n".join(["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"] + [
         f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]" for i in range(1, 10)]) + "\n")
-    proc = run("allocate", files[0], str(bomb))
+    proc = cli("allocate", files[0], str(bomb))
     assert proc.returncode == 2
     assert "aliases expand to more than 1000000 values (an alias bomb?); change it with --max-alias-values" \
         in proc.stderr
     binary = tmp_path / "binary.yaml"
     binary.write_bytes(b"kind: X\nname: \xff\xfe\n")
-    proc = run("validate", str(binary))
+    proc = cli("validate", str(binary))
     assert proc.returncode == 2 and "not UTF-8 text" in json.loads(proc.stdout)["errors"][0]["detail"]
     binary.write_bytes(b"kind: X\nname: a\x00b\n")
-    proc = run("allocate", str(binary))
+    proc = cli("allocate", str(binary))
     assert proc.returncode == 2 and "binary.yaml:2:8: Parse error: input contains NUL bytes" in proc.stderr
 
 
 def test_crlf_files_keep_their_positions(tmp_path, files):
     crlf = tmp_path / "crlf.yaml"
     crlf.write_bytes(CLAIM.replace("count: 2", "count: -1").replace("\n", "\r\n").encode())
-    proc = run("validate", "-o", "json", files[0], str(crlf))
+    proc = cli("validate", "-o", "json", files[0], str(crlf))
     lf = tmp_path / "lf.yaml"
     lf.write_text(CLAIM.replace("count: 2", "count: -1"))
-    again = run("validate", "-o", "json", files[0], str(lf))
+    again = cli("validate", "-o", "json", files[0], str(lf))
     assert proc.returncode == again.returncode == 1
     assert json.loads(proc.stdout) == json.loads(again.stdout)

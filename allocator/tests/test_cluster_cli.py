@@ -12,29 +12,26 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 import yaml
 
 from allocator.synthetic import cluster_json, cluster_yaml, node_name, synthetic_cluster
+from allocator.tests.helpers import BENCH_CLAIM, cli
 
-ROOT = Path(__file__).resolve().parents[2]
 NODES = 1000
-CLAIM = (ROOT / "bench" / "cluster_bench.py").read_text().split('CLAIM = """\\\n', 1)[1].split('"""', 1)[0]
 
 
 def run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "allocator", *args], cwd=ROOT, capture_output=True, text=True,
-                          timeout=600)
+    return cli(*args, timeout=600)
 
 
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory):
     where = tmp_path_factory.mktemp("cluster")
     (where / "cluster.yaml").write_text(cluster_yaml(NODES))
-    (where / "claim.yaml").write_text(CLAIM)
+    (where / "claim.yaml").write_text(BENCH_CLAIM)
     return where
 
 

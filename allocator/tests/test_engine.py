@@ -1,6 +1,5 @@
 """The engine facade: documents + inventory in, the whole report out."""
 
-from pathlib import Path
 
 import pytest
 import yaml
@@ -8,8 +7,7 @@ import yaml
 from allocator.engine import analyze
 from allocator.reading.limits import Limits
 from allocator.releases.gates import FeatureGateError
-
-ROOT = Path(__file__).resolve().parents[2]
+from allocator.tests.helpers import SAMPLES
 
 INVENTORY = """
 apiVersion: v1
@@ -192,7 +190,7 @@ def test_an_aborting_selector_is_explained_on_the_node_where_it_failed():
 
 
 def test_nine_one_device_requests_on_eight_gpus_say_the_numbers():
-    sample = ROOT / "playground" / "samples" / "inventories" / "gpu-node.yaml"
+    sample = SAMPLES / "inventories" / "gpu-node.yaml"
     inventory = yaml.safe_dump_all(yaml.safe_load(sample.read_text())["objects"])
     requests = "".join(f"    - name: r{i}\n      exactly: {{deviceClassName: gpu.example.com}}\n" for i in range(9))
     claim = ("apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: nine, namespace: default}\n"
@@ -207,7 +205,7 @@ def test_nine_one_device_requests_on_eight_gpus_say_the_numbers():
 
 
 def test_the_report_carries_the_deciding_parts_of_a_false_selector():
-    sample = ROOT / "playground" / "samples" / "inventories" / "gpu-node.yaml"
+    sample = SAMPLES / "inventories" / "gpu-node.yaml"
     inventory = yaml.safe_dump_all(yaml.safe_load(sample.read_text())["objects"])
     selector = ('device.attributes["gpu.example.com"].model == "LATEST-GPU-MODEL" && '
                 'device.capacity["gpu.example.com"].memory.compareTo(quantity("100Gi")) >= 0')

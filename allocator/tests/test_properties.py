@@ -17,11 +17,10 @@ from __future__ import annotations
 
 import copy
 import json
-import os
 from pathlib import Path
 
 import yaml
-from hypothesis import HealthCheck, example, given, settings
+from hypothesis import HealthCheck, example, given
 from hypothesis import strategies as st
 
 from allocator.engine import analyze
@@ -29,17 +28,11 @@ from allocator.kube.objects import ReadResult, read_documents
 from allocator.reading.diagnostics import Diagnostic, DiagnosticError
 from allocator.releases.gates import RELEASES, defaults, exists_in, locked_in
 from allocator.releases.table import GATE_REQUIRES
+from allocator.tests.helpers import SAMPLES
+from allocator.tests.helpers.strategies import bounded
 from allocator.validation import validate_documents
 
-SAMPLES = Path(__file__).resolve().parents[2] / "playground" / "samples"
-
-BOUNDED = settings(
-    max_examples=int(os.environ.get("PROPERTY_EXAMPLES") or 100),
-    deadline=None,
-    database=None,
-    derandomize=bool(os.environ.get("CI")),
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
-)
+BOUNDED = bounded(HealthCheck.filter_too_much)
 
 # --- values ------------------------------------------------------------------
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import re
 import subprocess
-import sys
 from collections import Counter, defaultdict
 from pathlib import Path
 
@@ -20,9 +19,8 @@ import yaml
 
 from allocator.kube.objects import read_documents
 from allocator.releases.gates import CURRENT_RELEASE, make_gates
+from allocator.tests.helpers import ROOT, SAMPLES, cli
 
-REPO = Path(__file__).resolve().parents[2]
-SAMPLES = REPO / "playground" / "samples"
 INVENTORY_DIR = SAMPLES / "inventories"
 EXAMPLE_DIR = SAMPLES / "examples"
 
@@ -233,20 +231,20 @@ def test_example_documents_are_valid(path):
 
 
 def _cli_available() -> bool:
-    return (REPO / "allocator" / "__main__.py").exists()
+    return (ROOT / "allocator" / "__main__.py").exists()
 
 
 def _run_allocate(example: dict, tmp_path: Path) -> subprocess.CompletedProcess:
     file = tmp_path / f"{example['slug']}.yaml"
     file.write_text(_example_text(example), encoding="utf-8")
-    cmd = [sys.executable, "-m", "allocator", "allocate", "-o", "json"]
+    cmd = ["allocate", "-o", "json"]
     if example["node"]:
         cmd += ["--node", example["node"]]
     if example["featureGates"]:
         gates = ",".join(f"{k}={str(v).lower()}" for k, v in example["featureGates"].items())
         cmd += ["--feature-gates", gates]
     cmd.append(str(file))
-    return subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=120)
+    return cli(*cmd)
 
 
 def _find_claim(claims: list[dict], key: str) -> dict:

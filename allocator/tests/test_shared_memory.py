@@ -10,7 +10,7 @@ from allocator.cel import selectors
 from allocator.cel.selectors import SelectorEvaluator, shared_evaluator
 from allocator.kube import objects
 from allocator.releases.gates import make_gates
-from allocator.tests.test_allocate_table import build_claim, build_class, build_node, build_slice
+from allocator.tests.helpers.allocate_table import build_claim, build_class, build_node, build_slice
 
 SLICE = {"name": "slice-1", "driver": "driver-a", "pool": "pool-1", "node": "node-1",
          "devices": [{"name": "dev-1", "attributes": {"numa": 1}}, {"name": "dev-2", "attributes": {"numa": 2}}]}

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
 from django.conf import settings
+from django.core.cache import cache
 from django.test import TestCase, override_settings
 
+from allocator.tests.helpers import cli, write_files
 from playground.models import SampleInventory
 
 INVENTORY_YAML = """\
@@ -77,19 +77,13 @@ UNSATISFIABLE_CLAIM_YAML = CLAIM_YAML.replace("one-gpu", "big-gpu") + """\
 # spec.devices.requests[0].name is not a DNS label.
 INVALID_CLAIM_YAML = CLAIM_YAML.replace("- name: gpu", "- name: Not_A_Label")
 
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def run_cli(command: str, *texts: str, options: tuple[str, ...] = ()) -> tuple[int, dict | None]:
     """Exit status and JSON output of `python -m allocator COMMAND -o json OPTIONS FILE...`, one file per text."""
     with tempfile.TemporaryDirectory() as tmp:
-        paths = []
-        for index, text in enumerate(texts):
-            path = Path(tmp) / f"{index}.yaml"
-            path.write_text(text, encoding="utf-8")
-            paths.append(str(path))
-        p = subprocess.run([sys.executable, "-m", "allocator", command, "-o", "json", *options, *paths], cwd=ROOT,
-                           capture_output=True, text=True, timeout=120)
+        paths = write_files(Path(tmp), **{str(index): text for index, text in enumerate(texts)})
+        p = cli(command, "-o", "json", *options, *paths)
     return p.returncode, json.loads(p.stdout) if p.stdout.strip() else None
 
 
@@ -127,3 +121,13 @@ class APITestCase(TestCase):
         if field is not None:
             self.assertIn(field, [e["field"] for e in body["errors"]], body)
         return body["errors"]
+
+
+@override_settings(REST_FRAMEWORK={**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {"anon": "3/min"}})
+class ThrottledAPITestCase(APITestCase):
+    """Three requests a minute per address, counted afresh for each test."""
+
+    def setUp(self):
+        super().setUp()
+        cache.clear()
+        self.addCleanup(cache.clear)

@@ -1,10 +1,7 @@
 """POST /api/v1/compare and analyze's ``alternatives``: shapes, overrides, differences, limits, throttling."""
 
-from django.conf import settings
-from django.core.cache import cache
-from django.test import override_settings
 
-from api.tests.base import CLAIM_YAML, UNSATISFIABLE_CLAIM_YAML, APITestCase
+from api.tests.base import CLAIM_YAML, UNSATISFIABLE_CLAIM_YAML, APITestCase, ThrottledAPITestCase
 
 PRIORITIZED_CLAIM_YAML = """\
 apiVersion: resource.k8s.io/v1
@@ -129,13 +126,7 @@ class CompareTestCase(APITestCase):
         self.assertErrors(self.post_yaml("/api/v1/compare", CLAIM_YAML), 415)
 
 
-@override_settings(REST_FRAMEWORK={**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {"anon": "3/min"}})
-class CompareThrottlingTestCase(APITestCase):
-    def setUp(self):
-        super().setUp()
-        cache.clear()
-        self.addCleanup(cache.clear)
-
+class CompareThrottlingTestCase(ThrottledAPITestCase):
     def test_a_comparison_counts_as_two_analyses(self):
         self.assertEqual(self.post_json("/api/v1/compare", SIDES).status_code, 200)
         self.assertEqual(self.post_json("/api/v1/analyze", SIDES).status_code, 200)  # 3 of 3

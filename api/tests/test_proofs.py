@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from allocator.tests.test_proofs import ISSUE, MESSAGE
+from allocator.tests.helpers.proofs import ISSUE, MESSAGE
 from api.tests.base import APITestCase
 
 

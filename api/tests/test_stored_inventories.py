@@ -7,7 +7,7 @@ import json
 from django.test import override_settings
 
 from allocator.synthetic import cluster_json, cluster_yaml
-from allocator.tests.test_cluster_cli import CLAIM
+from allocator.tests.helpers import BENCH_CLAIM
 from api.tests.base import CLAIM_YAML, INVENTORY_YAML, APITestCase
 from playground import clusters
 from playground.models import Share, StoredInventory
@@ -241,13 +241,13 @@ class NodesSharingOneSearchTestCase(APITestCase):
     def test_every_row_is_the_answer_of_analyzing_that_node_alone(self):
         stored = self.client.post("/api/v1/inventories", data=cluster_yaml(40), content_type="application/yaml")
         inventory = stored.json()["id"]
-        table = self.post_json("/api/v1/analyze", {"documents": CLAIM, "inventory": inventory}).json()["nodes"]
+        table = self.post_json("/api/v1/analyze", {"documents": BENCH_CLAIM, "inventory": inventory}).json()["nodes"]
         refused = [row for row in table if not row["fits"]]
         self.assertGreater(len(refused), 10)
         for row in refused:
             self.assertEqual(row["proof"]["node"], row["name"])
             self.assertIn(f"on {row['name']} ", row["proof"]["message"])
         for row in (refused[0], refused[len(refused) // 2], refused[-1]):
-            alone = self.post_json("/api/v1/analyze", {"documents": CLAIM, "inventory": inventory,
+            alone = self.post_json("/api/v1/analyze", {"documents": BENCH_CLAIM, "inventory": inventory,
                                                        "node": row["name"]}).json()["nodes"]
             self.assertEqual(alone, [row])

@@ -1,25 +1,13 @@
 import os
 import subprocess
 import sys
-from pathlib import Path
 from unittest import TestCase as PlainTestCase
 
-from django.conf import settings
-from django.core.cache import cache
-from django.test import override_settings
-
-from api.tests.base import CLAIM_YAML, APITestCase
-
-ROOT = Path(__file__).resolve().parents[2]
+from allocator.tests.helpers import ROOT
+from api.tests.base import CLAIM_YAML, ThrottledAPITestCase
 
 
-@override_settings(REST_FRAMEWORK={**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {"anon": "3/min"}})
-class ThrottlingTestCase(APITestCase):
-    def setUp(self):
-        super().setUp()
-        cache.clear()
-        self.addCleanup(cache.clear)
-
+class ThrottlingTestCase(ThrottledAPITestCase):
     def test_it_answers_429_after_the_rate(self):
         for _ in range(3):
             self.assertEqual(self.post_json("/api/v1/validate", {"documents": CLAIM_YAML}).status_code, 200)

@@ -1,13 +1,10 @@
 """Shared fixtures: two real sample inventories and a few examples from playground/samples/."""
 
-from pathlib import Path
-
 import yaml
 from django.test import TestCase
 
 from playground.models import Example, SampleInventory
-
-SAMPLES = Path(__file__).resolve().parents[1] / "samples"
+from playground.tests.helpers import SAMPLES
 
 
 def sample(kind: str, slug: str) -> dict:

@@ -8,9 +8,8 @@ from django.test import override_settings
 from playground.models import Example, SampleInventory, Share
 from playground.state import Side, State, StateError
 from playground.tests.base import BaseTestCase, sample
-from playground.tests.test_security_ratelimit import freeze_mid_minute
+from playground.tests.helpers import HTMX, freeze_mid_minute
 
-HTMX = {"HX-Request": "true", "HX-Target": "results"}
 # DRAPrioritizedList is locked on from 1.37: the right column turns it off on 1.36.
 GATE_OFF = {"compare": "on", "compare_inventory_slug": "=", "compare_kubernetes_version": "1.36",
             "compare_gate_DRAPrioritizedList": "off"}

@@ -5,7 +5,6 @@ checked in a fresh process with a production-like environment.
 """
 
 import os
-import socket
 import subprocess
 import sys
 import tempfile
@@ -21,8 +20,8 @@ from django.test import TestCase as DjangoTestCase
 from django.test import override_settings
 
 from playground.env import envheader
+from playground.tests.helpers import ROOT, free_port
 
-ROOT = Path(__file__).resolve().parents[2]
 # What the settings read, cleared so the developer's own environment does not
 # leak in; DJANGO_ALLOW_ASYNC_UNSAFE is set by the e2e harness and fails check --deploy.
 SETTINGS_VARS = {
@@ -148,12 +147,6 @@ class SecurityHeadersTestCase(DjangoTestCase):
         self.assertEqual(r.status_code, 200)
         r = self.client.get("/healthz", secure=True)
         self.assertEqual(r["Strict-Transport-Security"], "max-age=3600")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def get(url: str) -> tuple[int, dict, bytes]:

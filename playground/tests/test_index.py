@@ -1,9 +1,9 @@
 from django.test import override_settings
 
 from playground.tests.base import BaseTestCase
+from playground.tests.helpers import HTMX
 
 BAD_YAML = "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata:\n  name: x\nspec: [\n"
-HTMX = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "results"}
 
 
 class IndexTestCase(BaseTestCase):
@@ -62,7 +62,7 @@ class IndexTestCase(BaseTestCase):
         self.assertContains(r, 'id="status-yaml"')
 
     def test_it_renders_only_results_for_htmx(self):
-        r = self.client.post("/", self.form_data(), **HTMX)
+        r = self.client.post("/", self.form_data(), headers=HTMX)
         self.assertEqual(r.status_code, 200)
         self.assertTemplateUsed(r, "playground/partials/results.html")
         self.assertTemplateNotUsed(r, "playground/index.html")
@@ -71,20 +71,20 @@ class IndexTestCase(BaseTestCase):
         self.assertContains(r, 'id="id_node" hx-swap-oob="true"')
 
     def test_it_locates_errors(self):
-        r = self.client.post("/", self.form_data(documents=BAD_YAML), **HTMX)
+        r = self.client.post("/", self.form_data(documents=BAD_YAML), headers=HTMX)
         self.assertContains(r, "<strong>Not valid:</strong>", html=False)
         self.assertContains(r, 'data-source="documents" data-line="6"')
         self.assertContains(r, "YAML syntax error")
 
     def test_it_explains_unsatisfiable(self):
         docs = self.example.documents.replace("count: 2 ", "count: 9 ")
-        r = self.client.post("/", self.form_data(documents=docs), **HTMX)
+        r = self.client.post("/", self.form_data(documents=docs), headers=HTMX)
         self.assertContains(r, "<strong>Cannot allocate</strong>", html=False)
         self.assertContains(r, 'id="explanation"')
         self.assertContains(r, 'id="nodes"')
 
     def test_it_honours_the_chosen_node(self):
-        r = self.client.post("/", self.form_data(node="no-such-node"), **HTMX)
+        r = self.client.post("/", self.form_data(node="no-such-node"), headers=HTMX)
         self.assertContains(r, "no-such-node (not in the inventory)")
         self.assertContains(r, "<strong>Cannot allocate</strong> on node <code>no-such-node</code>", html=False)
 
@@ -107,13 +107,13 @@ class IndexTestCase(BaseTestCase):
             "- apiVersion: apps/v1\n  kind: Deployment\n  metadata:\n    name: web\n"
             "- apiVersion: v1\n  kind: Node\n  metadata:\n    name: n1\n"
         )
-        r = self.client.post("/", self.form_data(inventory=kubectl_list, inventory_slug=""), **HTMX)
+        r = self.client.post("/", self.form_data(inventory=kubectl_list, inventory_slug=""), headers=HTMX)
         self.assertContains(r, 'id="ignored"')
         self.assertContains(r, "<code>Deployment web</code>", html=True)
         self.assertContains(r, "Inventory:\n    1 Node (<code>v1</code>)", html=False)
 
     def test_it_rejects_unknown_version(self):
-        r = self.client.post("/", self.form_data(kubernetes_version="1.20"), **HTMX)
+        r = self.client.post("/", self.form_data(kubernetes_version="1.20"), headers=HTMX)
         self.assertEqual(r.status_code, 200)
         self.assertContains(r, "Nothing was analyzed")
         self.assertContains(r, "1.20 is not one of the available choices")
@@ -121,13 +121,13 @@ class IndexTestCase(BaseTestCase):
     def test_it_leaves_out_a_gate_missing_from_release(self):
         # The panel does not offer it in 1.32 (issue 24): an override left from another release does not apply.
         r = self.client.post(
-            "/", self.form_data(kubernetes_version="1.32", gate_DRAPrioritizedList="on"), **HTMX
+            "/", self.form_data(kubernetes_version="1.32", gate_DRAPrioritizedList="on"), headers=HTMX
         )
         self.assertNotContains(r, "does not exist in Kubernetes 1.32")
         self.assertNotContains(r, "DRAPrioritizedList=true")
 
     def test_it_applies_gate_overrides(self):
-        r = self.client.post("/", self.form_data(gate_DRADeviceTaints="off"), **HTMX)
+        r = self.client.post("/", self.form_data(gate_DRADeviceTaints="off"), headers=HTMX)
         self.assertContains(r, "<code>DRADeviceTaints=false</code>", html=True)
         self.assertContains(r, "set by you")
 

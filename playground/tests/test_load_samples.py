@@ -7,8 +7,7 @@ from django.test import TestCase
 
 from playground.models import Example, SampleInventory
 from playground.state import State
-
-SAMPLES = Path(__file__).resolve().parents[1] / "samples"
+from playground.tests.helpers import SAMPLES
 
 
 def load(*args) -> str:

@@ -2,15 +2,14 @@
 
 from django.utils.html import escape
 
-from allocator.tests.test_proofs import ISSUE, MESSAGE
+from allocator.tests.helpers.proofs import ISSUE, MESSAGE
 from playground.tests.base import BaseTestCase
-
-HTMX = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "results"}
+from playground.tests.helpers import HTMX
 
 
 class ProofPageTestCase(BaseTestCase):
     def test_it_shows_the_proof_of_the_three_claim_pattern(self):
-        r = self.client.post("/", self.form_data(inventory_slug="", inventory="", documents=ISSUE, node=""), **HTMX)
+        r = self.client.post("/", self.form_data(inventory_slug="", inventory="", documents=ISSUE, node=""), headers=HTMX)
         self.assertEqual(r.status_code, 200)
         self.assertContains(r, escape(MESSAGE))
         self.assertNotContains(r, "timed out")

@@ -1,8 +1,7 @@
 """The editor under each release: locked gates disabled, DRA off said first, refusals listed."""
 
 from playground.tests.base import BaseTestCase
-
-HTMX = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "results"}
+from playground.tests.helpers import HTMX
 
 
 class ReleasesTestCase(BaseTestCase):
@@ -13,7 +12,7 @@ class ReleasesTestCase(BaseTestCase):
         self.assertContains(r, '<select name="gate_DRADeviceTaints" id="id_gate_DRADeviceTaints">', html=False)
 
     def test_the_gate_list_follows_the_release_in_the_live_response(self):
-        r = self.client.post("/", self.form_data(kubernetes_version="1.34"), **HTMX)
+        r = self.client.post("/", self.form_data(kubernetes_version="1.34"), headers=HTMX)
         html = r.content.decode()
         self.assertIn('id="gate-list" hx-swap-oob="true"', html)
         self.assertIn('<select name="gate_DynamicResourceAllocation" id="id_gate_DynamicResourceAllocation">', html)
@@ -24,20 +23,20 @@ class ReleasesTestCase(BaseTestCase):
                   'disabled title="GA and locked to on in Kubernetes 1.37">')
         free = '<select name="compare_gate_DynamicResourceAllocation" id="id_compare_gate_DynamicResourceAllocation">'
         r = self.client.post("/", self.form_data(kubernetes_version="1.34", compare="on",
-                                                 compare_kubernetes_version="1.37"), **HTMX)
+                                                 compare_kubernetes_version="1.37"), headers=HTMX)
         html = r.content.decode()
         self.assertIn('id="compare-gate-list" hx-swap-oob="true"', html)
         self.assertTrue(locked in html)
         self.assertTrue('<select name="gate_DynamicResourceAllocation" id="id_gate_DynamicResourceAllocation">' in html)
         r = self.client.post("/", self.form_data(kubernetes_version="1.37", compare="on",
-                                                 compare_kubernetes_version="1.34"), **HTMX)
+                                                 compare_kubernetes_version="1.34"), headers=HTMX)
         html = r.content.decode()
         self.assertTrue(free in html and "Right: Kubernetes 1.34" in html)
-        r = self.client.post("/", self.form_data(kubernetes_version="1.34"), **HTMX)
+        r = self.client.post("/", self.form_data(kubernetes_version="1.34"), headers=HTMX)
         self.assertNotIn("compare-gate-list", r.content.decode())
 
     def test_dra_off_heads_the_results_and_the_objects_are_not_served(self):
-        r = self.client.post("/", self.form_data(kubernetes_version="1.33"), **HTMX)
+        r = self.client.post("/", self.form_data(kubernetes_version="1.33"), headers=HTMX)
         self.assertContains(r, "DRA is off in Kubernetes 1.33.")
         self.assertContains(r, "Not served")
         self.assertContains(r, "with it on, served versions: resource.k8s.io/v1beta2, resource.k8s.io/v1beta1, "
@@ -45,9 +44,9 @@ class ReleasesTestCase(BaseTestCase):
         self.assertNotContains(r, 'id="allocated-node"')
 
     def test_setting_a_locked_gate_is_refused_with_featuregates_words(self):
-        r = self.client.post("/", self.form_data(gate_DRAPrioritizedList="off"), **HTMX)
+        r = self.client.post("/", self.form_data(gate_DRAPrioritizedList="off"), headers=HTMX)
         self.assertContains(r, "cannot set feature gate DRAPrioritizedList to false, feature is locked to true")
-        r = self.client.post("/", self.form_data(kubernetes_version="1.36", gate_DRAPrioritizedList="off"), **HTMX)
+        r = self.client.post("/", self.form_data(kubernetes_version="1.36", gate_DRAPrioritizedList="off"), headers=HTMX)
         self.assertContains(r, "DRAPrioritizedList=false")
 
     def test_a_share_stored_before_a_gate_was_locked_says_so_instead_of_failing(self):
@@ -69,7 +68,7 @@ class ReleasesTestCase(BaseTestCase):
                  "  devices:\n    requests:\n    - name: gpu\n      firstAvailable:\n      - name: any\n"
                  "        deviceClassName: gpu.example.com\n")
         r = self.client.post("/", self.form_data(kubernetes_version="1.32", gate_DynamicResourceAllocation="on",
-                                                 documents=claim, inventory="", inventory_slug=""), **HTMX)
+                                                 documents=claim, inventory="", inventory_slug=""), headers=HTMX)
         self.assertContains(r, "resource.k8s.io/v1beta1 in Kubernetes 1.32 has no such field (added in 1.33)")
         self.assertNotContains(r, "dropped by the apiserver")
         self.assertNotContains(r, 'id="allocated-node"')

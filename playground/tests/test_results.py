@@ -8,8 +8,7 @@ from allocator.engine import analyze
 from playground import picture, results
 from playground.results import DIAGRAM_WIDTH, caret_window
 from playground.tests.base import BaseTestCase
-
-HTMX = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "results"}
+from playground.tests.helpers import HTMX
 
 
 def with_requests(report_requests):
@@ -84,7 +83,7 @@ class ResultsTestCase(BaseTestCase):
             }
         ]
         with patch("playground.clusters.analyze", with_requests(requests)):
-            r = self.client.post("/", self.form_data(), **HTMX)
+            r = self.client.post("/", self.form_data(), headers=HTMX)
         self.assertContains(r, 'id="requests"')
         self.assertContains(r, "1 of 2 devices match")
         self.assertContains(r, '<code title="gpu.example.com on n">p/gpu-0</code>', html=True)

@@ -12,11 +12,11 @@ from hypothesis.extra.django import TestCase as HypothesisTestCase
 
 from playground.models import Example, SampleInventory, Share
 from playground.tests.base import BaseTestCase
+from playground.tests.helpers import HTMX
 
 # Breaks out of text, of double- and single-quoted attributes, and of <textarea>.
 PAYLOAD = "\"'></textarea><img src=x onerror=alert(1)><script>alert(2)</script>"
 RAW = ("<img src=x", "<script>alert(2)", "\"'>", "</textarea><img")
-HTMX = {"HX-Request": "true", "HX-Target": "results"}
 
 
 class EscapingTestCase(BaseTestCase):

@@ -1,7 +1,5 @@
 """Rate limits of the pages (playground.ratelimit): 429 with a clear message, per address."""
 
-from unittest import mock
-
 from django.core.cache import cache
 from django.db import connection
 from django.test import override_settings
@@ -9,15 +7,7 @@ from django.test import override_settings
 from playground.apps import create_cache_tables
 from playground.models import Share
 from playground.tests.base import BaseTestCase
-
-HTMX = {"HX-Request": "true", "HX-Target": "results"}
-
-
-def freeze_mid_minute(test) -> None:
-    """Mid-minute, and frozen: a test never straddles two counting windows."""
-    clock = mock.patch("playground.ratelimit.time.time", return_value=1_800_000_030.0)
-    clock.start()
-    test.addCleanup(clock.stop)
+from playground.tests.helpers import HTMX, freeze_mid_minute
 
 
 @override_settings(PAGE_ANALYSES_PER_MINUTE=3, PAGE_SHARES_PER_MINUTE=2, NUM_PROXIES=0)

@@ -3,10 +3,10 @@
 import os
 import subprocess
 import sys
-from pathlib import Path
 from unittest import TestCase
 
-ROOT = Path(__file__).resolve().parents[2]
+from playground.tests.helpers import ROOT
+
 READ_SETTINGS = (
     "from django.conf import settings; "
     "print(settings.DEBUG, settings.ALLOWED_HOSTS, settings.DATA_UPLOAD_MAX_MEMORY_SIZE)"

@@ -1,0 +1,1 @@
+"""Tests of allocator.authoring (the folders of the tests mirror the engine's)."""

@@ -1,0 +1,83 @@
+"""The name formats of apimachinery and the metadata checks every kind shares."""
+
+from __future__ import annotations
+
+import pytest
+
+from allocator.tests.helpers.validation import (
+    BAD_NAME,
+    CIDENT_MSG,
+    CLAIM,
+    CLASS,
+    LABEL_MSG,
+    LABEL_VALUE_MSG,
+    QUALIFIED_NAME_MSG,
+    SUBDOMAIN_MSG,
+    errors,
+    fresh,
+)
+from allocator.validation import names
+
+
+@pytest.mark.parametrize(("value", "expected"), [
+    ("my-name", []),
+    ("a" * 63, []),
+    ("a" * 64, ["must be no more than 63 characters"]),
+    ("a.b", ["must not contain dots"]),
+    ("", [LABEL_MSG]),
+    ("Foo", [LABEL_MSG]),
+])
+def test_dns_label(value, expected):
+    assert names.is_dns1123_label(value) == expected
+
+
+@pytest.mark.parametrize(("value", "expected"), [
+    ("example.com", []),
+    ("a" * 253, []),
+    ("a" * 254, ["must be no more than 253 characters"]),
+    ("-x", [SUBDOMAIN_MSG]),
+])
+def test_dns_subdomain(value, expected):
+    assert names.is_dns1123_subdomain(value) == expected
+
+
+def test_qualified_name_messages():
+    assert names.is_qualified_name("example.com/MyName") == []
+    assert names.is_qualified_name("/x") == ["prefix part must be non-empty"]
+    assert names.is_qualified_name("x/") == ["name part must be non-empty", QUALIFIED_NAME_MSG]
+    assert names.is_qualified_name("a/b/c")[0].startswith("a qualified name must consist of")
+    assert names.is_qualified_name("a" * 64) == ["name part must be no more than 63 characters"]
+
+
+def test_label_value_and_c_identifier():
+    assert names.is_valid_label_value("") == []
+    assert names.is_valid_label_value("spaces not allowed") == [LABEL_VALUE_MSG]
+    assert names.is_c_identifier("my_name") == []
+    assert names.is_c_identifier("my-name") == [CIDENT_MSG]
+
+
+def test_metadata_checks():
+    claim = fresh(CLAIM)
+    claim["metadata"] = {"namespace": "ns"}
+    assert errors(claim) == ["metadata.name: Required value: name or generateName is required"]
+    claim["metadata"] = {"generateName": "pvc-", "namespace": "ns"}
+    assert errors(claim) == []
+    claim["metadata"] = {"name": BAD_NAME, "namespace": "ns"}
+    assert errors(claim) == [f'metadata.name: Invalid value: "{BAD_NAME}": {SUBDOMAIN_MSG}']
+    claim["metadata"] = {"name": "foo", "namespace": "ns", "labels": {"hello-world": "spaces not allowed"},
+                         "annotations": {BAD_NAME: "hello world"}}
+    assert errors(claim) == [
+        f'metadata.labels: Invalid value: "spaces not allowed": {LABEL_VALUE_MSG}',
+        f'metadata.annotations: Invalid value: "{BAD_NAME}": {QUALIFIED_NAME_MSG}',
+    ]
+    klass = fresh(CLASS)
+    klass["metadata"]["namespace"] = "ns"
+    assert errors(klass) == ["metadata.namespace: Forbidden: not allowed on this type"]
+    klass["metadata"] = {"name": "foo", "annotations": {"a": "x" * (256 * 1024)}}
+    assert errors(klass) == ["metadata.annotations: Too long: may not be more than 262144 bytes"]
+
+
+def test_a_namespaced_object_without_namespace_is_in_default():
+    claim = fresh(CLAIM)
+    del claim["metadata"]["namespace"]
+    assert errors(claim) == []

@@ -1,0 +1,218 @@
+"""What the browser tests share: the server under test, HTTP calls, browser contexts that watch for
+errors, and driving the editor page. The fixtures are in conftest.py."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from playwright.sync_api import Browser, BrowserContext, Page
+
+from playground.tests.helpers import ROOT, free_port
+
+# Settings of the server under test. Rate limits are raised (not off, so the
+# limiter runs) because the whole suite comes from one address;
+# e2e/test_security.py proves the 429s on a server with tight limits.
+SERVER_ENV = {
+    "DEBUG": "0",
+    "SECRET_KEY": "e2e-only-not-secret",
+    "ALLOWED_HOSTS": "127.0.0.1,localhost",
+    "HTTPS": "0",
+    "API_REQUESTS_PER_MINUTE": "100000",
+    "PAGE_ANALYSES_PER_MINUTE": "100000",
+    "PAGE_SHARES_PER_MINUTE": "100000",
+    "WEB_CONCURRENCY": "2",
+    "GUNICORN_MAX_REQUESTS": "0",
+    "LOG_LEVEL": "WARNING",
+}
+# Settings of the test process that must not leak into the server's.
+CLEARED = ("DATABASE_URL", "CSRF_TRUSTED_ORIGINS", "SECURE_PROXY_SSL_HEADER", "SECURE_SSL_REDIRECT",
+           "DATA_UPLOAD_MAX_MEMORY_SIZE", "STATIC_ROOT", "API_NUM_PROXIES", "BIND", "DJANGO_SETTINGS_MODULE",
+           "CACHE")
+
+
+@dataclass
+class Server:
+    url: str
+    process: subprocess.Popen
+    log: Path
+    env: dict[str, str] = field(repr=False)
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+def start_server(folder: Path, database_url: str | None = None, **overrides: str) -> Server:
+    """gunicorn on a free port, logging into `folder`, on `database_url` (default:
+    a SQLite file in `folder`) after `migrate` and `load_samples`."""
+    env = {k: v for k, v in os.environ.items() if k not in CLEARED}
+    env.update(SERVER_ENV, DATABASE_URL=database_url or f"sqlite:///{folder / 'db.sqlite3'}", **overrides)
+    for command in (["migrate", "--no-input"], ["load_samples"]):
+        subprocess.run([sys.executable, "manage.py", *command], cwd=ROOT, env=env, check=True,
+                       capture_output=True, timeout=300)
+    port = free_port()
+    env["BIND"] = f"127.0.0.1:{port}"
+    log = folder / "gunicorn.log"
+    with log.open("wb") as out:
+        process = subprocess.Popen([sys.executable, "-m", "gunicorn"], cwd=ROOT, env=env,
+                                   stdout=out, stderr=subprocess.STDOUT)
+    server = Server(f"http://127.0.0.1:{port}", process, log, env)
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            with urllib.request.urlopen(server.url + "/healthz", timeout=5) as r:
+                if r.status == 200:
+                    return server
+        except OSError:
+            pass
+        if process.poll() is not None or time.monotonic() > deadline:
+            server.stop()
+            raise RuntimeError(f"gunicorn did not start:\n{log.read_text(errors='replace')[-3000:]}")
+        time.sleep(0.2)
+
+
+def http_call(method: str, url: str, body: dict | bytes | None = None, content_type: str = "application/json",
+         headers: dict[str, str] | None = None) -> tuple[int, dict | str]:
+    """One HTTP request to a test server: the status and the answer (JSON decoded when it is JSON).
+
+    A dict body is sent as JSON; 4xx and 5xx answers are returned, not raised."""
+    data = json.dumps(body).encode() if isinstance(body, dict) else body
+    request = urllib.request.Request(url, data=data, method=method,
+                                     headers={"Content-Type": content_type, **(headers or {})})
+    try:
+        with urllib.request.urlopen(request, timeout=60) as r:
+            status, text = r.status, r.read().decode()
+    except urllib.error.HTTPError as e:
+        status, text = e.code, e.read().decode()
+    try:
+        return status, json.loads(text)
+    except ValueError:
+        return status, text
+
+
+# Reports every CSP violation to the console as well, with what was blocked.
+CSP_LISTENER = """
+document.addEventListener("securitypolicyviolation", (e) => {
+  console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || "inline"} at ${e.sourceFile}:${e.lineNumber}`);
+});
+"""
+
+
+@dataclass
+class Problems:
+    errors: list[str] = field(default_factory=list)
+    csp: list[str] = field(default_factory=list)
+
+    def watch(self, context: BrowserContext) -> None:
+        context.add_init_script(CSP_LISTENER)
+        context.on("page", self.watch_page)
+
+    def watch_page(self, page: Page) -> None:
+        page.on("pageerror", lambda exc: self.errors.append(str(exc)))
+        page.on("console", self._console)
+
+    def _console(self, msg) -> None:
+        text = msg.text
+        if "Content Security Policy" in text or text.startswith("CSP violation"):
+            self.csp.append(text)
+
+    def check(self) -> None:
+        assert not self.csp, f"Content-Security-Policy violations: {self.csp}"
+        assert not self.errors, f"JavaScript errors on the page: {self.errors}"
+
+
+def new_context(browser: Browser, base_url: str, **options) -> tuple[BrowserContext, Problems]:
+    """A browser context on `base_url` whose pages record JS errors and CSP violations."""
+    context = browser.new_context(base_url=base_url, **options)
+    context.set_default_timeout(10_000)
+    problems = Problems()
+    problems.watch(context)
+    return context, problems
+
+
+
+# ----------------------------------------------------------------------------- the editor page
+
+KUBECTL_LIST = """\
+apiVersion: v1
+kind: List
+items:
+- apiVersion: v1
+  kind: Node
+  metadata:
+    name: pasted-node
+    managedFields:
+    - manager: kubelet
+      operation: Update
+- apiVersion: apps/v1
+  kind: Deployment
+  metadata:
+    name: web
+- apiVersion: resource.k8s.io/v1beta1
+  kind: DeviceClass
+  metadata:
+    name: gpu.example.com
+  spec:
+    selectors:
+    - cel:
+        expression: device.driver == 'gpu.example.com'
+- apiVersion: resource.k8s.io/v1beta1
+  kind: ResourceSlice
+  metadata:
+    name: pasted-slice
+  spec:
+    driver: gpu.example.com
+    nodeName: pasted-node
+    pool:
+      name: pasted-pool
+      generation: 1
+      resourceSliceCount: 1
+    devices:
+    - name: pasted-gpu-0
+      basic:
+        attributes:
+          model:
+            string: LATEST-GPU-MODEL
+metadata:
+  resourceVersion: ""
+"""
+
+ONE_GPU = """\
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata:
+  name: one-gpu
+spec:
+  devices:
+    requests:
+    - name: gpu
+      exactly:
+        deviceClassName: gpu.example.com
+"""
+
+
+def editor(page: Page, name: str = "documents"):
+    return page.locator(f"#id_{name} + .CodeMirror")
+
+
+def replace_text(page: Page, text: str, name: str = "documents") -> None:
+    """Select everything in a CodeMirror editor and paste text over it, as a person would."""
+    editor(page, name).click()
+    page.keyboard.press("Control+A")
+    page.keyboard.insert_text(text)
+
+
+def summary(page: Page):
+    return page.locator("#result-summary")
