@@ -17,7 +17,8 @@ from playwright.sync_api import expect, sync_playwright
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from e2e.conftest import CHROMIUM, CHROMIUM_ARGS, start_server  # noqa: E402
+from e2e.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from e2e.helpers import start_server  # noqa: E402
 
 
 def editor(page, url: str) -> None:

@@ -216,3 +216,17 @@ def replace_text(page: Page, text: str, name: str = "documents") -> None:
 
 def summary(page: Page):
     return page.locator("#result-summary")
+
+
+# The one-GPU-node sample's attributes, and a claim of it with a selector.
+GPU = 'device.attributes["gpu.example.com"]'
+
+
+def claim(selector: str, requests: int = 1) -> str:
+    """A claim for the one-GPU-node sample with ``requests`` one-device requests and this selector."""
+    text = "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata:\n  name: gpus\nspec:\n  devices:\n    requests:\n"
+    for i in range(requests):
+        text += f"    - name: gpu-{i}\n      exactly:\n        deviceClassName: gpu.example.com\n"
+        if selector:
+            text += f"        selectors:\n        - cel:\n            expression: '{selector}'\n"
+    return text

@@ -4,22 +4,11 @@ CEL mistakes, read on the page the way a person writing a claim would."""
 import pytest
 from playwright.sync_api import Page, expect
 
-from e2e.helpers import replace_text, summary
+from e2e.helpers import GPU, claim, replace_text, summary
 
 pytestmark = pytest.mark.e2e
 
-GPU = 'device.attributes["gpu.example.com"]'
 MEMORY = 'device.capacity["gpu.example.com"].memory'
-
-
-def claim(selector: str, requests: int = 1) -> str:
-    """A claim for the one-GPU-node sample with ``requests`` one-device requests and this selector."""
-    text = "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata:\n  name: gpus\nspec:\n  devices:\n    requests:\n"
-    for i in range(requests):
-        text += f"    - name: gpu-{i}\n      exactly:\n        deviceClassName: gpu.example.com\n"
-        if selector:
-            text += f"        selectors:\n        - cel:\n            expression: '{selector}'\n"
-    return text
 
 
 def test_a_two_part_selector_is_explained_down_to_the_failing_part(page: Page, samples):

@@ -5,8 +5,7 @@ YAML indentation error names the key that is out of line."""
 import pytest
 from playwright.sync_api import Page, expect
 
-from e2e.test_explanations import GPU, claim
-from e2e.test_playground import replace_text, summary
+from e2e.helpers import GPU, claim, replace_text, summary
 
 pytestmark = pytest.mark.e2e
 

@@ -19,13 +19,9 @@ from contextlib import redirect_stderr, redirect_stdout
 import pytest
 
 from allocator.cel import CELCompileError, CELRuntimeError, compile_selector
-from allocator.kube.model import DeviceAttribute as A
-from allocator.kube.model import DeviceCapacity as C
 from allocator.tests.helpers import write_files
+from allocator.tests.helpers.cel_corpus import ATTRS, CAPACITY, DRV, corpus_devices
 
-DRV = "x.example.com"
-ATTRS = {"a": A(int=1), "s": A(string="abc"), "v": A(version="1.2.3"), "b": A(bool=True)}
-CAPACITY = {"mem": C(value="1Gi"), "bw": C(value="10G")}
 X = 'device.attributes["x.example.com"]'
 MEM = 'device.capacity["x.example.com"].mem'
 BW = 'device.capacity["x.example.com"].bw'
@@ -223,18 +219,6 @@ def test_estimated_cost(name):
         assert compile_selector(expression, gates=STORED).estimated_cost == expected
 
 
-def _corpus_devices():
-    full = dict(ATTRS)
-    full.update({
-        "big": A(int=9223372036854775807), "e": A(string=""), "pre": A(version="1.0.0-rc.1+build.5"),
-        "k8s.io/numa": A(int=0), "ints": A(ints=[1, 2, 3]), "strs": A(strings=["a", "b"]),
-        "vers": A(versions=["1.0.0", "2.0.0"]),
-    })
-    capacity = dict(CAPACITY)
-    capacity["cores"] = C(value="500m")
-    return {"full": (full, capacity), "bare": ({}, {})}
-
-
 def _corpus():
     from allocator.tests.data.cel_corpus import CORPUS
 
@@ -251,7 +235,7 @@ def test_the_corpus_is_large_and_unique():
 @pytest.mark.parametrize("index", range(len(_corpus())))
 def test_corpus(index):
     device, expression, expected = _corpus()[index]
-    attrs, capacity = _corpus_devices()[device]
+    attrs, capacity = corpus_devices()[device]
     try:
         selector = compile_selector(expression, gates=STORED, estimate_cost=True)
     except CELCompileError as err:

@@ -202,9 +202,9 @@ def test_devices_that_differ_only_in_the_order_of_a_plain_and_a_qualified_name_a
 def _corpus_variants() -> list[tuple[str, model.Device, bool]]:
     """The CEL corpus's devices and neighbours of them: one value changed, one entry gone, a qualified name,
     another driver, a bad version in an entry nobody reads, shared."""
-    from allocator.tests.cel.test_cel_upstream_table import DRV, _corpus_devices
+    from allocator.tests.helpers.cel_corpus import DRV, corpus_devices
 
-    full_attrs, full_capacity = _corpus_devices()["full"]
+    full_attrs, full_capacity = corpus_devices()["full"]
     capacity = {name: c.value for name, c in full_capacity.items()}
     variants = [
         ("full", full_attrs, capacity),

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 import yaml
@@ -13,9 +12,10 @@ from allocator.kube.convert import SERVED_VERSIONS
 from allocator.kube.objects import read_documents
 from allocator.reading.diagnostics import NOT_SERVED
 from allocator.releases.gates import make_gates
-from allocator.tests.test_allocate_cli import run
+from allocator.tests.helpers import SAMPLES as ALL_SAMPLES
+from allocator.tests.helpers import cli as run
 
-SAMPLES = Path(__file__).resolve().parents[2] / "playground" / "samples" / "inventories"
+SAMPLES = ALL_SAMPLES / "inventories"
 LATEST = make_gates({}, "1.37")
 # A release serving every version: 1.33 with DRA on (v1alpha3, v1beta1, v1beta2); v1 from 1.34.
 ALL_BETAS = make_gates({"DynamicResourceAllocation": True}, "1.33")

@@ -17,7 +17,7 @@ from allocator.cel.hints import close_name, missing_key_hint, typo_first
 from allocator.engine import analyze
 from allocator.kube.decode import EXACTLY_FIELDS
 
-SAMPLES = Path(__file__).resolve().parents[2] / "playground" / "samples"
+SAMPLES = Path(__file__).resolve().parents[3] / "playground" / "samples"
 NV = 'device.attributes["gpu.nvidia.com"]'
 NET = 'device.attributes["dra.net"]'
 NODE = "ip-192-168-153-160.ec2.internal"

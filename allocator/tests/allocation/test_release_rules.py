@@ -7,7 +7,7 @@ import json
 import pytest
 
 from allocator.allocation.switches import rules_for
-from allocator.tests.test_allocate_cli import run
+from allocator.tests.helpers import cli as run
 
 INVENTORY = """\
 apiVersion: v1

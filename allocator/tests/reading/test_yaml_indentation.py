@@ -71,7 +71,7 @@ def test_well_aligned_keys_are_never_called_out(text):
 
 
 def test_no_sample_line_is_called_out():
-    samples = Path(__file__).resolve().parents[2] / "playground" / "samples"
+    samples = Path(__file__).resolve().parents[3] / "playground" / "samples"
     for path in samples.rglob("*.yaml"):
         text = path.read_text(encoding="utf-8")
         assert all(indentation_problem(text, n) is None for n in range(1, text.count("\n") + 2)), path

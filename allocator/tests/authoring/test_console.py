@@ -10,15 +10,15 @@ from allocator.authoring.console import DeviceNotFound, DeviceRef, evaluate, fin
 from allocator.kube import model
 from allocator.releases.gates import make_gates
 from allocator.tests.data.cel_corpus import CORPUS
-from allocator.tests.test_allocate_cli import run
-from allocator.tests.test_cel_upstream_table import DRV, _corpus_devices
+from allocator.tests.helpers import cli as run
+from allocator.tests.helpers.cel_corpus import DRV, corpus_devices
 
 # The corpus's verdicts assume list-type attributes on (the allocator's 1.37 environment).
 GATES = make_gates({"DRAListTypeAttributes": True}, "1.37")
 
 
 def _device(which: str) -> model.Device:
-    attributes, capacity = _corpus_devices()[which]
+    attributes, capacity = corpus_devices()[which]
     return model.Device(name=which, attributes=attributes, capacity=capacity)
 
 

@@ -11,7 +11,7 @@ import pytest
 from allocator.allocation.allocator import Allocator
 from allocator.kube.objects import read_documents
 from allocator.releases.gates import make_gates
-from allocator.tests.test_allocate_cli import run
+from allocator.tests.helpers import cli as run
 from allocator.workload.capacity import STRATEGIES, plan
 
 GATES = make_gates({}, "1.37")
