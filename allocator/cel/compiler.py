@@ -91,7 +91,7 @@ class Checker:
         if t is None and n.a in TYPE_NAMES:
             return T.type_of(T.parse_type(n.a) if n.a != "list" else T.list_of(T.DYN))
         if t is None:
-            raise CheckError(n.pos, f"undeclared reference to '{n.a}'")
+            raise CheckError(n.pos, f"undeclared reference to '{n.a}' (in container '')")
         return t
 
     def _qualified_name(self, n):
@@ -162,7 +162,7 @@ class Checker:
         return T.map_of(kt or T.FREE, vt or T.FREE)
 
     def c_struct(self, n):
-        raise CheckError(n.pos, f"undeclared reference to '{n.a}'")
+        raise CheckError(n.pos, f"undeclared reference to '{n.a}' (in container '')")
 
     def c_bind(self, n):
         self.scopes.append({n.a: self.check(n.b)})
@@ -250,7 +250,7 @@ class Checker:
         ttype = self.check(target) if target is not None else None
         overloads = self.env.overloads(name)
         if not overloads:
-            raise CheckError(n.pos, f"undeclared reference to '{name}'")
+            raise CheckError(n.pos, f"undeclared reference to '{name}' (in container '')")
         all_types = ([ttype] if target is not None else []) + arg_types
         matches = []
         for ov in overloads:

@@ -21,6 +21,7 @@ from allocator.cel.values import (
     URL,
     CELError,
     Optional,
+    QuantityRef,
     TypeValue,
     UInt,
     cel_equal,
@@ -814,12 +815,13 @@ decl("compareTo", ["kubernetes.Quantity", "kubernetes.Quantity"], "int", lambda 
 decl("asApproximateFloat", ["kubernetes.Quantity"], "double", lambda q: q.as_approximate_float(), member=True)
 decl("asInteger", ["kubernetes.Quantity"], "int", _as_integer, member=True)
 decl("isInteger", ["kubernetes.Quantity"], "bool", lambda q: q.is_integer(), member=True)
-decl("add", ["kubernetes.Quantity", "kubernetes.Quantity"], "kubernetes.Quantity", lambda a, b: a.add(b),
-     member=True)
-decl("add", ["kubernetes.Quantity", "int"], "kubernetes.Quantity", lambda a, b: a.add(b), member=True)
-decl("sub", ["kubernetes.Quantity", "kubernetes.Quantity"], "kubernetes.Quantity", lambda a, b: a.sub(b),
-     member=True)
-decl("sub", ["kubernetes.Quantity", "int"], "kubernetes.Quantity", lambda a, b: a.sub(b), member=True)
+# add and sub return the sum by pointer (see QuantityRef).
+decl("add", ["kubernetes.Quantity", "kubernetes.Quantity"], "kubernetes.Quantity",
+     lambda a, b: QuantityRef.of(a.add(b)), member=True)
+decl("add", ["kubernetes.Quantity", "int"], "kubernetes.Quantity", lambda a, b: QuantityRef.of(a.add(b)), member=True)
+decl("sub", ["kubernetes.Quantity", "kubernetes.Quantity"], "kubernetes.Quantity",
+     lambda a, b: QuantityRef.of(a.sub(b)), member=True)
+decl("sub", ["kubernetes.Quantity", "int"], "kubernetes.Quantity", lambda a, b: QuantityRef.of(a.sub(b)), member=True)
 
 
 # --------------------------------------------------------------------------- semver
@@ -1073,6 +1075,8 @@ def value_matches(t, v) -> bool:
     if k == "type":
         return tv is TypeValue
     if k == "obj":
+        if tv is QuantityRef:
+            tv = Quantity
         return {"kubernetes.Quantity": Quantity, "kubernetes.Semver": Version, "net.IP": IP, "net.CIDR": CIDR,
                 "kubernetes.URL": URL, "kubernetes.NamedFormat": NamedFormat}.get(t[1]) is tv
     return False

@@ -343,8 +343,8 @@ class Parser:
                     not self._continues_member(1):
                 # negative literal folding
                 lit = self.take()
-                operand = self._number(lit, negate=True)
-                operand.start = ops[-1].pos  # the folded literal's span includes its minus sign
+                # The folded literal is located at its minus sign, as cel-go locates it (and its errors).
+                operand = self._number(lit, negate=True, at=ops[-1].pos)
                 ops = ops[:-1]
             else:
                 operand = self.member()
@@ -405,26 +405,33 @@ class Parser:
             self.expect(close)
             return items
 
-    def _number(self, t: Tok, negate=False):
+    def _number(self, t: Tok, negate=False, at: int | None = None):
+        """The literal of token ``t`` (negated, with its minus sign at ``at``)."""
         text = t.text
+        pos = t.pos if at is None else at
         if t.kind == "float":
             v = float(text)
-            return self.node("lit", t.pos, -v if negate else v)
+            return self._literal(pos, -v if negate else v)
         unsigned = text[-1] in "uU"
         body = text[:-1] if unsigned else text
         v = int(body, 16) if body[:2].lower() == "0x" else int(body)
         if unsigned:
             if negate or v > UINT64_MAX:
-                raise ParseError([(t.pos, f"Syntax error: invalid uint literal: {text}")] if not negate else
-                                 [(t.pos, "Syntax error: unsigned literal cannot be negated")])
+                raise ParseError([(pos, f"Syntax error: invalid uint literal: {text}")] if not negate else
+                                 [(pos, "Syntax error: unsigned literal cannot be negated")])
             from allocator.cel.values import UInt  # local import: values has no parser dependency
 
-            return self.node("lit", t.pos, UInt(v))
+            return self._literal(pos, UInt(v))
         if negate:
             v = -v
         if v < INT64_MIN or v > INT64_MAX:
-            raise ParseError([(t.pos, f"Syntax error: invalid int literal: {'-' if negate else ''}{text}")])
-        return self.node("lit", t.pos, v)
+            raise ParseError([(pos, f"Syntax error: invalid int literal: {'-' if negate else ''}{text}")])
+        return self._literal(pos, v)
+
+    def _literal(self, pos: int, value):
+        n = self.node("lit", pos, value)
+        n.start = pos
+        return n
 
     def primary(self):
         t = self.peek()

@@ -150,7 +150,7 @@ def type_name(v) -> str:
         return "list"
     if t is dict or isinstance(v, dict):
         return "map"
-    if t is Quantity:
+    if t is Quantity or t is QuantityRef:
         return "kubernetes.Quantity"
     if t is Version:
         return "kubernetes.Semver"
@@ -186,7 +186,22 @@ def _num_kind(v):
     return t is int or t is UInt or t is float
 
 
-_OPAQUE = (Quantity, Version, IP, CIDR, URL)
+class QuantityRef(Quantity):
+    """A quantity made by ``add`` or ``sub``: the Kubernetes library returns those as a pointer.
+
+    Its equality takes only a quantity held by value, so ``q == q.add(0)`` is "no such overload" in
+    cel-go, while ``q.add(0) == q`` compares. Everything else treats it as a quantity.
+    """
+
+    __slots__ = ()
+
+    @classmethod
+    def of(cls, q: Quantity) -> QuantityRef:
+        out = cls(q._m, q._e, q.format, int_form=q._int, cached=q._s)
+        return out
+
+
+_OPAQUE = (Quantity, QuantityRef, Version, IP, CIDR, URL)
 
 
 def cel_equal(a, b) -> bool:
@@ -200,6 +215,8 @@ def cel_equal(a, b) -> bool:
         return a is None and b is None
     ta, tb = type(a), type(b)
     if ta in _OPAQUE:
+        if ta is QuantityRef:
+            ta = Quantity  # the pointer's method set holds the value's Equal
         if ta is not tb:
             raise CELError("no such overload")
         return a == b

@@ -33,7 +33,7 @@ def test_plain_scalar_error_points_inside_the_expression():
     assert (line, col) == (8, 43)  # the "d" of "devic"
     assert msg == (
         'spec.selectors[0].cel.expression: Invalid value: "device.driver == \\"x\\" && devic.foo": compilation '
-        "failed: ERROR: <input>:1:25: undeclared reference to 'devic'\n"
+        "failed: ERROR: <input>:1:25: undeclared reference to 'devic' (in container '')\n"
         " | device.driver == \"x\" && devic.foo\n"
         " | ........................^")
 
