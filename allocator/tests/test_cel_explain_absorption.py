@@ -141,3 +141,18 @@ def test_the_reported_case_nics_without_ifname_are_explained_by_the_has_guard_al
                                     "is false (ifName is missing)")
     every_part = [p for d in request["devices"] for p in d["why"] or []]
     assert not [p for p in every_part if p["verdict"] == "error" or p["hint"]]
+
+
+def test_an_unpublished_name_under_a_guard_is_not_called_always_false_when_the_selector_matches():
+    guarded_typo = '!has(device.attributes["dra.net"].ifname) || device.attributes["dra.net"].ifname == "ens5"'
+    report = analyze(nic_claim(guarded_typo), rdma_inventory()).to_dict()
+    assert report["allocation"]["status"] == "allocated"
+    [warning] = report["diagnostics"]
+    assert warning["detail"] == ("no device of class 'dra.net' publishes attribute dra.net/ifname; the selector "
+                                 "is still true on 7 of them, where CEL finds the name missing")
+    assert warning["hint"].startswith('did you mean "ifName"?')
+    # guarded with && instead, the same typo is always false, and the warning says so
+    report = analyze(nic_claim(guarded_typo.replace("!has", "has").replace("||", "&&")), rdma_inventory()).to_dict()
+    assert report["allocation"]["status"] == "unsatisfiable"
+    assert any(d["detail"].endswith("publishes attribute dra.net/ifname: this selector is always false or fails "
+                                    "at runtime") for d in report["diagnostics"])
