@@ -10,7 +10,8 @@ device). So we do exactly that evaluation and report:
 * a selector that fails at runtime on some devices (naming them), which
   usually means an attribute read without ``has()``, ``in`` or ``.?``;
 * an attribute or capacity that no device of the class publishes (the
-  selector is always false, or fails at runtime);
+  selector is always false, or fails at runtime, unless a guard such as
+  has() lets it be true without the name: then it says so);
 * a request that no device of the inventory can ever satisfy.
 """
 
