@@ -125,6 +125,9 @@ class _Explainer:
         return found
 
     def _evaluate(self, n: Node, act: dict):
+        # Each evaluation may spend what the whole selector may: the explanation evaluates parts the
+        # selector evaluated within its limit, and their sum must not make one of them fail.
+        self.budget.left = COST_LIMIT
         try:
             return self.closures[n.id](act), None
         except CELError as e:
@@ -148,6 +151,14 @@ class _Explainer:
         value, error = self.value(n, act)
         if error is None and value is want:
             return  # nothing to explain: n is what was wanted
+        before = len(self.parts)
+        if self.through(n, act, want, value, error) and len(self.parts) > before:
+            return
+        if len(self.parts) < _MAX_PARTS:  # n decided itself (or its operands, each alone, do not show why)
+            self.parts.append(self.leaf(n, act))
+
+    def through(self, n: Node, act: dict, want: bool, value, error) -> bool:
+        """Explain ``n`` by its operands if it combines verdicts; False when ``n`` is itself the part."""
         if n.kind == "call" and n.a in ("_&&_", "_||_") and n.b is None:
             operands = _chain(n, n.a)
             outcomes = [self.value(operand, act) for operand in operands]
@@ -156,36 +167,38 @@ class _Explainer:
                 for operand, (v, e) in zip(operands, outcomes, strict=True):
                     if e is None and v is value:
                         self.why(operand, act, want)
-                return
-            if all(e is not None or type(v) is bool for v, e in outcomes):
+                return True
+            failing = any(e is not None for _, e in outcomes)
+            if failing and all(e is not None or type(v) is bool for v, e in outcomes):
                 # No operand decided (none is false for &&, true for ||), so the failing ones reach the
                 # result; beside them, the operands that are not `want` either (the false alternatives of
                 # an || that should be true: one true alternative would have absorbed the error).
                 for operand, (v, e) in zip(operands, outcomes, strict=True):
                     if e is not None or v is not want:
                         self.why(operand, act, want)
-                return
-            # An operand that is not a bool: the operator itself fails (no such overload).
+                return True
+            # An operand that is not a bool (the operator itself fails: no such overload), or no operand
+            # fails alone (together they exceeded the cost limit): n is the part.
         elif n.kind == "call" and n.a == "!_" and n.b is None:
             inner, inner_error = self.value(n.c[0], act)
             if inner_error is not None or type(inner) is bool:
                 self.why(n.c[0], act, not want)
-                return
+                return True
         elif n.kind == "call" and n.a == "_?_:_":
             cond, cond_error = self.value(n.c[0], act)
             if cond_error is not None:
                 self.why(n.c[0], act, True)  # the condition failed: only its error reaches the result
-                return
+                return True
             if type(cond) is bool:
                 self.why(n.c[1] if cond else n.c[2], act, want)  # only the branch taken is evaluated
-                return
+                return True
         elif n.kind == "bind":
             inner_act = dict(act)
             inner_act[n.a] = LazyBinding(self.closures[n.b.id], act)
             self.acts.append(inner_act)
             self.why(n.c, inner_act, want)
-            return
-        self.parts.append(self.leaf(n, act))
+            return True
+        return False
 
     def leaf(self, n: Node, act: dict) -> Part:
         value, error = self.value(n, act)

@@ -156,3 +156,10 @@ def test_an_unpublished_name_under_a_guard_is_not_called_always_false_when_the_s
     assert report["allocation"]["status"] == "unsatisfiable"
     assert any(d["detail"].endswith("publishes attribute dra.net/ifname: this selector is always false or fails "
                                     "at runtime") for d in report["diagnostics"])
+
+
+def test_parts_that_exceed_the_cost_limit_only_together_are_explained_as_the_whole():
+    # each quantifier alone is within the runtime cost limit, both together are not: && does not absorb that
+    expression = "lists.range(90000).all(i, i >= 0) && lists.range(90000).all(i, i >= 0) && 1 == 2"
+    [part] = explained(expression, "error")
+    assert part.text == expression and part.error == "operation cancelled: actual cost limit exceeded"
