@@ -25,7 +25,7 @@ from allocator.cel import types as T
 from allocator.cel.compiler import COST_LIMIT, Budget, LazyBinding
 from allocator.cel.hints import runtime_hint
 from allocator.cel.parser import Node
-from allocator.cel.values import CELError, Optional, TypeValue, type_name
+from allocator.cel.values import Abort, CELError, Optional, TypeValue, type_name
 from allocator.kube.quantity import Quantity
 from allocator.kube.semver import Version
 
@@ -110,6 +110,7 @@ class _Explainer:
         self.parts: list[Part] = []
         self.values: dict[tuple[int, int], tuple] = {}  # (node id, id(act)) -> (value, error)
         self.acts: list[dict] = []  # the activations keyed by id() above, kept alive
+        self.aborted: set[int] = set()  # nodes whose evaluation was aborted (cost limit, internal error)
 
     def act(self) -> dict:
         act = {"device": self.device, "@budget": self.budget}
@@ -130,6 +131,9 @@ class _Explainer:
         self.budget.left = COST_LIMIT
         try:
             return self.closures[n.id](act), None
+        except Abort as e:  # ends the whole evaluation: no operator absorbs it
+            self.aborted.add(n.id)
+            return None, e.message
         except CELError as e:
             return None, e.message
         except (KeyError, RecursionError):  # a variable of an enclosing macro: not evaluable alone
@@ -173,8 +177,9 @@ class _Explainer:
                 # No operand decided (none is false for &&, true for ||), so the failing ones reach the
                 # result; beside them, the operands that are not `want` either (the false alternatives of
                 # an || that should be true: one true alternative would have absorbed the error).
+                aborted = any(operand.id in self.aborted for operand in operands)
                 for operand, (v, e) in zip(operands, outcomes, strict=True):
-                    if e is not None or v is not want:
+                    if operand.id in self.aborted or (not aborted and (e is not None or v is not want)):
                         self.why(operand, act, want)
                 return True
             # An operand that is not a bool (the operator itself fails: no such overload), or no operand

@@ -163,3 +163,8 @@ def test_parts_that_exceed_the_cost_limit_only_together_are_explained_as_the_who
     expression = "lists.range(90000).all(i, i >= 0) && lists.range(90000).all(i, i >= 0) && 1 == 2"
     [part] = explained(expression, "error")
     assert part.text == expression and part.error == "operation cancelled: actual cost limit exceeded"
+    # an operand that exceeds it alone aborts the evaluation: a false operand beside it does not absorb that
+    expression = "lists.range(200000).all(i, i >= 0) && 1 == 2"
+    [part] = explained(expression, "error")
+    assert part.text == "lists.range(200000).all(i, i >= 0)"
+    assert part.error == "operation cancelled: actual cost limit exceeded"
