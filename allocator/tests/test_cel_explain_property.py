@@ -32,7 +32,7 @@ from allocator.tests.data.cel_corpus import CORPUS
 from allocator.tests.data.cel_generators import expr
 
 PROPERTY = settings(
-    max_examples=int(os.environ.get("PROPERTY_EXAMPLES") or 400),
+    max_examples=int(os.environ.get("PROPERTY_EXAMPLES") or 250),
     deadline=None,
     database=None,
     derandomize=bool(os.environ.get("CI")),
@@ -198,16 +198,24 @@ def is_has_of(n, name: str, read_base: str, source: str) -> bool:
     return n.kind == "select" and n.c == "has" and n.b == name and source[n.a.start:n.a.end] == read_base
 
 
+def operands(n, op: str) -> list:
+    """The operands of a chain of ``op`` (``a && b && c`` is a tree of binary calls)."""
+    if n.kind == "call" and n.a == op and n.b is None:
+        return operands(n.c[0], op) + operands(n.c[1], op)
+    return [n]
+
+
 def guarded(path, source: str, name: str, read_base: str) -> bool:
-    """Does a has() on the path guard the read of ``read_base.name``: a sibling conjunct has(...), a
-    condition has(...) whose then-branch holds the read, or a sibling alternative !has(...)?"""
+    """Does a has() on the path guard the read of ``read_base.name``: a conjunct has(...) beside it, a
+    condition has(...) whose then-branch holds the read, or an alternative !has(...) beside it?"""
     for (node, _), (child, _) in zip(path, path[1:], strict=False):
         if node.kind != "call":
             continue
-        if node.a == "_&&_" and any(is_has_of(c, name, read_base, source) for c in node.c if c is not child):
+        siblings = [o for c in node.c if c is not child for o in operands(c, node.a)]
+        if node.a == "_&&_" and any(is_has_of(o, name, read_base, source) for o in siblings):
             return True
-        if node.a == "_||_" and any(c.kind == "call" and c.a == "!_" and is_has_of(c.c[0], name, read_base, source)
-                                    for c in node.c if c is not child):
+        if node.a == "_||_" and any(o.kind == "call" and o.a == "!_" and is_has_of(o.c[0], name, read_base, source)
+                                    for o in siblings):
             return True
         if node.a == "_?_:_" and child is node.c[1] and is_has_of(node.c[0], name, read_base, source):
             return True
