@@ -12,8 +12,8 @@ a part is shown as an error only when its error reaches the selector's value. ``
 the branch it took, and a macro (``all``, ``exists``, ...) by its own value, which absorbs errors likewise.
 
 Only used to explain a verdict the allocator already reached: its work is bounded by the size of the
-expression (each sub-expression is evaluated at most once), and its evaluations draw on the same runtime
-cost limit as the selector itself.
+expression (each sub-expression is evaluated at most once), and each evaluation has the runtime cost
+limit of the selector itself (it evaluates parts the selector evaluated within that limit).
 """
 
 from __future__ import annotations
