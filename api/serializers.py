@@ -482,7 +482,9 @@ class SelectorPartSerializer(serializers.Serializer):
     end = serializers.IntegerField(help_text="Offset just after the part.")
     text = serializers.CharField()
     verdict = serializers.ChoiceField(choices=["false", "true", "error"], help_text=(
-        "What the part evaluated to on this device: false (or true under a `!`) decided the selector; error failed."))
+        "What the part evaluated to on this device: false (or true under a `!`) decided the selector; error "
+        "failed, and the failure reached the selector's value (an error that && or || absorbed, as in "
+        "`has(x) && x == 1` on a device without x, is not listed)."))
     error = serializers.CharField(allow_null=True)
     operator = serializers.CharField(allow_null=True, help_text="For a comparison: ==, !=, <, <=, >, >=, in.")
     left = serializers.CharField(allow_null=True, help_text="For a comparison: the left side's value.")

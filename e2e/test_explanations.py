@@ -99,3 +99,30 @@ def test_the_deciding_part_is_underlined_in_the_editor(page: Page, samples):
     text = "".join(underlined.all_inner_texts())
     assert text == f'{MEMORY}.compareTo(quantity("100Gi")) >= 0'
     assert "memory = 80Gi" in (underlined.first.get_attribute("title") or "")
+
+
+NIC_SELECTOR = 'has(device.attributes["dra.net"].ifName) && device.attributes["dra.net"].ifName.startsWith("ens")'
+
+
+def test_a_has_guarded_selector_is_explained_by_its_guard_without_an_error(page: Page, samples):
+    """false && error is false in CEL: a NIC without ifName is out because of the has(), not an error (issue 24)."""
+    page.goto("/")
+    page.get_by_label("Sample inventory").select_option("gpu-rdma-pcie")
+    expect(page.locator("#picture")).to_contain_text("ip-192-168-153-160.ec2.internal")
+    replace_text(page, "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata:\n  name: nic\nspec:\n"
+                       "  devices:\n    requests:\n    - name: nic\n      exactly:\n        deviceClassName: dra.net\n"
+                       f"        selectors:\n        - cel:\n            expression: '{NIC_SELECTOR}'\n")
+    expect(summary(page)).to_contain_text("Allocated on node ip-192-168-153-160.ec2.internal")
+    nics = page.locator("#requests .rejected > li", has_text="request selector #0 is false")
+    expect(nics).to_contain_text("4 devices")
+    expect(nics.locator(".why-part")).to_have_count(1)
+    expect(nics.locator(".why-part")).to_contain_text('has(device.attributes["dra.net"].ifName)')
+    expect(nics.locator(".why-part")).to_contain_text("is false")
+    expect(page.locator("#results .why-part.verdict-error")).to_have_count(0)
+    expect(page.locator("#results .hint-text")).to_have_count(0)
+    expect(page.locator("#diagnostics .diagnostic-item")).to_have_count(0)
+    # In the editor: the guard is underlined as the deciding part, nothing as an error.
+    underlined = page.locator("#id_documents + .CodeMirror .cm-why-part")
+    expect(underlined.first).to_be_visible()
+    assert "".join(underlined.all_inner_texts()) == 'has(device.attributes["dra.net"].ifName)'
+    expect(page.locator("#id_documents + .CodeMirror .cm-why-error")).to_have_count(0)

@@ -6,8 +6,14 @@ verdicts (``&&``, ``||``, ``!``, ``? :`` and ``cel.bind``) and stops at the firs
 them (a comparison, ``in``, ``has()``, a function call, a macro): that part decided. For it, it reports
 its source span, the values it read from the device (``memory`` = 80Gi) and, for comparisons, both sides.
 
+It follows CEL's evaluation, not the source's shape: ``&&`` and ``||`` absorb an error when another
+operand decides (``false && error`` is false, ``true || error`` is true), so such an error is not shown;
+a part is shown as an error only when its error reaches the selector's value. ``? :`` is explained by
+the branch it took, and a macro (``all``, ``exists``, ...) by its own value, which absorbs errors likewise.
+
 Only used to explain a verdict the allocator already reached: its work is bounded by the size of the
-expression, and each evaluation draws on the same runtime cost limit as the selector itself.
+expression (each sub-expression is evaluated at most once), and each evaluation has the runtime cost
+limit of the selector itself (it evaluates parts the selector evaluated within that limit).
 """
 
 from __future__ import annotations
@@ -19,7 +25,7 @@ from allocator.cel import types as T
 from allocator.cel.compiler import COST_LIMIT, Budget, LazyBinding
 from allocator.cel.hints import runtime_hint
 from allocator.cel.parser import Node
-from allocator.cel.values import CELError, Optional, TypeValue, type_name
+from allocator.cel.values import Abort, CELError, Optional, TypeValue, type_name
 from allocator.kube.quantity import Quantity
 from allocator.kube.semver import Version
 
@@ -102,14 +108,32 @@ class _Explainer:
         self.device = device
         self.budget = Budget(COST_LIMIT)
         self.parts: list[Part] = []
+        self.values: dict[tuple[int, int], tuple] = {}  # (node id, id(act)) -> (value, error)
+        self.acts: list[dict] = []  # the activations keyed by id() above, kept alive
+        self.aborted: set[int] = set()  # nodes whose evaluation was aborted (cost limit, internal error)
 
     def act(self) -> dict:
-        return {"device": self.device, "@budget": self.budget}
+        act = {"device": self.device, "@budget": self.budget}
+        self.acts.append(act)
+        return act
 
     def value(self, n: Node, act: dict):
-        """(value, error message): evaluate one sub-expression as the selector did."""
+        """(value, error message): evaluate one sub-expression as the selector did, once per activation."""
+        key = (n.id, id(act))
+        found = self.values.get(key)
+        if found is None:
+            found = self.values[key] = self._evaluate(n, act)
+        return found
+
+    def _evaluate(self, n: Node, act: dict):
+        # Each evaluation may spend what the whole selector may: the explanation evaluates parts the
+        # selector evaluated within its limit, and their sum must not make one of them fail.
+        self.budget.left = COST_LIMIT
         try:
             return self.closures[n.id](act), None
+        except Abort as e:  # ends the whole evaluation: no operator absorbs it
+            self.aborted.add(n.id)
+            return None, e.message
         except CELError as e:
             return None, e.message
         except (KeyError, RecursionError):  # a variable of an enclosing macro: not evaluable alone
@@ -118,35 +142,76 @@ class _Explainer:
             return None, internal_error_message(e)
 
     def why(self, n: Node, act: dict, want: bool) -> None:
-        """Explain why ``n`` is not ``want`` (it evaluated to ``not want`` or failed)."""
+        """Explain why ``n`` is not ``want``: it evaluated to the other bool, or failed.
+
+        Only what reaches ``n``'s value is explained, as CEL evaluates: an ``&&`` that is false is false
+        because of its false operands, whatever the others did (an error there is absorbed, so it is not
+        shown), and an ``||`` that is true because of its true operands; an ``&&`` or ``||`` that failed
+        did so because of its failing operands (and, for the value wanted, those that were not it); a
+        ``? :`` is explained by the branch taken.
+        """
         if len(self.parts) >= _MAX_PARTS:
             return
-        if n.kind == "call" and n.a in ("_&&_", "_||_") and n.b is None:
-            # Every operand that is not `want` had its part in the verdict: all false conjuncts of an
-            # && explained as false, all alternatives of an || explained as false.
-            for operand in _chain(n, n.a):
-                value, error = self.value(operand, act)
-                if error is not None or value is not want:
-                    self.why(operand, act, want)
-            return
-        if n.kind == "call" and n.a == "!_" and n.b is None:
-            self.why(n.c[0], act, not want)
-            return
-        if n.kind == "call" and n.a == "_?_:_":
-            cond, error = self.value(n.c[0], act)
-            if error is None and type(cond) is bool:
-                self.why(n.c[1] if cond else n.c[2], act, want)
-                return
-        if n.kind == "bind":
-            inner = dict(act)
-            inner[n.a] = LazyBinding(self.closures[n.b.id], act)
-            self.why(n.c, inner, want)
-            return
-        self.parts.append(self.leaf(n, act, want))
-
-    def leaf(self, n: Node, act: dict, want: bool) -> Part:
         value, error = self.value(n, act)
-        verdict = "error" if error is not None else ("false" if want else "true")
+        if error is None and value is want:
+            return  # nothing to explain: n is what was wanted
+        before = len(self.parts)
+        if self.through(n, act, want, value, error) and len(self.parts) > before:
+            return
+        if len(self.parts) < _MAX_PARTS:  # n decided itself (or its operands, each alone, do not show why)
+            self.parts.append(self.leaf(n, act))
+
+    def through(self, n: Node, act: dict, want: bool, value, error) -> bool:
+        """Explain ``n`` by its operands if it combines verdicts; False when ``n`` is itself the part."""
+        if n.kind == "call" and n.a in ("_&&_", "_||_") and n.b is None:
+            operands = _chain(n, n.a)
+            outcomes = [self.value(operand, act) for operand in operands]
+            if error is None:
+                # n is a bool: the operands that have that value decided it, any error beside them was absorbed.
+                for operand, (v, e) in zip(operands, outcomes, strict=True):
+                    if e is None and v is value:
+                        self.why(operand, act, want)
+                return True
+            failing = any(e is not None for _, e in outcomes)
+            if failing and all(e is not None or type(v) is bool for v, e in outcomes):
+                # No operand decided (none is false for &&, true for ||), so the failing ones reach the
+                # result; beside them, the operands that are not `want` either (the false alternatives of
+                # an || that should be true: one true alternative would have absorbed the error).
+                aborted = any(operand.id in self.aborted for operand in operands)
+                for operand, (v, e) in zip(operands, outcomes, strict=True):
+                    if operand.id in self.aborted or (not aborted and (e is not None or v is not want)):
+                        self.why(operand, act, want)
+                return True
+            # An operand that is not a bool (the operator itself fails: no such overload), or no operand
+            # fails alone (together they exceeded the cost limit): n is the part.
+        elif n.kind == "call" and n.a == "!_" and n.b is None:
+            inner, inner_error = self.value(n.c[0], act)
+            if inner_error is not None or type(inner) is bool:
+                self.why(n.c[0], act, not want)
+                return True
+        elif n.kind == "call" and n.a == "_?_:_":
+            cond, cond_error = self.value(n.c[0], act)
+            if cond_error is not None:
+                self.why(n.c[0], act, True)  # the condition failed: only its error reaches the result
+                return True
+            if type(cond) is bool:
+                self.why(n.c[1] if cond else n.c[2], act, want)  # only the branch taken is evaluated
+                return True
+        elif n.kind == "bind":
+            inner_act = dict(act)
+            inner_act[n.a] = LazyBinding(self.closures[n.b.id], act)
+            self.acts.append(inner_act)
+            self.why(n.c, inner_act, want)
+            return True
+        return False
+
+    def leaf(self, n: Node, act: dict) -> Part:
+        value, error = self.value(n, act)
+        if error is None and type(value) is not bool:
+            name = type_name(value)
+            error = (f"CEL result of type {name} could not be converted to bool: type conversion error from "
+                     f"'{name}' to 'bool'")
+        verdict = "error" if error is not None else ("true" if value else "false")
         part = Part(n.start, n.end, self.source[n.start:n.end], verdict, error=error)
         kinds = (None, None)
         if n.kind == "call" and n.a in _COMPARISONS and len(n.c) == 2:

@@ -10,7 +10,8 @@ device). So we do exactly that evaluation and report:
 * a selector that fails at runtime on some devices (naming them), which
   usually means an attribute read without ``has()``, ``in`` or ``.?``;
 * an attribute or capacity that no device of the class publishes (the
-  selector is always false, or fails at runtime);
+  selector is always false, or fails at runtime, unless a guard such as
+  has() lets it be true without the name: then it says so);
 * a request that no device of the inventory can ever satisfy.
 """
 
@@ -219,7 +220,7 @@ def _request(errs: Errors, locator, evaluator: _Evaluator, path: str, class_name
     for j, selector in enumerate(selectors):
         if selector.cel is not None:
             _unpublished(errs, locator, f"{path}.selectors[{j}].cel.expression", selector.cel.expression,
-                         class_name, in_class)
+                         class_name, in_class, evaluator)
             _version_strings(errs, locator, f"{path}.selectors[{j}].cel.expression", selector.cel.expression,
                              in_class)
     if matching == 0 and not class_failures and not request_failures:
@@ -227,10 +228,12 @@ def _request(errs: Errors, locator, evaluator: _Evaluator, path: str, class_name
                   f"{' and its selectors' if request_sels else ''})")
 
 
-def _unpublished(errs: Errors, locator, path: str, expression: str, class_name: str, in_class: list[_Device]) -> None:
+def _unpublished(errs: Errors, locator, path: str, expression: str, class_name: str, in_class: list[_Device],
+                 evaluator: _Evaluator) -> None:
     if not in_class:
         return
     reported = set()
+    matches = None  # devices of the class the selector is true on, counted when a name is unpublished
     for m in _REFERENCE.finditer(expression):
         what = m.group(1)
         domain = m.group(2) if m.group(2) is not None else m.group(3)
@@ -243,8 +246,14 @@ def _unpublished(errs: Errors, locator, path: str, expression: str, class_name: 
         singular = "attribute" if what == "attributes" else "capacity"
         line, col = _line_col(expression, m.start())
         pos = locator.locate(path, expression, line, col)
+        if matches is None:
+            outcomes = evaluator.selectors.outcomes(expression, [dev.seen_by_cel for dev in in_class])
+            matches = sum(1 for outcome in outcomes if outcome is True)
+        # A guarded read (has(), .?, `in`) can leave the selector true without the name: say what CEL does.
+        effect = (": this selector is always false or fails at runtime" if not matches else
+                  f"; the selector is still true on {matches} of them, where CEL finds the name missing")
         errs.add(FieldError(path, WARNING, detail=f"no device of class {class_name!r} publishes {singular} "
-                            f"{domain}/{ident}: this selector is always false or fails at runtime",
+                            f"{domain}/{ident}{effect}",
                             pos=pos, severity="warning", hint=_name_hint(what, domain, ident, in_class)))
 
 
