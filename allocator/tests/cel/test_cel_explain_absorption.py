@@ -3,8 +3,6 @@ shown as an error, and a part is an error only when its error reaches the select
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 import yaml
 
@@ -12,8 +10,8 @@ from allocator.cel import CELRuntimeError, build_device, compile_selector
 from allocator.cel.explain import explain_false
 from allocator.engine import analyze
 from allocator.kube.model import DeviceAttribute as A
+from allocator.tests.helpers import SAMPLES
 
-ROOT = Path(__file__).resolve().parents[2]
 GPU = 'device.attributes["gpu.example.com"]'
 # No "numa" attribute: reading it fails with "no such key: numa".
 DEVICE = build_device("gpu.example.com", {"model": A(string="A100"), "index": A(int=3),
@@ -122,7 +120,7 @@ def nic_claim(selector: str) -> str:
 
 
 def rdma_inventory() -> str:
-    sample = ROOT / "playground" / "samples" / "inventories" / "gpu-rdma-pcie.yaml"
+    sample = SAMPLES / "inventories" / "gpu-rdma-pcie.yaml"
     return yaml.safe_dump_all(yaml.safe_load(sample.read_text())["objects"])
 
 
