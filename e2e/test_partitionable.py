@@ -102,3 +102,19 @@ def test_counter_groups_fit_a_phone_in_both_schemes(browser: Browser, samples, s
     finally:
         context.close()
     problems.check()
+
+
+def test_a_placement_refused_because_an_overlapping_one_is_taken(page: Page, samples):
+    page.goto("/examples/mig-overlapping-placement-taken")
+    expect(summary(page)).to_contain_text("Cannot allocate")
+    why = page.locator("#requests .why-counter[data-counter='gpu-0-counter-set/memory-slice-0']")
+    expect(why).to_have_count(1)
+    expect(why).to_have_text("gpu-0-counter-set/memory-slice-0: 0 of 1 left, needs 1; "
+                             "taken by gpu-0-mig-3g40gb-9-0 of allocated claim default/inference")
+    gpu0 = group(page, "gpu-0-counter-set")
+    expect(gpu0.locator(".tile.held")).to_have_count(1)
+    expect(gpu0.locator(".tile.held")).to_contain_text("allocated: inference")
+    expect(gpu0.locator(".counter-bar[data-counter='gpu-0-counter-set/memory-slice-0']")).to_contain_text(
+        "0 of 1 free · 1 allocated")
+    tile(page, "gpu-0-mig-4g40gb-5-0").hover()
+    expect(gpu0.locator(".tile.excluded.held")).to_have_count(1)  # the taken 3g.40gb is among those it excludes
