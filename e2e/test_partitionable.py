@@ -99,6 +99,12 @@ def test_counter_groups_fit_a_phone_in_both_schemes(browser: Browser, samples, s
                     get('#picture .counter-group', 'color')];
         }""")
         assert colors[0] != colors[1]
+        # Long counter explanations wrap too.
+        for slug in ("mig-counters-exhausted", "mig-overlapping-placement-taken"):
+            page.goto(f"/examples/{slug}")
+            expect(summary(page)).to_contain_text("Cannot allocate")
+            overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+            assert overflow <= 0, f"{slug}: the page scrolls sideways by {overflow}px"
     finally:
         context.close()
     problems.check()

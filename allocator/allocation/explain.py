@@ -243,7 +243,7 @@ class _Explainer:
         self.in_reach = [self._slot(s, device, relevant) for s, device, relevant in self.reach]
         self.chosen: dict[DeviceID, list[tuple[int, str]]] = {}
         self.seen: list[tuple[int, str, RequestView, list]] = []  # (claim index, claim, request, verdicts)
-        self._takers: dict[str, dict] = {}  # pool name -> allocated devices per counter
+        self._takers: dict[tuple[str, str], dict] = {}  # (driver, pool) -> allocated devices per counter
         if search.found:
             for ci, picked in enumerate(search.results):
                 for p in picked:
@@ -398,10 +398,10 @@ class _Explainer:
         return shortages(cand.device, cand.pool, search.available_counters(cand.pool), self._allocated_takers(cand.pool))
 
     def _allocated_takers(self, pool) -> dict:
-        found = self._takers.get(pool.name)
+        found = self._takers.get((pool.driver, pool.name))
         if found is None:
             state = self.a.state
-            found = self._takers[pool.name] = allocated_takers(
+            found = self._takers[(pool.driver, pool.name)] = allocated_takers(
                 pool, state.allocated_for_counters(self.search.variant), state.holders)
         return found
 
