@@ -511,12 +511,10 @@ def _names(names: list[str]) -> str:
 def _combination_entry(ci: int, ref: str, view: RequestView, matching: int, fitting: int,
                        short: list[tuple[Candidate, list[Shortage]]], forced: dict) -> dict:
     """One request that runs out of counters beside the devices others must take: numbers and one line."""
-    takers: dict[tuple, list[str]] = {}
+    takers: dict[tuple, list[str]] = {}  # (claim index, request) -> who, then the devices it must take
     for fci, fref, fview, c in forced.values():
-        takers.setdefault((fci, fref, fview.full_name), []).append(c.id.device)
-    must = "; ".join(
-        f"{_holder(fci, fref, next(v for i, r, v, _ in forced.values() if (i, r, v.full_name) == (fci, fref, name)), ci)}"
-        f" takes {_names(devices)}" for (fci, fref, name), devices in takers.items())
+        takers.setdefault((fci, fview.full_name), [_holder(fci, fref, fview, ci)]).append(c.id.device)
+    must = "; ".join(f"{who} takes {_names(devices)}" for who, *devices in takers.values())
     # Per counter that stops a device first: the devices it stops and what each needs.
     groups: dict[tuple, list[tuple[str, Shortage]]] = {}
     for c, found in short:

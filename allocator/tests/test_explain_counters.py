@@ -180,3 +180,30 @@ spec:
     report = analyze(documents, _inventory("nvidia-mig"), node="dgx-h100-01").to_dict()
     assert report["allocation"]["status"] == "unsatisfiable"
     assert "counters" not in report["allocation"]
+
+
+def test_devices_another_claim_must_take_are_named_with_that_claim():
+    documents = """\
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: whole}
+spec:
+  devices:
+    requests: [{name: full, exactly: {deviceClassName: gpu.nvidia.com, count: 2}}]
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: part}
+spec:
+  devices:
+    requests: [{name: slice, exactly: {deviceClassName: mig.nvidia.com, count: 2}}]
+"""
+    report = analyze(documents, _inventory("nvidia-mig"), node="dgx-h100-01").to_dict()
+    [entry] = report["allocation"]["counters"]
+    assert (entry["claim"], entry["request"], entry["needed"], entry["matching"]) == ("default/part", "slice", 2, 26)
+    assert entry["message"].startswith(
+        "claim default/part, request slice: needs 2 devices, but of the 26 devices that match it none fits the shared "
+        "counters left once claim default/whole, request full takes gpu-0 and gpu-1 (its only matching devices): ")
+    why = next(w for w in entry["devices"][0]["why"] if w["counter"] == "memory-slice-0")
+    assert why["takenBy"] == [{"device": "gpu-0", "holder": "claim default/whole, request full", "amount": "1",
+                               "allocated": False}]
