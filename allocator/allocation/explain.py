@@ -206,7 +206,7 @@ def explain(allocator, node: model.Node, claims: list[model.ResourceClaim], sear
                       proof=search.proof.to_dict() if search.proof is not None and error is None else None)
     for ci, claim in enumerate(search.claims):
         out.requests.extend(explainer.claim(ci, claim))
-    if not search.found and error is None and (out.proof is None or out.proof["code"] == "too-few-devices"):
+    if not search.found and error is None and out.proof is None:
         out.counters = explainer.combination()
     return out
 
@@ -421,6 +421,8 @@ class _Explainer:
             if multi and any(c.device.allow_multiple_allocations for c in matching):
                 return []
             simple.append((ci, ref, view, matching))
+        if any(len(matching) < view.count for _, _, view, matching in simple):
+            return []  # a request short of devices on its own: its own line says why
         forced: dict[DeviceID, tuple] = {}
         for ci, ref, view, matching in simple:
             if len(matching) == view.count:

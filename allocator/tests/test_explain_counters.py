@@ -207,3 +207,13 @@ spec:
     why = next(w for w in entry["devices"][0]["why"] if w["counter"] == "memory-slice-0")
     assert why["takenBy"] == [{"device": "gpu-0", "holder": "claim default/whole, request full", "amount": "1",
                                "allocated": False}]
+
+
+def test_a_request_short_on_its_own_keeps_its_own_line():
+    documents = _sample("examples", "mig-counters-exhausted")["documents"]
+    assert documents.count("count: 2") == 1
+    documents = documents.replace("count: 2", "count: 3")  # three whole GPUs: there are two
+    report = analyze(documents, _inventory("nvidia-mig"), node="dgx-h100-01").to_dict()
+    assert report["allocation"]["status"] == "unsatisfiable"
+    assert "counters" not in report["allocation"]
+    assert "request full" in report["nodes"][0]["reason"]
