@@ -124,3 +124,15 @@ def test_a_placement_refused_because_an_overlapping_one_is_taken(page: Page, sam
         "0 of 1 free · 1 allocated")
     tile(page, "gpu-0-mig-4g40gb-5-0").hover()
     expect(gpu0.locator(".tile.excluded.held")).to_have_count(1)  # the taken 3g.40gb is among those it excludes
+
+
+def test_numa_sample_keeps_a_gpu_and_a_partition_on_one_numa_node(page: Page, samples):
+    page.goto("/examples/mig-same-numa")
+    expect(summary(page)).to_contain_text("Allocated on node dgx-h100-01")
+    expect(page.locator("#picture .counter-group")).to_have_count(4)
+    gpu4, gpu5 = group(page, "gpu-4-counter-set"), group(page, "gpu-5-counter-set")
+    expect(gpu4.locator(".tile.granted")).to_have_text(re.compile(r"^\s*gpu-4\s+gpu-and-slice/full"))
+    expect(gpu5.locator(".tile.granted")).to_contain_text("gpu-5-mig-1g10gb-19-0")
+    expect(gpu4.locator(".counter-bar[data-counter='gpu-4-counter-set/memory']")).to_contain_text(
+        "0 of 81559Mi free · 81559Mi this grant")
+    expect(tile(page, "gpu-5-mig-1g10gb-19-0").locator(".tile-detail")).to_contain_text("numaNode: 1")
