@@ -210,9 +210,12 @@ def _allocate(report: Report, combined: ReadResult, work: Workload, node: str | 
         return
     if chosen is None:
         first = outcomes[0]
-        _explain(report, first.explanation or allocator.explain(first.node, work.pending), slices)
+        explanation = first.explanation or allocator.explain(first.node, work.pending)
+        _explain(report, explanation, slices)
         alloc.update(status="unsatisfiable", node=node,
                      reasons=[f"{o.node_name or '(any node)'}: {o.reason}" for o in outcomes])
+        if explanation.counters:  # requests that run out of shared counters, with the numbers (explain.py)
+            alloc["counters"] = explanation.counters
         return
     _explain(report, explain(allocator, chosen.node, work.pending, chosen.search), slices)
     report.granted = (allocator, chosen.node, work.pending)

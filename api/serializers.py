@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.conf import settings
+from drf_spectacular.utils import PolymorphicProxySerializer
 from rest_framework import serializers
 
 from allocator.allocation.alternatives import MAX_LIMIT as MAX_ALTERNATIVES
@@ -437,6 +438,45 @@ class ValidateResponseSerializer(serializers.Serializer):
         }
 
 
+class CounterTakerSerializer(serializers.Serializer):
+    device = serializers.CharField(help_text="A device of the same pool that consumes the counter.")
+    holder = serializers.CharField(help_text=(
+        "Who holds it: `allocated claim NAMESPACE/NAME`, or `request NAME` (`claim NAMESPACE/NAME, request NAME`) "
+        "of the claims being allocated."))
+    amount = serializers.CharField(help_text="What it consumes of the counter, as a quantity.")
+    allocated = serializers.BooleanField(help_text="Held by an already-allocated claim.")
+
+
+class CounterPartSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=["counter"], help_text="Tells a counter from a selector part.")
+    pool = serializers.CharField(help_text="DRIVER/POOL.")
+    counterSet = serializers.CharField()
+    counter = serializers.CharField()
+    total = serializers.CharField(help_text="What the counter set publishes of the counter.")
+    left = serializers.CharField(help_text="What is left after the takers (negative when overdrawn).")
+    needs = serializers.CharField(help_text="What the device consumes of it.")
+    takenBy = CounterTakerSerializer(many=True)
+    summary = serializers.CharField(help_text="One line: counter set/counter, left of total, needs, taken by.")
+
+
+class CounterRequestSerializer(serializers.Serializer):
+    claim = serializers.CharField(help_text="NAMESPACE/NAME.")
+    request = serializers.CharField()
+    needed = serializers.IntegerField(help_text="Devices the request needs.")
+    matching = serializers.IntegerField(help_text="Devices that match it on their own.")
+    fitting = serializers.IntegerField(help_text="Of those, how many still fit the counters left.")
+    forced = serializers.ListField(child=serializers.DictField(), help_text=(
+        "The devices other requests must take (their only matching devices): device, claim, request."))
+    devices = serializers.ListField(child=serializers.DictField(), help_text=(
+        "Each matching device that no longer fits: driver, pool, device, and `why` (counter parts)."))
+    message = serializers.CharField()
+
+
+COUNTERS_HELP = (
+    "When nothing fits because requests run out of shared counters beside the devices other requests must take: "
+    "per such request, the counters with what is left, what each device needs and which devices took it.")
+
+
 class AllocateResponseSerializer(serializers.Serializer):
     allocated = serializers.BooleanField(help_text="Whether every claim got devices.")
     node = serializers.CharField(allow_null=True, help_text="The node the claims were allocated for.")
@@ -451,15 +491,19 @@ class AllocateResponseSerializer(serializers.Serializer):
         "error, an unknown DeviceClass, invalid resource pools on every node tried...): where "
         "`python -m allocator allocate` exits 2, not 1.",
     )
+    counters = CounterRequestSerializer(many=True, required=False, help_text=COUNTERS_HELP)
 
     def to_representation(self, allocation: dict) -> dict:
-        return {
+        out = {
             "allocated": allocation["status"] == "allocated",
             "node": allocation["node"],
             "claims": allocation["claims"],
             "reasons": allocation["reasons"],
             "error": allocation["error"],
         }
+        if allocation.get("counters"):
+            out["counters"] = allocation["counters"]
+        return out
 
 
 class DiagnosticSerializer(ErrorSerializer):
@@ -497,6 +541,13 @@ class SelectorPartSerializer(serializers.Serializer):
         "string). Never advice the expression already follows."))
 
 
+WHY_PARTS = PolymorphicProxySerializer(
+    component_name="WhyPart", serializers=[SelectorPartSerializer, CounterPartSerializer],
+    resource_type_field_name=None, many=True, allow_null=True, help_text=(
+        "For a false or failing selector: the parts of its expression that decided, with the values they read. "
+        "For a `counters` reason: every counter the device cannot get (`kind: counter`), with the numbers."))
+
+
 class DeviceMatchSerializer(serializers.Serializer):
     driver = serializers.CharField()
     pool = serializers.CharField()
@@ -512,8 +563,7 @@ class DeviceMatchSerializer(serializers.Serializer):
     chosen = serializers.BooleanField(help_text="The allocation picked this device for this request.")
     takenBy = serializers.CharField(allow_null=True, help_text="The request that got this device instead.")
     reasonShort = serializers.CharField(allow_null=True, help_text="The reason without the parts' summaries.")
-    why = SelectorPartSerializer(many=True, allow_null=True, help_text=(
-        "For a false or failing selector: the parts of its expression that decided, with the values they read."))
+    why = WHY_PARTS
 
 
 class RequestMatchesSerializer(serializers.Serializer):
@@ -568,6 +618,7 @@ class AllocationSerializer(serializers.Serializer):
         "order the scheduler's search reaches them; the first is the scheduler's."))
     alternativesSearch = AlternativesSearchSerializer(required=False, help_text=(
         "With `alternatives` in the request: how the listing went."))
+    counters = CounterRequestSerializer(many=True, required=False, help_text=COUNTERS_HELP)
 
 
 class ProofSerializer(serializers.Serializer):

@@ -2,6 +2,7 @@
 
     .venv/bin/python docs/screenshot.py            # docs/screenshot.png (README): a grant, the completion list open
     .venv/bin/python docs/screenshot.py compare    # docs/compare.png (features.md): two columns and the other grants
+    .venv/bin/python docs/screenshot.py partitionable  # docs/partitionable.png (features.md): a GPU's counters and partitions
 
 Starts the site as the e2e tests do (gunicorn on a temporary SQLite database
 with the samples loaded) and drives Debian's Chromium with Playwright.
@@ -60,7 +61,21 @@ def compare(page, url: str) -> None:
     page.locator("body").screenshot(path=str(ROOT / "docs" / "compare.png"))
 
 
-SHOTS = {"editor": editor, "compare": compare}
+def partitionable(page, url: str) -> None:
+    """The nvidia-mig sample with two partitions of gpu-0 granted: its counter set's bars, and a partition
+    hovered: the counters it needs outlined, the placements it excludes struck through."""
+    page.goto(url + "/examples/mig-same-parent")
+    expect(page.locator("#result-summary")).to_contain_text("Allocated")
+    page.locator("#splitter").focus()
+    page.keyboard.press("Home")
+    group = page.locator("#picture .counter-group").first
+    group.scroll_into_view_if_needed()
+    page.locator("#picture .tile[data-name='gpu-0-mig-1g10gb-19-4']").hover()
+    expect(page.locator("#picture .tile.excluded")).to_have_count(3)
+    page.screenshot(path=str(ROOT / "docs" / "partitionable.png"), clip=group.bounding_box())
+
+
+SHOTS = {"editor": editor, "compare": compare, "partitionable": partitionable}
 
 
 def main(which: str = "editor") -> None:

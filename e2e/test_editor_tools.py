@@ -390,7 +390,7 @@ def test_it_asks_before_a_custom_inventory_is_replaced(page: Page, samples):
 
 SAMPLE_NODES = {
     "gpu-node": "dra-example-driver-cluster-worker", "shared-gpus": "dra-example-driver-cluster-worker",
-    "nvidia-mig": "dgx-h100-01", "gpu-rdma-pcie": "ip-192-168-153-160.ec2.internal", "mixed-cluster": "l40s-node-2",
+    "nvidia-mig": "dgx-h100-01", "nvidia-mig-numa": "dgx-h100-01", "gpu-rdma-pcie": "ip-192-168-153-160.ec2.internal", "mixed-cluster": "l40s-node-2",
     "network-attached": "rack1-node-1", "tainted-gpus": "gpu-node-7", "cpu-node": "dra-driver-cpu-worker",
     "tpu-node": "kind-control-plane", "sriov-node": "sriov-worker-1", "gpu-cluster": "gpu-node-00003",
     "gpu-node-v1beta1": "dra-example-driver-cluster-worker",

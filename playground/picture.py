@@ -4,6 +4,15 @@ Presentation only. The devices come from the engine's own reader
 (``allocator.kube.objects.read_documents``); which device went to which request
 and container comes from the engine's report. Nothing here decides anything
 about allocation.
+
+Partitionable devices are drawn under the counter sets they consume
+(``CounterGroup``): the whole device and its partitions under one heading, a
+bar per counter (total; taken by already-allocated claims; taken by this
+grant; free), and for each device the counters it needs and the devices of
+the group it excludes (two placements that together need more of a counter
+than the set has). Counter sets linked by a device that consumes from
+several are one group. The counter sets may sit in the devices' own slice
+(the 1.33 form) or in a separate slice of the pool.
 """
 
 from __future__ import annotations
@@ -12,6 +21,7 @@ from dataclasses import dataclass, field
 
 from allocator.kube import model
 from allocator.kube.objects import read_documents
+from allocator.kube.quantity import Quantity
 from allocator.reading.diagnostics import DiagnosticError
 from playground.limits import engine_limits
 
@@ -42,10 +52,22 @@ class Tile:
     tainted: bool = False
     grants: list[Grant] = field(default_factory=list)
     containers: list[str] = field(default_factory=list)
+    held_by: list[str] = field(default_factory=list)  # already-allocated claims holding the device
+    consumes: list[str] = field(default_factory=list)  # "counter-set/counter" it needs (non-zero)
+    excludes: list[str] = field(default_factory=list)  # devices of its counter group it cannot be allocated beside
 
     @property
     def title(self) -> str:
-        return "\n".join([f"{self.pool}/{self.name} ({self.driver})", *self.details])
+        lines = [f"{self.pool}/{self.name} ({self.driver})", *self.details]
+        if self.held_by:
+            lines.append(f"allocated to {', '.join(self.held_by)}")
+        if self.excludes:
+            lines.append(f"excludes {len(self.excludes)}: {', '.join(self.excludes)}")
+        return "\n".join(lines)
+
+    @property
+    def key(self) -> str:
+        return f"{self.driver}/{self.pool}/{self.name}"
 
     @property
     def color(self) -> int | None:
@@ -53,10 +75,54 @@ class Tile:
 
 
 @dataclass
+class CounterBar:
+    """One counter of a counter set: what the set has, what allocated claims and this grant take, what is free."""
+
+    counter_set: str
+    counter: str
+    total: str
+    allocated: str
+    granted: str
+    free: str
+    # Percentages of the total for drawing (clamped; an overdrawn counter fills the bar).
+    allocated_pct: float = 0.0
+    granted_pct: float = 0.0
+    overdrawn: bool = False
+
+    @property
+    def key(self) -> str:
+        return f"{self.counter_set}/{self.counter}"
+
+    @property
+    def label(self) -> str:
+        return (f"{self.counter}: {self.total} in total, {self.allocated} taken by allocated claims, "
+                f"{self.granted} by this grant, {self.free} free")
+
+
+@dataclass
+class CounterSetView:
+    name: str
+    bars: list[CounterBar] = field(default_factory=list)
+
+
+@dataclass
+class CounterGroup:
+    """Devices that consume the same counter sets (linked through devices consuming from several)."""
+
+    sets: list[CounterSetView] = field(default_factory=list)
+    devices: list[Tile] = field(default_factory=list)
+
+    @property
+    def title(self) -> str:
+        return " + ".join(s.name for s in self.sets)
+
+
+@dataclass
 class PoolView:
     driver: str
     name: str
-    devices: list[Tile] = field(default_factory=list)
+    devices: list[Tile] = field(default_factory=list)  # those that consume no counters when ``groups`` is set
+    groups: list[CounterGroup] = field(default_factory=list)
 
 
 @dataclass
@@ -68,7 +134,7 @@ class NodeView:
 
     @property
     def device_count(self) -> int:
-        return sum(len(p.devices) for p in self.pools)
+        return sum(len(p.devices) + sum(len(g.devices) for g in p.groups) for p in self.pools)
 
 
 @dataclass
@@ -84,6 +150,10 @@ class Picture:
     @property
     def device_count(self) -> int:
         return sum(n.device_count for n in self.nodes) + self.hidden_devices
+
+    @property
+    def has_counters(self) -> bool:
+        return any(p.groups for n in self.nodes for p in n.pools)
 
 
 def condense(pic: Picture, fitting: set[str], limit: int) -> Picture:
@@ -113,6 +183,8 @@ def _attribute(value: model.DeviceAttribute) -> str:
 def _details(device: model.Device) -> list[str]:
     lines = [f"{name}: {_attribute(v)}" for name, v in sorted(device.attributes.items())]
     lines += [f"capacity {name}: {c.value}" for name, c in sorted(device.capacity.items())]
+    lines += [f"consumes {c.counter_set}: " + ", ".join(f"{name} {v.value}" for name, v in c.counters.items())
+              for c in device.consumes_counters if c.counters]
     lines += [f"taint {t.key}={t.value or ''}:{t.effect}" for t in device.taints]
     return lines
 
@@ -197,10 +269,163 @@ def build(inventory: str, documents: str, report: dict | None, limits=None, fitt
     pic = Picture(nodes=ordered, legend=legend, node_names=node_names + slice_nodes)
     if limit is not None:
         pic = condense(pic, fitting or set(), limit)
+    counters = _Counters(docs, set(grants))
     for node in pic.nodes:
         for pool in node.pools:
-            pool.devices = [_tile(s, device, grants, containers) for s, device in pool.devices]
+            pairs = pool.devices
+            pool.devices = [_tile(s, device, grants, containers, counters.holders) for s, device in pairs]
+            if counters.sets:
+                counters.group(pool, pairs)
     return pic
+
+
+def _quantity(text: str) -> Quantity | None:
+    try:
+        return Quantity.parse(str(text))
+    except (ValueError, TypeError):
+        return None
+
+
+def _percent(part: Quantity, total: Quantity) -> float:
+    whole = total.as_approximate_float()
+    if whole <= 0:
+        return 100.0 if part.sign() > 0 else 0.0
+    return max(0.0, min(100.0, part.as_approximate_float() * 100.0 / whole))
+
+
+def _needs(device: model.Device) -> dict[tuple[str, str], Quantity]:
+    out: dict[tuple[str, str], Quantity] = {}
+    for entry in device.consumes_counters:
+        for name, counter in entry.counters.items():
+            q = _quantity(counter.value)
+            if q is not None and not q.is_zero:
+                key = (entry.counter_set, name)
+                out[key] = out[key] + q if key in out else q
+    return out
+
+
+# Pairs of devices compared for overlap per counter group at most (a group is one GPU and its placements).
+MAX_OVERLAP_DEVICES = 300
+
+
+class _Counters:
+    """The pools' counter sets (newest generation), the devices of each pool, and which are taken by whom."""
+
+    def __init__(self, docs: list, granted: set[tuple[str, str, str]]):
+        slices = [d.obj for d in docs if d.kind == "ResourceSlice"]
+        newest: dict[tuple[str, str], int] = {}
+        for s in slices:
+            key = (s.spec.driver, s.spec.pool.name)
+            newest[key] = max(newest.get(key, s.spec.pool.generation), s.spec.pool.generation)
+        self.sets: dict[tuple[str, str], dict[str, model.CounterSet]] = {}
+        self.devices: dict[tuple[str, str], list[model.Device]] = {}
+        for s in slices:
+            key = (s.spec.driver, s.spec.pool.name)
+            if s.spec.pool.generation != newest[key]:
+                continue
+            for cs in s.spec.shared_counters:
+                self.sets.setdefault(key, {}).setdefault(cs.name, cs)
+            self.devices.setdefault(key, []).extend(s.spec.devices)
+        self.granted = granted
+        self.holders: dict[tuple[str, str, str], list[str]] = {}
+        for d in docs:
+            if d.kind != "ResourceClaim" or d.obj.status.allocation is None:
+                continue
+            name = d.obj.metadata.name or d.obj.metadata.generate_name or "?"
+            for r in d.obj.status.allocation.devices.results:
+                if not r.admin_access:
+                    held = self.holders.setdefault((r.driver, r.pool, r.device), [])
+                    if name not in held:
+                        held.append(name)
+
+    def group(self, pool: PoolView, pairs: list) -> None:
+        """Move the tiles that consume counters of the pool's counter sets into ``pool.groups``."""
+        key = (pool.driver, pool.name)
+        sets = self.sets.get(key)
+        if not sets:
+            return
+        tiles = pool.devices
+        needs = [_needs(device) for _, device in pairs]
+        # Counter sets linked by a device that consumes from several are one group (union-find).
+        parent = {name: name for name in sets}
+
+        def find(x: str) -> str:
+            while parent[x] != x:
+                parent[x] = parent[parent[x]]
+                x = parent[x]
+            return x
+
+        for need in needs:
+            names = sorted({cs for cs, _ in need if cs in sets})
+            for other in names[1:]:
+                parent[find(other)] = find(names[0])
+        used = self._used(key)
+        groups: dict[str, CounterGroup] = {}
+        for name in sets:  # in the order the pool publishes them
+            root = find(name)
+            group = groups.setdefault(root, CounterGroup())
+            group.sets.append(self._set_view(sets[name], used))
+        rest = []
+        members: dict[str, list[tuple[Tile, dict]]] = {}
+        for tile, need in zip(tiles, needs, strict=True):
+            names = [cs for cs, _ in need if cs in sets]
+            if not names:
+                rest.append(tile)
+                continue
+            tile.consumes = [f"{cs}/{c}" for cs, c in need]
+            members.setdefault(find(names[0]), []).append((tile, need))
+        totals = {(cs.name, c): q for cs in sets.values() for c, v in cs.counters.items()
+                  if (q := _quantity(v.value)) is not None}
+        for root, found in members.items():
+            groups[root].devices = [t for t, _ in found]
+            if len(found) <= MAX_OVERLAP_DEVICES:
+                _overlaps(found, totals)
+        pool.devices = rest
+        pool.groups = [g for g in groups.values() if g.devices]
+
+    def _used(self, key: tuple[str, str]) -> dict[tuple[str, str], tuple[Quantity, Quantity]]:
+        """(counter set, counter) -> (taken by allocated claims, taken by this grant)."""
+        zero = Quantity.parse("0")
+        out: dict[tuple[str, str], tuple[Quantity, Quantity]] = {}
+        for device in self.devices.get(key, ()):
+            device_key = (key[0], key[1], device.name)
+            held, granted = device_key in self.holders, device_key in self.granted
+            if not (held or granted):
+                continue
+            for counter, q in _needs(device).items():
+                a, g = out.get(counter, (zero, zero))
+                out[counter] = (a + q, g) if held else (a, g + q)
+        return out
+
+    @staticmethod
+    def _set_view(cs: model.CounterSet, used: dict) -> CounterSetView:
+        zero = Quantity.parse("0")
+        view = CounterSetView(name=cs.name)
+        for name, counter in cs.counters.items():
+            total = _quantity(counter.value)
+            if total is None:
+                continue
+            allocated, granted = used.get((cs.name, name), (zero, zero))
+            free = total - allocated - granted
+            view.bars.append(CounterBar(
+                counter_set=cs.name, counter=name, total=str(total), allocated=str(allocated), granted=str(granted),
+                free=str(free), allocated_pct=round(_percent(allocated, total), 2),
+                granted_pct=round(min(_percent(granted, total), 100.0 - _percent(allocated, total)), 2),
+                overdrawn=free.sign() < 0))
+        return view
+
+
+def _overlaps(found: list[tuple[Tile, dict]], totals: dict) -> None:
+    """Each device's ``excludes``: the others that need, together with it, more of a counter than its set has."""
+    for i, (tile, need) in enumerate(found):
+        for other, other_need in found[i + 1:]:
+            for counter, q in need.items():
+                total = totals.get(counter)
+                more = other_need.get(counter)
+                if total is not None and more is not None and total.cmp(q + more) < 0:
+                    tile.excludes.append(other.name)
+                    other.excludes.append(tile.name)
+                    break
 
 
 def _pool_view(nodes: dict[str, NodeView], pools: dict, where: str, s: model.ResourceSlice) -> PoolView:
@@ -216,7 +441,9 @@ def _pool_view(nodes: dict[str, NodeView], pools: dict, where: str, s: model.Res
     return pool
 
 
-def _tile(s: model.ResourceSlice, device: model.Device, grants: dict, containers: dict) -> Tile:
+def _tile(s: model.ResourceSlice, device: model.Device, grants: dict, containers: dict,
+          holders: dict | None = None) -> Tile:
     key = (s.spec.driver, s.spec.pool.name, device.name)
     return Tile(driver=s.spec.driver, pool=s.spec.pool.name, name=device.name, details=_details(device),
-                tainted=bool(device.taints), grants=grants.get(key, []), containers=containers.get(key, []))
+                tainted=bool(device.taints), grants=grants.get(key, []), containers=containers.get(key, []),
+                held_by=list((holders or {}).get(key, ())))

@@ -87,6 +87,8 @@ def claims_table(report: dict, colors: dict[tuple[str, str], int]) -> list[dict]
 def requests_table(report: dict, colors: dict[tuple[str, str], int]) -> list[dict]:
     """Each request with its matching devices, and the others grouped by the engine's reason."""
     out = []
+    # Requests that run out of shared counters beside the devices others must take (engine: allocation.counters).
+    short = {(c.get("claim"), c.get("request")): c for c in (report.get("allocation") or {}).get("counters") or []}
     for req in report.get("requests") or []:
         devices = req.get("devices") or []
         groups: dict[str, list[dict]] = {}
@@ -100,6 +102,7 @@ def requests_table(report: dict, colors: dict[tuple[str, str], int]) -> list[dic
             "matching_count": len(matching),
             "matching": matching[:LIST_LIMIT],
             "matching_more": max(0, len(matching) - LIST_LIMIT),
+            "counters": short.get((req.get("claim"), req.get("request"))),
             "rejected": [{"reason": group[0].get("reasonShort") or reason, "count": len(group),
                           "devices": group[:LIST_LIMIT], "more": max(0, len(group) - LIST_LIMIT),
                           "why": group[0].get("why") or [], "hints": _hints(group[0].get("why"))}

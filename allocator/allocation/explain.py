@@ -65,10 +65,11 @@ from allocator.allocation.constraints import (
     scalar_kind,
     values_intersect,
 )
+from allocator.allocation.counters import Shortage, Taker, allocated_takers, consumption, shortages
 from allocator.allocation.errors import AllocatorError
 from allocator.allocation.nodes import NodeSelectorError
 from allocator.allocation.pools import DeviceID, PoolError, slice_is_relevant
-from allocator.allocation.requests import ALL, RequestView, claim_ref, exact_view, sub_view
+from allocator.allocation.requests import ALL, EXACT_COUNT, RequestView, claim_ref, exact_view, sub_view
 from allocator.allocation.search import RequestData, Search
 from allocator.cel.hints import fitted_parts
 from allocator.kube import model
@@ -129,6 +130,9 @@ class Explanation:
     requests: list[RequestExplanation] = field(default_factory=list)
     # When a proof decided "no" without searching: ``proofs.Proof.to_dict()`` (code, message, numbers, names).
     proof: dict | None = None
+    # When requests run out of shared counters beside the devices other requests must take
+    # (``_Explainer.combination``): per such request, the numbers and a ``message``.
+    counters: list[dict] = field(default_factory=list)
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -150,6 +154,8 @@ class Explanation:
             if line and not (proof and proof["request"] and line.startswith(
                     f"claim {proof['claim']}, request {proof['request']}:")):
                 lines.append(line)
+        if not lines and not self.allocated and self.counters:
+            lines.extend(c["message"] for c in self.counters)
         if not lines and not self.allocated:  # a proof's own line already says why
             lines.append("every request has enough matching devices on its own, but no combination satisfies "
                          "all requests, claims and constraints together")
@@ -202,6 +208,8 @@ def explain(allocator, node: model.Node, claims: list[model.ResourceClaim], sear
                       proof=search.proof.to_dict() if search.proof is not None and error is None else None)
     for ci, claim in enumerate(search.claims):
         out.requests.extend(explainer.claim(ci, claim))
+    if not search.found and error is None and out.proof is None:
+        out.counters = explainer.combination()
     return out
 
 
@@ -236,6 +244,8 @@ class _Explainer:
         # Per device in reach, what does not depend on the request: the candidate, or why it is out.
         self.in_reach = [self._slot(s, device, relevant) for s, device, relevant in self.reach]
         self.chosen: dict[DeviceID, list[tuple[int, str]]] = {}
+        self.seen: list[tuple[int, str, RequestView, list]] = []  # (claim index, claim, request, verdicts)
+        self._takers: dict[tuple[str, str], dict] = {}  # (driver, pool) -> allocated devices per counter
         if search.found:
             for ci, picked in enumerate(search.results):
                 for p in picked:
@@ -284,6 +294,7 @@ class _Explainer:
                 usable[view.full_name] = (view, [c for _, c in cands])
                 pending.append((rex, view, data, cands))
         self._constraints(ci, claim, usable, pending)
+        self.seen.extend((ci, ref, view, cands) for _rex, view, _data, cands in pending)
         return out
 
     def _request_data(self, ci, ri, si, view: RequestView, parent, rex: RequestExplanation) -> RequestData | None:
@@ -366,10 +377,12 @@ class _Explainer:
             return Reason("capacity", "not enough capacity left for the request")
         if not features.partitionable_devices and device.consumes_counters:
             return Reason("partitionable-disabled", "consumes counters, but DRAPartitionableDevices is off")
-        shortage = self._counter_shortage(cand) if device.consumes_counters else ""
-        if shortage:
-            return Reason("counters", f"not enough shared counters left in pool {pool.id}: {shortage}",
-                          pool=pool.id)
+        short = self._counter_shortages(cand) if device.consumes_counters else None
+        if short:
+            more = f" (and {len(short) - 1} more counters)" if len(short) > 1 else ""
+            message = f"not enough shared counters left in pool {pool.id}: {short[0].summary()}{more}"
+            return Reason("counters", message, pool=pool.id, parts=[x.to_dict() for x in short],
+                          short=f"not enough shared counters left in pool {pool.id}")
         if features.device_taints:
             taint = taint_prevents(device, request)
             if taint is not None:
@@ -397,23 +410,86 @@ class _Explainer:
                     out[what].setdefault(domain, set()).add(ident)
         return out
 
-    def _counter_shortage(self, cand: Candidate) -> str:
-        """"" when the pool's counters left cover the device, else which counter is short, with the numbers."""
-        available = self.search.available_counters(cand.pool)
-        use: dict[tuple[str, str], object] = {}
-        for consumption in cand.device.consumes_counters:
-            for name, counter in consumption.counters.items():
-                k = (consumption.counter_set, name)
-                q = quantity(counter.value)
-                use[k] = use[k] + q if k in use else q
-        for set_name, counters in available.items():
-            for name, have in counters.items():
-                want = use.get((set_name, name))
-                if want is not None and have.cmp(want) < 0:
-                    return f"counter {name} of {set_name} has {have} left, the device consumes {want}"
-                if want is None and have.sign() < 0:
-                    return f"counter {name} of {set_name} is overdrawn ({have})"
-        return ""
+    def _counter_shortages(self, cand: Candidate) -> list[Shortage]:
+        """The counters of the pool left after allocated claims that cannot cover the device, with the numbers."""
+        search = self.search
+        return shortages(cand.device, cand.pool, search.available_counters(cand.pool), self._allocated_takers(cand.pool))
+
+    def _allocated_takers(self, pool) -> dict:
+        found = self._takers.get((pool.driver, pool.name))
+        if found is None:
+            state = self.a.state
+            found = self._takers[(pool.driver, pool.name)] = allocated_takers(
+                pool, state.allocated_for_counters(self.search.variant), state.holders)
+        return found
+
+    def combination(self) -> list[dict]:
+        """When the claims do not fit: requests that run out of shared counters once the devices other requests
+        must take (their only matching devices) are taken; [] when that is not what stops them.
+
+        Sound whatever the search did: a request with exactly as many matching devices as it needs gets all of
+        them in any allocation, so what they consume is gone for every other request.
+        """
+        multi = self.search.features.consumable_capacity
+        simple = []
+        for ci, ref, view, cands in self.seen:
+            if view.parent or view.mode != EXACT_COUNT or view.admin_access or view.count < 1:
+                continue
+            matching = [c for v, c in cands if v.matches]
+            if multi and any(c.device.allow_multiple_allocations for c in matching):
+                return []
+            simple.append((ci, ref, view, matching))
+        if any(len(matching) < view.count for _, _, view, matching in simple):
+            return []  # a request short of devices on its own: its own line says why
+        forced: dict[DeviceID, tuple] = {}
+        for ci, ref, view, matching in simple:
+            if len(matching) == view.count:
+                for c in matching:
+                    if c.id in forced:
+                        return []  # two requests need the same device: not a matter of counters
+                    forced[c.id] = (ci, ref, view, c)
+        taken: dict[str, dict] = {}  # pool name -> (counter set, counter) -> what forced devices consume
+        grant: dict[str, dict] = {}  # pool name -> (counter set, counter) -> [(forced entry, amount)]
+        for entry in forced.values():
+            c = entry[3]
+            if c.pool is None:
+                continue
+            for key, q in consumption(c.device).items():
+                pool_taken = taken.setdefault(c.pool.name, {})
+                pool_taken[key] = pool_taken[key] + q if key in pool_taken else q
+                if not q.is_zero:
+                    grant.setdefault(c.pool.name, {}).setdefault(key, []).append((entry, q))
+        if not grant:
+            return []
+        out = []
+        for ci, ref, view, matching in simple:
+            if len(matching) == view.count:
+                continue
+            fitting, short = 0, []
+            for c in matching:
+                if c.id in forced:
+                    continue
+                found = []
+                if c.pool is not None and c.pool.name in taken:
+                    takers = self._with_grant(c.pool, grant.get(c.pool.name, {}), ci)
+                    found = shortages(c.device, c.pool, self.search.available_counters(c.pool), takers,
+                                      taken[c.pool.name])
+                if found:
+                    short.append((c, found))
+                else:
+                    fitting += 1
+            if fitting >= view.count or not short:
+                continue
+            out.append(_combination_entry(ci, ref, view, len(matching), fitting, short, forced))
+        return out
+
+    def _with_grant(self, pool, grant: dict, ci: int) -> dict:
+        """The pool's takers: allocated claims' devices, then the devices the claims must take (named for claim ci)."""
+        takers = {key: list(found) for key, found in self._allocated_takers(pool).items()}
+        for key, entries in grant.items():
+            for (fci, fref, fview, c), q in entries:
+                takers.setdefault(key, []).append(Taker(c.id.device, _holder(fci, fref, fview, ci), str(q), False))
+        return takers
 
     def _constraints(self, ci, claim, usable: dict[str, tuple[RequestView, list[Candidate]]], pending) -> None:
         features = self.search.features
@@ -438,6 +514,54 @@ class _Explainer:
                     if reason is not None:
                         verdict.reason, verdict.matches = reason, False
                         break
+
+
+def _holder(ci: int, ref: str, view: RequestView, for_ci: int) -> str:
+    return f"request {view.full_name}" if ci == for_ci else f"claim {ref}, request {view.full_name}"
+
+
+def _devices(n: int) -> str:
+    return f"{n} device" if n == 1 else f"{n} devices"
+
+
+def _names(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _combination_entry(ci: int, ref: str, view: RequestView, matching: int, fitting: int,
+                       short: list[tuple[Candidate, list[Shortage]]], forced: dict) -> dict:
+    """One request that runs out of counters beside the devices others must take: numbers and one line."""
+    takers: dict[tuple, list[str]] = {}  # (claim index, request) -> who, then the devices it must take
+    for fci, fref, fview, c in forced.values():
+        takers.setdefault((fci, fview.full_name), [_holder(fci, fref, fview, ci)]).append(c.id.device)
+    must = "; ".join(f"{who} takes {_names(devices)}" for who, *devices in takers.values())
+    # Per counter that stops a device first: the devices it stops and what each needs.
+    groups: dict[tuple, list[tuple[str, Shortage]]] = {}
+    for c, found in short:
+        first = found[0]
+        groups.setdefault((first.pool, first.counter_set, first.counter), []).append((c.id.device, first))
+    parts = []
+    for stopped in groups.values():
+        first = stopped[0][1]
+        needs = sorted({x.needs for _, x in stopped}, key=lambda q: quantity(q))
+        if len(stopped) == 1:
+            who = f"{stopped[0][0]} needs {needs[0]}"
+        else:
+            amount = needs[0] if len(needs) == 1 else f"{needs[0]} to {needs[-1]}"
+            who = f"{len(stopped)} devices need {amount} each"
+        taken = f" (taken by {', '.join(f'{t.device} of {t.holder}' for t in first.taken_by)})" if first.taken_by else ""
+        parts.append(f"{first.name}: {first.left} of {first.total} left{taken}, {who}")
+    where = f"claim {ref}, request {view.full_name}"
+    fit = "none fits" if not fitting else f"only {fitting} fit"
+    whose = "its" if len(takers) == 1 else "each its"
+    message = (f"{where}: needs {_devices(view.count)}, but of the {_devices(matching)} that match it {fit} the "
+               f"shared counters left once {must} ({whose} only matching devices): " + "; ".join(parts))
+    return {"claim": ref, "request": view.full_name, "needed": view.count, "matching": matching, "fitting": fitting,
+            "forced": [{"device": c.id.device, "claim": fref, "request": fview.full_name}
+                       for _fci, fref, fview, c in forced.values()],
+            "devices": [{"driver": c.id.driver, "pool": c.id.pool, "device": c.id.device,
+                         "why": [x.to_dict() for x in found]} for c, found in short],
+            "message": message}
 
 
 class _Tally:

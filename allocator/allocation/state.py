@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from allocator.allocation import capacity as cap
 from allocator.allocation.pools import DeviceID
+from allocator.allocation.requests import claim_ref
 from allocator.kube import model
 
 
@@ -20,6 +21,8 @@ class AllocatedState:
     devices: set[DeviceID] = field(default_factory=set)  # taken whole
     shares: set[tuple[DeviceID, str]] = field(default_factory=set)  # (device, share id)
     capacity: dict[DeviceID, dict] = field(default_factory=dict)  # consumed by shares, per capacity
+    # Which claims (namespace/name) hold each device, for explanations only.
+    holders: dict[DeviceID, list[str]] = field(default_factory=dict, compare=False)
 
     def allocated_for_counters(self, variant) -> set[DeviceID]:
         """Devices whose counters count as used: stable knows only whole devices."""
@@ -34,10 +37,14 @@ def gather_allocated_state(claims: Iterable[model.ResourceClaim], consumable_cap
         allocation = claim.status.allocation
         if allocation is None:
             continue
+        ref = claim_ref(claim)
         for r in allocation.devices.results:
             if r.admin_access:
                 continue
             device = DeviceID(r.driver, r.pool, r.device)
+            held = state.holders.setdefault(device, [])
+            if ref not in held:
+                held.append(ref)
             if consumable_capacity and r.share_id is not None:
                 state.shares.add((device, r.share_id))
                 if r.consumed_capacity:

@@ -281,8 +281,8 @@ spec:
     ex = explain_claims([more], inv["DeviceClass"], inv["ResourceSlice"], inv["Node"], "node-1", None, [held])
     reason = next(d for d in ex.requests[0].devices if d.device == "mig-b").reason
     assert reason.code == "counters"
-    assert reason.message == ("not enough shared counters left in pool gpu.example.com/gpu-0: counter memory of "
-                              "gpu-0-counters has 10Gi left, the device consumes 30Gi")
+    assert reason.message == ("not enough shared counters left in pool gpu.example.com/gpu-0: gpu-0-counters/memory: "
+                              "10Gi of 40Gi left, needs 30Gi; taken by mig-a of allocated claim default/held")
 
 
 def test_requests_that_outnumber_their_devices_say_the_numbers():
