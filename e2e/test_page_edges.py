@@ -108,6 +108,7 @@ def test_arrowing_through_the_samples_loads_only_the_one_stopped_at(page: Page, 
     assert sent == [], sent  # passing a sample does not load it
     expect(page.locator("#inventory-description")).to_contain_text("Devices not tied to one node", timeout=5000)
     assert len(sent) == 1 and "network-attached" in sent[0], sent
+    expect(page.get_by_label("Sample inventory")).to_be_focused()  # the new picker has the focus
     # Enter loads at once; so does a pick with the mouse.
     page.get_by_label("Sample inventory").focus()
     page.keyboard.press("ArrowUp")
@@ -117,6 +118,15 @@ def test_arrowing_through_the_samples_loads_only_the_one_stopped_at(page: Page, 
     page.get_by_label("Sample inventory").select_option("gpu-node")
     expect(page.locator("#inventory-description")).to_contain_text("8 simulated GPUs", timeout=900)
     assert len(sent) == 3
+    # Arrowing, then leaving with Tab, loads the one left on, and the focus stays where Tab put it.
+    page.get_by_label("Sample inventory").focus()
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("Tab")
+    expect(page.get_by_label("Sample inventory")).to_have_value("gpu-rdma-pcie")
+    expect(page.locator("#inventory-description")).to_contain_text("EFA", timeout=900)
+    assert len(sent) == 4
+    assert page.evaluate("document.activeElement.closest('#my-cluster') !== null"), page.evaluate(
+        "document.activeElement.outerHTML.slice(0, 80)")
 
 
 def test_a_refused_pasted_cluster_comes_back_with_the_error(page: Page, samples):
@@ -178,6 +188,8 @@ def test_the_matching_devices_name_the_node_and_every_name_can_be_seen(page: Pag
     expect(group.locator(".more-names code")).to_have_count(more)
     shown = group.locator(".node-list code, .more-names code").all_inner_texts()
     assert len(set(shown)) == listed + more, shown
+    # The names wrap in the pane: nothing sideways.
+    assert page.evaluate("(r => r.scrollWidth <= r.clientWidth + 1)(document.getElementById('results'))")
 
 
 def test_the_node_picker_is_a_field_that_filters_a_thousand_names(page: Page, samples):
