@@ -217,6 +217,13 @@ def test_the_node_picker_is_a_field_that_filters_a_thousand_names(page: Page, sa
     node.fill("")
     expect(summary(page)).to_contain_text("Allocated on node gpu-node-00003")
     expect(page.locator("#node-missing")).to_be_hidden()
+    # The tab keeps the node over a reload, as it keeps the rest of the form.
+    node.fill("gpu-node-00013")
+    expect(summary(page)).to_contain_text("on node gpu-node-00013")
+    page.wait_for_timeout(400)
+    page.reload()
+    expect(page.get_by_label("Node", exact=True)).to_have_value("gpu-node-00013")
+    expect(summary(page)).to_contain_text("on node gpu-node-00013")
 
 
 def test_the_formatted_note_goes_away_on_the_next_edit(page: Page, samples):

@@ -328,11 +328,11 @@
     target.dispatchEvent(new CustomEvent("live-edit", { bubbles: true }));
   });
 
-  // The node field (a datalist of the inventory's node names) analyses once a name is complete:
+  // The node fields (a datalist of the inventory's node names) analyse once a name is complete:
   // empty (every node), one of the names, or whatever it holds on Enter or on leaving it.
   function nodeEdit(event) {
     const field = event.target;
-    if (field.id !== "id_node") return;
+    if (field.id !== "id_node" && field.id !== "id_compare_node") return;
     const names = field.list ? Array.prototype.map.call(field.list.options, function (o) { return o.value; }) : [];
     if (event.type === "change" || !field.value || names.indexOf(field.value) >= 0) {
       if (field.dataset.sent === field.value) return;
@@ -350,7 +350,7 @@
     if (event.key !== "Enter" || event.defaultPrevented || !field.form || field.form.id !== "playground-form" ||
         field.tagName !== "INPUT" || !/^(text|search)$/.test(field.type)) return;
     event.preventDefault();
-    if (field.id === "id_node") nodeEdit({ type: "change", target: field });
+    if (field.id === "id_node" || field.id === "id_compare_node") nodeEdit({ type: "change", target: field });
     else runNow();
   });
 
@@ -407,7 +407,8 @@
     if (!form) return null;
     Object.values(editors).forEach(function (cm) { cm.save(); });
     const state = {};
-    Array.prototype.forEach.call(form.querySelectorAll("textarea[name], select[name], input[name=inventory_id]"), function (el) {
+    const fields = "textarea[name], select[name], input[name=inventory_id], input[name=node], input[name=compare_node]";
+    Array.prototype.forEach.call(form.querySelectorAll(fields), function (el) {
       if (el.name !== "cluster_text") state[el.name] = el.value;
     });
     return state;
