@@ -5,9 +5,10 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
 from allocator.synthetic import cluster_yaml
+from e2e.conftest import new_context
 from e2e.test_playground import ONE_GPU, editor, replace_text, summary
 
 pytestmark = pytest.mark.e2e
@@ -224,6 +225,23 @@ def test_the_node_picker_is_a_field_that_filters_a_thousand_names(page: Page, sa
     page.reload()
     expect(page.get_by_label("Node", exact=True)).to_have_value("gpu-node-00013")
     expect(summary(page)).to_contain_text("on node gpu-node-00013")
+
+
+def test_without_script_enter_in_the_node_field_analyzes_and_keeps_an_edited_inventory(browser: Browser, samples):
+    context, _ = new_context(browser, samples.url, java_script_enabled=False)
+    try:
+        page = context.new_page()
+        page.goto("/")
+        page.locator("#inventory-source summary").click()
+        inventory = page.get_by_label("Inventory objects (YAML)")
+        inventory.fill(inventory.input_value().replace("name: gpu-7", "name: gpu-77"))
+        page.get_by_label("Node", exact=True).fill("dra-example-driver-cluster-worker")
+        page.keyboard.press("Enter")
+        expect(summary(page)).to_contain_text("Allocated on node dra-example-driver-cluster-worker")
+        expect(page.locator("#picture")).to_contain_text("gpu-77")  # analyzed as edited, not loaded again
+        expect(page.get_by_label("Node", exact=True)).to_have_value("dra-example-driver-cluster-worker")
+    finally:
+        context.close()
 
 
 def test_the_formatted_note_goes_away_on_the_next_edit(page: Page, samples):

@@ -116,3 +116,13 @@ class ManyNodesTestCase(BaseTestCase):
         self.assertIn(f"<summary>Show the other {big['more']}</summary>", html)
         for name in big["rest"]:
             self.assertIn(f"<code>{name}</code>", html)
+
+
+class DefaultButtonTestCase(BaseTestCase):
+    def test_enter_in_a_field_without_script_analyzes_rather_than_loads_the_sample(self):
+        # Implicit submission uses the form's first submit button: it must not be "Load".
+        html = self.client.get("/").content.decode()
+        form = html[html.index('<form id="playground-form"'):]
+        first = re.search(r"<button[^>]*type=\"submit\"[^>]*>", form).group(0)
+        self.assertNotIn("name=", first)
+        self.assertIn('class="default-submit"', first)
