@@ -83,6 +83,14 @@ def test_compare_keeps_names_readable_on_a_phone_and_whole_on_a_wide_screen(page
         const col = c.closest('.compare-column').getBoundingClientRect(), r = c.getBoundingClientRect();
         return r.right > col.right + 1 || r.left < col.left - 1; }).map(c => c.textContent)""")
     assert outside == [], outside
+    # Given the room (the splitter moved left), the columns sit side by side, still whole.
+    page.locator("#splitter").focus()
+    page.keyboard.press("Home")
+    left, right = page.locator("#compare-left").bounding_box(), page.locator("#compare-right").bounding_box()
+    assert abs(left["y"] - right["y"]) < 2 and right["x"] >= left["x"] + left["width"], (left, right)
+    clipped = page.locator(".compare-column").evaluate_all(
+        "cols => cols.filter(c => c.scrollWidth > c.clientWidth + 1).map(c => c.id)")
+    assert clipped == [], clipped
 
 
 def test_show_and_hide_other_grants_keep_the_focus_on_the_toggle(page: Page, samples):
