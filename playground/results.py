@@ -103,8 +103,10 @@ def requests_table(report: dict, colors: dict[tuple[str, str], int]) -> list[dic
             "matching": matching[:LIST_LIMIT],
             "matching_more": max(0, len(matching) - LIST_LIMIT),
             "counters": short.get((req.get("claim"), req.get("request"))),
+            "matching_rest": matching[LIST_LIMIT:],
             "rejected": [{"reason": group[0].get("reasonShort") or reason, "count": len(group),
                           "devices": group[:LIST_LIMIT], "more": max(0, len(group) - LIST_LIMIT),
+                          "rest": group[LIST_LIMIT:],
                           "why": group[0].get("why") or [], "hints": _hints(group[0].get("why"))}
                          for reason, group in groups.items()],
         })
@@ -227,7 +229,7 @@ def comparison(state: State, left: dict) -> dict | None:
 
 # Above this many nodes tried, the node table groups them by reason instead of a row each.
 NODE_ROWS = 20
-# Names (of nodes, of devices) listed per group; the rest are counted.
+# Names (of nodes, of devices) listed per group; the rest wait behind a disclosure ("and 47 more").
 LIST_LIMIT = 40
 # Nodes drawn in the inventory picture: the chosen one and others that fit, the rest summarised.
 PICTURE_NODES = 12
@@ -243,7 +245,7 @@ def reason_shape(reason: str, node: str) -> str:
 
 
 def _listed(names: list[str]) -> dict:
-    return {"names": names[:LIST_LIMIT], "more": max(0, len(names) - LIST_LIMIT)}
+    return {"names": names[:LIST_LIMIT], "more": max(0, len(names) - LIST_LIMIT), "rest": names[LIST_LIMIT:]}
 
 
 def nodes_view(report: dict, node_filter: str = "") -> dict:

@@ -159,6 +159,9 @@ def store_cluster(request: HttpRequest) -> HttpResponse:
     form = PlaygroundForm(request.POST, request.FILES)
     state = form.state if form.is_valid() else default_state()
     upload = request.FILES.get("cluster_file")
+    # The page's script sends pasted text as a file (cluster_pasted): a refused paste comes back to be fixed.
+    pasted = upload is None or request.POST.get("cluster_pasted") == "1"
+    text = ""
     try:
         text = (read_upload(upload, settings.STORED_INVENTORY_MAX_BYTES, "STORED_INVENTORY_MAX_BYTES") if upload
                 else request.POST.get("cluster_text", ""))
@@ -167,7 +170,7 @@ def store_cluster(request: HttpRequest) -> HttpResponse:
         status = getattr(exc, "status", 400)
         response = _render_editor(request, state, PlaygroundForm.for_state(state), cluster_error=str(exc),
                                   cluster_diagnostics=getattr(exc, "diagnostics", []),
-                                  cluster_text="" if upload else request.POST.get("cluster_text", ""))
+                                  cluster_text=text if pasted else "")
         # htmx swaps only successful answers: it gets the page with the error in it.
         response.status_code = 200 if request.htmx else status
         return response

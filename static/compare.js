@@ -6,7 +6,7 @@
  * - "Show other grants" / "Hide other grants" set the form's hidden
  *   `alternatives` field and run the analysis, so later edits keep the list;
  * - hovering or focusing an alternative highlights its devices in the
- *   inventory picture.
+ *   inventory picture; the focus stays on the Show/Hide toggle.
  * Without JavaScript the buttons post the form and the settings stay shown.
  */
 (function () {
@@ -39,7 +39,18 @@
     if (!field || !run) return;
     event.preventDefault();
     field.value = button.value === "0" ? "" : button.value;
+    refocusGrants = true;
     run.click();
+  });
+
+  // The answer replaces the button: the focus goes to the one that takes its place (Hide for Show,
+  // Show for Hide), not to the page's body.
+  let refocusGrants = false;
+  document.addEventListener("htmx:afterSettle", function (event) {
+    if (!refocusGrants || !event.detail.target || event.detail.target.id !== "results") return;
+    refocusGrants = false;
+    const toggle = document.getElementById("hide-grants") || document.getElementById("show-grants");
+    if (toggle) toggle.focus({ preventScroll: true });
   });
 
   function highlight(grant, on) {

@@ -13,8 +13,10 @@
  *   edits (Reset forgets them), and asks before a custom inventory is replaced;
  * - says when the inventory description or the example banner no longer
  *   describes what is on screen;
- * - the splitter between the form and the results, and the focus across
- *   results refreshes.
+ * - the splitter between the form and the results, the focus across
+ *   results refreshes, and the verdict brought into view when it changes;
+ * - the sample picker loads on a mouse pick at once, on the keyboard once
+ *   the arrows settle; the node field analyses once a name is complete.
  * Without JavaScript the page still works: the textareas post as a form.
  */
 (function () {
@@ -94,6 +96,7 @@
       input.setAttribute("aria-describedby", textarea.getAttribute("aria-describedby"));
     }
     cm.on("change", function () {
+      editorStatus("", false); // "were formatted" and the like speak of the text before this edit
       cm.save();
       fire(textarea);
       scheduleSave();
@@ -180,7 +183,7 @@
     }
     file.text().then(function (text) {
       const picker = document.getElementById("id_inventory_slug");
-      if (picker) picker.value = "";
+      if (picker) picker.value = picker.dataset.committed = "";
       const details = cm.getWrapperElement().closest("details");
       if (details) details.open = true;
       input.value = "";
@@ -318,10 +321,37 @@
   // which act on their own) becomes a "live-edit" event, the form's htmx
   // trigger. A plain listener instead of an hx-trigger filter expression, which
   // htmx would have to eval and our Content-Security-Policy forbids.
+  let quiet = false; // restoring the tab's work: it sends one request of its own
   document.addEventListener("input", function (event) {
     const target = event.target;
-    if (!target.form || target.form.id !== "playground-form" || target.hasAttribute("data-no-live")) return;
+    if (quiet || !target.form || target.form.id !== "playground-form" || target.hasAttribute("data-no-live")) return;
     target.dispatchEvent(new CustomEvent("live-edit", { bubbles: true }));
+  });
+
+  // The node fields (a datalist of the inventory's node names) analyse once a name is complete:
+  // empty (every node), one of the names, or whatever it holds on Enter or on leaving it.
+  function nodeEdit(event) {
+    const field = event.target;
+    if (field.id !== "id_node" && field.id !== "id_compare_node") return;
+    const names = field.list ? Array.prototype.map.call(field.list.options, function (o) { return o.value; }) : [];
+    if (event.type === "change" || !field.value || names.indexOf(field.value) >= 0) {
+      if (field.dataset.sent === field.value) return;
+      field.dataset.sent = field.value;
+      field.dispatchEvent(new CustomEvent("live-edit", { bubbles: true }));
+    }
+  }
+  document.addEventListener("input", nodeEdit);
+  document.addEventListener("change", nodeEdit);
+
+  // Enter in a one-line field of the form (the node, Find nodes) analyses now, rather than
+  // submitting the whole page as a form without script would.
+  document.addEventListener("keydown", function (event) {
+    const field = event.target;
+    if (event.key !== "Enter" || event.defaultPrevented || !field.form || field.form.id !== "playground-form" ||
+        field.tagName !== "INPUT" || !/^(text|search)$/.test(field.type)) return;
+    event.preventDefault();
+    if (field.id === "id_node" || field.id === "id_compare_node") nodeEdit({ type: "change", target: field });
+    else runNow();
   });
 
   // "Use my cluster": only the store button sends the cluster, and a pasted one goes as a file
@@ -338,14 +368,27 @@
       params.delete("cluster_file");
     } else if ((!file || !file.size) && pasted) {
       params.set("cluster_file", new File([pasted], "pasted.yaml", { type: "application/yaml" }));
+      params.set("cluster_pasted", "1"); // a refused paste comes back in the textarea
+      lastPaste = pasted;
+    } else {
+      lastPaste = "";
     }
   });
+
+  // A refused paste the server could not send back (too large to read): put it back from here.
+  let lastPaste = "";
+  function restorePaste() {
+    const error = document.getElementById("cluster-error");
+    const textarea = document.getElementById("id_cluster_text");
+    if (error && textarea && !textarea.value && lastPaste) textarea.value = lastPaste;
+    lastPaste = "";
+  }
 
   // An inventory typed or pasted by hand is a custom one.
   document.addEventListener("input", function (event) {
     if (event.target.id === "id_inventory") {
       const picker = document.getElementById("id_inventory_slug");
-      if (picker && picker.dataset.loaded !== event.target.value) picker.value = "";
+      if (picker && picker.dataset.loaded !== event.target.value) picker.value = picker.dataset.committed = "";
     }
   });
 
@@ -364,7 +407,8 @@
     if (!form) return null;
     Object.values(editors).forEach(function (cm) { cm.save(); });
     const state = {};
-    Array.prototype.forEach.call(form.querySelectorAll("textarea[name], select[name], input[name=inventory_id]"), function (el) {
+    const fields = "textarea[name], select[name], input[name=inventory_id], input[name=node], input[name=compare_node]";
+    Array.prototype.forEach.call(form.querySelectorAll(fields), function (el) {
       if (el.name !== "cluster_text") state[el.name] = el.value;
     });
     return state;
@@ -401,6 +445,10 @@
 
   function applyState(state) {
     const form = playgroundForm();
+    // The restored inventory is the restored sample's as loaded: putting it in the editor must not
+    // turn the picker to "Custom" (see "An inventory typed or pasted by hand").
+    const slugPicker = document.getElementById("id_inventory_slug");
+    if (slugPicker && state.inventory_slug) slugPicker.dataset.loaded = state.inventory || "";
     Object.keys(state).forEach(function (name) {
       const el = form.elements.namedItem(name);
       if (!el || el.type === "file" || (el.type === "hidden" && name !== "inventory_id")) return;
@@ -418,6 +466,7 @@
     const picker = document.getElementById("id_inventory_slug");
     const inventory = document.getElementById("id_inventory");
     if (picker && inventory) picker.dataset.loaded = picker.value ? inventory.value : "\u0000";
+    if (picker) picker.dataset.committed = picker.value;
   }
 
   function restoreWork() {
@@ -426,15 +475,19 @@
     let stored = null;
     try { stored = JSON.parse(sessionStorage.getItem(storeKey()) || "null"); } catch (e) { stored = null; }
     if (!stored || sameState(stored, original)) return;
-    applyState(stored);
+    quiet = true;
+    try { applyState(stored); } finally { quiet = false; }
     const status = document.getElementById("restored-status");
     if (status) status.hidden = false;
-    if (typeof htmx !== "undefined" && (stored.inventory_id || "") !== (original.inventory_id || "")) {
-      // A stored cluster: the server renders its summary with the form, so reload the form, not only the results.
+    if (typeof htmx !== "undefined" && ((stored.inventory_id || "") !== (original.inventory_id || "") ||
+                                        (stored.inventory_slug || "") !== (original.inventory_slug || ""))) {
+      // A stored cluster or another sample: the server renders its summary or the sample's description
+      // with the form, so reload the form, not only the results.
       const form = playgroundForm();
       Object.values(editors).forEach(function (cm) { cm.save(); });
       htmx.ajax("POST", form.getAttribute("hx-post"),
-                { source: form, target: "#playground", select: "#playground", swap: "outerHTML" });
+                { source: form, target: "#playground", select: "#playground", swap: "outerHTML" })
+        .catch(function () { /* replaced by a later request */ });
       return;
     }
     const inventory = document.getElementById("inventory-source");
@@ -500,8 +553,50 @@
                        (option ? option.textContent.trim() : picker.value) + "\u201d? It is not saved anywhere else.")) {
       event.detail.issueRequest(true);
     } else {
-      picker.value = "";
+      picker.value = picker.dataset.committed = "";
     }
+  });
+
+  // ------------------------------------------------------------------ the sample inventory picker
+
+  // A pick loads the sample (the picker's hx-trigger is "inventory-pick"). A mouse pick loads at
+  // once; arrowing through the closed list loads only once the keys settle, on Enter, or when the
+  // focus leaves, so that passing a sample does not load it.
+  const PICK_SETTLE_MS = 1000;
+  let pickTimer = null;
+  let pickByKey = false;
+
+  function commitPick(picker) {
+    clearTimeout(pickTimer);
+    pickTimer = null;
+    if (picker.value === picker.dataset.committed) return;
+    picker.dataset.committed = picker.value;
+    if (typeof htmx !== "undefined") htmx.trigger(picker, "inventory-pick");
+  }
+
+  document.addEventListener("keydown", function (event) {
+    const picker = event.target;
+    if (picker.id !== "id_inventory_slug") return;
+    if (event.key === "Enter") {
+      event.preventDefault();
+      commitPick(picker);
+    } else if (event.key !== " " && event.key !== "Tab" && !event.altKey && !event.ctrlKey && !event.metaKey) {
+      pickByKey = true; // arrows, Home/End, PageUp/PageDown, typing a title's first letters
+    }
+  }, true);
+  document.addEventListener("pointerdown", function (event) {
+    if (event.target.closest && event.target.closest("#id_inventory_slug")) pickByKey = false;
+  }, true);
+  document.addEventListener("change", function (event) {
+    const picker = event.target;
+    if (picker.id !== "id_inventory_slug") return;
+    if (!pickByKey) return commitPick(picker);
+    pickByKey = false;
+    clearTimeout(pickTimer);
+    pickTimer = setTimeout(function () { commitPick(picker); }, PICK_SETTLE_MS);
+  });
+  document.addEventListener("focusout", function (event) {
+    if (event.target.id === "id_inventory_slug" && pickTimer) commitPick(event.target);
   });
 
   // ------------------------------------------------------------------ stale descriptions
@@ -619,11 +714,13 @@
     const picker = document.getElementById("id_inventory_slug");
     const inventory = document.getElementById("id_inventory");
     if (picker && inventory && picker.value && !picker.dataset.loaded) picker.dataset.loaded = inventory.value;
+    if (picker && picker.dataset.committed === undefined) picker.dataset.committed = picker.value;
     if (root === document.body) {
       restoreWork();
       initSplitter();
     } else if (root.id === "playground") {
       initSplitter();
+      restorePaste();
       saveNow(); // a sample was loaded: that is the work now
     }
     if (root.querySelector && (root.id === "results" || root.querySelector("#results") || root === document.body)) {
@@ -636,6 +733,36 @@
 
   document.addEventListener("htmx:afterSettle", function (event) {
     if (event.detail.target && event.detail.target.id === "results") markDiagnostics();
+  });
+
+  // ------------------------------------------------------------------ a new verdict comes into view
+
+  // Beside the form the results pane scrolls on its own: when the verdict changes (Allocated to Not
+  // valid, say) while the pane is scrolled past it, scroll back to it.
+  let verdictBefore = null;
+
+  function verdict() {
+    const summary = document.getElementById("result-summary");
+    const strong = summary && summary.querySelector("strong");
+    return summary ? summary.className + "|" + (strong ? strong.textContent : "") : "";
+  }
+
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    const target = event.detail.target;
+    verdictBefore = target && (target.id === "results" || target.id === "playground") ? verdict() : null;
+  });
+
+  document.addEventListener("htmx:afterSettle", function () {
+    const before = verdictBefore;
+    verdictBefore = null;
+    const results = document.getElementById("results");
+    const summary = document.getElementById("result-summary");
+    if (before === null || !results || !summary || verdict() === before) return;
+    if (results.scrollHeight <= results.clientHeight || getComputedStyle(results).overflowY === "visible") return;
+    const top = summary.getBoundingClientRect().top - results.getBoundingClientRect().top + results.scrollTop;
+    if (summary.getBoundingClientRect().top < results.getBoundingClientRect().top) {
+      results.scrollTop = Math.max(0, top - 8);
+    }
   });
 
   if (typeof htmx !== "undefined") {

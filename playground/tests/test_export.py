@@ -35,7 +35,7 @@ class ImportTestCase(BaseTestCase):
         self.assertEqual(r.status_code, 200)
         self.assertContains(r, 'id="import-status"')
         self.assertContains(r, "Imported the state")
-        self.assertContains(r, '<option value="dra-example-driver-cluster-worker" selected>', html=False)
+        self.assertContains(r, 'id="id_node" maxlength="253" list="node-names" value="dra-example-driver-cluster-worker"', html=False)
         self.assertContains(r, "<strong>Allocated</strong>", html=False)
 
     def test_it_round_trips_exactly(self):

@@ -9,8 +9,8 @@ from django.test import override_settings
 from api.tests.base import NO_THROTTLING
 from playground.models import SampleInventory
 from playground.tests.base import BaseTestCase, sample
+from playground.tests.helpers import HTMX
 
-HTMX = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "results"}
 NODE = "ip-192-168-153-160.ec2.internal"
 TYPO_CLAIM = """\
 apiVersion: resource.k8s.io/v1
@@ -43,7 +43,7 @@ class FittedHintsTestCase(BaseTestCase):
 
     def post_page(self, documents: str):
         return self.client.post("/", self.form_data(inventory_slug="gpu-rdma-pcie", inventory=self.rdma.objects_yaml,
-                                                    documents=documents, node=NODE), **HTMX)
+                                                    documents=documents, node=NODE), headers=HTMX)
 
     def test_the_summary_hint_of_a_typo_is_did_you_mean_not_has(self):
         r = self.post_page(TYPO_CLAIM)

@@ -68,7 +68,7 @@ class IndexTestCase(BaseTestCase):
         self.assertTemplateNotUsed(r, "playground/index.html")
         self.assertNotContains(r, "<html")
         self.assertContains(r, 'id="result-summary"')
-        self.assertContains(r, 'id="id_node" hx-swap-oob="true"')
+        self.assertContains(r, '<datalist id="node-names" hx-swap-oob="true">')
 
     def test_it_locates_errors(self):
         r = self.client.post("/", self.form_data(documents=BAD_YAML), headers=HTMX)
@@ -85,7 +85,7 @@ class IndexTestCase(BaseTestCase):
 
     def test_it_honours_the_chosen_node(self):
         r = self.client.post("/", self.form_data(node="no-such-node"), headers=HTMX)
-        self.assertContains(r, "no-such-node (not in the inventory)")
+        self.assertContains(r, "<code>no-such-node</code> is not in the inventory")
         self.assertContains(r, "<strong>Cannot allocate</strong> on node <code>no-such-node</code>", html=False)
 
     def test_it_loads_a_sample_inventory(self):

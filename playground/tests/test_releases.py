@@ -89,20 +89,20 @@ class GatesOfTheReleaseTestCase(BaseTestCase):
         self.assertTrue(self.offered(html, "DRAListTypeAttributes"))
 
     def test_changing_the_release_changes_the_offered_gates(self):
-        html = self.client.post("/", self.form_data(kubernetes_version="1.31"), **HTMX).content.decode()
+        html = self.client.post("/", self.form_data(kubernetes_version="1.31"), headers=HTMX).content.decode()
         self.assertTrue(self.offered(html, "DRAControlPlaneController"))
         self.assertFalse(self.offered(html, "DRAListTypeAttributes"))  # from 1.36
         self.assertFalse(self.offered(html, "DRAAdminAccess"))  # from 1.32
-        html = self.client.post("/", self.form_data(kubernetes_version="1.36"), **HTMX).content.decode()
+        html = self.client.post("/", self.form_data(kubernetes_version="1.36"), headers=HTMX).content.decode()
         self.assertFalse(self.offered(html, "DRAControlPlaneController"))
         self.assertTrue(self.offered(html, "DRAListTypeAttributes"))
 
     def test_an_override_of_a_gate_the_new_release_lacks_is_dropped_not_refused(self):
         # Set on 1.31, then the release changed to 1.37: the panel no longer offers it, and it does not apply.
         r = self.client.post("/", self.form_data(kubernetes_version="1.37", gate_DRAControlPlaneController="on",
-                                                 gate_DynamicResourceAllocation=""), **HTMX)
+                                                 gate_DynamicResourceAllocation=""), headers=HTMX)
         self.assertNotContains(r, "does not exist in Kubernetes")
         self.assertContains(r, "the release's default feature gates")
         r = self.client.post("/", self.form_data(kubernetes_version="1.31", gate_DynamicResourceAllocation="on",
-                                                 gate_DRAControlPlaneController="on"), **HTMX)
+                                                 gate_DRAControlPlaneController="on"), headers=HTMX)
         self.assertContains(r, "DRAControlPlaneController=true")

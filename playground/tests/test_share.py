@@ -52,7 +52,7 @@ class ShareTestCase(BaseTestCase):
         self.assertEqual(r.status_code, 200)
         self.assertContains(r, 'id="share-banner"')
         self.assertContains(r, "name: two-gpus")
-        self.assertContains(r, '<option value="dra-example-driver-cluster-worker" selected>', html=False)
+        self.assertContains(r, 'id="id_node" maxlength="253" list="node-names" value="dra-example-driver-cluster-worker"', html=False)
         self.assertContains(r, '<option value="1.34" selected>', html=False)
         self.assertContains(r, "<code>DRAAdminAccess=false</code>", html=True)
         self.assertContains(r, "<strong>Allocated</strong>", html=False)
