@@ -27,6 +27,12 @@ def hints(page: Page):
     return page.locator(".CodeMirror-hints li")
 
 
+def offered(page: Page) -> list[str]:
+    """The completion list's entries, once it is open (it opens after the engine's data arrives)."""
+    expect(hints(page).first).to_be_visible()
+    return hints(page).all_inner_texts()
+
+
 def editor_value(page: Page, name: str = "documents") -> str:
     # After a sample is loaded the form is new: its editors exist once the page script has set them up.
     page.wait_for_function(f"!!document.getElementById('id_{name}').cm")
@@ -81,7 +87,7 @@ def test_it_completes_an_attribute_name_with_ctrl_space(page: Page, samples):
     page.keyboard.press("Enter")
     page.keyboard.insert_text(".")
     page.keyboard.press("Control+Space")  # a quantity's methods, not a string's
-    texts = hints(page).all_inner_texts()
+    texts = offered(page)
     assert any(t.startswith("isGreaterThan") for t in texts) and not any(t.startswith("startsWith") for t in texts), texts
     page.keyboard.press("Escape")
     page.keyboard.insert_text("compareT")
@@ -94,7 +100,7 @@ def test_it_completes_field_names_for_the_kind_and_version(page: Page, samples):
     page.goto("/")
     replace_text(page, CLAIM_HEAD + "        ")
     page.keyboard.press("Control+Space")
-    texts = hints(page).all_inner_texts()
+    texts = offered(page)
     assert any(t.startswith("deviceClassName") for t in texts), texts
     assert any(t.startswith("allocationMode") for t in texts), texts
     page.keyboard.press("Escape")
@@ -106,7 +112,7 @@ def test_it_completes_field_names_for_the_kind_and_version(page: Page, samples):
     # v1beta1 has no `exactly`: the request's own fields are offered one level up.
     replace_text(page, CLAIM_HEAD.replace("resource.k8s.io/v1", "resource.k8s.io/v1beta1").replace("      exactly:\n", "      "))
     page.keyboard.press("Control+Space")
-    texts = hints(page).all_inner_texts()
+    texts = offered(page)
     assert any(t.startswith("deviceClassName") for t in texts), texts
     assert not any(t.startswith("exactly") for t in texts), texts
 
@@ -564,7 +570,7 @@ def test_match_attribute_offers_qualified_names_of_the_requests_classes_first(pa
       matchAttribute: """
     replace_text(page, claim)
     page.keyboard.press("Control+Space")
-    texts = hints(page).all_inner_texts()
+    texts = offered(page)
     # The gpu request's class publishes gpu.nvidia.com and resource.kubernetes.io names: those first.
     assert texts[0].startswith("gpu.nvidia.com/"), texts
     first_other = next(i for i, t in enumerate(texts) if t.startswith("dra.net/"))
@@ -585,7 +591,7 @@ def test_match_attribute_offers_qualified_names_of_the_requests_classes_first(pa
     # distinctAttribute too; without `requests` every request's classes come first.
     replace_text(page, claim.replace("    - requests: [gpu]\n      matchAttribute: ", "    - distinctAttribute: "))
     page.keyboard.press("Control+Space")
-    texts = hints(page).all_inner_texts()
+    texts = offered(page)
     assert texts[0].startswith("dra.net/"), texts  # the nic request's class is written first
 
 
