@@ -278,7 +278,7 @@ def _capacity(args) -> int:
     from allocator.allocation.allocator import AllocatorError
     from allocator.reading.limits import from_flags
     from allocator.releases.gates import FeatureGateError, make_gates, parse_gate_list, stored_object_gates
-    from allocator.workload.capacity import plan
+    from allocator.workload.planning import plan
     from allocator.workload.pods import PodClaimError
 
     try:

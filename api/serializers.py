@@ -20,7 +20,7 @@ from allocator.cel import MAX_EXPRESSION_LENGTH
 from allocator.kube.convert import RESOURCE_GROUP, SERVED_VERSIONS
 from allocator.reading.diagnostics import NOT_SERVED, PARSE
 from allocator.releases.gates import CURRENT_RELEASE, RELEASES, FeatureGateError, make_gates, parse_gate_list
-from allocator.workload.capacity import STRATEGIES
+from allocator.workload.planning import STRATEGIES
 from playground import clusters
 from playground.limits import text_limit, too_long_message
 from playground.models import Example, SampleInventory, Share, StoredInventory

@@ -22,7 +22,7 @@ from allocator.compare import compare
 from allocator.kube.objects import read_documents
 from allocator.reading.diagnostics import NOT_FOUND, DiagnosticError
 from allocator.releases.gates import make_gates
-from allocator.workload.capacity import plan_texts
+from allocator.workload.planning import plan_texts
 from playground import clusters
 from playground.clusters import analyze_state
 from playground.limits import engine_limits

@@ -1,7 +1,7 @@
 """How-many-fit benchmark (a script, not a test): ``python bench/capacity_bench.py [--nodes 100 1000] [--copies 100]``.
 
 Reads a synthetic cluster (``allocator.synthetic``: N nodes, 8 GPUs a node) and a Pod whose template asks
-for one GPU, then times ``allocator.workload.capacity.plan`` placing ``--copies`` copies with each strategy,
+for one GPU, then times ``allocator.workload.planning.plan`` placing ``--copies`` copies with each strategy,
 and once placing copies until the cluster is full (8 per node; only for the smallest cluster, as every copy
 is a scheduling pass). Times are CPU seconds of this process; the machine is named in the output, and
 figures from a shared machine are best read as ratios.
@@ -22,7 +22,7 @@ sys.path.insert(0, str(ROOT))
 from allocator.kube.objects import read_documents  # noqa: E402
 from allocator.releases.gates import make_gates  # noqa: E402
 from allocator.synthetic import cluster_yaml  # noqa: E402
-from allocator.workload.capacity import STRATEGIES, plan  # noqa: E402
+from allocator.workload.planning import STRATEGIES, plan  # noqa: E402
 
 POD = """\
 apiVersion: resource.k8s.io/v1

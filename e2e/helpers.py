@@ -230,3 +230,9 @@ def claim(selector: str, requests: int = 1) -> str:
         if selector:
             text += f"        selectors:\n        - cel:\n            expression: '{selector}'\n"
     return text
+
+
+def open_gates(page: Page) -> None:
+    """Open the Feature gates panel, if it is closed."""
+    if page.locator("#gate-picker").get_attribute("open") is None:
+        page.locator("#gate-picker summary").click()

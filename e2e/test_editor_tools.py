@@ -6,7 +6,7 @@ import re
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from e2e.helpers import KUBECTL_LIST, ONE_GPU, editor, new_context, replace_text, summary
+from e2e.helpers import KUBECTL_LIST, ONE_GPU, editor, new_context, open_gates, replace_text, summary
 
 pytestmark = pytest.mark.e2e
 
@@ -480,11 +480,6 @@ def test_tab_order_follows_the_screen(page: Page, samples):
 
 
 # ------------------------------------------------------------------ completion that follows the release, gates and class
-
-
-def open_gates(page: Page) -> None:
-    if page.locator("#gate-picker").get_attribute("open") is None:
-        page.locator("#gate-picker summary").click()
 
 
 def test_includes_is_marked_as_needing_its_gate_and_follows_the_release(page: Page, samples):

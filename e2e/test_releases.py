@@ -4,7 +4,7 @@ import pytest
 import yaml
 from playwright.sync_api import Page, expect
 
-from e2e.helpers import ONE_GPU, replace_text, summary
+from e2e.helpers import ONE_GPU, open_gates, replace_text, summary
 
 pytestmark = pytest.mark.e2e
 
@@ -59,11 +59,6 @@ spec:
 def pick_release(page: Page, name: str) -> None:
     page.get_by_label("Kubernetes version").select_option(name)
     expect(page.locator("#assumes")).to_contain_text(f"Kubernetes {name}")
-
-
-def open_gates(page: Page) -> None:
-    if page.locator("#gate-picker").get_attribute("open") is None:
-        page.locator("#gate-picker summary").click()
 
 
 def test_1_31_says_dra_is_off_and_refuses_v1_objects_with_the_served_version_named(page: Page, samples):

@@ -367,10 +367,11 @@
     return starts.concat(inside);
   }
 
+  // What the editor knows of an inventory it has not read (or could not).
+  const NO_NAMES = { classes: [], drivers: [], nodes: [], attributes: {}, capacity: {}, devices: 0, stats: {}, classInfo: {} };
+
   function namesOrNone() {
-    return loadNames().catch(function () {
-      return { classes: [], drivers: [], nodes: [], attributes: {}, capacity: {}, devices: 0, stats: {}, classInfo: {} };
-    });
+    return loadNames().catch(function () { return NO_NAMES; });
   }
 
   // Methods callable on a value of `type` (a CEL type name from the engine), or all when unknown.
@@ -579,9 +580,14 @@
     return null;
   }
 
+  // The inventory's names cost the site an analysis: a mouse passing over the editor asks for them only
+  // over a line that reads device attributes or capacity, or names a constraint's attribute.
+  const NEEDS_NAMES = /device\.(attributes|capacity)|matchAttribute|distinctAttribute/;
+
   function onHover(cm, event) {
-    Promise.all([loadLanguage(), namesOrNone()]).then(function (data) {
-      const pos = cm.coordsChar({ left: event.clientX, top: event.clientY }, "window");
+    const pos = cm.coordsChar({ left: event.clientX, top: event.clientY }, "window");
+    const inventory = NEEDS_NAMES.test(cm.getLine(pos.line) || "") ? namesOrNone() : Promise.resolve(NO_NAMES);
+    Promise.all([loadLanguage(), inventory]).then(function (data) {
       const coords = cm.charCoords(pos, "window");
       if (Math.abs(coords.top - event.clientY) > 30 && Math.abs(coords.bottom - event.clientY) > 30) return hideTip();
       const doc = docAt(data[0], data[1], cm, pos);

@@ -55,17 +55,19 @@ def key_line(text: str, number: int) -> KeyLine | None:
     return KeyLine(number, name, lead + 1, has_value)
 
 
-def _keys_above(lines: list[str], number: int) -> list[KeyLine]:
-    """The key lines above line ``number``, nearest first, up to the start of the YAML document."""
+def _keys_above(lines: list[str], number: int) -> tuple[list[KeyLine], bool]:
+    """The key lines above line ``number``, nearest first, up to the start of the YAML document or
+    ``_MAX_LINES_UP`` lines; and whether they reach the document's start (all of its keys were seen)."""
     out = []
-    for index in range(number - 2, max(-1, number - 2 - _MAX_LINES_UP), -1):
+    lowest = max(-1, number - 2 - _MAX_LINES_UP)
+    for index in range(number - 2, lowest, -1):
         text = lines[index]
         if text.startswith(("---", "...")):
-            break
+            return out, True
         found = key_line(text, index + 1)
         if found is not None:
             out.append(found)
-    return out
+    return out, lowest == -1
 
 
 def indentation_problem(text: str, line: int | None) -> tuple[str, str] | None:
@@ -76,7 +78,7 @@ def indentation_problem(text: str, line: int | None) -> tuple[str, str] | None:
     here = key_line(lines[line - 1], line)
     if here is None:
         return None
-    above = _keys_above(lines, line)
+    above, whole = _keys_above(lines, line)
     if not above:
         return None
     previous = above[0]
@@ -92,6 +94,8 @@ def indentation_problem(text: str, line: int | None) -> tuple[str, str] | None:
     outer = next((k for k in above if k.column <= here.column), None)
     if outer is not None and outer.column == here.column:
         return None
+    if outer is None and not whole:
+        return None  # its mapping may start further up than we looked: say nothing rather than guess
     between = above[:above.index(outer)] if outer is not None else above
     inner = min(between, key=lambda k: (k.column, above.index(k)))
     message = f"the key {here.where()} lines up with no key above it: {inner.where()}"

@@ -20,6 +20,7 @@ import yaml
 from allocator.kube.objects import read_documents
 from allocator.releases.gates import CURRENT_RELEASE, make_gates
 from allocator.tests.helpers import ROOT, SAMPLES, cli
+from allocator.tests.helpers.samples import inventory_text
 
 INVENTORY_DIR = SAMPLES / "inventories"
 EXAMPLE_DIR = SAMPLES / "examples"
@@ -41,17 +42,13 @@ def _load(path: Path) -> dict:
         return yaml.safe_load(f)
 
 
-def _inventory(slug: str) -> dict:
-    return _load(INVENTORY_DIR / f"{slug}.yaml")
-
-
 def _inventory_text(inventory: dict) -> str:
     return yaml.safe_dump_all(inventory["objects"], sort_keys=False)
 
 
 def _example_text(example: dict) -> str:
     """What the playground evaluates: the inventory's objects, then the editor's documents."""
-    return _inventory_text(_inventory(example["inventory"])) + "---\n" + example["documents"]
+    return inventory_text(example["inventory"]) + "---\n" + example["documents"]
 
 
 def _ids(paths):

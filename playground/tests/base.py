@@ -1,14 +1,9 @@
 """Shared fixtures: two real sample inventories and a few examples from playground/samples/."""
 
-import yaml
 from django.test import TestCase
 
+from allocator.tests.helpers.samples import sample
 from playground.models import Example, SampleInventory
-from playground.tests.helpers import SAMPLES
-
-
-def sample(kind: str, slug: str) -> dict:
-    return yaml.safe_load((SAMPLES / kind / f"{slug}.yaml").read_text(encoding="utf-8"))
 
 
 class BaseTestCase(TestCase):

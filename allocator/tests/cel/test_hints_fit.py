@@ -7,7 +7,6 @@ from __future__ import annotations
 import difflib
 import json
 import re
-from pathlib import Path
 
 import pytest
 import yaml
@@ -16,16 +15,12 @@ from allocator.cel import guards
 from allocator.cel.hints import close_name, missing_key_hint, typo_first
 from allocator.engine import analyze
 from allocator.kube.decode import EXACTLY_FIELDS
+from allocator.tests.helpers import SAMPLES
+from allocator.tests.helpers.samples import inventory_text, sample
 
-SAMPLES = Path(__file__).resolve().parents[3] / "playground" / "samples"
 NV = 'device.attributes["gpu.nvidia.com"]'
 NET = 'device.attributes["dra.net"]'
 NODE = "ip-192-168-153-160.ec2.internal"
-
-
-def inventory(slug: str) -> str:
-    data = yaml.safe_load((SAMPLES / "inventories" / f"{slug}.yaml").read_text())
-    return yaml.safe_dump_all(data["objects"], sort_keys=False)
 
 
 def claim(expression: str, device_class: str = "gpu.nvidia.com") -> str:
@@ -46,7 +41,7 @@ spec:
 
 
 def run(expression: str, device_class: str = "gpu.nvidia.com", slug: str = "gpu-rdma-pcie") -> dict:
-    return analyze(claim(expression, device_class), inventory(slug), node=NODE).to_dict()
+    return analyze(claim(expression, device_class), inventory_text(slug), node=NODE).to_dict()
 
 
 def why_hints(report: dict, code: str | None = None) -> list[str]:
@@ -106,8 +101,8 @@ def test_typo_first_orders_did_you_mean_before_other_advice():
 
 
 def test_no_did_you_mean_for_a_name_that_exists():
-    example = yaml.safe_load((SAMPLES / "examples" / "selector-missing-attribute.yaml").read_text())
-    report = analyze(example["documents"], inventory(example["inventory"]), node=example["node"]).to_dict()
+    example = sample("examples", "selector-missing-attribute")
+    report = analyze(example["documents"], inventory_text(example["inventory"]), node=example["node"]).to_dict()
     hints = all_hints(report)
     assert hints and not any('did you mean "ifName"' in h for h in hints)
     assert any('some devices here publish "ifName"' in h for h in hints)
@@ -199,7 +194,7 @@ def test_no_version_hint_where_versions_are_compared_already():
 ])
 def test_a_v1beta1_request_field_under_v1_says_it_goes_under_exactly(field, value):
     docs = claim("true").replace("      exactly:\n", f"      {field}: {value}\n      exactly:\n")
-    report = analyze(docs, inventory("gpu-rdma-pcie")).to_dict()
+    report = analyze(docs, inventory_text("gpu-rdma-pcie")).to_dict()
     [diag] = [d for d in report["diagnostics"] if d["field"] == f"spec.devices.requests[0].{field}"]
     assert diag["message"].endswith(f'unknown field "spec.devices.requests[0].{field}"')  # the upstream text stays
     assert f"spec.devices.requests[0].exactly.{field}" in diag["hint"] and diag["line"] == 9
@@ -209,7 +204,7 @@ def test_a_v1beta1_request_field_under_v1_says_it_goes_under_exactly(field, valu
 
 def test_the_exactly_hint_is_not_given_for_other_unknown_fields_or_under_exactly():
     docs = claim("true").replace("      exactly:\n", "      colour: red\n      exactly:\n        tolerations: []\n")
-    report = analyze(docs, inventory("gpu-rdma-pcie")).to_dict()
+    report = analyze(docs, inventory_text("gpu-rdma-pcie")).to_dict()
     assert [d["hint"] for d in report["diagnostics"] if d["severity"] == "error"] == [None]
 
 
@@ -217,7 +212,7 @@ def test_the_exactly_hint_is_not_given_for_other_unknown_fields_or_under_exactly
 
 
 def constrained(attribute: str, kind: str = "matchAttribute") -> str:
-    example = yaml.safe_load((SAMPLES / "examples" / "pcie-root-alignment.yaml").read_text())
+    example = sample("examples", "pcie-root-alignment")
     docs = example["documents"]
     assert "matchAttribute: resource.kubernetes.io/pcieRoot" in docs
     return docs.replace("matchAttribute: resource.kubernetes.io/pcieRoot", f"{kind}: {attribute}")
@@ -226,7 +221,7 @@ def constrained(attribute: str, kind: str = "matchAttribute") -> str:
 @pytest.mark.parametrize("kind", ["matchAttribute", "distinctAttribute"])
 def test_a_constraint_attribute_no_device_publishes_is_warned_with_did_you_mean(kind):
     docs = constrained("resource.kubernetes.io/pcieroot", kind)
-    report = analyze(docs, inventory("gpu-rdma-pcie"), node=NODE).to_dict()
+    report = analyze(docs, inventory_text("gpu-rdma-pcie"), node=NODE).to_dict()
     [warning] = [d for d in report["diagnostics"] if d["field"] == f"spec.devices.constraints[0].{kind}"]
     assert warning["severity"] == "warning"
     line = docs.split("\n").index(f"      {kind}: resource.kubernetes.io/pcieroot") + 1
@@ -236,12 +231,12 @@ def test_a_constraint_attribute_no_device_publishes_is_warned_with_did_you_mean(
 
 def test_a_published_constraint_attribute_is_not_warned():
     for kind in ("matchAttribute", "distinctAttribute"):
-        report = analyze(constrained("resource.kubernetes.io/pcieRoot", kind), inventory("gpu-rdma-pcie")).to_dict()
+        report = analyze(constrained("resource.kubernetes.io/pcieRoot", kind), inventory_text("gpu-rdma-pcie")).to_dict()
         assert not any(".constraints[" in d["field"] for d in report["diagnostics"]), kind
 
 
 def test_an_unknown_constraint_domain_names_the_domains_here():
-    report = analyze(constrained("resource.kubernetes.com/pcieRoot"), inventory("gpu-rdma-pcie")).to_dict()
+    report = analyze(constrained("resource.kubernetes.com/pcieRoot"), inventory_text("gpu-rdma-pcie")).to_dict()
     [warning] = [d for d in report["diagnostics"] if ".constraints[0]" in d["field"]]
     assert 'did you mean "resource.kubernetes.io/pcieRoot"?' in warning["hint"]
 
@@ -256,7 +251,7 @@ def _gallery():
 
 @pytest.mark.parametrize("example", _gallery())
 def test_no_hint_of_the_gallery_is_already_followed(example):
-    report = analyze(example["documents"], inventory(example["inventory"]), node=example.get("node"),
+    report = analyze(example["documents"], inventory_text(example["inventory"]), node=example.get("node"),
                      feature_gates=example.get("featureGates") or None,
                      kubernetes_version=example.get("kubernetesVersion") or "1.37").to_dict()
     expressions = re.findall(r"expression:\s*(.+)", example["documents"])

@@ -9,12 +9,12 @@ from allocator.tests.helpers import SAMPLES
 
 def sample(kind: str, slug: str) -> dict:
     """A sample inventory (``kind`` "inventories") or gallery example ("examples"), as its YAML says."""
-    return yaml.safe_load((SAMPLES / kind / f"{slug}.yaml").read_text())
+    return yaml.safe_load((SAMPLES / kind / f"{slug}.yaml").read_text(encoding="utf-8"))
 
 
 def inventory_text(slug: str) -> str:
     """A sample inventory's objects as multi-document YAML, as the engine reads an inventory."""
-    return yaml.safe_dump_all(sample("inventories", slug)["objects"])
+    return yaml.safe_dump_all(sample("inventories", slug)["objects"], sort_keys=False)
 
 
 # On the nvidia-mig sample: gpu-0 held by an allocated claim, and a claim for one more partition.

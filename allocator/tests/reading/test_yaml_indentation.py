@@ -82,3 +82,10 @@ def test_the_engine_reports_it_located_in_the_documents():
     [diag] = analyze(text).to_dict()["diagnostics"]
     assert (diag["source"], diag["line"], diag["severity"]) == ("documents", 11, "error")
     assert 'the key "count" (line 11, column 8)' in diag["message"] and diag["hint"]
+
+
+def test_a_key_whose_siblings_are_further_up_than_it_looks_is_not_called_out():
+    # A list item after a long nested one: its sibling items start more lines up than the search reads.
+    long_item = "- name: a\n  spec:\n    devices:\n" + "".join(f"    - name: d{i}\n      v: {i}\n" for i in range(400))
+    text = "items:\n" + long_item + "- name: b\n"
+    assert indentation_problem(text, text.count("\n")) is None

@@ -1,4 +1,4 @@
-"""How many copies fit (allocator.workload.capacity, ``capacity``): each copy placed as the scheduler would."""
+"""How many copies fit (allocator.workload.planning, ``capacity``): each copy placed as the scheduler would."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from allocator.allocation.allocator import Allocator
 from allocator.kube.objects import read_documents
 from allocator.releases.gates import make_gates
 from allocator.tests.helpers import cli as run
-from allocator.workload.capacity import STRATEGIES, plan
+from allocator.workload.planning import STRATEGIES, plan
 
 GATES = make_gates({}, "1.37")
 
