@@ -14,7 +14,7 @@ def sample(kind: str, slug: str) -> dict:
 
 def inventory_text(slug: str) -> str:
     """A sample inventory's objects as multi-document YAML, as the engine reads an inventory."""
-    return yaml.safe_dump_all(sample("inventories", slug)["objects"], sort_keys=False)
+    return yaml.safe_dump_all(sample("inventories", slug)["objects"])
 
 
 # On the nvidia-mig sample: gpu-0 held by an allocated claim, and a claim for one more partition.
