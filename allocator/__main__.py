@@ -277,7 +277,7 @@ def _eval(args) -> int:
 def _capacity(args) -> int:
     from allocator.allocation.allocator import AllocatorError
     from allocator.reading.limits import from_flags
-    from allocator.releases.gates import FeatureGateError, make_gates, parse_gate_list, stored_object_gates
+    from allocator.releases.gates import FeatureGateError, make_gates, parse_gate_list
     from allocator.workload.planning import plan
     from allocator.workload.pods import PodClaimError
 
@@ -291,7 +291,7 @@ def _capacity(args) -> int:
         documents = _read_inputs(args.files, from_flags(args), gates)
     except SystemExit as stop:
         return int(stop.code)
-    invalid = _validation_errors(documents, stored_object_gates(gates.release), gates)
+    invalid = _validation_errors(documents, gates)
     if invalid:
         for line in invalid:
             print(f"error: {line}", file=sys.stderr)
@@ -320,7 +320,7 @@ def _allocate(args) -> int:
     from allocator.allocation.allocator import AllocatorError, search_nodes
     from allocator.allocation.allocator import allocate_claims as allocate_on_node
     from allocator.reading.limits import from_flags
-    from allocator.releases.gates import FeatureGateError, make_gates, parse_gate_list, stored_object_gates
+    from allocator.releases.gates import FeatureGateError, make_gates, parse_gate_list
     from allocator.validation.classic import handed_to_controllers
     from allocator.workload.claims import build_workload, claim_api_versions
     from allocator.workload.pods import PodClaimError
@@ -339,10 +339,10 @@ def _allocate(args) -> int:
     def of_kind(kind):
         return [d.obj for d in documents if d.kind == kind]
 
-    # The apiserver would not have stored invalid objects: refuse them too. The
-    # input stands for stored objects, so no field of a disabled gate is dropped.
-    # What the release does not serve is refused whatever the object holds.
-    invalid = _validation_errors(documents, stored_object_gates(gates.release), gates)
+    # What the user writes (pending claims, templates, pods) is checked as the apiserver checks a create
+    # under these gates; the inventory and allocated claims are stored objects, kept with the fields of
+    # gates that are off now. What the release does not serve is refused whatever the object holds.
+    invalid = _validation_errors(documents, gates)
     if invalid:
         for line in invalid:
             print(f"error: {line}", file=sys.stderr)
@@ -442,11 +442,15 @@ def _convert(args) -> int:
     return EXIT_UNSATISFIABLE if dropped else EXIT_OK
 
 
-def _validation_errors(documents, gates, serving) -> list[str]:
+def _validation_errors(documents, gates) -> list[str]:
+    """What the apiserver would refuse: pending claims, templates and pods as created under ``gates``, the
+    inventory and allocated claims as stored objects (fields of a gate that is off now kept)."""
     from allocator.kube.objects import ReadResult
+    from allocator.releases.gates import stored_object_gates
     from allocator.validation import validate_documents
 
-    found = validate_documents(ReadResult(documents=documents), gates, serving=serving)
+    found = validate_documents(ReadResult(documents=documents), gates, serving=gates,
+                               stored_gates=stored_object_gates(gates.release))
     return [str(d) for d in found if d.severity == "error"]
 
 

@@ -40,18 +40,33 @@ def _with(obj, **changes):
     return dataclasses.replace(obj, **changes)
 
 
+def is_stored(document) -> bool:
+    """Whether an object stands for one the cluster already holds: the inventory (classes, slices, nodes,
+    taint rules) and claims with ``status.allocation``. Pending claims, templates and pods are what a user
+    is writing, which the apiserver checks as a create."""
+    if document.kind in ("Pod", "ResourceClaimTemplate"):
+        return False
+    if document.kind == "ResourceClaim":
+        return document.obj.status.allocation is not None
+    return True
+
+
 def validate_documents(read_result, gates: FeatureGates | None = None, text: str | None = None, *,
-                       include_read_errors: bool = True, serving: FeatureGates | None = None) -> list[Diagnostic]:
+                       include_read_errors: bool = True, serving: FeatureGates | None = None,
+                       stored_gates: FeatureGates | None = None) -> list[Diagnostic]:
     """All diagnostics of a ``ReadResult``: decoding errors first, then each object's.
 
     ``text`` is the YAML the result was read from; with it, CEL compile errors
     point at the line and column inside the expression. An object in a
     version the release does not serve (with the gates ``serving``, default
     ``gates``) gets that refusal alone, as the apiserver answers it before
-    validating anything.
+    validating anything. With ``stored_gates``, stored objects (``is_stored``)
+    are checked with those gates instead (fields of a gate that is off now are
+    kept, as the scheduler sees them) and the rest as created under ``gates``.
     """
     gates = gates or make_gates()
     serving = serving or gates
+    writing = gates
     out: list[Diagnostic] = read_errors(read_result, serving) if include_read_errors else []
     claim_specs = {(d.namespace, d.name): d.obj.spec for d in read_result.documents if d.kind == "ResourceClaim"}
     template_specs = {(d.namespace, d.name): d.obj.spec.spec for d in read_result.documents
@@ -61,6 +76,7 @@ def validate_documents(read_result, gates: FeatureGates | None = None, text: str
         if refused is not None:
             out.append(refused)
             continue
+        gates = stored_gates if stored_gates is not None and is_stored(document) else writing
         found = classic.diagnostics(document, gates)
         unknown = release_fields.unknown_fields(document, gates.release)
         if unknown or any(d.type == PARSE for d in found):

@@ -130,8 +130,9 @@ def plan_texts(documents: str, inventory: str, gates: FeatureGates, strategy: st
                max_copies: int = 100, limits: Limits = DEFAULT) -> tuple[CapacityReport | None, list[Diagnostic]]:
     """``plan`` for the workload in ``documents`` on ``inventory`` (texts), or the errors that stop it.
 
-    Both are read and checked as ``allocate`` checks its input: every object as stored (fields of every
-    gate of the release kept), versions the release does not serve refused.
+    Both are read and checked as ``allocate`` checks its input: pending claims, templates and pods as
+    created under ``gates``, the inventory and allocated claims as stored; versions the release does not
+    serve refused.
     """
     read = ReadResult()
     for text in (inventory, documents):
@@ -143,7 +144,7 @@ def plan_texts(documents: str, inventory: str, gates: FeatureGates, strategy: st
         if errors:
             return None, errors
         read.documents.extend(result.documents)
-    invalid = [d for d in validate_documents(read, stored_object_gates(gates.release), serving=gates)
+    invalid = [d for d in validate_documents(read, gates, serving=gates, stored_gates=stored_object_gates(gates.release))
                if d.severity == "error"]
     if invalid:
         return None, invalid
