@@ -218,7 +218,8 @@ class Allocator:
     def gather(self, node: model.Node) -> list[Pool]:
         """The pools as this node sees them (upstream: GatherPools); raises AllocatorError."""
         try:
-            return gather_pools(self.slices_for(node), node, self.features, self.slices, self.variant)
+            return gather_pools(self.slices_for(node), node, self.features, self.slices, self.variant,
+                                whole_pools=self.rules.skips_unusable_pools)
         except PoolError as err:
             raise AllocatorError(f"gather pool information: {err}") from err
 

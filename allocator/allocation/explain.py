@@ -336,7 +336,7 @@ class _Explainer:
                 return Reason("partitionable-disabled", "per-device node selection needs DRAPartitionableDevices")
             pool_id = f"{cand.id.driver}/{cand.id.pool}"
             return Reason("pool-outdated", f"pool {pool_id} is being replaced by a newer generation", pool=pool_id)
-        if pool.incomplete:
+        if pool.incomplete and self.a.rules.skips_unusable_pools:
             return Reason("pool-incomplete", f"pool {pool.id} is incomplete (slices missing)", pool=pool.id)
         if pool.invalid:
             return Reason("pool-invalid", f"pool {pool.id} is invalid: {pool.invalid_reason}", pool=pool.id)

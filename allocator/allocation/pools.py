@@ -75,8 +75,13 @@ def slice_is_relevant(s: model.ResourceSlice, node: model.Node) -> bool | None:
 
 
 def gather_pools(slices_for_node: Iterable[model.ResourceSlice], node: model.Node, features: Switches,
-                 all_slices: list[model.ResourceSlice], variant: Variant) -> list[Pool]:
-    """The pools with devices for ``node``, in the order the allocator walks them."""
+                 all_slices: list[model.ResourceSlice], variant: Variant, whole_pools: bool = True) -> list[Pool]:
+    """The pools with devices for ``node``, in the order the allocator walks them.
+
+    ``whole_pools`` (1.35 on) judges a pool's completeness by the slices of every node and leaves out a pool
+    whose newer generation is published elsewhere; without it (before 1.35) a pool is incomplete when the
+    slices the node reaches are fewer than its count, and keeps its devices.
+    """
     by_pool: dict[tuple[str, str], list[model.ResourceSlice]] = {}
     for s in slices_for_node:
         if not features.partitionable_devices and (
@@ -94,6 +99,11 @@ def gather_pools(slices_for_node: Iterable[model.ResourceSlice], node: model.Nod
     for (driver, name), found in by_pool.items():
         generation, count = found[0].spec.pool.generation, found[0].spec.pool.resource_slice_count
         every = None
+        if len(found) != count and not whole_pools:
+            pool = _build_pool(driver, name, found, features, None, variant)
+            pool.incomplete = True
+            (with_binding if variant.sorted_order and _has_binding_conditions(pool) else pools).append(pool)
+            continue
         if len(found) != count:
             # Slices of this generation for other nodes may be missing from
             # ``found``; only the whole list tells complete from incomplete.

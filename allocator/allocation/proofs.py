@@ -140,7 +140,7 @@ class Prover:
         state = s.allocator.state
         cands = []
         for pool in s.pools:
-            if pool.incomplete or pool.invalid:
+            if pool.invalid or (pool.incomplete and s.allocator.rules.skips_unusable_pools):
                 continue
             for sl in pool.slices:
                 for device in sl.spec.devices:

@@ -134,6 +134,10 @@ class Search:
         """The pools as this node sees them (upstream: GatherPools)."""
         self.pools = self.allocator.gather(self.node)
         self.gathered = True
+        if not self.allocator.rules.skips_unusable_pools and any(p.invalid for p in self.pools):
+            # Before 1.35 reaching an invalid pool is an error: only the search itself can tell whether it
+            # gets there, so no proof may answer for it.
+            self.prove = False
 
     def prepare(self) -> None:
         if not self.gathered:
@@ -357,7 +361,11 @@ class Search:
         p_start, s_start, d_start = start if combinations else (0, 0, 0)
         for pi in range(p_start, len(pools)):
             pool = pools[pi]
-            if pool.incomplete or pool.invalid:
+            if pool.invalid:
+                if not self.allocator.rules.skips_unusable_pools:
+                    raise AllocatorError(f"pool {pool.name} is invalid: {pool.invalid_reason}")
+                continue
+            if pool.incomplete and self.allocator.rules.skips_unusable_pools:
                 continue
             slices = pool.slices
             for sj in range(s_start if pi == p_start else 0, len(slices)):
@@ -576,7 +584,8 @@ class Search:
             # as it is dropped rather than by the cyclic GC, in one long pass after a search over every node.
             self.prover = None
         self.found = done
-        if not done and not self.solutions and any(p.invalid for p in self.pools):
+        if not done and not self.solutions and any(p.invalid for p in self.pools) and \
+                self.allocator.rules.skips_unusable_pools:
             raise NodeAllocationError("invalid resource pools were encountered")
         return done
 

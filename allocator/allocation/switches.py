@@ -106,9 +106,16 @@ class ReleaseRules:
     # 1.37: a config entry that applies to every request of the claim is written without its
     # requests ("empty means all"); before, its requests were listed.
     clears_config_requests: bool = True
+    # 1.35: devices of incomplete and invalid pools are skipped, a pool's completeness counts the slices of
+    # every node, and "invalid resource pools were encountered" ends a failed search. Before, a pool was
+    # incomplete only by the slices the node can reach, its devices could be allocated, and a search that
+    # reached an invalid pool stopped with "pool NAME is invalid: REASON" (v0.33.x, v0.34.x).
+    skips_unusable_pools: bool = True
 
 
 def rules_for(release: str) -> ReleaseRules:
     """The allocator's rules of a Kubernetes release (``"1.34"``)."""
-    before_1_37 = tuple(int(part) for part in release.split(".")[:2]) < (1, 37)
-    return ReleaseRules(device_in_cel_errors=not before_1_37, clears_config_requests=not before_1_37)
+    version = tuple(int(part) for part in release.split(".")[:2])
+    before_1_37 = version < (1, 37)
+    return ReleaseRules(device_in_cel_errors=not before_1_37, clears_config_requests=not before_1_37,
+                        skips_unusable_pools=version >= (1, 35))

@@ -95,5 +95,77 @@ def test_from_1_37_a_cel_runtime_error_names_the_device_and_advises(files):
 
 
 def test_the_rules_change_at_1_37():
-    assert rules_for("1.36") == rules_for("1.31") != rules_for("1.37")
+    for release in ("1.31", "1.34", "1.35", "1.36"):
+        rules = rules_for(release)
+        assert not rules.device_in_cel_errors and not rules.clears_config_requests
     assert rules_for("1.37").device_in_cel_errors and rules_for("1.37").clears_config_requests
+
+
+POOL = """\
+apiVersion: v1
+kind: Node
+metadata: {name: n1, labels: {kubernetes.io/hostname: n1}}
+---
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: gpu}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: s1}
+spec:
+  driver: gpu.example.com
+  nodeName: n1
+  pool: {name: n1, resourceSliceCount: 2}
+  devices: [{name: gpu-0}]
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: c}
+spec:
+  devices:
+    requests: [{name: g, exactly: {deviceClassName: gpu}}]
+"""
+SECOND_SLICE = """\
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: s2}
+spec:
+  driver: gpu.example.com
+  nodeName: n1
+  pool: {name: n1, resourceSliceCount: 2}
+  devices: [{name: gpu-0}]
+"""
+
+
+@pytest.mark.parametrize("release", ["1.33", "1.34"])
+def test_before_1_35_a_device_of_an_incomplete_pool_can_be_allocated(files, release):
+    # 1.33 serves no resource.k8s.io/v1 and has DRA off by default: v1beta2 with the gate on.
+    text = POOL.replace("resource.k8s.io/v1\n", "resource.k8s.io/v1beta2\n") if release == "1.33" else POOL
+    gates = "DynamicResourceAllocation=true" if release == "1.33" else ""
+    proc = run("allocate", "--kubernetes-version", release, "--feature-gates", gates, "--node", "n1", files(text))
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["claims"][0]["status"]["allocation"]["devices"]["results"][0]["device"] == "gpu-0"
+
+
+def test_from_1_35_an_incomplete_pool_is_skipped(files):
+    proc = run("allocate", "--kubernetes-version", "1.35", "--node", "n1", files(POOL))
+    assert proc.returncode == 1
+    assert "pool gpu.example.com/n1 is incomplete" in proc.stderr
+
+
+def test_before_1_35_reaching_an_invalid_pool_is_an_error_naming_it(files):
+    proc = run("allocate", "--kubernetes-version", "1.34", "--node", "n1", files(POOL + SECOND_SLICE))
+    assert proc.returncode == 2
+    assert proc.stderr == "error: pool n1 is invalid: duplicate device name gpu-0\n"
+
+
+def test_from_1_35_invalid_pools_are_skipped_and_named_when_nothing_fits(files):
+    proc = run("allocate", "--kubernetes-version", "1.35", "--node", "n1", files(POOL + SECOND_SLICE))
+    assert proc.returncode == 2
+    assert proc.stderr == "error: invalid resource pools were encountered (node n1)\n"
+
+
+def test_the_pool_rules_change_at_1_35():
+    assert not rules_for("1.34").skips_unusable_pools and rules_for("1.35").skips_unusable_pools
