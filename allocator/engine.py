@@ -13,7 +13,6 @@ becomes diagnostics. Only an unknown feature gate or release raises
 
 from __future__ import annotations
 
-import copy
 import functools
 import gc
 from dataclasses import dataclass, field
@@ -179,7 +178,6 @@ def _schedule(report: Report, combined: ReadResult, work: Workload, node: str | 
     """
     attempts: list[dict] = []
     freed: list[str] = []
-    claims = combined.of_kind("ResourceClaim")
     while True:
         unavailable = _allocate(report, combined, work, node, gates, pinned_claims(work))
         if not unavailable:
@@ -197,23 +195,15 @@ def _schedule(report: Report, combined: ReadResult, work: Workload, node: str | 
             "deallocated": chosen.metadata.name, "deallocatable": [c.metadata.name for c in free],
         })
         freed.append(chosen.metadata.name)
-        claims = deallocated(claims, chosen)
-        combined = ReadResult(documents=[_with_obj(d, claims) if d.obj is chosen else d for d in combined.documents])
-        work = build_workload(claims, combined.of_kind("ResourceClaimTemplate"), combined.of_kind("Pod"))
+        combined = ReadResult(documents=deallocated(combined.documents, chosen))
+        work = build_workload(combined.of_kind("ResourceClaim"), combined.of_kind("ResourceClaimTemplate"),
+                              combined.of_kind("Pod"))
         report.requests, report.nodes, report.containers = [], [], []
         report.explained_node, report.granted = None, None
         report.allocation = Report(kubernetes_version=report.kubernetes_version, gates=report.gates).allocation
     if attempts:
         report.allocation["attempts"] = attempts
         report.allocation["deallocated"] = freed
-
-
-def _with_obj(doc, claims: list[model.ResourceClaim]):
-    """A copy of the document of a claim just freed, holding its freed copy (same name and namespace)."""
-    doc = copy.copy(doc)
-    doc.obj = next(c for c in claims if c.metadata.name == doc.obj.metadata.name
-                   and c.metadata.namespace == doc.obj.metadata.namespace)
-    return doc
 
 
 def _allocate(report: Report, combined: ReadResult, work: Workload, node: str | None, gates: FeatureGates,

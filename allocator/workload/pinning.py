@@ -22,6 +22,7 @@ from collections.abc import Iterable, Sequence
 
 from allocator.allocation.nodes import selector_matches
 from allocator.kube import model
+from allocator.kube.objects import Document
 from allocator.workload.claims import Workload
 
 # Upstream's words for a node the pod's allocated claims do not reach (Filter's status).
@@ -94,12 +95,15 @@ def freeable(claim: model.ResourceClaim, work: Workload) -> bool:
     return len(reserved) == 1 and any(_reserved_for_pod(reserved[0], pod) for pod in users(claim, work))
 
 
-def deallocated(claims: Sequence[model.ResourceClaim], freed: model.ResourceClaim) -> list[model.ResourceClaim]:
-    """The claims with ``freed`` replaced by a copy whose status is cleared (allocation and reservedFor)."""
+def deallocated(documents: Sequence[Document], freed: model.ResourceClaim) -> list[Document]:
+    """The documents with ``freed``'s replaced by one holding a copy whose status is cleared, as PostFilter
+    clears allocation and reservedFor (the others are the same objects)."""
     out = []
-    for claim in claims:
-        if claim is freed:
-            claim = copy.copy(claim)
+    for doc in documents:
+        if doc.obj is freed:
+            claim = copy.copy(freed)
             claim.status = model.ResourceClaimStatus()
-        out.append(claim)
+            doc = copy.copy(doc)
+            doc.obj = claim
+        out.append(doc)
     return out
