@@ -412,7 +412,8 @@ def _allocate(args) -> int:
 
     _print({"node": (fit.node_name or None) if fit else None,
             "claims": _claims_json(pending, fit.results, versions) if fit else [],
-            "nodes": table, **retry}, args.output)
+            "nodes": table, **retry, **({"notFreed": [c.metadata.name for c in unavailable]} if unavailable else {})},
+           args.output)
     if error:  # no node fits and Allocate failed with an error on some: the error is the answer
         print(f"error: {error}", file=sys.stderr)
         return EXIT_ERROR

@@ -187,6 +187,7 @@ def _schedule(report: Report, combined: ReadResult, work: Workload, node: str | 
             report.allocation["reasons"].append(
                 "PostFilter frees no claim (still not schedulable): " + "; ".join(
                     f"claim {c.metadata.name} is reserved for another pod" for c in unavailable))
+            report.allocation["notFreed"] = [c.metadata.name for c in unavailable]
             break
         chosen = free[0]
         attempts.append({

@@ -487,6 +487,9 @@ ATTEMPTS_HELP = (
     "attempt started over with it pending: the failed attempts in order. The rest of the answer is the last "
     "attempt's.")
 DEALLOCATED_HELP = "With `attempts`: the claims PostFilter freed, one per failed attempt, in order."
+NOT_FREED_HELP = (
+    "Present when no node fits, some node refused the pod only for these allocated claims of it, and PostFilter "
+    "frees none of them because status.reservedFor names another pod (\"still not schedulable\").")
 
 
 class NodeAttemptSerializer(serializers.Serializer):
@@ -529,6 +532,7 @@ class AllocateResponseSerializer(serializers.Serializer):
     counters = CounterRequestSerializer(many=True, required=False, help_text=COUNTERS_HELP)
     attempts = AttemptSerializer(many=True, required=False, help_text=ATTEMPTS_HELP)
     deallocated = serializers.ListField(child=serializers.CharField(), required=False, help_text=DEALLOCATED_HELP)
+    notFreed = serializers.ListField(child=serializers.CharField(), required=False, help_text=NOT_FREED_HELP)
 
     def to_representation(self, allocation: dict) -> dict:
         out = {
@@ -543,6 +547,8 @@ class AllocateResponseSerializer(serializers.Serializer):
         if allocation.get("attempts"):
             out["attempts"] = allocation["attempts"]
             out["deallocated"] = allocation["deallocated"]
+        if allocation.get("notFreed"):
+            out["notFreed"] = allocation["notFreed"]
         return out
 
 
@@ -661,6 +667,7 @@ class AllocationSerializer(serializers.Serializer):
     counters = CounterRequestSerializer(many=True, required=False, help_text=COUNTERS_HELP)
     attempts = AttemptSerializer(many=True, required=False, help_text=ATTEMPTS_HELP)
     deallocated = serializers.ListField(child=serializers.CharField(), required=False, help_text=DEALLOCATED_HELP)
+    notFreed = serializers.ListField(child=serializers.CharField(), required=False, help_text=NOT_FREED_HELP)
 
 
 class ProofSerializer(serializers.Serializer):

@@ -311,6 +311,7 @@ def test_allocate_keeps_a_claim_reserved_for_another_pod(tmp_path):
     out = json.loads(proc.stdout)
     assert out["node"] is None and "attempts" not in out and "deallocated" not in out
     assert out["nodes"][1]["pinnedBy"] == ["a"]
+    assert out["notFreed"] == ["a"]
     assert "n2: claim default/a is allocated on devices this node cannot use" in proc.stderr
     assert "PostFilter frees no claim (still not schedulable): claim a is reserved for another pod" in proc.stderr
     proc = cli("allocate", "--node", "n2", path)

@@ -30,6 +30,7 @@ class PinnedClaimsTestCase(APITestCase):
         alloc = body["allocation"]
         self.assertEqual(alloc["status"], "unsatisfiable")
         self.assertNotIn("attempts", alloc)
+        self.assertEqual(alloc["notFreed"], ["a"])
         self.assertEqual(alloc["reasons"][-1],
                          "PostFilter frees no claim (still not schedulable): claim a is reserved for another pod")
         [n2] = body["nodes"]

@@ -53,6 +53,7 @@ def test_a_claim_reserved_for_another_pod_is_not_freed():
     assert f"n2: {PIN_REASON}" in alloc["reasons"]
     assert alloc["reasons"][-1] == ("PostFilter frees no claim (still not schedulable): "
                                     "claim a is reserved for another pod")
+    assert alloc["notFreed"] == ["a"]
     assert {n["name"]: n["fits"] for n in report["nodes"]} == {"n1": False, "n2": False}
 
 
