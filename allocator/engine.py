@@ -154,7 +154,8 @@ def analyze(documents: str, inventory: str = "", node: str | None = None,
     if not report.valid:
         report.allocation["reasons"] = ["the objects are not valid: the apiserver would reject them"]
         return report
-    if not work.pending:
+    # With nothing pending, a pod's allocated claims still keep it to the nodes their allocations reach.
+    if not work.pending and not pinned_claims(work):
         report.allocation["reasons"] = ["no pending ResourceClaim: nothing to allocate"]
         return report
     handed_over = classic.handed_to_controllers(work, combined.documents, gates)

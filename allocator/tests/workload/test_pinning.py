@@ -81,3 +81,20 @@ def test_a_node_the_allocation_reaches_fits_without_a_retry():
     assert _devices(alloc) == {"b": ["n1/gpu-1"]}
     n2 = next(n for n in report["nodes"] if n["name"] == "n2")
     assert not n2["fits"] and n2["reason"] == PIN_REASON
+
+
+def _only_a() -> str:
+    """The pod using claim a alone, and no claim b."""
+    docs = pinning.documents().replace("  - {name: b, resourceClaimName: b}\n", "")
+    return "---\n".join(part for part in docs.split("---\n") if "name: b," not in part)
+
+
+def test_with_nothing_pending_the_pin_still_decides_the_node():
+    report = analyze(_only_a(), pinning.INVENTORY).to_dict()
+    alloc = report["allocation"]
+    assert (alloc["status"], alloc["node"], alloc["claims"]) == ("allocated", "n1", [])
+    assert [(n["name"], n["fits"], n["reason"]) for n in report["nodes"]] == [("n1", True, None), ("n2", False, PIN_REASON)]
+    # On n2 the claim is freed and allocated again there.
+    alloc = analyze(_only_a(), pinning.INVENTORY, node="n2").to_dict()["allocation"]
+    assert (alloc["status"], alloc["node"], alloc["deallocated"]) == ("allocated", "n2", ["a"])
+    assert _devices(alloc) == {"a": ["n2/gpu-0"]}
