@@ -317,12 +317,13 @@ def _capacity(args) -> int:
 
 
 def _allocate(args) -> int:
-    from allocator.allocation.allocator import AllocatorError, search_nodes
+    from allocator.allocation.allocator import AllocatorError, node_error, search_nodes
     from allocator.allocation.allocator import allocate_claims as allocate_on_node
     from allocator.reading.limits import from_flags
     from allocator.releases.gates import FeatureGateError, make_gates, parse_gate_list
     from allocator.validation.classic import handed_to_controllers
     from allocator.workload.claims import build_workload, claim_api_versions
+    from allocator.workload.pinning import deallocated, freeable, pin_reason, pinned_claims, unavailable_on
     from allocator.workload.pods import PodClaimError
 
     try:
@@ -352,47 +353,76 @@ def _allocate(args) -> int:
     except PodClaimError as err:
         print(f"error: {err}", file=sys.stderr)
         return EXIT_ERROR
-    pending, allocated = work.pending, work.allocated
     # Classic DRA (1.31): a claim with spec.controller is its driver's controller's to allocate, not the scheduler's.
     handed_over = handed_to_controllers(work, documents, gates)
     if handed_over:
         for line in handed_over:
             print(f"cannot allocate the claims: {line}", file=sys.stderr)
         return EXIT_UNSATISFIABLE
+    # A pod's allocated claims pin its node; when no node fits, PostFilter frees one and the scheduler
+    # tries again (allocator.workload.pinning): each failed attempt is kept for the output.
+    attempts: list[dict] = []
+    while True:
+        pending = work.pending
+        pinned = pinned_claims(work)
+        inputs = dict(classes=of_kind("DeviceClass"), slices=of_kind("ResourceSlice"), gates=gates,
+                      allocated_claims=work.allocated)
+        try:
+            if args.node is not None:
+                outcomes = [allocate_on_node(pending, nodes=of_kind("Node"), node_name=args.node, **inputs)]
+            else:
+                outcomes = search_nodes(pending, nodes=of_kind("Node"), **inputs).outcomes
+        except AllocatorError as err:
+            print(f"error: {err}", file=sys.stderr)
+            return EXIT_ERROR
+        refused = {id(o): unavailable_on(pinned, o.node) for o in outcomes if o.allocated} if pinned else {}
+        fit = next((o for o in outcomes if o.allocated and not refused.get(id(o))), None)
+        reasons = {id(o): pin_reason(refused[id(o)]) if refused.get(id(o)) else o.reason for o in outcomes}
+        # An inventory without nodes is tried on one nameless node: its name is null.
+        table = [{"name": o.node_name or None, "fits": o is fit or (o.allocated and not refused.get(id(o))),
+                  **({} if o.allocated and not refused.get(id(o)) else {"reason": reasons[id(o)]}),
+                  **({"pinnedBy": [c.metadata.name for c in refused[id(o)]]} if refused.get(id(o)) else {}),
+                  **({"error": True} if o.error else {})}
+                 for o in outcomes]
+        error = node_error(outcomes)
+        noted = {id(c) for claims in refused.values() for c in claims}
+        unavailable = [c for c in pinned if id(c) in noted] if fit is None and not error else []
+        free = [c for c in unavailable if freeable(c, work)]
+        if not free:
+            break
+        attempts.append({"attempt": len(attempts) + 1, "nodes": table, "deallocated": free[0].metadata.name,
+                         "deallocatable": [c.metadata.name for c in free]})
+        documents = deallocated(documents, free[0])
+        work = build_workload(of_kind("ResourceClaim"), of_kind("ResourceClaimTemplate"), of_kind("Pod"))
+    retry = {"attempts": attempts, "deallocated": [a["deallocated"] for a in attempts]} if attempts else {}
     versions = claim_api_versions(documents, work)  # claims are printed in the version they were written in
-    inputs = dict(classes=of_kind("DeviceClass"), slices=of_kind("ResourceSlice"), gates=gates,
-                  allocated_claims=allocated)
-    try:
-        if args.node is not None:
-            outcome = allocate_on_node(pending, nodes=of_kind("Node"), node_name=args.node, **inputs)
-            if outcome.error:  # upstream's Allocate failed on this node: an error, not "does not fit"
-                print(f"error: {outcome.error} (node {args.node})", file=sys.stderr)
-                return EXIT_ERROR
-            if not outcome.allocated:
-                print(f"cannot allocate the claims on node {args.node}: {outcome.reason}", file=sys.stderr)
-                return EXIT_UNSATISFIABLE
-            _print({"node": args.node, "claims": _claims_json(pending, outcome.results, versions)}, args.output)
-            return EXIT_OK
-        found = search_nodes(pending, nodes=of_kind("Node"), **inputs)
-    except AllocatorError as err:
-        print(f"error: {err}", file=sys.stderr)
-        return EXIT_ERROR
+    not_freed = [f"claim {c.metadata.name} is reserved for another pod" for c in unavailable]
+    if args.node is not None:
+        [outcome] = outcomes
+        if outcome.error:  # upstream's Allocate failed on this node: an error, not "does not fit"
+            print(f"error: {outcome.error} (node {args.node})", file=sys.stderr)
+            return EXIT_ERROR
+        if fit is None:
+            print(f"cannot allocate the claims on node {args.node}: {reasons[id(outcome)]}", file=sys.stderr)
+            if not_freed:
+                print(f"  PostFilter frees no claim (still not schedulable): {'; '.join(not_freed)}", file=sys.stderr)
+            return EXIT_UNSATISFIABLE
+        _print({"node": args.node, "claims": _claims_json(pending, outcome.results, versions), **retry}, args.output)
+        return EXIT_OK
 
-    fit = found.first_fit
-    # An inventory without nodes is tried on one nameless node: its name is null.
-    table = [{"name": o.node_name or None, "fits": o.allocated, **({} if o.allocated else {"reason": o.reason}),
-              **({"error": True} if o.error else {})}
-             for o in found.outcomes]
     _print({"node": (fit.node_name or None) if fit else None,
             "claims": _claims_json(pending, fit.results, versions) if fit else [],
-            "nodes": table}, args.output)
-    if found.error:  # no node fits and Allocate failed with an error on some: the error is the answer
-        print(f"error: {found.error}", file=sys.stderr)
+            "nodes": table, **retry, **({"notFreed": [c.metadata.name for c in unavailable]} if unavailable else {})},
+           args.output)
+    if error:  # no node fits and Allocate failed with an error on some: the error is the answer
+        print(f"error: {error}", file=sys.stderr)
         return EXIT_ERROR
     if fit is None:
         print("cannot allocate the claims on any node", file=sys.stderr)
-        for o in found.outcomes:
-            print(f"  {o.node_name or '(no node)'}: {o.reason}", file=sys.stderr)
+        for o in outcomes:
+            print(f"  {o.node_name or '(no node)'}: {reasons[id(o)]}", file=sys.stderr)
+        if not_freed:
+            print(f"  PostFilter frees no claim (still not schedulable): {'; '.join(not_freed)}", file=sys.stderr)
         return EXIT_UNSATISFIABLE
     return EXIT_OK
 

@@ -34,6 +34,7 @@ from allocator.releases.gates import CURRENT_RELEASE, FeatureGates, make_gates, 
 from allocator.releases.serving import dra_off_message
 from allocator.validation import classic, inventory_warnings, validate_documents
 from allocator.workload.claims import Workload, build_workload, claim_api_versions
+from allocator.workload.pinning import deallocated, freeable, pin_reason, pinned_claims, unavailable_on
 from allocator.workload.pods import PodClaimError, container_devices
 
 DOCUMENTS = "documents"
@@ -153,21 +154,68 @@ def analyze(documents: str, inventory: str = "", node: str | None = None,
     if not report.valid:
         report.allocation["reasons"] = ["the objects are not valid: the apiserver would reject them"]
         return report
-    if not work.pending:
+    # With nothing pending, a pod's allocated claims still keep it to the nodes their allocations reach.
+    if not work.pending and not pinned_claims(work):
         report.allocation["reasons"] = ["no pending ResourceClaim: nothing to allocate"]
         return report
     handed_over = classic.handed_to_controllers(work, combined.documents, gates)
     if handed_over:
         report.allocation.update(status="controller", reasons=handed_over)
         return report
-    _allocate(report, combined, work, node, gates)
+    _schedule(report, combined, work, node, gates)
     if alternatives:
         _alternatives(report, alternatives, alternatives_timeout)
     return report
 
 
-def _allocate(report: Report, combined: ReadResult, work: Workload, node: str | None, gates: FeatureGates) -> None:
-    """Allocate on ``node`` or the first node that fits; the claims come back in the versions they were written in."""
+def _schedule(report: Report, combined: ReadResult, work: Workload, node: str | None, gates: FeatureGates) -> None:
+    """Scheduling attempts until one places the pod or PostFilter can free nothing (``workload.pinning``).
+
+    When no node fits and some node refused the pod only because one of its
+    allocated claims does not reach it, the scheduler's PostFilter frees one
+    such claim that no other pod uses, and the next attempt starts over with
+    it pending. Each failed attempt is kept in ``allocation.attempts``; the
+    report shows the last one.
+    """
+    attempts: list[dict] = []
+    freed: list[str] = []
+    while True:
+        unavailable = _allocate(report, combined, work, node, gates, pinned_claims(work))
+        if not unavailable:
+            break
+        free = [c for c in unavailable if freeable(c, work)]
+        if not free:
+            report.allocation["reasons"].append(
+                "PostFilter frees no claim (still not schedulable): " + "; ".join(
+                    f"claim {c.metadata.name} is reserved for another pod" for c in unavailable))
+            report.allocation["notFreed"] = [c.metadata.name for c in unavailable]
+            break
+        chosen = free[0]
+        attempts.append({
+            "attempt": len(attempts) + 1, "status": report.allocation["status"],
+            "reasons": report.allocation["reasons"], "nodes": report.nodes,
+            "deallocated": chosen.metadata.name, "deallocatable": [c.metadata.name for c in free],
+        })
+        freed.append(chosen.metadata.name)
+        combined = ReadResult(documents=deallocated(combined.documents, chosen))
+        work = build_workload(combined.of_kind("ResourceClaim"), combined.of_kind("ResourceClaimTemplate"),
+                              combined.of_kind("Pod"))
+        report.requests, report.nodes, report.containers = [], [], []
+        report.explained_node, report.granted = None, None
+        report.allocation = Report(kubernetes_version=report.kubernetes_version, gates=report.gates).allocation
+    if attempts:
+        report.allocation["attempts"] = attempts
+        report.allocation["deallocated"] = freed
+
+
+def _allocate(report: Report, combined: ReadResult, work: Workload, node: str | None, gates: FeatureGates,
+              pinned: list[model.ResourceClaim] = ()) -> list[model.ResourceClaim]:
+    """Allocate on ``node`` or the first node that fits; the claims come back in the versions they were written in.
+
+    A node that the ``pinned`` claims' allocations do not reach does not fit. When no node fits
+    (and no error decided), returns the pinned claims some node refused the pod for, where the
+    pending claims could be allocated (what the scheduler's Filter notes for PostFilter).
+    """
     nodes = combined.of_kind("Node")
     slices = combined.of_kind("ResourceSlice")
     alloc = report.allocation
@@ -175,7 +223,7 @@ def _allocate(report: Report, combined: ReadResult, work: Workload, node: str | 
         allocator = Allocator(combined.of_kind("DeviceClass"), slices, work.allocated, gates, prove=search_limits.PROVE)
     except AllocatorError as err:
         alloc.update(status="error", error=str(err), reasons=[str(err)])
-        return
+        return []
     candidates = [make_node(node, nodes)] if node else (nodes_to_search(nodes, slices) or [make_node("")])
     # Every candidate is tried, for the node table; the first that fits is chosen.
     outcomes = []
@@ -186,19 +234,24 @@ def _allocate(report: Report, combined: ReadResult, work: Workload, node: str | 
     try:
         for outcome in allocator.allocate_every(candidates, work.pending):
             outcomes.append(outcome)
-        chosen = next((o for o in outcomes if o.allocated), None)
+        # Filter: a node the pod's allocated claims do not reach does not fit, even where the pending ones would.
+        refused = {id(o): unavailable_on(pinned, o.node) for o in outcomes if o.allocated} if pinned else {}
+        chosen = next((o for o in outcomes if o.allocated and not refused.get(id(o))), None)
         results = chosen.results if chosen else None  # built lazily; may raise like upstream's Allocate
     except AllocatorError as err:
         alloc.update(status="error", error=str(err), reasons=[str(err)])
         # Still show which devices match, seen from the node where the scheduler gave up.
         failed_on = candidates[min(len(outcomes), len(candidates) - 1)]
         _explain(report, allocator.explain(failed_on, work.pending), slices)
-        return
+        return []
     finally:
         if paused:
             gc.enable()
     # "proof": what decided "does not fit" without searching (allocation.proofs), on nodes where one did.
-    report.nodes = [{"name": o.node_name, "fits": o.allocated, "reason": o.reason or None, "error": bool(o.error),
+    reasons = {id(o): pin_reason(refused[id(o)]) if refused.get(id(o)) else o.reason for o in outcomes}
+    report.nodes = [{"name": o.node_name, "fits": o.allocated and not refused.get(id(o)),
+                     "reason": reasons[id(o)] or None, "error": bool(o.error),
+                     **({"pinnedBy": [c.metadata.name for c in refused[id(o)]]} if refused.get(id(o)) else {}),
                      **({"proof": o.proof.to_dict()} if o.proof is not None else {})} for o in outcomes]
     error = node_error(outcomes)
     if error:
@@ -206,17 +259,18 @@ def _allocate(report: Report, combined: ReadResult, work: Workload, node: str | 
         failed = next(o for o in outcomes if o.error)
         _explain(report, allocator.explain(failed.node, work.pending), slices)
         alloc.update(status="error", node=node, error=error,
-                     reasons=[f"{o.node_name or '(any node)'}: {o.reason}" for o in outcomes])
-        return
+                     reasons=[f"{o.node_name or '(any node)'}: {reasons[id(o)]}" for o in outcomes])
+        return []
     if chosen is None:
-        first = outcomes[0]
+        first = next((o for o in outcomes if not refused.get(id(o))), outcomes[0])
         explanation = first.explanation or allocator.explain(first.node, work.pending)
         _explain(report, explanation, slices)
         alloc.update(status="unsatisfiable", node=node,
-                     reasons=[f"{o.node_name or '(any node)'}: {o.reason}" for o in outcomes])
+                     reasons=[f"{o.node_name or '(any node)'}: {reasons[id(o)]}" for o in outcomes])
         if explanation.counters:  # requests that run out of shared counters, with the numbers (explain.py)
             alloc["counters"] = explanation.counters
-        return
+        noted = {id(c) for claims in refused.values() for c in claims}
+        return [c for c in pinned if id(c) in noted]
     _explain(report, explain(allocator, chosen.node, work.pending, chosen.search), slices)
     report.granted = (allocator, chosen.node, work.pending)
     versions = claim_api_versions(combined.documents, work)
@@ -231,6 +285,7 @@ def _allocate(report: Report, combined: ReadResult, work: Workload, node: str | 
                 "devices": [{"request": d.request, "driver": d.driver, "pool": d.pool, "device": d.device}
                             for d in view.devices],
             })
+    return []
 
 
 def _alternatives(report: Report, limit: int, timeout: float | None) -> None:

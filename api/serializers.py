@@ -477,6 +477,44 @@ COUNTERS_HELP = (
     "per such request, the counters with what is left, what each device needs and which devices took it.")
 
 
+PINNED_BY_HELP = (
+    "Present when the node does not fit only because these allocated claims of the pod (names) are allocated on "
+    "devices the node cannot use (their allocation's nodeSelector does not match it): the scheduler's "
+    "\"resourceclaim not available on the node\".")
+ATTEMPTS_HELP = (
+    "Present when the first scheduling attempt found no node and the scheduler's PostFilter freed an allocated "
+    "claim of the pod (one no other pod uses: status.reservedFor empty or naming only this pod), so that the next "
+    "attempt started over with it pending: the failed attempts in order. The rest of the answer is the last "
+    "attempt's.")
+DEALLOCATED_HELP = "With `attempts`: the claims PostFilter freed, one per failed attempt, in order."
+NOT_FREED_HELP = (
+    "Present when no node fits, some node refused the pod only for these allocated claims of it, and PostFilter "
+    "frees none of them because status.reservedFor names another pod (\"still not schedulable\").")
+
+
+class NodeAttemptSerializer(serializers.Serializer):
+    name = serializers.CharField(allow_null=True)
+    fits = serializers.BooleanField()
+    reason = serializers.CharField(allow_null=True, required=False)
+    pinnedBy = serializers.ListField(child=serializers.CharField(), required=False, help_text=PINNED_BY_HELP)
+    error = serializers.BooleanField(required=False, help_text="As in `nodes`.")
+    proof = serializers.DictField(required=False, help_text="As in `nodes` (the analysis only).")
+
+
+class AttemptSerializer(serializers.Serializer):
+    attempt = serializers.IntegerField(help_text="1 for the first attempt.")
+    status = serializers.CharField(required=False, help_text="How the attempt ended (unsatisfiable).")
+    reasons = serializers.ListField(child=serializers.CharField(), required=False,
+                                    help_text="Why no node fitted, node by node.")
+    nodes = NodeAttemptSerializer(many=True, help_text="The nodes tried in that attempt, as in `nodes`.")
+    deallocated = serializers.CharField(help_text=(
+        "The claim PostFilter freed after the attempt (upstream picks one at random among `deallocatable`; "
+        "the playground takes the first in the pods' spec.resourceClaims order)."))
+    deallocatable = serializers.ListField(child=serializers.CharField(), help_text=(
+        "The claims PostFilter could have freed: allocated claims of the pod that kept it off a node where its "
+        "pending claims fitted, which no other pod uses."))
+
+
 class AllocateResponseSerializer(serializers.Serializer):
     allocated = serializers.BooleanField(help_text="Whether every claim got devices.")
     node = serializers.CharField(allow_null=True, help_text="The node the claims were allocated for.")
@@ -492,6 +530,9 @@ class AllocateResponseSerializer(serializers.Serializer):
         "`python -m allocator allocate` exits 2, not 1.",
     )
     counters = CounterRequestSerializer(many=True, required=False, help_text=COUNTERS_HELP)
+    attempts = AttemptSerializer(many=True, required=False, help_text=ATTEMPTS_HELP)
+    deallocated = serializers.ListField(child=serializers.CharField(), required=False, help_text=DEALLOCATED_HELP)
+    notFreed = serializers.ListField(child=serializers.CharField(), required=False, help_text=NOT_FREED_HELP)
 
     def to_representation(self, allocation: dict) -> dict:
         out = {
@@ -503,6 +544,11 @@ class AllocateResponseSerializer(serializers.Serializer):
         }
         if allocation.get("counters"):
             out["counters"] = allocation["counters"]
+        if allocation.get("attempts"):
+            out["attempts"] = allocation["attempts"]
+            out["deallocated"] = allocation["deallocated"]
+        if allocation.get("notFreed"):
+            out["notFreed"] = allocation["notFreed"]
         return out
 
 
@@ -619,6 +665,9 @@ class AllocationSerializer(serializers.Serializer):
     alternativesSearch = AlternativesSearchSerializer(required=False, help_text=(
         "With `alternatives` in the request: how the listing went."))
     counters = CounterRequestSerializer(many=True, required=False, help_text=COUNTERS_HELP)
+    attempts = AttemptSerializer(many=True, required=False, help_text=ATTEMPTS_HELP)
+    deallocated = serializers.ListField(child=serializers.CharField(), required=False, help_text=DEALLOCATED_HELP)
+    notFreed = serializers.ListField(child=serializers.CharField(), required=False, help_text=NOT_FREED_HELP)
 
 
 class ProofSerializer(serializers.Serializer):
@@ -647,6 +696,7 @@ class NodeFitSerializer(serializers.Serializer):
     error = serializers.BooleanField(help_text=(
         "The scheduler's Allocate failed on this node with an error (e.g. invalid resource pools), not "
         "\"does not fit\"; when no node fits, that error is the answer (allocation.error)."))
+    pinnedBy = serializers.ListField(child=serializers.CharField(), required=False, help_text=PINNED_BY_HELP)
     proof = ProofSerializer(required=False, help_text=(
         "Present when the claims were proved not to fit on the node without searching every combination: "
         "the same answer as the full search, with the numbers and names behind it."))

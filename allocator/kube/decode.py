@@ -44,7 +44,7 @@ _IGNORED_FIELDS: dict[type, set[str]] = {
         "resourceVersion", "generation", "creationTimestamp", "deletionTimestamp",
         "deletionGracePeriodSeconds", "ownerReferences", "finalizers", "managedFields", "selfLink",
     },
-    model.ResourceClaimStatus: {"reservedFor", "devices"},
+    model.ResourceClaimStatus: {"devices"},
 }
 
 # Core objects are only partly modelled: these fields of theirs are known

@@ -297,10 +297,19 @@ class AllocationResult:
 
 
 @dataclass
+class ResourceClaimConsumerReference:
+    api_group: str = ""
+    resource: str = ""
+    name: str = ""
+    uid: str = ""
+
+
+@dataclass
 class ResourceClaimStatus:
-    """Only the allocation is read; reservedFor and devices are ignored input."""
+    """The allocation and who the claim is reserved for (the scheduler's PostFilter reads it); devices is ignored."""
 
     allocation: AllocationResult | None = None
+    reserved_for: list[ResourceClaimConsumerReference] = field(default_factory=list)
 
 
 @dataclass

@@ -274,3 +274,55 @@ def test_crlf_files_keep_their_positions(tmp_path, files):
     again = cli("validate", "-o", "json", files[0], str(lf))
     assert proc.returncode == again.returncode == 1
     assert json.loads(proc.stdout) == json.loads(again.stdout)
+
+
+# A pod's allocated claims pin its node (issue 28, item 3): allocator.tests.helpers.pinning.
+
+def _pinned(tmp_path, **kwargs) -> str:
+    from allocator.tests.helpers import pinning
+    path = tmp_path / "pinned.yaml"
+    path.write_text(pinning.everything(**kwargs))
+    return str(path)
+
+
+@pytest.mark.parametrize("node", [None, "n2"])
+def test_allocate_frees_the_pinning_claim_and_retries(tmp_path, node):
+    proc = cli("allocate", *(["--node", node] if node else []), _pinned(tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert out["node"] == "n2"
+    assert [(c["metadata"]["name"], [r["device"] for r in c["status"]["allocation"]["devices"]["results"]])
+            for c in out["claims"]] == [("a", ["gpu-0"]), ("b", ["gpu-1"])]
+    assert out["deallocated"] == ["a"]
+    [first] = out["attempts"]
+    assert (first["attempt"], first["deallocated"], first["deallocatable"]) == (1, "a", ["a"])
+    n2 = next(n for n in first["nodes"] if n["name"] == "n2")
+    assert n2 == {"name": "n2", "fits": False, "pinnedBy": ["a"],
+                  "reason": "claim default/a is allocated on devices this node cannot use "
+                            "(resourceclaim not available on the node)"}
+    if node is None:
+        assert [n["name"] for n in first["nodes"]] == ["n1", "n2"]
+        assert {n["name"]: n["fits"] for n in out["nodes"]} == {"n1": False, "n2": True}
+
+
+def test_allocate_keeps_a_claim_reserved_for_another_pod(tmp_path):
+    path = _pinned(tmp_path, reserved_for="22222222-2222-2222-2222-222222222222")
+    proc = cli("allocate", path)
+    assert proc.returncode == 1
+    out = json.loads(proc.stdout)
+    assert out["node"] is None and "attempts" not in out and "deallocated" not in out
+    assert out["nodes"][1]["pinnedBy"] == ["a"]
+    assert out["notFreed"] == ["a"]
+    assert "n2: claim default/a is allocated on devices this node cannot use" in proc.stderr
+    assert "PostFilter frees no claim (still not schedulable): claim a is reserved for another pod" in proc.stderr
+    proc = cli("allocate", "--node", "n2", path)
+    assert proc.returncode == 1 and proc.stdout == ""
+    assert proc.stderr.startswith("cannot allocate the claims on node n2: claim default/a is allocated on devices")
+
+
+def test_allocate_without_a_pod_pins_nothing(tmp_path):
+    proc = cli("allocate", _pinned(tmp_path, pod=False))
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert out["node"] == "n2" and [c["metadata"]["name"] for c in out["claims"]] == ["b"]
+    assert "attempts" not in out and all("pinnedBy" not in n for n in out["nodes"])
