@@ -303,7 +303,7 @@ def _capacity(args) -> int:
     try:
         report = plan(of_kind("ResourceClaim"), of_kind("ResourceClaimTemplate"), of_kind("Pod"),
                       of_kind("DeviceClass"), of_kind("ResourceSlice"), of_kind("Node"), gates,
-                      strategy=args.strategy, max_copies=args.max)
+                      strategy=args.strategy, max_copies=args.max, taint_rules=of_kind("DeviceTaintRule"))
     except (AllocatorError, PodClaimError) as err:
         print(f"error: {err}", file=sys.stderr)
         return EXIT_ERROR
@@ -361,7 +361,7 @@ def _allocate(args) -> int:
         return EXIT_UNSATISFIABLE
     versions = claim_api_versions(documents, work)  # claims are printed in the version they were written in
     inputs = dict(classes=of_kind("DeviceClass"), slices=of_kind("ResourceSlice"), gates=gates,
-                  allocated_claims=allocated)
+                  allocated_claims=allocated, taint_rules=of_kind("DeviceTaintRule"))
     try:
         if args.node is not None:
             outcome = allocate_on_node(pending, nodes=of_kind("Node"), node_name=args.node, **inputs)

@@ -106,9 +106,20 @@ class ReleaseRules:
     # 1.37: a config entry that applies to every request of the claim is written without its
     # requests ("empty means all"); before, its requests were listed.
     clears_config_requests: bool = True
+    # 1.33-1.34: the ResourceSlice tracker also matched a DeviceTaintRule's deviceClassName and CEL
+    # selectors; 1.35 removed both and keeps driver, pool and device.
+    taint_rule_class_and_cel: bool = False
 
 
 def rules_for(release: str) -> ReleaseRules:
     """The allocator's rules of a Kubernetes release (``"1.34"``)."""
     before_1_37 = tuple(int(part) for part in release.split(".")[:2]) < (1, 37)
-    return ReleaseRules(device_in_cel_errors=not before_1_37, clears_config_requests=not before_1_37)
+    before_1_35 = tuple(int(part) for part in release.split(".")[:2]) < (1, 35)
+    return ReleaseRules(device_in_cel_errors=not before_1_37, clears_config_requests=not before_1_37,
+                        taint_rule_class_and_cel=before_1_35)
+
+
+def taint_rules_gate(release: str) -> str:
+    """The gate under which the scheduler's tracker applies DeviceTaintRules: DRADeviceTaints up to 1.34,
+    DRADeviceTaintRules from 1.35 (which split it off)."""
+    return "DRADeviceTaints" if rules_for(release).taint_rule_class_and_cel else "DRADeviceTaintRules"

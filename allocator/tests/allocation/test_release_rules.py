@@ -95,5 +95,12 @@ def test_from_1_37_a_cel_runtime_error_names_the_device_and_advises(files):
 
 
 def test_the_rules_change_at_1_37():
-    assert rules_for("1.36") == rules_for("1.31") != rules_for("1.37")
+    for release in ("1.31", "1.34", "1.36"):
+        assert not rules_for(release).device_in_cel_errors and not rules_for(release).clears_config_requests
     assert rules_for("1.37").device_in_cel_errors and rules_for("1.37").clears_config_requests
+
+
+def test_taint_rule_selectors_lose_class_and_cel_at_1_35():
+    # resourceslice/tracker: deviceClassName and CEL selectors matched at v0.33/v0.34, gone at v0.35.
+    assert rules_for("1.33").taint_rule_class_and_cel and rules_for("1.34").taint_rule_class_and_cel
+    assert not rules_for("1.35").taint_rule_class_and_cel and not rules_for("1.37").taint_rule_class_and_cel
