@@ -273,3 +273,25 @@ def test_crlf_files_keep_their_positions(tmp_path, files):
     again = cli("validate", "-o", "json", files[0], str(lf))
     assert proc.returncode == again.returncode == 1
     assert json.loads(proc.stdout) == json.loads(again.stdout)
+
+
+MAINTENANCE_RULE = """
+apiVersion: resource.k8s.io/v1
+kind: DeviceTaintRule
+metadata: {name: gpu-maintenance}
+spec:
+  deviceSelector: {driver: gpu.example.com, pool: node-b, device: gpu-1}
+  taint: {key: maintenance, value: "true", effect: NoSchedule}
+"""
+
+
+def test_a_device_taint_rule_blocks_its_device_and_the_reason_names_it(tmp_path, files):
+    (rule,) = write_files(tmp_path, rule=MAINTENANCE_RULE)
+    proc = cli("allocate", "--node", "node-b", *files, rule)
+    assert proc.returncode == 1, proc.stderr
+    assert ("taint maintenance=true:NoSchedule from DeviceTaintRule gpu-maintenance is not tolerated"
+            in proc.stderr)
+    # Tolerated, the rule's taint no longer blocks.
+    tolerant = CLAIM.replace("count: 2}", "count: 2, tolerations: [{key: maintenance, operator: Exists}]}")
+    proc = cli("allocate", "--node", "node-b", files[0], rule, "-", stdin=tolerant)
+    assert proc.returncode == 0, proc.stderr
