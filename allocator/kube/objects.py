@@ -459,7 +459,8 @@ def _read_one(data, pos: Position | None, index: int, result: ReadResult, defaul
     name = meta.get("name", "") if isinstance(meta.get("name", ""), str) else ""
     # v1 and v1beta2 have the model's shape and type names: the decoder notes their versioned fields;
     # ``convert`` notes those of the older versions under the paths the user wrote.
-    tracked = release_fields.tracked(version) if kind in _RESOURCE_KINDS and version in ("v1", "v1beta2") else None
+    tracked = (release_fields.tracked(version) if (kind in _RESOURCE_KINDS and version in ("v1", "v1beta2"))
+               or kind in _RULE_KINDS else None)
     decoder = Decoder(kind=kind, name=name, tracked=tracked)
     for key in data:
         if key not in _TOP_LEVEL:

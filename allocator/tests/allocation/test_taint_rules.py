@@ -3,7 +3,11 @@ tracker adds them, per release (k8s.io/dynamic-resource-allocation resourceslice
 
 import pytest
 
+from allocator.allocation.allocator import Allocator
+from allocator.allocation.taint_rules import taint_source
 from allocator.engine import analyze
+from allocator.kube.objects import read_documents
+from allocator.releases.gates import make_gates
 
 INVENTORY = """
 apiVersion: v1
@@ -182,10 +186,23 @@ def test_before_1_35_a_compile_error_keeps_the_slice_from_the_scheduler():
     assert report["requests"][0]["devices"] == []
 
 
+@pytest.mark.parametrize(("release", "gates", "version"), APPLIED[:3])
+@pytest.mark.parametrize(("selector", "field"), [(BY_CLASS, "deviceClassName"), (BY_CEL, "selectors")])
+def test_from_1_35_the_apiserver_refuses_class_and_cel_in_a_rule(release, gates, version, selector, field):
+    report = analyze(claim(), INVENTORY + rule(selector, version=version), kubernetes_version=release,
+                     feature_gates=gates).to_dict()
+    [error] = [d for d in report["diagnostics"] if d["severity"] == "error"]
+    assert error["detail"].startswith(f'unknown field "spec.deviceSelector.{field}": resource.k8s.io/{version}')
+
+
 @pytest.mark.parametrize("selector", [BY_CLASS, BY_CEL])
-def test_from_1_35_class_and_cel_are_not_part_of_the_selector(selector):
-    # 1.35 removed deviceClassName and selectors from the tracker: only driver, pool and device are left,
-    # so a selector with neither set selects every device.
-    report = run(claim(), INVENTORY + rule(selector, version="v1alpha3"), "1.35",
-                 {"DRADeviceTaints": True, "DRADeviceTaintRules": True})
-    assert devices(report) == {"gpu-0": TAINTED, "gpu-1": TAINTED}
+def test_from_1_35_the_tracker_matches_by_driver_pool_and_device_only(selector):
+    # v0.35's tracker reads neither deviceClassName nor selectors (the types lost them): a rule that had
+    # only those (stored before an upgrade) selects every device.
+    inventory = read_documents(INVENTORY + rule(selector, version="v1alpha3"))
+    gates = make_gates({"DRADeviceTaints": True, "DRADeviceTaintRules": True}, "1.35")
+    allocator = Allocator(inventory.of_kind("DeviceClass"), inventory.of_kind("ResourceSlice"), gates=gates,
+                          taint_rules=inventory.of_kind("DeviceTaintRule"))
+    [patched] = allocator.slices
+    assert [[(t.key, taint_source(t)) for t in d.taints] for d in patched.spec.devices] == [
+        [("maintenance", "gpu-maintenance")], [("maintenance", "gpu-maintenance")]]
