@@ -179,11 +179,44 @@ def test_before_1_35_a_missing_class_matches_nothing():
 
 
 def test_before_1_35_a_compile_error_keeps_the_slice_from_the_scheduler():
+    # The apiserver refuses such an expression on create; a rule stored by a newer apiserver (a downgrade)
+    # can still have one. The tracker then fails to patch the slice and keeps no copy of it.
+    bad = "  deviceSelector: {selectors: [{cel: {expression: \"device.nosuchfield == 1\"}}]}"
+    inventory = read_documents(INVENTORY + rule(bad, version="v1alpha3"))
+    allocator = Allocator(inventory.of_kind("DeviceClass"), inventory.of_kind("ResourceSlice"),
+                          gates=make_gates({"DRADeviceTaints": True}, "1.34"),
+                          taint_rules=inventory.of_kind("DeviceTaintRule"))
+    assert allocator.slices == []
+    [error] = allocator.taint_rule_errors
+    assert error.startswith("DeviceTaintRule gpu-maintenance: selector #0: CEL compile error: ")
+
+
+def test_a_rule_with_a_bad_expression_is_refused_on_create():
     bad = "  deviceSelector: {selectors: [{cel: {expression: \"device.nosuchfield == 1\"}}]}"
     report = analyze(claim(), INVENTORY + rule(bad, version="v1alpha3"), kubernetes_version="1.34",
                      feature_gates={"DRADeviceTaints": True}).to_dict()
-    assert report["allocation"]["status"] == "unsatisfiable"
-    assert report["requests"][0]["devices"] == []
+    [error] = [d for d in report["diagnostics"] if d["severity"] == "error"]
+    assert (error["kind"], error["field"]) == ("DeviceTaintRule", "spec.deviceSelector.selectors[0].cel.expression")
+
+
+@pytest.mark.parametrize(("release", "gates", "version", "supported"), [
+    ("1.34", {"DRADeviceTaints": True}, "v1alpha3", 'supported values: "NoExecute", "NoSchedule"'),
+    ("1.37", None, "v1", 'supported values: "NoExecute", "NoSchedule", "None"'),
+])
+def test_the_rules_taint_and_names_are_validated(release, gates, version, supported):
+    selector = "  deviceSelector: {driver: Bad_Driver, pool: node-a, device: GPU-0}"
+    report = analyze(claim(), INVENTORY + rule(selector, effect="Sometimes", version=version),
+                     kubernetes_version=release, feature_gates=gates).to_dict()
+    errors = {d["field"]: d["detail"] for d in report["diagnostics"] if d["severity"] == "error"}
+    assert sorted(errors) == ["spec.deviceSelector.device", "spec.deviceSelector.driver", "spec.taint.effect"]
+    assert errors["spec.taint.effect"] == supported
+
+
+def test_effect_none_is_refused_before_1_35():
+    report = analyze(claim(), INVENTORY + rule(GPU_0, effect="None", version="v1alpha3"), kubernetes_version="1.34",
+                     feature_gates={"DRADeviceTaints": True}).to_dict()
+    [error] = [d for d in report["diagnostics"] if d["severity"] == "error"]
+    assert error["field"] == "spec.taint.effect"
 
 
 @pytest.mark.parametrize(("release", "gates", "version"), APPLIED[:3])
