@@ -295,3 +295,11 @@ def test_a_device_taint_rule_blocks_its_device_and_the_reason_names_it(tmp_path,
     tolerant = CLAIM.replace("count: 2}", "count: 2, tolerations: [{key: maintenance, operator: Exists}]}")
     proc = cli("allocate", "--node", "node-b", files[0], rule, "-", stdin=tolerant)
     assert proc.returncode == 0, proc.stderr
+
+
+def test_capacity_counts_without_the_device_a_rule_takes_out(tmp_path, files):
+    (rule,) = write_files(tmp_path, rule=MAINTENANCE_RULE)
+    one = CLAIM.replace("count: 2", "count: 1")
+    placed = [json.loads(cli("capacity", files[0], *extra, "-", stdin=one).stdout)["placed"]
+              for extra in ((), (rule,))]
+    assert placed == [3, 2]  # node-b's gpu-1 is in maintenance
