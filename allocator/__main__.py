@@ -303,7 +303,7 @@ def _capacity(args) -> int:
     try:
         report = plan(of_kind("ResourceClaim"), of_kind("ResourceClaimTemplate"), of_kind("Pod"),
                       of_kind("DeviceClass"), of_kind("ResourceSlice"), of_kind("Node"), gates,
-                      strategy=args.strategy, max_copies=args.max)
+                      strategy=args.strategy, max_copies=args.max, taint_rules=of_kind("DeviceTaintRule"))
     except (AllocatorError, PodClaimError) as err:
         print(f"error: {err}", file=sys.stderr)
         return EXIT_ERROR
@@ -366,7 +366,7 @@ def _allocate(args) -> int:
         pending = work.pending
         pinned = pinned_claims(work)
         inputs = dict(classes=of_kind("DeviceClass"), slices=of_kind("ResourceSlice"), gates=gates,
-                      allocated_claims=work.allocated)
+                      allocated_claims=work.allocated, taint_rules=of_kind("DeviceTaintRule"))
         try:
             if args.node is not None:
                 outcomes = [allocate_on_node(pending, nodes=of_kind("Node"), node_name=args.node, **inputs)]

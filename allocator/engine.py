@@ -220,7 +220,8 @@ def _allocate(report: Report, combined: ReadResult, work: Workload, node: str | 
     slices = combined.of_kind("ResourceSlice")
     alloc = report.allocation
     try:
-        allocator = Allocator(combined.of_kind("DeviceClass"), slices, work.allocated, gates, prove=search_limits.PROVE)
+        allocator = Allocator(combined.of_kind("DeviceClass"), slices, work.allocated, gates, prove=search_limits.PROVE,
+                              taint_rules=combined.of_kind("DeviceTaintRule"))
     except AllocatorError as err:
         alloc.update(status="error", error=str(err), reasons=[str(err)])
         return []

@@ -50,7 +50,15 @@ from allocator.allocation.requests import ViewCache
 from allocator.allocation.results import build_results
 from allocator.allocation.search import Search
 from allocator.allocation.state import AllocatedState, gather_allocated_state
-from allocator.allocation.switches import Switches, Variant, choose_variant, from_gates, rules_for
+from allocator.allocation.switches import (
+    Switches,
+    Variant,
+    choose_variant,
+    from_gates,
+    rules_for,
+    taint_rules_gate,
+)
+from allocator.allocation.taint_rules import apply_taint_rules
 from allocator.cel.selectors import shared_evaluator
 from allocator.kube import model
 from allocator.releases.gates import FeatureGates, make_gates
@@ -143,7 +151,8 @@ class Allocator:
                  features: Switches | None = None, variant: Variant | None = None,
                  state: AllocatedState | None = None, *, max_steps: int | None = ...,
                  filter_timeout: float | None = ..., clock: Callable[[], float] = time.monotonic,
-                 prove: bool = False, share_outcomes: bool | None = None):
+                 prove: bool = False, share_outcomes: bool | None = None,
+                 taint_rules: Iterable[model.DeviceTaintRule] = ()):
         """``features`` (default: from ``gates``, default: Kubernetes 1.37) and ``variant`` (default:
         upstream's choice) can be forced, as upstream's tests do; ``state`` replaces the state
         gathered from ``allocated_claims``.
@@ -157,7 +166,10 @@ class Allocator:
         search walks upstream's tree step for step (and counts its steps).
 
         ``share_outcomes`` (default ``SHARE_OUTCOMES``) lets ``allocate_every``
-        answer for a node that looks like one already tried (``allocation.node_views``)."""
+        answer for a node that looks like one already tried (``allocation.node_views``).
+
+        ``taint_rules`` (DeviceTaintRules) add their taints to the slices as the scheduler's
+        ResourceSlice tracker does (``allocation.taint_rules``), when the release's gate is on."""
         gates = gates or make_gates()
         self.prove = prove
         self.share_outcomes = SHARE_OUTCOMES if share_outcomes is None else share_outcomes
@@ -175,6 +187,8 @@ class Allocator:
         for c in classes:
             self.classes.setdefault(c.metadata.name, c)
         self.slices = list(slices)
+        # Slices a DeviceTaintRule's CEL compile error kept from the scheduler's view (1.33-1.34), with why.
+        self.taint_rule_errors: list[str] = []
         self._on_node: dict[str, list[model.ResourceSlice]] = {}
         self._shared: list[model.ResourceSlice] = []
         for s in self.slices:
@@ -194,6 +208,17 @@ class Allocator:
         if _release_key(gates.release) >= (1, 37):
             cel_gates |= {"DRAConsumableCapacity", "DRAListTypeAttributes"}
         self.selectors = shared_evaluator(frozenset(cel_gates))
+        taint_rules = list(taint_rules)
+        if taint_rules and self.features.device_taints and _gate_on(gates, taint_rules_gate(gates.release)):
+            patched = apply_taint_rules(self.slices, taint_rules, self.classes, self.selectors,
+                                        self.rules.taint_rule_class_and_cel)
+            self.slices, self.taint_rule_errors = patched.slices, patched.errors
+            self._on_node, self._shared = {}, []
+            for s in self.slices:
+                if s.spec.node_name:
+                    self._on_node.setdefault(s.spec.node_name, []).append(s)
+                else:
+                    self._shared.append(s)
         # Available counters per pool NAME (not driver), shared by all calls, as upstream keeps them.
         self.available_counters: dict[str, dict] = {}
         self.views = ViewCache()  # claims' requests with API defaults, computed once per claim
@@ -364,29 +389,37 @@ class _SharedAnswer:
                                  steps=self.steps, proof=None if self.proof is None else self.proof.on_node(name))
 
 
+def _gate_on(gates: FeatureGates, gate: str) -> bool:
+    return gate in gates.values and gates.values[gate]
+
+
 def allocate_claims(claims: Sequence[model.ResourceClaim], classes: Iterable[model.DeviceClass],
                     slices: Sequence[model.ResourceSlice], nodes: Iterable[model.Node] = (),
                     node_name: str = "", gates: FeatureGates | None = None,
-                    allocated_claims: Iterable[model.ResourceClaim] = ()) -> AllocationOutcome:
+                    allocated_claims: Iterable[model.ResourceClaim] = (),
+                    taint_rules: Iterable[model.DeviceTaintRule] = ()) -> AllocationOutcome:
     """Allocate ``claims`` together on the node called ``node_name``.
 
     The node's labels come from ``nodes`` (a bare node when it is not there).
     Raises AllocatorError where the scheduler would give up.
     """
-    allocator = Allocator(classes, slices, allocated_claims, gates, prove=search_limits.PROVE)
+    allocator = Allocator(classes, slices, allocated_claims, gates, prove=search_limits.PROVE,
+                          taint_rules=taint_rules)
     return allocator.allocate(make_node(node_name, nodes), claims)
 
 
 def explain_claims(claims: Sequence[model.ResourceClaim], classes: Iterable[model.DeviceClass],
                    slices: Sequence[model.ResourceSlice], nodes: Iterable[model.Node] = (),
                    node_name: str = "", gates: FeatureGates | None = None,
-                   allocated_claims: Iterable[model.ResourceClaim] = ()) -> Explanation:
+                   allocated_claims: Iterable[model.ResourceClaim] = (),
+                   taint_rules: Iterable[model.DeviceTaintRule] = ()) -> Explanation:
     """Why each device in reach of the node does or does not match each request (``allocation.explain``).
 
     Never raises for allocator errors: those land in ``Explanation.error``
     and, for failing selectors, as ``cel-error`` reasons on the devices.
     """
-    allocator = Allocator(classes, slices, allocated_claims, gates, prove=search_limits.PROVE)
+    allocator = Allocator(classes, slices, allocated_claims, gates, prove=search_limits.PROVE,
+                          taint_rules=taint_rules)
     return allocator.explain(make_node(node_name, nodes), claims)
 
 
@@ -428,13 +461,15 @@ def node_error(outcomes: Sequence[AllocationOutcome]) -> str:
 def search_nodes(claims: Sequence[model.ResourceClaim], classes: Iterable[model.DeviceClass],
                  slices: Sequence[model.ResourceSlice], nodes: Sequence[model.Node] = (),
                  gates: FeatureGates | None = None,
-                 allocated_claims: Iterable[model.ResourceClaim] = ()) -> NodeSearch:
+                 allocated_claims: Iterable[model.ResourceClaim] = (),
+                 taint_rules: Iterable[model.DeviceTaintRule] = ()) -> NodeSearch:
     """Try every node of the inventory (see ``nodes.search_nodes``) and report each.
 
     Without any node in the inventory, one nameless node without labels is
     tried (it reaches only slices for all nodes or matching empty labels).
     Raises AllocatorError on the first node where the scheduler would give up.
     """
-    allocator = Allocator(classes, slices, allocated_claims, gates, prove=search_limits.PROVE)
+    allocator = Allocator(classes, slices, allocated_claims, gates, prove=search_limits.PROVE,
+                          taint_rules=taint_rules)
     candidates = nodes_to_search(list(nodes), slices) or [make_node("")]
     return NodeSearch(allocator.allocate_each(candidates, claims))

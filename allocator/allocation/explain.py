@@ -24,7 +24,8 @@ capacity               the request's capacity does not fit what the device has l
 partitionable-disabled the device consumes counters or uses per-device node selection, and
                        DRAPartitionableDevices is off
 counters               the pool's shared counters left are not enough for this device
-tainted                a NoSchedule/NoExecute taint is not tolerated (``taint``)
+tainted                a NoSchedule/NoExecute taint is not tolerated (``taint``, with the
+                       ``rule`` that added it when a DeviceTaintRule did)
 constraint             constraint #``constraint`` (``attribute``) cannot hold: the device
                        lacks the attribute, or no matching device of ``other_request``
                        agrees with it (matchAttribute) or differs from it (distinctAttribute)
@@ -71,6 +72,7 @@ from allocator.allocation.nodes import NodeSelectorError
 from allocator.allocation.pools import DeviceID, PoolError, slice_is_relevant
 from allocator.allocation.requests import ALL, EXACT_COUNT, RequestView, claim_ref, exact_view, sub_view
 from allocator.allocation.search import RequestData, Search
+from allocator.allocation.taint_rules import taint_source
 from allocator.cel.hints import fitted_parts
 from allocator.kube import model
 
@@ -386,8 +388,13 @@ class _Explainer:
         if features.device_taints:
             taint = taint_prevents(device, request)
             if taint is not None:
-                return Reason("tainted", f"taint {taint.key}={taint.value}:{taint.effect} is not tolerated",
-                              taint={"key": taint.key, "value": taint.value, "effect": taint.effect})
+                rule = taint_source(taint)
+                source = f" from DeviceTaintRule {rule}" if rule else ""
+                described = {"key": taint.key, "value": taint.value, "effect": taint.effect}
+                if rule:
+                    described["rule"] = rule
+                return Reason("tainted", f"taint {taint.key}={taint.value}:{taint.effect}{source} is not tolerated",
+                              taint=described)
         return None
 
     def _selector_parts(self, expression: str, cand: Candidate, failed: bool = False) -> list[dict]:

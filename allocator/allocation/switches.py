@@ -111,6 +111,9 @@ class ReleaseRules:
     # incomplete only by the slices the node can reach, its devices could be allocated, and a search that
     # reached an invalid pool stopped with "pool NAME is invalid: REASON" (v0.33.x, v0.34.x).
     skips_unusable_pools: bool = True
+    # 1.33-1.34: the ResourceSlice tracker also matched a DeviceTaintRule's deviceClassName and CEL
+    # selectors; 1.35 removed both and keeps driver, pool and device.
+    taint_rule_class_and_cel: bool = False
 
 
 def rules_for(release: str) -> ReleaseRules:
@@ -118,4 +121,10 @@ def rules_for(release: str) -> ReleaseRules:
     version = tuple(int(part) for part in release.split(".")[:2])
     before_1_37 = version < (1, 37)
     return ReleaseRules(device_in_cel_errors=not before_1_37, clears_config_requests=not before_1_37,
-                        skips_unusable_pools=version >= (1, 35))
+                        skips_unusable_pools=version >= (1, 35), taint_rule_class_and_cel=version < (1, 35))
+
+
+def taint_rules_gate(release: str) -> str:
+    """The gate under which the scheduler's tracker applies DeviceTaintRules: DRADeviceTaints up to 1.34,
+    DRADeviceTaintRules from 1.35 (which split it off)."""
+    return "DRADeviceTaints" if rules_for(release).taint_rule_class_and_cel else "DRADeviceTaintRules"

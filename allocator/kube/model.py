@@ -374,8 +374,34 @@ class Pod:
     spec: PodSpec = field(default_factory=PodSpec)
 
 
+# --------------------------------------------------------------------------- DeviceTaintRule
+
+
+@dataclass
+class DeviceTaintSelector:
+    # deviceClassName and selectors exist in v1alpha3 of 1.33-1.34 only; 1.35 removed them.
+    device_class_name: str | None = None
+    driver: str | None = None
+    pool: str | None = None
+    device: str | None = None
+    selectors: list[DeviceSelector] = field(default_factory=list)
+
+
+@dataclass
+class DeviceTaintRuleSpec:
+    device_selector: DeviceTaintSelector | None = None
+    taint: DeviceTaint = field(default_factory=DeviceTaint)
+
+
+@dataclass
+class DeviceTaintRule:
+    metadata: ObjectMeta = field(default_factory=ObjectMeta)
+    spec: DeviceTaintRuleSpec = field(default_factory=DeviceTaintRuleSpec)
+
+
 KINDS = {
     "DeviceClass": DeviceClass,
+    "DeviceTaintRule": DeviceTaintRule,
     "ResourceSlice": ResourceSlice,
     "ResourceClaim": ResourceClaim,
     "ResourceClaimTemplate": ResourceClaimTemplate,

@@ -33,6 +33,10 @@ from allocator.releases import fields as release_fields
 _TOP_LEVEL = {"apiVersion", "kind", "metadata", "spec", "status"}
 _RESOURCE_KINDS = {"DeviceClass", "ResourceSlice", "ResourceClaim", "ResourceClaimTemplate"}
 _CORE_KINDS = {"Node", "Pod"}
+# Kinds decoded as written in any version (their shape is one across versions); whether the
+# release serves that version is ``releases.serving``'s question.
+_RULE_KINDS = {"DeviceTaintRule"}
+_RULE_VERSIONS = ("v1", "v1beta2", "v1alpha3")
 _NAMESPACED = {"ResourceClaim", "ResourceClaimTemplate", "Pod"}
 
 
@@ -435,6 +439,12 @@ def _read_one(data, pos: Position | None, index: int, result: ReadResult, defaul
                  f'(served: {", ".join(RESOURCE_GROUP + "/" + v for v in SERVED_VERSIONS)})',
                  position_in(data, "apiVersion"), kind)
             return
+    elif kind in _RULE_KINDS:
+        if group != RESOURCE_GROUP or version not in _RULE_VERSIONS:
+            fail("apiVersion", f'no matches for kind "{kind}" in version "{api_version}" '
+                 f'(served: {", ".join(RESOURCE_GROUP + "/" + v for v in _RULE_VERSIONS)})',
+                 position_in(data, "apiVersion"), kind)
+            return
     elif kind in _CORE_KINDS:
         if api_version != "v1":
             fail("apiVersion", f'no matches for kind "{kind}" in version "{api_version}"', position_in(data, "apiVersion"), kind)
@@ -449,7 +459,8 @@ def _read_one(data, pos: Position | None, index: int, result: ReadResult, defaul
     name = meta.get("name", "") if isinstance(meta.get("name", ""), str) else ""
     # v1 and v1beta2 have the model's shape and type names: the decoder notes their versioned fields;
     # ``convert`` notes those of the older versions under the paths the user wrote.
-    tracked = release_fields.tracked(version) if kind in _RESOURCE_KINDS and version in ("v1", "v1beta2") else None
+    tracked = (release_fields.tracked(version) if (kind in _RESOURCE_KINDS and version in ("v1", "v1beta2"))
+               or kind in _RULE_KINDS else None)
     decoder = Decoder(kind=kind, name=name, tracked=tracked)
     for key in data:
         if key not in _TOP_LEVEL:
@@ -458,7 +469,7 @@ def _read_one(data, pos: Position | None, index: int, result: ReadResult, defaul
     decoder.errors.extend(conversion.errors)
     v1_data = conversion.data
     body = {k: v for k, v in v1_data.items() if k in ("metadata", "spec", "status")}
-    if kind in ("DeviceClass", "ResourceSlice", "ResourceClaimTemplate") and "status" in body:
+    if kind in ("DeviceClass", "ResourceSlice", "ResourceClaimTemplate", "DeviceTaintRule") and "status" in body:
         body.pop("status")  # server-populated or absent on these kinds
     before = len(decoder.errors)
     obj = decoder.decode(model.KINDS[kind], _positioned(v1_data, body), "", pos)

@@ -26,7 +26,7 @@ v1alpha3 rows matter for 1.31 to 1.33.
 
 Known and not checked: the items of a claim's ``status.devices`` (our
 decoders do not read them; ``shareID`` there came in 1.34 in v1beta1 and
-v1beta2), DeviceTaintRule (not decoded), and the 1.36/1.37 fields the model
+v1beta2), and the 1.36/1.37 fields the model
 does not have (``nodeAllocatableResourceMappings``, ``nodeAllocatableResources``,
 ``partitionTypeAttribute``, ``skipNodeOperations``), which the decoder refuses
 in every release; they are listed for the record.
@@ -69,6 +69,10 @@ def _rows(*groups: tuple) -> MappingProxyType:
 _1_32, _1_33, _1_34, _1_36, _1_37 = Span("1.32"), Span("1.33"), Span("1.34"), Span("1.36"), Span("1.37")
 _CLASSIC = Span("1.31", "1.32")  # classic DRA, see ``classic``
 _ONLY_1_36 = Span("1.36", "1.37")  # renamed to nodeAllocatableResources (a new type) in 1.37
+_NEVER = Span("99.0")  # a field the model has for another version, never in this one
+# A DeviceTaintRule's selector by class and CEL: v1alpha3 of 1.33 and 1.34 only (v0.35.0 removed them;
+# v1beta2 and v1 never had them).
+_TAINT_SELECTOR_CLASS_AND_CEL = ("DeviceTaintSelector", "deviceClassName", "selectors")
 
 # Partitionable devices, taints and prioritized lists (1.33), in v1alpha3 and v1beta1 alike.
 _ADDED_IN_1_33 = (
@@ -111,6 +115,7 @@ FIELDS: MappingProxyType = MappingProxyType({
         (_CLASSIC, "AllocationResult", "controller"),
         (_CLASSIC, "DeviceClassSpec", "suitableNodes"),
         (_CLASSIC, "ResourceClaimStatus", "deallocationRequested"),
+        (Span("1.33", "1.35"), *_TAINT_SELECTOR_CLASS_AND_CEL),
     ),
     "v1beta1": _rows(
         *_ADDED_IN_1_33,
@@ -124,8 +129,9 @@ FIELDS: MappingProxyType = MappingProxyType({
         (_1_34, "ExactDeviceRequest", "capacity"),
         *_ALLOCATION_1_34,
         *_later("Device"),
+        (_NEVER, *_TAINT_SELECTOR_CLASS_AND_CEL),
     ),
-    "v1": _rows(*_later("Device")),
+    "v1": _rows(*_later("Device"), (_NEVER, *_TAINT_SELECTOR_CLASS_AND_CEL)),
 })
 
 
@@ -148,6 +154,8 @@ def missing(version: str, type_name: str, field_name: str, release: str) -> str 
     fields_span = span(version, type_name, field_name)
     if fields_span.has(release):
         return None
+    if fields_span is _NEVER:
+        return f"{GROUP}/{version} has no such field"
     if release_key(release) < release_key(fields_span.since):
         when = f"added in {fields_span.since}"
     else:

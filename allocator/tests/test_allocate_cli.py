@@ -326,3 +326,33 @@ def test_allocate_without_a_pod_pins_nothing(tmp_path):
     out = json.loads(proc.stdout)
     assert out["node"] == "n2" and [c["metadata"]["name"] for c in out["claims"]] == ["b"]
     assert "attempts" not in out and all("pinnedBy" not in n for n in out["nodes"])
+
+
+MAINTENANCE_RULE = """
+apiVersion: resource.k8s.io/v1
+kind: DeviceTaintRule
+metadata: {name: gpu-maintenance}
+spec:
+  deviceSelector: {driver: gpu.example.com, pool: node-b, device: gpu-1}
+  taint: {key: maintenance, value: "true", effect: NoSchedule}
+"""
+
+
+def test_a_device_taint_rule_blocks_its_device_and_the_reason_names_it(tmp_path, files):
+    (rule,) = write_files(tmp_path, rule=MAINTENANCE_RULE)
+    proc = cli("allocate", "--node", "node-b", *files, rule)
+    assert proc.returncode == 1, proc.stderr
+    assert ("taint maintenance=true:NoSchedule from DeviceTaintRule gpu-maintenance is not tolerated"
+            in proc.stderr)
+    # Tolerated, the rule's taint no longer blocks.
+    tolerant = CLAIM.replace("count: 2}", "count: 2, tolerations: [{key: maintenance, operator: Exists}]}")
+    proc = cli("allocate", "--node", "node-b", files[0], rule, "-", stdin=tolerant)
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_capacity_counts_without_the_device_a_rule_takes_out(tmp_path, files):
+    (rule,) = write_files(tmp_path, rule=MAINTENANCE_RULE)
+    one = CLAIM.replace("count: 2", "count: 1")
+    placed = [json.loads(cli("capacity", files[0], *extra, "-", stdin=one).stdout)["placed"]
+              for extra in ((), (rule,))]
+    assert placed == [3, 2]  # node-b's gpu-1 is in maintenance

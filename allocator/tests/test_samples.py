@@ -29,7 +29,7 @@ INVENTORY_KEYS = {"slug", "title", "description", "provenance", "license", "kube
 EXAMPLE_KEYS = {"slug", "title", "description", "inventory", "features", "node", "featureGates",
                 "kubernetesVersion", "documents", "expect"}
 COMPARE_KEYS = {"kubernetesVersion", "featureGates", "node", "inventory"}
-INVENTORY_KINDS = {"Node", "DeviceClass", "ResourceSlice"}
+INVENTORY_KINDS = {"Node", "DeviceClass", "ResourceSlice", "DeviceTaintRule"}
 SLUG = re.compile(r"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$")
 DEVICE_REF = re.compile(r"^[^/]+/[^/]+$")  # pool/device
 

@@ -6,7 +6,7 @@ from allocator.reading.diagnostics import PARSE, Diagnostic
 from allocator.releases import fields as release_fields
 from allocator.releases.gates import FeatureGates, make_gates
 from allocator.releases.serving import not_served, read_errors
-from allocator.validation import claims, classes, classic, defaults, pods, slices
+from allocator.validation import claims, classes, classic, defaults, pods, slices, taint_rules
 from allocator.validation.cel import ExpressionLocator
 from allocator.validation.common import Context
 from allocator.validation.errors import Errors, located
@@ -29,6 +29,8 @@ def validate_document(document, gates: FeatureGates, text: str | None = None, *,
         classes.device_class(ctx, defaults.device_class(obj, gates, errs))
     elif kind == "ResourceSlice":
         slices.resource_slice(ctx, defaults.resource_slice(obj, gates, errs), present=document.present)
+    elif kind == "DeviceTaintRule":
+        taint_rules.device_taint_rule(ctx, obj)
     elif kind == "Pod":
         pods.pod(errs, obj, claim_specs, template_specs)
     return located(errs, document)

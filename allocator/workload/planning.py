@@ -76,7 +76,8 @@ class CapacityReport:
 
 def plan(claims: list[model.ResourceClaim], templates: list[model.ResourceClaimTemplate], pods: list[model.Pod],
          classes: list[model.DeviceClass], slices: list[model.ResourceSlice], nodes: list[model.Node],
-         gates: FeatureGates, strategy: str = "first", max_copies: int = 100) -> CapacityReport:
+         gates: FeatureGates, strategy: str = "first", max_copies: int = 100,
+         taint_rules: list[model.DeviceTaintRule] = ()) -> CapacityReport:
     """Place copies until one fits nowhere or ``max_copies`` are placed. Raises pods.PodClaimError and
     AllocatorError (an error that makes the scheduler give up, e.g. an unknown class) as ``allocate`` does."""
     if strategy not in STRATEGIES:
@@ -98,7 +99,7 @@ def plan(claims: list[model.ResourceClaim], templates: list[model.ResourceClaimT
             break
         pinned = [c for c in _claims_of(work) if c.status.allocation is not None]
         reachable = [n for n in candidates if all(_usable_on(c, n) for c in pinned)]
-        allocator = Allocator(classes, slices, allocated, gates, prove=PROVE)
+        allocator = Allocator(classes, slices, allocated, gates, prove=PROVE, taint_rules=taint_rules)
         used = _in_use(allocated, local)
         order = sorted(reachable, key=_order(strategy, used))
         outcome = next((o for o in (allocator.allocate(n, work.pending, explain_failure=False) for n in order)
@@ -151,7 +152,7 @@ def plan_texts(documents: str, inventory: str, gates: FeatureGates, strategy: st
     try:
         return plan(read.of_kind("ResourceClaim"), read.of_kind("ResourceClaimTemplate"), read.of_kind("Pod"),
                     read.of_kind("DeviceClass"), read.of_kind("ResourceSlice"), read.of_kind("Node"), gates,
-                    strategy=strategy, max_copies=max_copies), []
+                    strategy=strategy, max_copies=max_copies, taint_rules=read.of_kind("DeviceTaintRule")), []
     except (AllocatorError, PodClaimError) as err:  # the scheduler gives up: an unknown class, a missing claim...
         return None, [Diagnostic(field="", type=INVALID, detail=str(err))]
 

@@ -169,3 +169,9 @@ def test_from_1_35_invalid_pools_are_skipped_and_named_when_nothing_fits(files):
 
 def test_the_pool_rules_change_at_1_35():
     assert not rules_for("1.34").skips_unusable_pools and rules_for("1.35").skips_unusable_pools
+
+
+def test_taint_rule_selectors_lose_class_and_cel_at_1_35():
+    # resourceslice/tracker: deviceClassName and CEL selectors matched at v0.33/v0.34, gone at v0.35.
+    assert rules_for("1.33").taint_rule_class_and_cel and rules_for("1.34").taint_rule_class_and_cel
+    assert not rules_for("1.35").taint_rule_class_and_cel and not rules_for("1.37").taint_rule_class_and_cel

@@ -397,15 +397,29 @@ def test_unknown_kinds_are_ignored_and_listed():
         kind: ConfigMap
         metadata: {name: settings}
         ---
-        apiVersion: resource.k8s.io/v1beta2
-        kind: DeviceTaintRule
-        metadata: {name: taint}
-        ---
         apiVersion: v1
         kind: Namespace
         """)
     assert result.documents == [] and result.errors == []
-    assert result.ignored == ["Deployment web", "ConfigMap settings", "DeviceTaintRule taint", "Namespace"]
+    assert result.ignored == ["Deployment web", "ConfigMap settings", "Namespace"]
+
+
+def test_device_taint_rules_are_decoded_in_each_version():
+    for version in ("v1alpha3", "v1beta2", "v1"):
+        result = read(f"""\
+            apiVersion: resource.k8s.io/{version}
+            kind: DeviceTaintRule
+            metadata: {{name: maintenance}}
+            spec:
+              deviceSelector: {{driver: gpu.example.com, pool: p, device: gpu-0}}
+              taint: {{key: maintenance, value: "true", effect: NoSchedule}}
+            """)
+        assert result.errors == [] and result.ignored == []
+        rule = result.documents[0].obj
+        assert isinstance(rule, model.DeviceTaintRule)
+        assert (rule.spec.device_selector.driver, rule.spec.device_selector.pool,
+                rule.spec.device_selector.device) == ("gpu.example.com", "p", "gpu-0")
+        assert rule.spec.taint == model.DeviceTaint(key="maintenance", value="true", effect="NoSchedule")
 
 
 def test_missing_kind_and_api_version():
