@@ -411,6 +411,10 @@
     Array.prototype.forEach.call(form.querySelectorAll(fields), function (el) {
       if (el.name !== "cluster_text") state[el.name] = el.value;
     });
+    // The "How many fit?" panel's count and node choice live in the results, tied to the form by form=.
+    Array.prototype.forEach.call(document.querySelectorAll("[form='playground-form'][name^='capacity_']"), function (el) {
+      state[el.name] = el.value;
+    });
     return state;
   }
 
