@@ -5,7 +5,7 @@ out the chart (an SVG drawn by the template from the numbers here): one bar
 per driver/pool (devices used of its total) and one per node (its fill, and
 the copies placed on it). The tables beside the chart hold the same numbers
 and are the source of truth; the chart draws at most ``CHART_ROWS`` rows of
-each kind.
+each kind, those in use first.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from playground import clusters
 from playground.limits import engine_limits
 from playground.state import State
 
-CHART_ROWS = 40  # bars drawn per section; the tables list every row
+CHART_ROWS = 24  # bars drawn per section (those in use first); the tables list every row
 NEXT_NODES = 12  # node names shown per grouped reason
 
 # The chart's geometry (SVG user units): a label column, then the bar, then the figures.
@@ -67,9 +67,14 @@ def next_groups(next_copy: dict | None) -> list[dict]:
              "more": max(0, len(names) - NEXT_NODES)} for reason, names in ordered]
 
 
+def _drawn(rows: list[dict]) -> list[dict]:
+    """The rows the chart draws: those in use first (in their order), then the others, at most CHART_ROWS."""
+    return ([r for r in rows if r["used"]] + [r for r in rows if not r["used"]])[:CHART_ROWS]
+
+
 def _bars(rows: list[dict], top: int, figures) -> tuple[list[dict], int]:
     bars = []
-    for i, row in enumerate(rows[:CHART_ROWS]):
+    for i, row in enumerate(_drawn(rows)):
         total = row["total"] or 0
         used = min(row["used"], total) if total else 0
         y = top + i * ROW
