@@ -85,6 +85,12 @@ def test_the_panel_on_the_sample_gpu_cluster(page: Page, samples):
     expect(page.locator("#cluster-summary")).to_contain_text("300 nodes")
     run(page, "5", "spread")
     assert placed(page) == 5
+    # 600 rows: the tables wait behind their summary, the chart draws the nodes in use first.
+    data = page.locator("#capacity-data")
+    expect(data).not_to_have_attribute("open", "")
+    data.locator("summary").click()
+    expect(page.locator("#capacity-nodes")).to_be_visible()
+    expect(page.locator("#capacity-chart rect.chart-node")).to_have_count(24)
     nodes = table(page, "capacity-nodes")
     used = [row for row in nodes if int(row[1])]
     # Spread: five copies on five nodes, four GPUs each.

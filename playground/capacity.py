@@ -20,6 +20,8 @@ from playground.state import State
 
 CHART_ROWS = 24  # bars drawn per section (those in use first); the tables list every row
 NEXT_NODES = 12  # node names shown per grouped reason
+NEXT_GROUPS = 8  # reasons shown (the commonest); the rest are counted
+TABLE_OPEN = 16  # the tables show open up to this many rows in all; more wait behind their summary
 
 # The chart's geometry (SVG user units): a label column, then the bar, then the figures.
 WIDTH, LABEL, BAR, ROW, HEADING = 640, 230, 280, 22, 28
@@ -52,19 +54,23 @@ def view(report: dict, count: int) -> dict:
     nodes = [{**n, "label": n["name"] or "(no node)"} for n in report["byNode"]]
     return {**report, "count": count, "asMany": count == settings.CAPACITY_MAX_COPIES,
             "pools": pools, "nodes": nodes, "chart": chart(pools, nodes),
-            "nextGroups": next_groups(report.get("next"))}
+            "tableOpen": len(pools) + len(nodes) <= TABLE_OPEN,
+            **next_groups(report.get("next"))}
 
 
-def next_groups(next_copy: dict | None) -> list[dict]:
-    """The nodes' reasons for the next copy, grouped: [{reason, count, names, more}], the commonest first."""
+def next_groups(next_copy: dict | None) -> dict:
+    """The nodes' reasons for the next copy, grouped: ``nextGroups`` [{reason, count, names, more}], the
+    commonest first, at most NEXT_GROUPS; ``nextOther`` {reasons, nodes}: those left out."""
     if not next_copy:
-        return []
+        return {"nextGroups": [], "nextOther": None}
     groups: dict[str, list[str]] = {}
     for node in next_copy.get("nodes") or []:
         groups.setdefault(node.get("reason") or "", []).append(node.get("name") or "(no node)")
     ordered = sorted(groups.items(), key=lambda item: -len(item[1]))
-    return [{"reason": reason, "count": len(names), "names": names[:NEXT_NODES],
-             "more": max(0, len(names) - NEXT_NODES)} for reason, names in ordered]
+    shown, rest = ordered[:NEXT_GROUPS], ordered[NEXT_GROUPS:]
+    return {"nextGroups": [{"reason": reason, "count": len(names), "names": names[:NEXT_NODES],
+                            "more": max(0, len(names) - NEXT_NODES)} for reason, names in shown],
+            "nextOther": {"reasons": len(rest), "nodes": sum(len(names) for _, names in rest)} if rest else None}
 
 
 def _drawn(rows: list[dict]) -> list[dict]:

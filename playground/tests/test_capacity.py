@@ -4,6 +4,7 @@ import yaml
 from django.core.cache import cache
 from django.test import override_settings
 
+from playground import capacity
 from playground.models import Share
 from playground.state import State, StateError
 from playground.tests.base import BaseTestCase
@@ -146,3 +147,37 @@ class CapacityStateTestCase(BaseTestCase):
                 State.from_dict({**base, "capacity": bad})
         with self.assertRaises(StateError):
             State.from_dict({**base, "compare": {"capacity": {"max": 2}}})
+
+
+class CapacityViewShapeTestCase(BaseTestCase):
+    """playground.capacity.view: the chart's rows and the grouped reasons, on a made-up report."""
+
+    def report(self, nodes: int, reasons: int) -> dict:
+        return {"strategy": "first", "placed": 1, "stoppedBy": "no node fits", "error": "", "steps": [],
+                "byNode": [{"name": f"n{i:02}", "copies": int(i == 30), "used": 2 * int(i == 30), "total": 4}
+                           for i in range(nodes)],
+                "byPool": [{"driver": "d", "pool": f"n{i:02}", "node": f"n{i:02}", "used": 2 * int(i == 30),
+                            "total": 4} for i in range(nodes)],
+                "next": {"reason": "no node fits", "nodes": [{"name": f"n{i:02}", "reason": f"r{i % reasons}"}
+                                                             for i in range(nodes)]}}
+
+    def test_the_chart_draws_the_rows_in_use_first_and_at_most_chart_rows(self):
+        view = capacity.view(self.report(40, 2), 5)
+        chart = view["chart"]
+        self.assertEqual(len(chart["nodes"]), capacity.CHART_ROWS)
+        self.assertEqual(chart["nodes"][0]["label"], "n30")
+        self.assertEqual(chart["nodes"][0]["width"], capacity.BAR / 2)
+        self.assertEqual(chart["pools"][0]["label"], "d / n30")
+        self.assertEqual(chart["hidden_nodes"], 40 - capacity.CHART_ROWS)
+        self.assertFalse(view["tableOpen"])
+        self.assertEqual(len(view["nodes"]), 40)  # the table has them all
+
+    def test_the_next_copy_s_reasons_are_grouped_commonest_first(self):
+        view = capacity.view(self.report(30, 10), 5)
+        groups = view["nextGroups"]
+        self.assertEqual(len(groups), capacity.NEXT_GROUPS)
+        self.assertEqual([g["count"] for g in groups], [3] * capacity.NEXT_GROUPS)
+        self.assertEqual(view["nextOther"], {"reasons": 2, "nodes": 6})
+        one = capacity.view(self.report(20, 1), 5)
+        self.assertEqual(one["nextGroups"][0]["more"], 20 - capacity.NEXT_NODES)
+        self.assertIsNone(one["nextOther"])
