@@ -56,6 +56,13 @@ def test_the_panel_on_a_sample_counts_copies_and_keeps_its_settings(page: Page, 
     expect(page.locator("#capacity-summary")).to_contain_text("all the copies asked for fit")
     assert placed(page) == 1
     expect(page.locator("#capacity-next")).to_have_count(0)
+    # A count over the site's maximum is refused in the panel, and can be put right there.
+    with page.expect_response("**/capacity"):
+        panel.get_by_label("Copies", exact=True).fill("999")
+        page.locator("#capacity-button").click()
+    expect(page.locator("#capacity-errors")).to_contain_text("less than or equal to 200")
+    run(page, "1", "pack")
+    assert placed(page) == 1
     # The count and the node choice are part of the page's state: a reload keeps them.
     page.reload()
     expect(panel.get_by_label("Copies", exact=True)).to_have_value("1")

@@ -45,7 +45,7 @@ class CapacityViewTestCase(BaseTestCase):
         self.assertContains(r, 'id="result-summary"')
         self.assertContains(r, '<span id="capacity-placed">3</span> copies placed', html=False)
         # The panel's fields keep what was posted.
-        self.assertContains(r, 'name="capacity_max" id="id_capacity_max" form="playground-form" min="1" max="200"',
+        self.assertContains(r, 'name="capacity_max" id="id_capacity_max" form="playground-form" inputmode="numeric"',
                             html=False)
         self.assertContains(r, 'value="3" placeholder="as many as fit"', html=False)
         self.assertContains(r, '<option value="spread" selected>', html=False)
@@ -181,3 +181,13 @@ class CapacityViewShapeTestCase(BaseTestCase):
         one = capacity.view(self.report(20, 1), 5)
         self.assertEqual(one["nextGroups"][0]["more"], 20 - capacity.NEXT_NODES)
         self.assertIsNone(one["nextOther"])
+
+
+class CapacityRefusedCountTestCase(BaseTestCase):
+    def test_a_live_edit_with_a_refused_count_keeps_the_panel_to_fix_it(self):
+        r = self.client.post("/", self.form_data(capacity_max="999"), headers={"HX-Request": "true",
+                                                                               "HX-Target": "results"})
+        self.assertContains(r, "Nothing was analyzed")
+        self.assertContains(r, "Copies: Ensure this value is less than or equal to 200.")
+        self.assertContains(r, 'id="capacity-panel"')
+        self.assertContains(r, 'value="999" placeholder="as many as fit"', html=False)
