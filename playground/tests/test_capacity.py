@@ -191,3 +191,15 @@ class CapacityRefusedCountTestCase(BaseTestCase):
         self.assertContains(r, "Copies: Ensure this value is less than or equal to 200.")
         self.assertContains(r, 'id="capacity-panel"')
         self.assertContains(r, 'value="999" placeholder="as many as fit"', html=False)
+
+
+class CapacityShareReadersTestCase(BaseTestCase):
+    def test_the_api_s_share_and_the_embed_view(self):
+        state = State.from_dict({**self.example.state().to_dict(), "capacity": {"max": 3, "strategy": "spread"}})
+        share, _ = Share.objects.get_or_create_for(state)
+        body = self.client.get(f"/api/v1/shares/{share.id}").json()
+        self.assertEqual(body["capacity"], {"max": 3, "strategy": "spread"})
+        # The embed view is read-only results: no panel (it has no form to post).
+        embed = self.client.get(f"/s/{share.id}/embed")
+        self.assertEqual(embed.status_code, 200)
+        self.assertNotContains(embed, 'id="capacity-panel"')
