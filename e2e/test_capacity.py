@@ -52,7 +52,11 @@ def test_the_panel_on_a_sample_counts_copies_and_keeps_its_settings(page: Page, 
     expect(chart.locator("rect.chart-node")).to_have_count(len(nodes))
     expect(page.locator("#capacity-next")).to_contain_text(f"Why copy {count + 1} does not fit")
     # Fewer than fit: all placed, nothing to explain.
-    run(page, "1", "pack")
+    panel.get_by_label("Node choice", exact=True).select_option("pack")
+    with page.expect_response("**/capacity"):  # Enter in the count runs the panel
+        panel.get_by_label("Copies", exact=True).fill("1")
+        panel.get_by_label("Copies", exact=True).press("Enter")
+    expect(page.locator("#capacity-summary")).to_contain_text("(pack, 1 asked)")
     expect(page.locator("#capacity-summary")).to_contain_text("all the copies asked for fit")
     assert placed(page) == 1
     expect(page.locator("#capacity-next")).to_have_count(0)

@@ -343,14 +343,16 @@
   document.addEventListener("input", nodeEdit);
   document.addEventListener("change", nodeEdit);
 
-  // Enter in a one-line field of the form (the node, Find nodes) analyses now, rather than
-  // submitting the whole page as a form without script would.
+  // Enter in a one-line field of the form (the node, Find nodes) analyses now (in the count of
+  // "How many fit?": runs the panel), rather than submitting the whole page as a form without
+  // script would.
   document.addEventListener("keydown", function (event) {
     const field = event.target;
     if (event.key !== "Enter" || event.defaultPrevented || !field.form || field.form.id !== "playground-form" ||
         field.tagName !== "INPUT" || !/^(text|search)$/.test(field.type)) return;
     event.preventDefault();
     if (field.id === "id_node" || field.id === "id_compare_node") nodeEdit({ type: "change", target: field });
+    else if (field.id === "id_capacity_max") document.getElementById("capacity-button").click(); // the panel's Run
     else runNow();
   });
 
