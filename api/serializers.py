@@ -824,6 +824,11 @@ class SharedSideSerializer(serializers.Serializer):
     inventory = serializers.CharField(help_text="The inventory objects themselves, as YAML.")
 
 
+class SharedCapacitySerializer(serializers.Serializer):
+    max = serializers.IntegerField(allow_null=True, help_text="Copies to place; null: as many as fit.")
+    strategy = serializers.ChoiceField(choices=["first", "spread", "pack"], help_text="The node choice.")
+
+
 class ShareSerializer(ShareCreatedSerializer):
     created = serializers.DateTimeField()
     kubernetesVersion = serializers.CharField()
@@ -836,6 +841,8 @@ class ShareSerializer(ShareCreatedSerializer):
     documents = serializers.CharField()
     compare = SharedSideSerializer(required=False, help_text=(
         "Present for a comparison shared from the page: the right column's settings (same documents)."))
+    capacity = SharedCapacitySerializer(required=False, help_text=(
+        "Present when the page's \"How many fit?\" panel was not at its defaults (as many as fit, first)."))
 
     def to_representation(self, share: Share) -> dict:
         return {**super().to_representation(share), "created": share.created.isoformat(), **share.state().to_dict()}

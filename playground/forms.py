@@ -11,14 +11,17 @@ from __future__ import annotations
 import hashlib
 
 from django import forms
+from django.conf import settings
+from django.core.validators import MaxValueValidator
 
 from allocator.allocation.alternatives import MAX_LIMIT as MAX_ALTERNATIVES
 from allocator.releases.gates import CURRENT_RELEASE, KNOWN_GATES, RELEASES
 from allocator.releases.table import release
+from allocator.workload.planning import STRATEGIES
 from playground import clusters
 from playground.limits import text_limit
 from playground.models import SampleInventory
-from playground.state import ID_MAX_LENGTH, State, StateError
+from playground.state import CAPACITY_STRATEGY, ID_MAX_LENGTH, State, StateError
 
 GATE_CHOICES = [("", "default"), ("on", "on"), ("off", "off")]
 CUSTOM = ""  # the inventory picker's value for a pasted or uploaded inventory
@@ -95,8 +98,15 @@ class PlaygroundForm(forms.Form):
         required=False,
     )
 
+    # "How many fit?": copies to try (empty: as many as fit, up to CAPACITY_MAX_COPIES) and the node choice.
+    capacity_max = forms.IntegerField(label="Copies", required=False, min_value=1)
+    capacity_strategy = forms.ChoiceField(label="Node choice", required=False, initial=CAPACITY_STRATEGY,
+                                          choices=[(s, s) for s in STRATEGIES])
+
     def __init__(self, *args, samples=None, **kwargs):
         super().__init__(*args, **kwargs)
+        self.fields["capacity_max"].max_value = settings.CAPACITY_MAX_COPIES
+        self.fields["capacity_max"].validators.append(MaxValueValidator(settings.CAPACITY_MAX_COPIES))
         self.samples = list(samples if samples is not None else SampleInventory.objects.listed())
         self.fields["inventory_slug"].choices = [(s.slug, s.title) for s in self.samples] + [
             (CUSTOM, "Custom (paste or upload below)")
@@ -119,6 +129,8 @@ class PlaygroundForm(forms.Form):
             "node": state.node,
             "kubernetes_version": state.kubernetes_version,
             "documents_origin": text_digest(state.documents),
+            "capacity_max": state.capacity_max or None,
+            "capacity_strategy": state.capacity_strategy,
         }
         for gate, on in state.feature_gates.items():
             initial[gate_field(gate)] = "on" if on else "off"
@@ -245,6 +257,7 @@ class PlaygroundForm(forms.Form):
                     "inventorySlug": "" if inventory_id and not self._sample_cluster(slug, inventory_id) else slug,
                     "inventoryId": inventory_id,
                     "compare": self._compared(data, inventory, slug, inventory_id),
+                    "capacity": {"max": data.get("capacity_max"), "strategy": data.get("capacity_strategy")},
                 }
             )
             clusters.check_state(self.state)

@@ -55,7 +55,7 @@ from django.db import IntegrityError, models, transaction
 from django.urls import reverse
 
 from allocator.releases.gates import CURRENT_RELEASE, RELEASES
-from playground.state import ID_LENGTH, ID_MAX_LENGTH, State, base62, side_from_dict
+from playground.state import CAPACITY_STRATEGY, ID_LENGTH, ID_MAX_LENGTH, State, base62, side_from_dict
 
 SafeDumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
@@ -244,6 +244,7 @@ class ShareQuerySet(models.QuerySet):
             "inventory_slug": state.inventory_slug,
             "inventory_id": state.inventory_id,
             "compare": state.compare.to_dict() if state.compare else None,
+            "capacity": state.capacity_dict(),
         }
         # Lengthen the id in the (astronomically unlikely) case of a prefix collision.
         for length in range(ID_LENGTH, ID_MAX_LENGTH + 1):
@@ -272,6 +273,8 @@ class Share(models.Model):
                                     help_text="The stored inventory the state refers to, instead of inventory text.")
     # The compared column's settings (State.compare, as Side.to_dict()), or null.
     compare = models.JSONField(null=True, blank=True)
+    # The "How many fit?" panel's settings (State.capacity_dict(): {max, strategy}), or null for the defaults.
+    capacity = models.JSONField(null=True, blank=True)
     created = models.DateTimeField(auto_now_add=True)
 
     objects = ShareQuerySet.as_manager()
@@ -295,6 +298,8 @@ class Share(models.Model):
             inventory_slug=self.inventory_slug,
             inventory_id=self.inventory_id,
             compare=side_from_dict(self.compare),
+            capacity_max=(self.capacity or {}).get("max") or 0,
+            capacity_strategy=(self.capacity or {}).get("strategy") or CAPACITY_STRATEGY,
         )
 
 

@@ -17,6 +17,11 @@ exports hold the id, not megabytes of text.
 ``State.from_dict`` validates untrusted input (a form, an API body, an
 imported file) and raises ``StateError`` with a message meant for people;
 texts longer than the ``TEXT_MAX_CHARS`` setting are refused.
+``capacity_max`` and ``capacity_strategy`` are the "How many fit?" panel's
+settings: how many copies of the workload to try to place (0: as many as
+fit, up to the site's CAPACITY_MAX_COPIES) and how to choose each copy's node
+(``first``, ``spread``, ``pack``). Left at their defaults they are not part
+of a state's export form nor of its share id.
 ``content_id()`` is the short, stable id of a share: the same state always
 gives the same id.
 """
@@ -31,6 +36,7 @@ from dataclasses import asdict, dataclass, field, replace
 import yaml
 
 from allocator.releases.gates import CURRENT_RELEASE, RELEASES, FeatureGateError, make_gates
+from allocator.workload.planning import STRATEGIES
 from playground.limits import engine_limits, text_limit, too_long_message
 
 # A share id is a prefix of the base62 form of the SHA-256 of the canonical
@@ -46,6 +52,8 @@ EXPORT_API_VERSION = "playground.dra.dev/v1"
 # documents text in a state, in characters); read the setting, not this.
 MAX_TEXT = 512 * 1024
 
+# The "How many fit?" panel's defaults: as many as fit, nodes in name order.
+CAPACITY_STRATEGY = STRATEGIES[0]
 
 
 class StateError(ValueError):
@@ -103,6 +111,8 @@ class State:
     inventory_slug: str = ""
     inventory_id: str = ""  # a stored cluster snapshot standing for the inventory
     compare: Side | None = None
+    capacity_max: int = 0  # "How many fit?": copies to try (0: as many as fit)
+    capacity_strategy: str = CAPACITY_STRATEGY
 
     @classmethod
     def from_dict(cls, data: dict) -> State:
@@ -113,7 +123,9 @@ class State:
         null (automatic). Whether ``inventoryId`` names a stored snapshot is
         for the caller to check (``playground.clusters``).
         ``compare`` (optional, null: none) is a mapping of the same keys but
-        ``documents``: the compared column's settings.
+        ``documents``: the compared column's settings. ``capacity`` (optional,
+        null: the defaults) is ``{max, strategy}``: the "How many fit?" panel's
+        count (null or 0: as many as fit) and node choice.
         """
         if not isinstance(data, dict):
             raise StateError("The state must be a mapping.")
@@ -121,7 +133,7 @@ class State:
         if compare is not None:
             if not isinstance(compare, dict):
                 raise StateError("compare must be a mapping of the compared column's settings (or null).")
-            if "documents" in compare or "compare" in compare:
+            if "documents" in compare or "compare" in compare or "capacity" in compare:
                 raise StateError("compare holds the compared column's settings: both columns share the documents.")
             try:
                 side = cls.from_dict(compare)
@@ -160,6 +172,7 @@ class State:
             raise StateError("inventoryId must be the id of a stored inventory (letters and digits).")
         if inventory_id and inventory.strip():
             raise StateError("Give the inventory as text or as the id of a stored one (inventoryId), not both.")
+        capacity_max, capacity_strategy = _capacity(data.get("capacity"))
         return cls(
             inventory=inventory,
             documents=documents,
@@ -169,6 +182,8 @@ class State:
             inventory_slug=slug,
             inventory_id=inventory_id,
             compare=compare,
+            capacity_max=capacity_max,
+            capacity_strategy=capacity_strategy,
         )
 
     def to_dict(self) -> dict:
@@ -184,7 +199,16 @@ class State:
         }
         if self.compare is not None:
             out["compare"] = self.compare.to_dict()
+        capacity = self.capacity_dict()
+        if capacity is not None:
+            out["capacity"] = capacity
         return out
+
+    def capacity_dict(self) -> dict | None:
+        """The panel's settings as ``{max, strategy}`` (``max`` null: as many as fit), or None at the defaults."""
+        if not self.capacity_max and self.capacity_strategy == CAPACITY_STRATEGY:
+            return None
+        return {"max": self.capacity_max or None, "strategy": self.capacity_strategy}
 
     def canonical(self) -> bytes:
         fields = asdict(self)
@@ -194,6 +218,8 @@ class State:
             del fields["compare"]  # states without a comparison keep the ids they always had
         elif not self.compare.inventory_id:
             del fields["compare"]["inventory_id"]
+        if self.capacity_dict() is None:  # states at the panel's defaults keep the ids they had before it
+            del fields["capacity_max"], fields["capacity_strategy"]
         return json.dumps(fields, sort_keys=True, separators=(",", ":")).encode()
 
     def compared(self) -> State | None:
@@ -203,7 +229,8 @@ class State:
             return None
         return replace(self, inventory=side.inventory, node=side.node, kubernetes_version=side.kubernetes_version,
                        feature_gates=dict(side.feature_gates), inventory_slug=side.inventory_slug,
-                       inventory_id=side.inventory_id, compare=None)
+                       inventory_id=side.inventory_id, compare=None, capacity_max=0,
+                       capacity_strategy=CAPACITY_STRATEGY)
 
     def content_id(self, length: int = ID_LENGTH) -> str:
         digest = base62(hashlib.sha256(self.canonical()).digest())
@@ -238,6 +265,21 @@ class State:
 
 
 STORED_ID = re.compile(f"[0-9A-Za-z]{{1,{ID_MAX_LENGTH}}}")
+
+
+def _capacity(value) -> tuple[int, str]:
+    """(max, strategy) from the ``capacity`` mapping of the export/API form (None: the defaults)."""
+    if value is None:
+        return 0, CAPACITY_STRATEGY
+    if not isinstance(value, dict):
+        raise StateError("capacity must be a mapping of max and strategy (or null).")
+    count = value.get("max") or 0
+    if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+        raise StateError("capacity.max must be a whole number of copies, at least 1 (or null: as many as fit).")
+    strategy = value.get("strategy") or CAPACITY_STRATEGY
+    if strategy not in STRATEGIES:
+        raise StateError(f"capacity.strategy must be one of {', '.join(STRATEGIES)}.")
+    return count, strategy
 
 
 def _text(value, name: str) -> str:

@@ -9,6 +9,7 @@ urlpatterns = [
     path("s/<share_id:share_id>", views.share, name="share"),
     path("s/<share_id:share_id>/embed", views.share_embed, name="share_embed"),
     path("export", views.export, name="export"),
+    path("capacity", views.capacity_run, name="capacity"),
     path("cluster", views.store_cluster, name="store_cluster"),
     path("import", views.import_state, name="import_state"),
     path("examples/", views.gallery, name="gallery"),

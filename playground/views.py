@@ -10,7 +10,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from playground import clusters, results
+from playground import capacity, clusters, results
 from playground.forms import PlaygroundForm, UploadError, read_upload
 from playground.models import Example, SampleInventory, Share
 from playground.ratelimit import client_address, rate_limit
@@ -22,7 +22,8 @@ logger = logging.getLogger(__name__)
 def _render_editor(request: HttpRequest, state: State | None, form: PlaygroundForm, alternatives: int = 0,
                    **extra) -> HttpResponse:
     """The editor page, or only its results when htmx asks for them (``hx-target="results"``)."""
-    ctx = {"form": form, "state": state, "cluster_limit": settings.STORED_INVENTORY_MAX_BYTES, **extra}
+    ctx = {"form": form, "state": state, "cluster_limit": settings.STORED_INVENTORY_MAX_BYTES,
+           "capacity_cap": settings.CAPACITY_MAX_COPIES, **extra}
     inventory_id = state.inventory_id if state is not None else form["inventory_id"].value()
     if inventory_id:
         ctx["cluster"] = clusters.find(inventory_id)
@@ -192,6 +193,29 @@ def import_state(request: HttpRequest) -> HttpResponse:
         form.is_valid()
         return _render_editor(request, getattr(form, "state", None), form, import_error=str(exc))
     return _render_editor(request, state, PlaygroundForm.for_state(state), imported=True)
+
+
+def _capacity_analyses(request: HttpRequest) -> int:
+    """A capacity run is a scheduling pass per copy and one for the next: it counts as two analyses."""
+    return 2
+
+
+@require_POST
+@rate_limit("PAGE_ANALYSES_PER_MINUTE", cost=_capacity_analyses)
+def capacity_run(request: HttpRequest) -> HttpResponse:
+    """ "How many fit?": the panel's answer for htmx, or the whole page with it (a post without script)."""
+    form = PlaygroundForm(request.POST, request.FILES)
+    if not form.is_valid():
+        if request.htmx:
+            return render(request, "playground/partials/capacity_result.html", {"form": form})
+        response = _render_editor(request, None, form)
+        response.status_code = 400
+        return response
+    ctx = capacity.run(form.state)
+    if request.htmx:
+        return render(request, "playground/partials/capacity_result.html", {"form": form, **ctx})
+    rebound = PlaygroundForm.for_state(form.state, samples=form.samples, node_filter=form.node_filter_value())
+    return _render_editor(request, form.state, rebound, **ctx)
 
 
 @never_cache

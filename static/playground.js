@@ -343,14 +343,16 @@
   document.addEventListener("input", nodeEdit);
   document.addEventListener("change", nodeEdit);
 
-  // Enter in a one-line field of the form (the node, Find nodes) analyses now, rather than
-  // submitting the whole page as a form without script would.
+  // Enter in a one-line field of the form (the node, Find nodes) analyses now (in the count of
+  // "How many fit?": runs the panel), rather than submitting the whole page as a form without
+  // script would.
   document.addEventListener("keydown", function (event) {
     const field = event.target;
     if (event.key !== "Enter" || event.defaultPrevented || !field.form || field.form.id !== "playground-form" ||
         field.tagName !== "INPUT" || !/^(text|search)$/.test(field.type)) return;
     event.preventDefault();
     if (field.id === "id_node" || field.id === "id_compare_node") nodeEdit({ type: "change", target: field });
+    else if (field.id === "id_capacity_max") document.getElementById("capacity-button").click(); // the panel's Run
     else runNow();
   });
 
@@ -410,6 +412,10 @@
     const fields = "textarea[name], select[name], input[name=inventory_id], input[name=node], input[name=compare_node]";
     Array.prototype.forEach.call(form.querySelectorAll(fields), function (el) {
       if (el.name !== "cluster_text") state[el.name] = el.value;
+    });
+    // The "How many fit?" panel's count and node choice live in the results, tied to the form by form=.
+    Array.prototype.forEach.call(document.querySelectorAll("[form='playground-form'][name^='capacity_']"), function (el) {
+      state[el.name] = el.value;
     });
     return state;
   }

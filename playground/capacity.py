@@ -1,0 +1,101 @@
+"""The "How many fit?" panel: run ``allocator.workload.planning.plan_texts`` on a state and shape its report.
+
+The engine decides everything; this module labels what it returns and lays
+out the chart (an SVG drawn by the template from the numbers here): one bar
+per driver/pool (devices used of its total) and one per node (its fill, and
+the copies placed on it). The tables beside the chart hold the same numbers
+and are the source of truth; the chart draws at most ``CHART_ROWS`` rows of
+each kind, those in use first.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+
+from allocator.releases.gates import FeatureGateError, make_gates
+from allocator.workload.planning import plan_texts
+from playground import clusters
+from playground.limits import engine_limits
+from playground.state import State
+
+CHART_ROWS = 24  # bars drawn per section (those in use first); the tables list every row
+NEXT_NODES = 12  # node names shown per grouped reason
+NEXT_GROUPS = 8  # reasons shown (the commonest); the rest are counted
+TABLE_OPEN = 16  # the tables show open up to this many rows in all; more wait behind their summary
+
+# The chart's geometry (SVG user units): a label column, then the bar, then the figures.
+WIDTH, LABEL, BAR, ROW, HEADING = 640, 230, 280, 22, 28
+
+
+def count_for(state: State) -> int:
+    """How many copies to try: the panel's count, or the site's cap (as many as fit)."""
+    cap = settings.CAPACITY_MAX_COPIES
+    return min(state.capacity_max or cap, cap)
+
+
+def run(state: State) -> dict:
+    """The panel's template context for a state: ``capacity`` (the view of the report) or ``capacity_errors``."""
+    count = count_for(state)
+    try:
+        gates = make_gates(dict(state.feature_gates), state.kubernetes_version)
+    except FeatureGateError as exc:
+        return {"capacity_errors": [f"{exc}."]}
+    report, errors = plan_texts(state.documents, clusters.state_inventory(state), gates,
+                                strategy=state.capacity_strategy, max_copies=count,
+                                limits=engine_limits(stored=bool(state.inventory_id)))
+    if errors:
+        return {"capacity_errors": [d.message() for d in errors[:20]]}
+    return {"capacity": view(report.to_dict(), count)}
+
+
+def view(report: dict, count: int) -> dict:
+    """The report with what the template shows: the stop, the chart's rows, the next copy's reasons grouped."""
+    pools = [{**p, "label": f"{p['driver']} / {p['pool']}"} for p in report["byPool"]]
+    nodes = [{**n, "label": n["name"] or "(no node)"} for n in report["byNode"]]
+    return {**report, "count": count, "asMany": count == settings.CAPACITY_MAX_COPIES,
+            "pools": pools, "nodes": nodes, "chart": chart(pools, nodes),
+            "tableOpen": len(pools) + len(nodes) <= TABLE_OPEN,
+            **next_groups(report.get("next"))}
+
+
+def next_groups(next_copy: dict | None) -> dict:
+    """The nodes' reasons for the next copy, grouped: ``nextGroups`` [{reason, count, names, more}], the
+    commonest first, at most NEXT_GROUPS; ``nextOther`` {reasons, nodes}: those left out."""
+    if not next_copy:
+        return {"nextGroups": [], "nextOther": None}
+    groups: dict[str, list[str]] = {}
+    for node in next_copy.get("nodes") or []:
+        groups.setdefault(node.get("reason") or "", []).append(node.get("name") or "(no node)")
+    ordered = sorted(groups.items(), key=lambda item: -len(item[1]))
+    shown, rest = ordered[:NEXT_GROUPS], ordered[NEXT_GROUPS:]
+    return {"nextGroups": [{"reason": reason, "count": len(names), "names": names[:NEXT_NODES],
+                            "more": max(0, len(names) - NEXT_NODES)} for reason, names in shown],
+            "nextOther": {"reasons": len(rest), "nodes": sum(len(names) for _, names in rest)} if rest else None}
+
+
+def _drawn(rows: list[dict]) -> list[dict]:
+    """The rows the chart draws: those in use first (in their order), then the others, at most CHART_ROWS."""
+    return ([r for r in rows if r["used"]] + [r for r in rows if not r["used"]])[:CHART_ROWS]
+
+
+def _bars(rows: list[dict], top: int, figures) -> tuple[list[dict], int]:
+    bars = []
+    for i, row in enumerate(_drawn(rows)):
+        total = row["total"] or 0
+        used = min(row["used"], total) if total else 0
+        y = top + i * ROW
+        bars.append({"label": row["label"], "y": y, "text_y": y + 15, "used": row["used"], "total": total,
+                     "width": round(BAR * used / total, 1) if total else 0, "figures": figures(row)})
+    return bars, top + len(bars) * ROW
+
+
+def chart(pools: list[dict], nodes: list[dict]) -> dict:
+    """Rows with their SVG coordinates: pools first (devices used of total), then nodes (fill and copies)."""
+    pool_bars, end = _bars(pools, HEADING, lambda p: f"{p['used']}/{p['total']}")
+    node_heading = end + 8
+    node_bars, end = _bars(nodes, node_heading + HEADING,
+                           lambda n: f"{n['used']}/{n['total']} · {n['copies']} cop{'y' if n['copies'] == 1 else 'ies'}")
+    return {"width": WIDTH, "height": end + 6, "label_x": LABEL - 8, "bar_x": LABEL, "bar_width": BAR,
+            "figures_x": LABEL + BAR + 8, "pools": pool_bars, "nodes": node_bars,
+            "pool_heading_y": HEADING - 10, "node_heading_y": node_heading + HEADING - 10,
+            "hidden_pools": max(0, len(pools) - CHART_ROWS), "hidden_nodes": max(0, len(nodes) - CHART_ROWS)}
