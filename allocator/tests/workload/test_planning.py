@@ -295,3 +295,69 @@ def test_cli_exits_2_on_an_unknown_class(shared_file, tmp_path):
     path.write_text(open(shared_file).read().replace("deviceClassName: gpu.example.com", "deviceClassName: nope"))
     proc = run("capacity", str(path))
     assert proc.returncode == 2 and "nope" in proc.stderr
+
+
+def _check_steps(objects: dict, report) -> list:
+    """Each copy gets what allocating it alone after the earlier ones gives; the claims placed, in order."""
+    held = [c for c in objects["ResourceClaim"] if c.status.allocation is not None]
+    for node, claims in report.placements:
+        fresh = copy.deepcopy(claims)
+        for claim in fresh:
+            claim.status.allocation = None
+        alone = Allocator(objects["DeviceClass"], objects["ResourceSlice"], held, GATES).allocate(node, fresh)
+        assert alone.allocated and _devices(alone.results) == _devices([c.status.allocation for c in claims])
+        held.extend(claims)
+    return held
+
+
+def _sample_text(slug: str) -> str:
+    from allocator.tests.helpers.samples import inventory_text
+
+    return inventory_text(slug)
+
+
+def _pod_with(request: str) -> str:
+    return f"""\
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata: {{name: t}}
+spec:
+  spec:
+    devices:
+      requests:
+      - name: r
+        exactly:
+{request}
+---
+apiVersion: v1
+kind: Pod
+metadata: {{name: p}}
+spec:
+  containers: [{{name: c, image: x}}]
+  resourceClaims: [{{name: r, resourceClaimTemplateName: t}}]
+"""
+
+
+def test_shared_counters_are_carried_from_copy_to_copy():
+    # nvidia-mig: two H100s, each with 7 memory slices shared by its MIG placements (1g.10gb takes one).
+    request = ("          deviceClassName: mig.nvidia.com\n"
+               "          selectors: [{cel: {expression: \"device.attributes['gpu.nvidia.com'].profile == '1g.10gb'\"}}]\n")
+    objects = _read(_sample_text("nvidia-mig") + _pod_with(request))
+    report = _plan(objects, "first", max_copies=40)
+    assert report.stopped_by == "no node fits" and report.placed == 14
+    devices = [d for s in report.steps for c in s.claims for d in c["devices"]]
+    assert len(set(devices)) == 14  # no placement twice
+    _check_steps(objects, report)
+
+
+def test_consumable_capacity_is_carried_from_copy_to_copy():
+    # shared-gpus: GPUs that allow several allocations, each consuming its share of memory.
+    request = ("          deviceClassName: gpu.example.com\n"
+               "          capacity: {requests: {memory: 16Gi}}\n")
+    objects = _read(_sample_text("shared-gpus") + _pod_with(request))
+    report = _plan(objects, "first", max_copies=60)
+    assert report.stopped_by == "no node fits" and report.placed > 2
+    shares = [d for s in report.steps for c in s.claims for d in c["devices"]]
+    assert len(shares) > len(set(shares))  # devices are shared between copies
+    _check_steps(objects, report)
