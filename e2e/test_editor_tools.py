@@ -399,7 +399,7 @@ SAMPLE_NODES = {
     "nvidia-mig": "dgx-h100-01", "nvidia-mig-numa": "dgx-h100-01", "gpu-rdma-pcie": "ip-192-168-153-160.ec2.internal", "mixed-cluster": "l40s-node-2",
     "network-attached": "rack1-node-1", "tainted-gpus": "gpu-node-7", "cpu-node": "dra-driver-cpu-worker",
     "tpu-node": "kind-control-plane", "sriov-node": "sriov-worker-1", "gpu-cluster": "gpu-node-00003",
-    "gpu-node-v1beta1": "dra-example-driver-cluster-worker",
+    "gpu-node-v1beta1": "dra-example-driver-cluster-worker", "gpu-node-maintenance": "dra-example-driver-cluster-worker",
 }
 # Samples that are stored clusters of hundreds of nodes: their analysis takes seconds.
 SLOW_SAMPLES = {"gpu-cluster"}

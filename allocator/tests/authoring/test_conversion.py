@@ -64,7 +64,11 @@ def _typed(text: str) -> list:
 @pytest.mark.parametrize("name,text", list(_sample_texts()))
 def test_every_sample_read_in_any_version_is_the_same_objects_unless_a_field_is_named_dropped(name, text, target):
     result = convert_text(text, target, LATEST)
-    assert all(d.type == NOT_SERVED for d in result.errors)
+    # The only refusals: a version the release does not serve, or a kind that has no such version at all
+    # (DeviceTaintRule has no v1beta1).
+    assert all(d.type == NOT_SERVED or "no matches for kind" in d.detail for d in result.errors)
+    if any(d.type != NOT_SERVED for d in result.errors):
+        return  # such an object cannot be read back in that version at all
     converted = json.dumps({"apiVersion": "v1", "kind": "List", "items": result.objects})
     dropped = {(d.kind, d.name) for d in result.dropped}
     for (kind, before), (kind_after, after) in zip(_typed(text), _typed(converted), strict=True):
