@@ -78,13 +78,20 @@ class Report:
             "objects": self.objects,
             "ignored": self.ignored,
             "valid": self.valid,
-            "diagnostics": [{**d.to_dict(), "source": source} for source, d in self.diagnostics],
+            "diagnostics": [_diagnostic_dict(d, source) for source, d in self.diagnostics],
             "requests": self.requests,
             "explainedNode": self.explained_node,
             "allocation": self.allocation,
             "nodes": self.nodes,
             "containers": self.containers,
         }
+
+
+def _diagnostic_dict(diagnostic: Diagnostic, source: str) -> dict[str, Any]:
+    out = diagnostic.to_dict()
+    out["fixes"] = [{**fix, "document": source} for fix in out["fixes"]]
+    out["source"] = source
+    return out
 
 
 def _read(text: str, source: str, report: Report, limits: Limits) -> ReadResult:

@@ -28,6 +28,12 @@ SEMVER_FORMAT = ("a version has three numbers, MAJOR.MINOR.PATCH, optionally wit
                  "\"v1.2\" and \"1.2\"")
 
 
+def no_overload(message: str) -> tuple[str, list[str]] | None:
+    """(cel-go's operator function, the operand types) of a "found no matching overload" error."""
+    m = _NO_OVERLOAD.search(message)
+    return (m.group(1), [t.strip() for t in m.group(2).split(",")]) if m else None
+
+
 def compile_hint(message: str) -> str | None:
     """Advice for a compile error of cel-go (``message`` is its text)."""
     m = _NO_OVERLOAD.search(message)
@@ -135,11 +141,16 @@ def version_string_hint(literal: str, operator: str, literal_first: bool, read: 
 
     What CEL makes of it, as cel-go does: ``"1.2.3" == v`` is false, ``"1.2.3" != v`` and ``v != "1.2.3"``
     are true, ``v == "1.2.3"`` fails (no such overload)."""
-    wrapped = f"semver({_quoted(literal)})"
-    if not _parses(literal, False):
-        wrapped = f"semver({_quoted(literal)}, true)" if _parses(literal, True) else 'semver("MAJOR.MINOR.PATCH")'
+    wrapped = semver_wrapped(literal)
     return (f"a version is not a string: {version_string_outcome(operator, literal_first)}; compare versions, "
             f"{read} {operator} {wrapped} or {read}.compareTo({wrapped}) {operator} 0")
+
+
+def semver_wrapped(literal: str) -> str:
+    """``literal`` as a version: semver("1.2.3"), semver("v1.2", true), or a placeholder when it is none."""
+    if _parses(literal, False):
+        return f"semver({_quoted(literal)})"
+    return f"semver({_quoted(literal)}, true)" if _parses(literal, True) else 'semver("MAJOR.MINOR.PATCH")'
 
 
 def version_string_outcome(operator: str, literal_first: bool) -> str:

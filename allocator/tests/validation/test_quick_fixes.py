@@ -1,0 +1,136 @@
+"""Quick fixes: each hint with a mechanical edit carries it (``Diagnostic.fixes``); applying the edit to the
+text and analyzing again removes that hint and leaves a document that reads and validates."""
+
+from __future__ import annotations
+
+import pytest
+
+from allocator.engine import analyze
+
+INVENTORY = """\
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata:
+  name: gpu
+spec: {}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata:
+  name: slice
+spec:
+  driver: dra.example.com
+  nodeName: worker
+  pool: {name: pool, resourceSliceCount: 1}
+  devices:
+  - name: dev-0
+    attributes:
+      productName: {string: a100}
+      driverVersion: {version: 1.2.3}
+    capacity:
+      memory: {value: 80Gi}
+  - name: dev-1
+    attributes:
+      driverVersion: {version: 1.2.3}
+    capacity:
+      memory: {value: 40Gi}
+"""
+
+CLAIM = """\
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata:
+  name: claim
+  namespace: default
+spec:
+  devices:
+    requests:
+    - name: gpu
+      exactly:
+        deviceClassName: gpu
+        selectors:
+        - cel:
+            expression: {expression}
+"""
+
+
+def claim(expression: str, style: str = "plain") -> str:
+    if style == "double":
+        expression = '"' + expression.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    elif style == "single":
+        expression = "'" + expression.replace("'", "''") + "'"
+    elif style == "block":
+        expression = "|\n              " + expression
+    return CLAIM.replace("{expression}", expression)
+
+
+def offset(text: str, position: dict) -> int:
+    lines = text.split("\n")
+    return sum(len(line) + 1 for line in lines[:position["line"] - 1]) + position["column"] - 1
+
+
+def apply(text: str, fix: dict) -> str:
+    return text[:offset(text, fix["start"])] + fix["replacement"] + text[offset(text, fix["end"]):]
+
+
+def fixed(documents: str, title: str) -> tuple[dict, str]:
+    """The first fix titled ``title`` of the report on ``documents``, and the documents with it applied."""
+    report = analyze(documents, INVENTORY).to_dict()
+    found = [(d, f) for d in report["diagnostics"] for f in d["fixes"] if f["title"] == title]
+    assert found, [(d["message"], d["hint"], d["fixes"]) for d in report["diagnostics"]]
+    diagnostic, fix = found[0]
+    assert fix["document"] == "documents"
+    return diagnostic, apply(documents, fix)
+
+
+def after(documents: str) -> list[dict]:
+    report = analyze(documents, INVENTORY).to_dict()
+    assert report["valid"], [d["message"] for d in report["diagnostics"]]
+    return report["diagnostics"]
+
+
+STYLES = ["plain", "double", "single", "block"]
+CASES = [
+    # (expression, the fix's title, what the expression reads after the fix)
+    ("device.attributes['dra.example.com'].productNme == 'a100'", "Use productName",
+     "device.attributes['dra.example.com'].productName == 'a100'"),
+    ("device.attributes['dra.exmaple.com'].productName == 'a100'", "Use dra.example.com",
+     "device.attributes['dra.example.com'].productName == 'a100'"),
+    ("device.capacity['dra.example.com'].memroy.isGreaterThan(quantity('1Gi'))", "Use memory",
+     "device.capacity['dra.example.com'].memory.isGreaterThan(quantity('1Gi'))"),
+    ("device.attributes['dra.example.com'].productName == 'a100'",
+     "Guard with has(device.attributes['dra.example.com'].productName)",
+     "has(device.attributes['dra.example.com'].productName) && "
+     "device.attributes['dra.example.com'].productName == 'a100'"),
+    ("device.attributes['dra.example.com'].driverVersion == '1.2.3'", "Wrap in semver()",
+     "device.attributes['dra.example.com'].driverVersion == semver(\"1.2.3\")"),
+    ("device.capacity['dra.example.com'].memory >= quantity('40Gi')", "Use compareTo",
+     "device.capacity['dra.example.com'].memory.compareTo(quantity('40Gi')) >= 0"),
+    ("device.capacity['dra.example.com'].memory < '40Gi'", "Use compareTo",
+     "device.capacity['dra.example.com'].memory.compareTo(quantity('40Gi')) < 0"),
+]
+
+
+@pytest.mark.parametrize("style", STYLES)
+@pytest.mark.parametrize(("expression", "title", "expected"), CASES, ids=[c[1] for c in CASES])
+def test_applying_a_fix_removes_its_hint(expression, title, expected, style):
+    documents = claim(expression, style)
+    diagnostic, text = fixed(documents, title)
+    assert text == claim(expected, style)
+    remaining = after(text)
+    assert not [d for d in remaining if d["hint"] == diagnostic["hint"]]
+    assert not [f for d in remaining for f in d["fixes"] if f["title"] == title]
+
+
+def test_a_guard_inside_logic_goes_around_the_comparison_only():
+    expression = "device.driver == 'dra.example.com' && device.attributes['dra.example.com'].productName == 'a100'"
+    _, text = fixed(claim(expression), "Guard with has(device.attributes['dra.example.com'].productName)")
+    assert text == claim("device.driver == 'dra.example.com' && (has(device.attributes['dra.example.com']"
+                         ".productName) && device.attributes['dra.example.com'].productName == 'a100')")
+    after(text)
+
+
+def test_no_fix_without_a_mechanical_edit():
+    # A name nobody publishes and nothing near it: the hint lists the names, no edit is guessed.
+    report = analyze(claim("device.attributes['dra.example.com'].zzz == 'a'"), INVENTORY).to_dict()
+    assert report["diagnostics"] and all(d["fixes"] == [] for d in report["diagnostics"])
