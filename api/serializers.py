@@ -506,6 +506,22 @@ class AllocateResponseSerializer(serializers.Serializer):
         return out
 
 
+class FixPositionSerializer(serializers.Serializer):
+    line = serializers.IntegerField(help_text="1-based line in the document's text.")
+    column = serializers.IntegerField(help_text="1-based column (characters) in that line.")
+
+
+class FixSerializer(serializers.Serializer):
+    title = serializers.CharField(help_text='What the edit does, as a button says it: "Use productName", '
+                                  '"Guard with has(...)", "Use compareTo", "Wrap in semver()", "Move under exactly:".')
+    document = serializers.ChoiceField(choices=["documents", "inventory"], help_text="The text the edit applies to.")
+    start = FixPositionSerializer(help_text="Where the replaced text starts.")
+    end = FixPositionSerializer(help_text="Just after the replaced text (equal to start: an insertion).")
+    replacement = serializers.CharField(allow_blank=True, help_text=(
+        "The new text, already escaped for the YAML scalar it lands in. Applying the edit and analyzing again "
+        "removes the hint."))
+
+
 class DiagnosticSerializer(ErrorSerializer):
     severity = serializers.ChoiceField(choices=["error", "warning"])
     message = serializers.CharField(help_text="The text the apiserver would print.")
@@ -513,6 +529,8 @@ class DiagnosticSerializer(ErrorSerializer):
     hint = serializers.CharField(allow_null=True, help_text=(
         "The playground's advice beside the upstream message (never instead of it): how to compare quantities, "
         "the attribute name you probably meant, which part of a selector is too costly..."))
+    fixes = FixSerializer(many=True, help_text=(
+        "Edits that do what the hint says (empty when no mechanical edit fits); the page's Apply button."))
 
 
 class ReadSerializer(serializers.Serializer):
