@@ -134,3 +134,65 @@ def test_no_fix_without_a_mechanical_edit():
     # A name nobody publishes and nothing near it: the hint lists the names, no edit is guessed.
     report = analyze(claim("device.attributes['dra.example.com'].zzz == 'a'"), INVENTORY).to_dict()
     assert report["diagnostics"] and all(d["fixes"] == [] for d in report["diagnostics"])
+
+
+V1BETA1_SHAPE = """\
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata:
+  name: claim
+  namespace: default
+spec:
+  devices:
+    requests:
+    - name: gpu
+      deviceClassName: gpu
+      count: 1
+      selectors:
+      - cel:
+          expression: device.driver == "dra.example.com"
+    - deviceClassName: gpu
+
+      name: second
+"""
+
+IN_EXACTLY = """\
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata:
+  name: claim
+  namespace: default
+spec:
+  devices:
+    requests:
+    - name: gpu
+      exactly:
+        deviceClassName: gpu
+        count: 1
+        selectors:
+        - cel:
+            expression: device.driver == "dra.example.com"
+    - name: second
+      exactly:
+        deviceClassName: gpu
+"""
+
+
+def test_a_v1beta1_shaped_request_moves_under_exactly():
+    text = V1BETA1_SHAPE
+    for _ in range(2):  # one edit a request; every moved field's error carries its request's edit
+        report = analyze(text, INVENTORY).to_dict()
+        fixes = [f for d in report["diagnostics"] for f in d["fixes"]]
+        assert fixes and {f["title"] for f in fixes} == {"Move under exactly:"}
+        text = apply(text, fixes[0])
+    assert text == IN_EXACTLY
+    after(text)
+
+
+def test_a_flow_style_request_gets_no_edit():
+    text = V1BETA1_SHAPE.replace("    - deviceClassName: gpu\n\n      name: second\n",
+                                 "    - {name: second, deviceClassName: gpu}\n")
+    report = analyze(text, INVENTORY).to_dict()
+    by_field = {d["field"]: d["fixes"] for d in report["diagnostics"]}
+    assert by_field["spec.devices.requests[1].deviceClassName"] == []
+    assert by_field["spec.devices.requests[0].count"]
