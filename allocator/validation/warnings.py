@@ -187,7 +187,7 @@ def inventory_warnings(documents, inventory=None, gates: FeatureGates | None = N
         locator = ExpressionLocator(doc, text)
         for path, class_name, selectors in _requests(doc):
             _request(errs, locator, evaluator, path, class_name, selectors, classes, devices)
-        _constraint_names(errs, doc, devices)
+        _constraint_names(errs, locator, doc, devices)
         out.extend(located(errs, doc))
     return out
 
@@ -198,8 +198,14 @@ def _request(errs: Errors, locator, evaluator: _Evaluator, path: str, class_name
         return
     device_class = classes.get(class_name)
     if device_class is None:
-        errs.warn(f"{path}.deviceClassName", f"DeviceClass {class_name!r} is not in the inventory: "
-                  "the claim cannot be allocated until it exists")
+        field = f"{path}.deviceClassName"
+        close = close_name(class_name, sorted(classes))
+        fix = locator.fix(field, class_name, cel_fixes.rename(f"Use {close}", 0, len(class_name), close)) \
+            if close else None
+        errs.add(FieldError(field, WARNING, detail=f"DeviceClass {class_name!r} is not in the inventory: "
+                            "the claim cannot be allocated until it exists", severity="warning",
+                            hint=f"did you mean \"{close}\"? The inventory's classes: {_listed(sorted(classes))}"
+                            if close else None, fixes=[fix] if fix else []))
         return
     if not devices:
         return
@@ -387,7 +393,7 @@ def _version_strings(errs: Errors, locator, path: str, expression: str, in_class
             hint=version_string_hint(literal, operator, first, expression[read.node.start:read.node.end])))
 
 
-def _constraint_names(errs: Errors, doc, devices: list[_Device]) -> None:
+def _constraint_names(errs: Errors, locator, doc, devices: list[_Device]) -> None:
     """A matchAttribute or distinctAttribute no device of the inventory publishes: a device without the
     attribute never satisfies the constraint, so the requests it applies to get no device."""
     if doc.kind == "ResourceClaim":
@@ -405,10 +411,13 @@ def _constraint_names(errs: Errors, doc, devices: list[_Device]) -> None:
             domain, _, ident = (name or "").partition("/")
             if not ident or (domain, ident) in published:
                 continue
-            errs.add(FieldError(f"{base}.devices.constraints[{i}].{field}", WARNING, detail=(
+            path = f"{base}.devices.constraints[{i}].{field}"
+            close = close_name(name, sorted(f"{d}/{i}" for d, i in published))
+            fix = locator.fix(path, name, cel_fixes.rename(f"Use {close}", 0, len(name), close)) if close else None
+            errs.add(FieldError(path, WARNING, detail=(
                 f"no device in the inventory publishes attribute {name}: a device without it never satisfies "
                 f"{field}, so the requests it applies to cannot be allocated"), severity="warning",
-                hint=_attribute_hint(domain, ident, published)))
+                hint=_attribute_hint(domain, ident, published), fixes=[fix] if fix else []))
 
 
 def _attribute_hint(domain: str, ident: str, published: set[tuple[str, str]]) -> str | None:

@@ -196,3 +196,22 @@ def test_a_flow_style_request_gets_no_edit():
     by_field = {d["field"]: d["fixes"] for d in report["diagnostics"]}
     assert by_field["spec.devices.requests[1].deviceClassName"] == []
     assert by_field["spec.devices.requests[0].count"]
+
+
+@pytest.mark.parametrize("quote", ["", '"', "'"])
+def test_a_class_name_typo(quote):
+    text = claim("device.driver == 'dra.example.com'").replace("deviceClassName: gpu",
+                                                               f"deviceClassName: {quote}gup{quote}")
+    diagnostic, fixed_text = fixed(text, "Use gpu")
+    assert diagnostic["hint"].startswith('did you mean "gpu"?')
+    assert fixed_text == claim("device.driver == 'dra.example.com'").replace(
+        "deviceClassName: gpu", f"deviceClassName: {quote}gpu{quote}")
+    assert after(fixed_text) == []
+
+
+def test_a_match_attribute_typo():
+    text = claim("device.driver == 'dra.example.com'") + (
+        "    constraints:\n    - matchAttribute: dra.example.com/driverVersoin\n")
+    diagnostic, fixed_text = fixed(text, "Use dra.example.com/driverVersion")
+    assert "matchAttribute: dra.example.com/driverVersion\n" in fixed_text
+    assert after(fixed_text) == []
