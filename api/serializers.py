@@ -557,6 +557,9 @@ class SelectorPartSerializer(serializers.Serializer):
         "Advice for the part: the likely fix of its error (a did-you-mean for a name no device in reach publishes "
         "comes before any has() advice), or of a comparison that cannot do what it seems to (a version with a "
         "string). Never advice the expression already follows."))
+    fixes = FixSerializer(many=True, help_text=(
+        "Edits that do what the hint says, in the text where the selector is written (the claim's or the "
+        "DeviceClass's); empty when no mechanical edit fits or the expression is written in several places."))
 
 
 WHY_PARTS = PolymorphicProxySerializer(

@@ -149,6 +149,19 @@ def _listed(items: list[str]) -> str:
     return shown + (f" and {len(items) - MAX_LISTED} more" if len(items) > MAX_LISTED else "")
 
 
+def selector_expressions(doc):
+    """(path, expression) of every CEL selector of a claim, a template or a DeviceClass."""
+    if doc.kind == "DeviceClass":
+        for i, selector in enumerate(doc.obj.spec.selectors):
+            if selector.cel is not None:
+                yield f"spec.selectors[{i}].cel.expression", selector.cel.expression
+        return
+    for path, _class_name, selectors in _requests(doc):
+        for j, selector in enumerate(selectors):
+            if selector.cel is not None:
+                yield f"{path}.selectors[{j}].cel.expression", selector.cel.expression
+
+
 def _requests(doc):
     """(path, deviceClassName, selectors) for every request and subrequest of a claim or template."""
     if doc.kind == "ResourceClaim":

@@ -215,3 +215,35 @@ def test_a_match_attribute_typo():
     diagnostic, fixed_text = fixed(text, "Use dra.example.com/driverVersion")
     assert "matchAttribute: dra.example.com/driverVersion\n" in fixed_text
     assert after(fixed_text) == []
+
+
+def why_fixes(documents: str) -> list[tuple[dict, dict]]:
+    report = analyze(documents, INVENTORY).to_dict()
+    return [(part, fix) for req in report["requests"] for device in req["devices"] for part in device["why"] or []
+            for fix in part["fixes"]]
+
+
+@pytest.mark.parametrize(("expression", "title", "expected"), [
+    ("device.attributes['dra.example.com'].productNme == 'a100'", "Use productName",
+     "device.attributes['dra.example.com'].productName == 'a100'"),
+    ('device.attributes["dra.exmaple.com"].productName == "a100"', "Use dra.example.com",
+     'device.attributes["dra.example.com"].productName == "a100"'),
+    ("device.attributes['dra.example.com'].productName == 'a100'",
+     "Guard with has(device.attributes['dra.example.com'].productName)",
+     "has(device.attributes['dra.example.com'].productName) && "
+     "device.attributes['dra.example.com'].productName == 'a100'"),
+])
+@pytest.mark.parametrize("style", ["plain", "double", "block"])
+def test_the_explanations_carry_the_fixes_too(expression, title, expected, style):
+    documents = claim(expression, style)
+    found = [fix for _, fix in why_fixes(documents) if fix["title"] == title]
+    assert found
+    assert {f["document"] for f in found} == {"documents"}
+    assert apply(documents, found[0]) == claim(expected, style)
+    assert not [f for _, f in why_fixes(apply(documents, found[0])) if f["title"] == title]
+
+
+def test_every_part_of_an_explanation_has_a_fixes_list():
+    report = analyze(claim("device.attributes['dra.example.com'].driverVersion == semver('9.9.9')"), INVENTORY).to_dict()
+    parts = [p for req in report["requests"] for d in req["devices"] for p in d["why"] or []]
+    assert parts and all(p["fixes"] == [] for p in parts)
