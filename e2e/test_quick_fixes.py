@@ -31,3 +31,36 @@ def test_apply_a_did_you_mean_then_undo_it(page: Page, samples):
     assert editor_value(page) == typo
     expect(page.get_by_role("button", name="Apply: Use model").first).to_be_visible()
     expect(summary(page)).to_contain_text("The scheduler would give up")
+
+
+MEMORY = 'device.capacity["gpu.example.com"].memory'
+V1BETA1_SHAPE = """\
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata:
+  name: gpus
+spec:
+  devices:
+    requests:
+    - name: gpu
+      deviceClassName: gpu.example.com
+      count: 1
+"""
+
+
+@pytest.mark.parametrize(("before", "title", "after"), [
+    (claim(f'{MEMORY} >= quantity("40Gi")'), "Use compareTo", claim(f'{MEMORY}.compareTo(quantity("40Gi")) >= 0')),
+    (claim(f'{GPU}.driverVersion == "1.0.0"'), "Wrap in semver()", claim(f'{GPU}.driverVersion == semver("1.0.0")')),
+    (V1BETA1_SHAPE, "Move under exactly:", V1BETA1_SHAPE.replace(
+        "      deviceClassName: gpu.example.com\n      count: 1\n",
+        "      exactly:\n        deviceClassName: gpu.example.com\n        count: 1\n")),
+], ids=["compareTo", "semver", "exactly"])
+def test_apply_each_kind_of_fix(page: Page, samples, before, title, after):
+    page.goto("/")
+    replace_text(page, before)
+    apply = page.get_by_role("button", name=f"Apply: {title}")
+    expect(apply.first).to_be_visible()
+    apply.first.click()
+    assert editor_value(page) == after
+    expect(page.get_by_role("button", name=f"Apply: {title}")).to_have_count(0)
+    expect(summary(page)).to_contain_text("Allocated")
