@@ -64,3 +64,14 @@ def test_apply_each_kind_of_fix(page: Page, samples, before, title, after):
     assert editor_value(page) == after
     expect(page.get_by_role("button", name=f"Apply: {title}")).to_have_count(0)
     expect(summary(page)).to_contain_text("Allocated")
+
+
+def test_apply_from_an_explanation_hint(page: Page, samples):
+    page.goto("/")
+    typo = claim(f'{GPU}.modle == "LATEST-GPU-MODEL"')
+    replace_text(page, typo)
+    apply = page.locator("#requests .rejected").get_by_role("button", name="Apply: Use model")
+    expect(apply.first).to_be_visible()
+    apply.first.click()
+    assert editor_value(page) == typo.replace(".modle ==", ".model ==")
+    expect(summary(page)).to_contain_text("Allocated")
