@@ -247,3 +247,22 @@ def test_every_part_of_an_explanation_has_a_fixes_list():
     report = analyze(claim("device.attributes['dra.example.com'].driverVersion == semver('9.9.9')"), INVENTORY).to_dict()
     parts = [p for req in report["requests"] for d in req["devices"] for p in d["why"] or []]
     assert parts and all(p["fixes"] == [] for p in parts)
+
+
+@pytest.mark.parametrize(("typo", "name"), [("cuont", "count"), ("deviceclassName", "deviceClassName"),
+                                            ("selector", "selectors")])
+def test_a_misspelt_field_takes_the_name_the_message_proposes(typo, name):
+    text = claim("device.driver == 'dra.example.com'").replace("        deviceClassName: gpu\n",
+                                                               "        deviceClassName: gpu\n        count: 1\n")
+    wrong = text.replace(f"        {name}:", f"        {typo}:")
+    assert wrong != text
+    _, fixed_text = fixed(wrong, f"Use {name}")
+    assert fixed_text == text
+    assert after(fixed_text) == []
+
+
+def test_a_quoted_misspelt_field_gets_no_edit():
+    text = claim("device.driver == 'dra.example.com'").replace("        deviceClassName: gpu\n",
+                                                               "        deviceClassName: gpu\n        \"cuont\": 1\n")
+    report = analyze(text, INVENTORY).to_dict()
+    assert report["diagnostics"] and all(d["fixes"] == [] for d in report["diagnostics"])

@@ -1,4 +1,6 @@
-"""The quick fix of a v1beta1-shaped request under resource.k8s.io/v1: move its fields under ``exactly:``.
+"""Quick fixes of the decoder's errors, worked out on the YAML text: an unknown field with a did-you-mean
+gets the name it proposes (``add_text_fixes``), and a v1beta1-shaped request under resource.k8s.io/v1
+moves its fields under ``exactly:``.
 
 The decoder reports each moved field (``deviceClassName``, ``count``...) as an unknown field with a hint
 (``decode.exactly_hint``); this adds to each of them one edit of the YAML text that rewrites the whole
@@ -9,23 +11,43 @@ or a request that already has ``exactly``, is left to the user).
 
 from __future__ import annotations
 
+import re
+
 from allocator.kube.decode import EXACTLY_FIELDS
 from allocator.reading.diagnostics import Diagnostic, Fix
 
 TITLE = "Move under exactly:"
 _HINT = "this field goes under exactly:"
+_DID_YOU_MEAN = re.compile(r'unknown field "(?:[^"]*\.)?([^".]+)" \(did you mean "([^"]+)"\?\)')
 
 
-def add_exactly_fixes(text: str, errors: list[Diagnostic]) -> None:
-    """Give each unknown-field error of a v1beta1-shaped request its ``Fix`` (in place)."""
-    if not any(e.hint and _HINT in e.hint for e in errors):
+def add_text_fixes(text: str, errors: list[Diagnostic]) -> None:
+    """Give the decoder's errors their ``Fix`` (in place): a v1beta1-shaped request's fields move under
+    ``exactly:`` (that comes first: it is the whole story of such a field); a misspelt field takes the
+    name the message proposes."""
+    if not errors:
         return
     lines = text.split("\n")
     for error in errors:
-        if error.hint and _HINT in error.hint and error.line and error.column and not error.fixes:
+        if error.fixes or not error.line or not error.column or error.line > len(lines):
+            continue
+        if error.hint and _HINT in error.hint:
             fix = _fix(lines, error.line - 1, error.column - 1)
-            if fix is not None:
-                error.fixes.append(fix)
+        else:
+            fix = _rename_key(lines, error)
+        if fix is not None:
+            error.fixes.append(fix)
+
+
+def _rename_key(lines: list[str], error: Diagnostic) -> Fix | None:
+    m = _DID_YOU_MEAN.search(error.detail or "")
+    if not m:
+        return None
+    key, near = m.groups()
+    line, col = error.line, error.column
+    if lines[line - 1][col - 1:col - 1 + len(key) + 1] != key + ":":
+        return None  # quoted or not where the message points: no edit
+    return Fix(f"Use {near}", {"line": line, "column": col}, {"line": line, "column": col + len(key)}, near)
 
 
 def _indent(line: str) -> int:
