@@ -126,8 +126,5 @@ def compare_to(expression: str, operator_call: str, opaque_first: bool, wrap: st
         if not (literal.kind == "lit" and isinstance(literal.a, str)):
             return None
         texts[other] = f"{wrap}({texts[other]})"
-    operator = _ORDERING[operator_call]
-    receiver, argument = (texts[0], texts[1]) if opaque_first or wrap else (None, None)
-    if receiver is None:
-        return None
-    return ExprFix("Use compareTo", node.start, node.end, f"{receiver}.compareTo({argument}) {operator} 0")
+    # a OP b is a.compareTo(b) OP 0, whichever side is the quantity or version (a dyn side is one at runtime)
+    return ExprFix("Use compareTo", node.start, node.end, f"{texts[0]}.compareTo({texts[1]}) {_ORDERING[operator_call]} 0")

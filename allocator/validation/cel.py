@@ -227,7 +227,7 @@ def _compile_fix(expression: str, outcome: Outcome):
     if operator not in ("_<_", "_<=_", "_>_", "_>=_") or len(types) != 2 or not any(t in opaque for t in types):
         return None
     wrap = None
-    if not all(t in opaque for t in types):
+    if not all(t in opaque or t in ("any", "dyn") for t in types):
         if "string" not in types:
             return None
         wrap = "quantity" if "kubernetes.Quantity" in types else "semver"

@@ -108,6 +108,10 @@ CASES = [
      "device.capacity['dra.example.com'].memory.compareTo(quantity('40Gi')) >= 0"),
     ("device.capacity['dra.example.com'].memory < '40Gi'", "Use compareTo",
      "device.capacity['dra.example.com'].memory.compareTo(quantity('40Gi')) < 0"),
+    ("device.attributes['dra.example.com'].driverVersion >= semver('1.0.0')", "Use compareTo",
+     "device.attributes['dra.example.com'].driverVersion.compareTo(semver('1.0.0')) >= 0"),
+    ("semver('1.0.0') <= device.attributes['dra.example.com'].driverVersion", "Use compareTo",
+     "semver('1.0.0').compareTo(device.attributes['dra.example.com'].driverVersion) <= 0"),
 ]
 
 
@@ -266,3 +270,14 @@ def test_a_quoted_misspelt_field_gets_no_edit():
                                                                "        deviceClassName: gpu\n        \"cuont\": 1\n")
     report = analyze(text, INVENTORY).to_dict()
     assert report["diagnostics"] and all(d["fixes"] == [] for d in report["diagnostics"])
+
+
+def test_a_fix_in_a_device_class_is_an_edit_of_the_inventory():
+    inventory = INVENTORY.replace("spec: {}", "spec:\n  selectors:\n  - cel:\n      expression: "
+                                  "device.capacity['dra.example.com'].memory >= quantity('1Gi')", 1)
+    report = analyze(claim("device.driver == 'dra.example.com'"), inventory).to_dict()
+    [fix] = [f for d in report["diagnostics"] for f in d["fixes"]]
+    assert fix["document"] == "inventory" and fix["title"] == "Use compareTo"
+    fixed_inventory = apply(inventory, fix)
+    assert "memory.compareTo(quantity('1Gi')) >= 0\n" in fixed_inventory
+    assert analyze(claim("device.driver == 'dra.example.com'"), fixed_inventory).to_dict()["diagnostics"] == []
