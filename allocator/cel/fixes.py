@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from allocator.cel.guards import Read, analyze
 from allocator.cel.parser import Node, ParseError, parse
 
-_ORDERING = {"_<_": "<", "_<=_": "<=", "_>_": ">", "_>=_": ">="}
+ORDERING = {"_<_": "<", "_<=_": "<=", "_>_": ">", "_>=_": ">="}
+_ORDERING = ORDERING
 _LOGIC = {"_&&_", "_||_", "_?_:_", "!_"}
 
 
@@ -128,3 +129,22 @@ def compare_to(expression: str, operator_call: str, opaque_first: bool, wrap: st
         texts[other] = f"{wrap}({texts[other]})"
     # a OP b is a.compareTo(b) OP 0, whichever side is the quantity or version (a dyn side is one at runtime)
     return ExprFix("Use compareTo", node.start, node.end, f"{texts[0]}.compareTo({texts[1]}) {_ORDERING[operator_call]} 0")
+
+
+def ordered_string_literals(expression: str) -> list[tuple[Node, Node, Node]]:
+    """``<``, ``<=``, ``>``, ``>=`` with a string literal on one side: (comparison, literal, other side)."""
+    try:
+        root = parse(expression)
+    except (ParseError, RecursionError):
+        return []
+    out = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.kind == "call" and node.a in _ORDERING and node.c and len(node.c) == 2:
+            left, right = node.c
+            for literal, other in ((left, right), (right, left)):
+                if literal.kind == "lit" and isinstance(literal.a, str) and other.kind != "lit":
+                    out.append((node, literal, other))
+        stack.extend(_children(node))
+    return sorted(out, key=lambda t: t[0].start)

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from allocator.cel import CELCompileError
 from allocator.cel import fixes as cel_fixes
 from allocator.cel.guards import GUARDED, guard_state, string_comparisons
+from allocator.cel.guards import analyze as guards_analysis
 from allocator.cel.hints import (
     close_name,
     domain_hint,
@@ -344,6 +345,22 @@ def _runtime_fix(error: str, expression: str, devices: list[_Device]):
         for node, operator, read, first in string_comparisons(expression):
             if operator == "==" and not first and _is_version(read, devices):
                 return _semver_fix(node, first)
+        ordered = _ordered_version_string(expression, devices)
+        if ordered is not None:
+            node, literal, _read = ordered
+            return cel_fixes.compare_to(expression, node.a, literal is node.c[1], "semver", node.start)
+    return None
+
+
+def _ordered_version_string(expression: str, devices: list[_Device]):
+    """The first ``<``/``>`` of a version attribute with a string literal: (comparison, literal, read)."""
+    found = guards_analysis(expression)
+    if found is None:
+        return None
+    for node, literal, other in cel_fixes.ordered_string_literals(expression):
+        read = next((r for r in found.reads if (r.node.start, r.node.end) == (other.start, other.end)), None)
+        if read is not None and _is_version(read, devices):
+            return node, literal, read
     return None
 
 
@@ -370,6 +387,12 @@ def _runtime_hint(error: str, expression: str, devices: list[_Device]) -> str | 
             if operator == "==" and not first and _is_version(read, devices):
                 literal = node.c[1].a
                 return version_string_hint(literal, operator, first, expression[read.node.start:read.node.end])
+        ordered = _ordered_version_string(expression, devices)
+        if ordered is not None:
+            return ("a version attribute is not a string and versions are not ordered with < or >: wrap the string "
+                    f"in semver(\"...\") and compare with compareTo, e.g. "
+                    f"{expression[ordered[2].node.start:ordered[2].node.end]}.compareTo({semver_wrapped(ordered[1].a)})"
+                    f" {cel_fixes.ORDERING[ordered[0].a]} 0")
     return runtime_hint(error)
 
 
