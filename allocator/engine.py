@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import functools
 import gc
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from allocator.allocation import search as search_limits
@@ -26,6 +26,7 @@ from allocator.allocation.encode import claim_to_json
 from allocator.allocation.explain import Explanation, explain
 from allocator.allocation.nodes import make_node
 from allocator.allocation.nodes import search_nodes as nodes_to_search
+from allocator.cel.fixes import ExprFix
 from allocator.kube import model
 from allocator.kube.objects import ReadResult, read_documents
 from allocator.reading.diagnostics import NOT_FOUND, Diagnostic, DiagnosticError
@@ -33,6 +34,8 @@ from allocator.reading.limits import DEFAULT, Limits
 from allocator.releases.gates import CURRENT_RELEASE, FeatureGates, make_gates, stored_object_gates
 from allocator.releases.serving import dra_off_message
 from allocator.validation import classic, inventory_warnings, validate_documents
+from allocator.validation.cel import ExpressionLocator
+from allocator.validation.warnings import selector_expressions
 from allocator.workload.claims import Workload, build_workload, claim_api_versions
 from allocator.workload.pinning import deallocated, freeable, pin_reason, pinned_claims, unavailable_on
 from allocator.workload.pods import PodClaimError, container_devices
@@ -79,13 +82,20 @@ class Report:
             "objects": self.objects,
             "ignored": self.ignored,
             "valid": self.valid,
-            "diagnostics": [{**d.to_dict(), "source": source} for source, d in self.diagnostics],
+            "diagnostics": [_diagnostic_dict(d, source) for source, d in self.diagnostics],
             "requests": self.requests,
             "explainedNode": self.explained_node,
             "allocation": self.allocation,
             "nodes": self.nodes,
             "containers": self.containers,
         }
+
+
+def _diagnostic_dict(diagnostic: Diagnostic, source: str) -> dict[str, Any]:
+    out = diagnostic.to_dict()
+    out["fixes"] = [{**fix, "document": source} for fix in out["fixes"]]
+    out["source"] = source
+    return out
 
 
 def _read(text: str, source: str, report: Report, limits: Limits) -> ReadResult:
@@ -163,6 +173,7 @@ def analyze(documents: str, inventory: str = "", node: str | None = None,
         report.allocation.update(status="controller", reasons=handed_over)
         return report
     _schedule(report, combined, work, node, gates)
+    _why_fixes(report, [(DOCUMENTS, documents, docs.documents), (INVENTORY, inventory, inv.documents)])
     if alternatives:
         _alternatives(report, alternatives, alternatives_timeout)
     return report
@@ -311,6 +322,46 @@ def _alternatives(report: Report, limit: int, timeout: float | None) -> None:
                           "device": d.device.device} for d in devices]}
             for claim, devices in zip(claims, grant.claims, strict=True)]})
     summary.update(found=len(found.grants), exhausted=found.exhausted, stopped=found.stopped, steps=found.steps)
+
+
+def _why_fixes(report: Report, sources: list[tuple[str, str, list]]) -> None:
+    """Map the explanations' quick fixes (``why[].fixes``, in offsets of their ``expression``) into the YAML
+    text of that selector, as the diagnostics' fixes are; a fix whose expression is written in more than
+    one place is dropped. Every selector part of a ``why`` gets a ``fixes`` list."""
+    places: dict[str, list] | None = None
+    for req in report.requests:
+        for device in req["devices"]:
+            why = device.get("why")
+            if not why:
+                continue
+            if places is None and any(part.get("fixes") for part in why):
+                places = _selector_places(sources)
+            device["why"] = [part if part.get("kind") == "counter" else
+                             {**part, "fixes": _mapped(part.get("fixes") or [], places or {})} for part in why]
+
+
+def _selector_places(sources: list[tuple[str, str, list]]) -> dict[str, list]:
+    """expression -> (source, locator, path) of every place a CEL selector is written."""
+    places: dict[str, list] = {}
+    for source, text, documents in sources:
+        for doc in documents:
+            for path, expression in selector_expressions(doc):
+                places.setdefault(expression, []).append((source, ExpressionLocator(doc, text), path))
+    return places
+
+
+def _mapped(fixes: list[dict], places: dict[str, list]) -> list[dict]:
+    out = []
+    for fix in fixes:
+        where = places.get(fix["expression"]) or []
+        if len(where) != 1:
+            continue
+        (source, locator, path), = where
+        edit = ExprFix(fix["title"], fix["start"], fix["end"], fix["replacement"])
+        mapped = locator.fix(path, fix["expression"], edit)
+        if mapped is not None:
+            out.append({**asdict(mapped), "document": source})
+    return out
 
 
 def _explain(report: Report, explanation: Explanation, slices: list[model.ResourceSlice]) -> None:

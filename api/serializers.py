@@ -552,6 +552,22 @@ class AllocateResponseSerializer(serializers.Serializer):
         return out
 
 
+class FixPositionSerializer(serializers.Serializer):
+    line = serializers.IntegerField(help_text="1-based line in the document's text.")
+    column = serializers.IntegerField(help_text="1-based column (characters) in that line.")
+
+
+class FixSerializer(serializers.Serializer):
+    title = serializers.CharField(help_text='What the edit does, as a button says it: "Use productName", '
+                                  '"Guard with has(...)", "Use compareTo", "Wrap in semver()", "Move under exactly:".')
+    document = serializers.ChoiceField(choices=["documents", "inventory"], help_text="The text the edit applies to.")
+    start = FixPositionSerializer(help_text="Where the replaced text starts.")
+    end = FixPositionSerializer(help_text="Just after the replaced text (equal to start: an insertion).")
+    replacement = serializers.CharField(allow_blank=True, help_text=(
+        "The new text, already escaped for the YAML scalar it lands in. Applying the edit and analyzing again "
+        "removes the hint."))
+
+
 class DiagnosticSerializer(ErrorSerializer):
     severity = serializers.ChoiceField(choices=["error", "warning"])
     message = serializers.CharField(help_text="The text the apiserver would print.")
@@ -559,6 +575,8 @@ class DiagnosticSerializer(ErrorSerializer):
     hint = serializers.CharField(allow_null=True, help_text=(
         "The playground's advice beside the upstream message (never instead of it): how to compare quantities, "
         "the attribute name you probably meant, which part of a selector is too costly..."))
+    fixes = FixSerializer(many=True, help_text=(
+        "Edits that do what the hint says (empty when no mechanical edit fits); the page's Apply button."))
 
 
 class ReadSerializer(serializers.Serializer):
@@ -585,6 +603,9 @@ class SelectorPartSerializer(serializers.Serializer):
         "Advice for the part: the likely fix of its error (a did-you-mean for a name no device in reach publishes "
         "comes before any has() advice), or of a comparison that cannot do what it seems to (a version with a "
         "string). Never advice the expression already follows."))
+    fixes = FixSerializer(many=True, help_text=(
+        "Edits that do what the hint says, in the text where the selector is written (the claim's or the "
+        "DeviceClass's); empty when no mechanical edit fits or the expression is written in several places."))
 
 
 WHY_PARTS = PolymorphicProxySerializer(

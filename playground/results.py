@@ -107,7 +107,8 @@ def requests_table(report: dict, colors: dict[tuple[str, str], int]) -> list[dic
             "rejected": [{"reason": group[0].get("reasonShort") or reason, "count": len(group),
                           "devices": group[:LIST_LIMIT], "more": max(0, len(group) - LIST_LIMIT),
                           "rest": group[LIST_LIMIT:],
-                          "why": group[0].get("why") or [], "hints": _hints(group[0].get("why"))}
+                          "why": group[0].get("why") or [], "hints": _hints(group[0].get("why")),
+                          "hint_items": _hint_items(group[0].get("why"))}
                          for reason, group in groups.items()],
         })
     return out
@@ -115,6 +116,16 @@ def requests_table(report: dict, colors: dict[tuple[str, str], int]) -> list[dic
 
 def _hints(parts: list[dict] | None) -> list[str]:
     return typo_first([p["hint"] for p in parts or [] if p.get("hint")])
+
+
+def _hint_items(parts: list[dict] | None) -> list[dict]:
+    """The hints (as ``_hints`` orders them), each with the quick fixes of the parts that give it."""
+    fixes: dict[str, list[dict]] = {}
+    for part in parts or []:
+        if part.get("hint"):
+            known = fixes.setdefault(part["hint"], [])
+            known.extend(f for f in part.get("fixes") or [] if f not in known)
+    return [{"text": hint, "fixes": fixes.get(hint, [])} for hint in _hints(parts)]
 
 
 DIAGRAM_WIDTH = 56  # characters of a caret diagram line shown around the caret

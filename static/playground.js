@@ -173,6 +173,27 @@
     return true;
   }
 
+  // A quick fix (diagnostics[].fixes[]): one edit of the editor's text, undoable with Ctrl-Z; the
+  // change event runs the live analysis as any edit does.
+  function applyFix(button) {
+    const cm = editors[button.dataset.fixDocument];
+    if (!cm) return false;
+    const number = function (name) { return parseInt(button.dataset[name], 10) - 1; };
+    const from = { line: number("fixStartLine"), ch: number("fixStartColumn") };
+    const to = { line: number("fixEndLine"), ch: number("fixEndColumn") };
+    if ([from.line, from.ch, to.line, to.ch].some(isNaN) || to.line >= cm.lineCount()) return false;
+    const details = cm.getWrapperElement().closest("details");
+    if (details) details.open = true;
+    const replacement = button.dataset.fixReplacement;
+    cm.replaceRange(replacement, from, to, "+fix");
+    cm.refresh();
+    cm.focus();
+    cm.setSelection(from, cm.posFromIndex(cm.indexFromPos(from) + replacement.length));
+    cm.scrollIntoView(from, 80);
+    editorStatus("Applied: " + button.dataset.fixTitle + " (Ctrl-Z undoes it)", false);
+    return true;
+  }
+
   function readInventoryFile(input) {
     const file = input.files && input.files[0];
     const cm = editors.inventory;
@@ -286,6 +307,12 @@
     if (event.target.closest("#run-button") && typeof htmx !== "undefined") {
       event.preventDefault();
       runNow();
+      return;
+    }
+    const fix = event.target.closest("button.apply-fix");
+    if (fix) {
+      event.preventDefault();
+      applyFix(fix);
       return;
     }
     const link = event.target.closest("a.diagnostic[data-line]");

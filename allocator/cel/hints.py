@@ -10,6 +10,7 @@ import difflib
 import re
 from collections.abc import Callable
 
+from allocator.cel.fixes import ExprFix, has_guard, rename, semver_literal
 from allocator.cel.guards import GUARDED, MISPLACED, Read, guard_state, reads_of, string_comparisons
 from allocator.kube.semver import Version
 
@@ -26,6 +27,12 @@ QUANTITY_FORMAT = ("a quantity is a number with an optional suffix: Ki, Mi, Gi, 
 SEMVER_FORMAT = ("a version has three numbers, MAJOR.MINOR.PATCH, optionally with -prerelease and +build "
                  "(for example semver(\"1.2.3\") or semver(\"1.0.0-rc.1\")); semver(s, true) also accepts "
                  "\"v1.2\" and \"1.2\"")
+
+
+def no_overload(message: str) -> tuple[str, list[str]] | None:
+    """(cel-go's operator function, the operand types) of a "found no matching overload" error."""
+    m = _NO_OVERLOAD.search(message)
+    return (m.group(1), [t.strip() for t in m.group(2).split(",")]) if m else None
 
 
 def compile_hint(message: str) -> str | None:
@@ -135,11 +142,16 @@ def version_string_hint(literal: str, operator: str, literal_first: bool, read: 
 
     What CEL makes of it, as cel-go does: ``"1.2.3" == v`` is false, ``"1.2.3" != v`` and ``v != "1.2.3"``
     are true, ``v == "1.2.3"`` fails (no such overload)."""
-    wrapped = f"semver({_quoted(literal)})"
-    if not _parses(literal, False):
-        wrapped = f"semver({_quoted(literal)}, true)" if _parses(literal, True) else 'semver("MAJOR.MINOR.PATCH")'
+    wrapped = semver_wrapped(literal)
     return (f"a version is not a string: {version_string_outcome(operator, literal_first)}; compare versions, "
             f"{read} {operator} {wrapped} or {read}.compareTo({wrapped}) {operator} 0")
+
+
+def semver_wrapped(literal: str) -> str:
+    """``literal`` as a version: semver("1.2.3"), semver("v1.2", true), or a placeholder when it is none."""
+    if _parses(literal, False):
+        return f"semver({_quoted(literal)})"
+    return f"semver({_quoted(literal)}, true)" if _parses(literal, True) else 'semver("MAJOR.MINOR.PATCH")'
 
 
 def version_string_outcome(operator: str, literal_first: bool) -> str:
@@ -174,11 +186,68 @@ def fitted_parts(expression: str, parts: list[dict], published: dict[str, dict[s
     out = parts
     for i, part in enumerate(parts):
         hint = _fitted_hint(expression, part, published, is_version, selector_failed)
-        if hint != part.get("hint"):
+        fix = _fitted_fix(expression, part, hint, published, is_version) if hint else None
+        # ``fixes`` in offsets of ``expression`` here; the engine maps them into the YAML text (or drops them).
+        fixes = [{"title": fix.title, "start": fix.start, "end": fix.end, "replacement": fix.replacement,
+                  "expression": expression}] if fix else []
+        if hint != part.get("hint") or fixes != part.get("fixes", []):
             if out is parts:
                 out = list(parts)
-            out[i] = {**part, "hint": hint}
+            out[i] = {**part, "hint": hint, "fixes": fixes}
     return out
+
+
+def _fitted_fix(expression: str, part: dict, hint: str, published: dict,
+                is_version: Callable[[Read], bool]) -> ExprFix | None:
+    """The edit that does what the fitted ``hint`` of ``part`` says: a did-you-mean of a name or a domain,
+    semver() around a string compared with a version, or a has() guard."""
+    span = (part["start"], part["end"])
+    if hint.startswith("a version is not a string"):
+        for node, _operator, read, first in string_comparisons(expression, span):
+            if is_version(read):
+                literal = node.c[0] if first else node.c[1]
+                wrapped = semver_wrapped(literal.a)
+                return None if "MAJOR.MINOR.PATCH" in wrapped else semver_literal(literal, wrapped)
+        return None
+    error = part.get("error") or ""
+    if "no such key:" not in error:
+        return None
+    key = missing_key(error)
+    reads = reads_of(expression, key, span)
+    close = re.search(r'did you mean "([^"]+)"\?', hint)
+    if close and reads:
+        read = reads[0]
+        if hint.startswith("no device publishes anything under"):
+            domain = _domain_literal(read)
+            return rename(f"Use {close.group(1)}", domain.start + 1, domain.end - 1, close.group(1)) \
+                if domain is not None else None
+        at = _name_span(expression, read)
+        return rename(f"Use {close.group(1)}", at[0], at[1], close.group(1)) if at else None
+    if hint.startswith("some devices here publish"):
+        return has_guard(expression, key)
+    return None
+
+
+def _domain_literal(read: Read):
+    """The string literal of the domain in ``device.attributes["<domain>"]`` of ``read``, or None."""
+    operand = read.node.a if read.node.kind == "select" else (read.node.c[0] if read.node.c else None)
+    if operand is not None and operand.kind == "call" and operand.a == "_[_]" and len(operand.c) == 2:
+        literal = operand.c[1]
+        if literal.kind == "lit" and isinstance(literal.a, str) and literal.end - literal.start == len(literal.a) + 2:
+            return literal
+    return None
+
+
+def _name_span(expression: str, read: Read) -> tuple[int, int] | None:
+    """Where the name ``read`` reads is written: ``.name`` or the inside of ``["name"]``."""
+    node = read.node
+    if node.kind == "select" and expression[node.end - len(read.name):node.end] == read.name:
+        return node.end - len(read.name), node.end
+    if node.kind == "call" and node.c and len(node.c) == 2:
+        literal = node.c[1]
+        if literal.kind == "lit" and literal.end - literal.start == len(read.name) + 2:
+            return literal.start + 1, literal.end - 1
+    return None
 
 
 def _fitted_hint(expression: str, part: dict, published: dict, is_version: Callable[[Read], bool],

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from allocator.kube import model
 from allocator.kube.convert import RESOURCE_GROUP, SERVED_VERSIONS, Conversion, convert
 from allocator.kube.decode import Decoder
+from allocator.kube.text_fixes import add_text_fixes
 from allocator.reading.diagnostics import PARSE, Diagnostic, DiagnosticError
 from allocator.reading.limits import DEFAULT, Limits
 from allocator.reading.plainyaml import PlainDocument, Span, read_plain, snippet
@@ -267,6 +268,7 @@ def _read_uncached(text: str, default_namespace: str, limits: Limits) -> ReadRes
     finally:
         if paused:
             gc.enable()
+    add_text_fixes(text, result.errors)
     if len(text) >= FREEZE_MIN_CHARS:
         # A big inventory lives on (in this cache, for the rest of a command) and holds almost no cycles
         # (a few dozen objects a text, which a freeze would keep after eviction):

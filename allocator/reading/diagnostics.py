@@ -7,6 +7,7 @@ object it belongs to and the line and column (1-based) in the source text.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -32,6 +33,19 @@ _OMIT = object()
 
 
 @dataclass
+class Fix:
+    """A mechanical edit that does what a hint says: replace the text between ``start`` and ``end``
+    (each ``{"line": L, "column": C}``, 1-based, ``end`` exclusive, columns counted in characters) of
+    the document the diagnostic is about with ``replacement``. ``title`` is the button's text
+    ("Use productName"). The report adds ``document`` ("documents" or "inventory")."""
+
+    title: str
+    start: dict
+    end: dict
+    replacement: str
+
+
+@dataclass
 class Diagnostic:
     field: str
     type: str
@@ -45,6 +59,8 @@ class Diagnostic:
     value: str | None = None
     # Advice of the playground's own, shown beside the upstream message (never instead of it).
     hint: str | None = None
+    # Edits that apply the hint (``Fix``); empty when it has no mechanical fix.
+    fixes: list[Fix] = dataclasses.field(default_factory=list)
 
     def message(self) -> str:
         """The text the apiserver would print for this error."""

@@ -16,6 +16,8 @@ import bisect
 import functools
 from dataclasses import dataclass, field
 
+from allocator.cel.fixes import compare_to
+from allocator.cel.hints import no_overload
 from allocator.reading import diagnostics as dg
 from allocator.validation.errors import FieldError
 
@@ -85,7 +87,9 @@ def check_selector(errs, expression: str, path: str, enabled_gates: frozenset[st
         line, col = outcome.where[0] if outcome.where else (1, 1)
         pos = locator.locate(path, expression, line, col)
     if outcome.type == dg.INVALID:
-        errs.add(FieldError(path, dg.INVALID, expression, outcome.detail, pos=pos, hint=outcome.hint))
+        fix = locator.fix(path, expression, _compile_fix(expression, outcome)) if locator is not None else None
+        errs.add(FieldError(path, dg.INVALID, expression, outcome.detail, pos=pos, hint=outcome.hint,
+                            fixes=[fix] if fix else []))
     elif outcome.type == dg.TOO_LONG:
         errs.too_long(path, MAX_EXPRESSION_LENGTH)
     else:
@@ -150,6 +154,48 @@ class ExpressionLocator:
         target = expression_offset(expression, line, col)
         return self._line_col(self._align(expression, index, target))
 
+    def fix(self, path: str, expression: str, edit) -> dg.Fix | None:
+        """The ``cel.fixes.ExprFix`` ``edit`` (expression offsets) as a ``diagnostics.Fix`` in the YAML
+        text: its span mapped like the diagnostics' carets, its replacement escaped for the scalar's
+        style. None when the expression's place in the text is not known."""
+        start = self.document.positions.get(path)
+        if start is None or self.text is None or start[0] > len(self._starts) or edit is None:
+            return None
+        index = self._index(*start)
+        style = self.text[index:index + 1]
+        if style in ('"', "'"):
+            index += 1
+        elif style in ("|", ">"):
+            newline = self.text.find("\n", index)
+            if newline < 0:
+                return None
+            index = newline + 1
+        else:
+            style = ""
+        replacement = edit.replacement
+        if style == '"':
+            replacement = replacement.replace("\\", "\\\\").replace('"', '\\"')
+        elif style == "'":
+            replacement = replacement.replace("'", "''")
+        elif style == "" and (replacement.startswith(("'", '"')) and edit.start == 0 or ": " in replacement
+                              or " #" in replacement):
+            return None  # a plain scalar would be read differently
+        src_start = self._align(expression, index, edit.start)
+        if style == '"' and src_start > 0 and self.text[src_start - 1] == "\\" and \
+                expression[edit.start:edit.start + 1] in ('"', "\\"):
+            src_start -= 1
+        if edit.end > edit.start:
+            src_end = self._align(expression, index, edit.end - 1) + 1
+            if style == "'" and self.text[src_end - 1:src_end + 1] == "''":
+                src_end += 1
+        else:
+            src_end = src_start
+        if style in ('"', "'") and "\n" in self.text[src_start:src_end]:
+            return None  # a folded quoted scalar: the edit would change the folding
+        (line, column), (end_line, end_column) = self._line_col(src_start), self._line_col(src_end)
+        return dg.Fix(edit.title, {"line": line, "column": column}, {"line": end_line, "column": end_column},
+                      replacement)
+
     def _align(self, expression: str, index: int, target: int) -> int:
         """Source index of expression[target]: walk both, skipping what YAML folding or escaping added."""
         src = self.text
@@ -169,3 +215,21 @@ class ExpressionLocator:
                 if not ch.isspace():
                     end = i
         return end
+
+
+def _compile_fix(expression: str, outcome: Outcome):
+    """``a >= b`` on quantities or versions as ``a.compareTo(b) >= 0`` (``cel.fixes.compare_to``)."""
+    found = no_overload(outcome.detail)
+    if found is None:
+        return None
+    operator, types = found
+    opaque = ("kubernetes.Quantity", "kubernetes.Semver")
+    if operator not in ("_<_", "_<=_", "_>_", "_>=_") or len(types) != 2 or not any(t in opaque for t in types):
+        return None
+    wrap = None
+    if not all(t in opaque or t in ("any", "dyn") for t in types):
+        if "string" not in types:
+            return None
+        wrap = "quantity" if "kubernetes.Quantity" in types else "semver"
+    offset = expression_offset(expression, *outcome.where[0]) if outcome.where else None
+    return compare_to(expression, operator, types[0] in opaque, wrap, offset)

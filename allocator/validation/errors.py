@@ -10,6 +10,7 @@ numbers and booleans bare, ``nil`` as ``"null"``.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from dataclasses import field as dc_field
 
 from allocator.reading import diagnostics as dg
 from allocator.reading.diagnostics import Diagnostic
@@ -82,6 +83,7 @@ class FieldError:
     # An exact (line, column) in the YAML, e.g. inside a CEL expression.
     pos: tuple[int, int] | None = None
     hint: str | None = None  # the playground's advice beside the upstream message
+    fixes: list = dc_field(default_factory=list)  # ``diagnostics.Fix``: edits that apply the hint
 
 
 class Errors:
@@ -146,7 +148,7 @@ def located(errors: Errors, document) -> list[Diagnostic]:
             field=err.field, type=err.type, detail=err.detail,
             kind=document.kind if document is not None else "",
             name=_object_name(document), line=line, column=column,
-            severity=err.severity, value=render(err.value), hint=err.hint,
+            severity=err.severity, value=render(err.value), hint=err.hint, fixes=list(err.fixes),
         ))
     return out
 

@@ -17,13 +17,23 @@ device). So we do exactly that evaluation and report:
 
 from __future__ import annotations
 
+import difflib
 import functools
 import re
 from dataclasses import dataclass
 
 from allocator.cel import CELCompileError
-from allocator.cel.guards import guard_state, string_comparisons
-from allocator.cel.hints import close_name, domain_hint, missing_key_hint, runtime_hint, version_string_hint
+from allocator.cel import fixes as cel_fixes
+from allocator.cel.guards import GUARDED, guard_state, string_comparisons
+from allocator.cel.guards import analyze as guards_analysis
+from allocator.cel.hints import (
+    close_name,
+    domain_hint,
+    missing_key_hint,
+    runtime_hint,
+    semver_wrapped,
+    version_string_hint,
+)
 from allocator.cel.selectors import shared_evaluator
 from allocator.reading.diagnostics import Diagnostic
 from allocator.releases.gates import FeatureGates, make_gates
@@ -140,6 +150,19 @@ def _listed(items: list[str]) -> str:
     return shown + (f" and {len(items) - MAX_LISTED} more" if len(items) > MAX_LISTED else "")
 
 
+def selector_expressions(doc):
+    """(path, expression) of every CEL selector of a claim, a template or a DeviceClass."""
+    if doc.kind == "DeviceClass":
+        for i, selector in enumerate(doc.obj.spec.selectors):
+            if selector.cel is not None:
+                yield f"spec.selectors[{i}].cel.expression", selector.cel.expression
+        return
+    for path, _class_name, selectors in _requests(doc):
+        for j, selector in enumerate(selectors):
+            if selector.cel is not None:
+                yield f"{path}.selectors[{j}].cel.expression", selector.cel.expression
+
+
 def _requests(doc):
     """(path, deviceClassName, selectors) for every request and subrequest of a claim or template."""
     if doc.kind == "ResourceClaim":
@@ -178,7 +201,7 @@ def inventory_warnings(documents, inventory=None, gates: FeatureGates | None = N
         locator = ExpressionLocator(doc, text)
         for path, class_name, selectors in _requests(doc):
             _request(errs, locator, evaluator, path, class_name, selectors, classes, devices)
-        _constraint_names(errs, doc, devices)
+        _constraint_names(errs, locator, doc, devices)
         out.extend(located(errs, doc))
     return out
 
@@ -189,8 +212,14 @@ def _request(errs: Errors, locator, evaluator: _Evaluator, path: str, class_name
         return
     device_class = classes.get(class_name)
     if device_class is None:
-        errs.warn(f"{path}.deviceClassName", f"DeviceClass {class_name!r} is not in the inventory: "
-                  "the claim cannot be allocated until it exists")
+        field = f"{path}.deviceClassName"
+        close = close_name(class_name, sorted(classes))
+        fix = locator.fix(field, class_name, cel_fixes.rename(f"Use {close}", 0, len(class_name), close)) \
+            if close else None
+        errs.add(FieldError(field, WARNING, detail=f"DeviceClass {class_name!r} is not in the inventory: "
+                            "the claim cannot be allocated until it exists", severity="warning",
+                            hint=f"did you mean \"{close}\"? The inventory's classes: {_listed(sorted(classes))}"
+                            if close else None, fixes=[fix] if fix else []))
         return
     if not devices:
         return
@@ -214,9 +243,12 @@ def _request(errs: Errors, locator, evaluator: _Evaluator, path: str, class_name
     for j, by_error in request_failures.items():
         expression = selectors[j].cel.expression
         for error, ids in by_error.items():
-            errs.add(FieldError(f"{path}.selectors[{j}].cel.expression", WARNING, detail=(
+            field = f"{path}.selectors[{j}].cel.expression"
+            fix = locator.fix(field, expression, _runtime_fix(error, expression, in_class))
+            errs.add(FieldError(field, WARNING, detail=(
                 f"fails at runtime on {len(ids)} device(s) of class {class_name!r}, which aborts allocation: "
-                f"{error} (on {_listed(ids)})"), severity="warning", hint=_runtime_hint(error, expression, in_class)))
+                f"{error} (on {_listed(ids)})"), severity="warning", hint=_runtime_hint(error, expression, in_class),
+                fixes=[fix] if fix else []))
     for j, selector in enumerate(selectors):
         if selector.cel is not None:
             _unpublished(errs, locator, f"{path}.selectors[{j}].cel.expression", selector.cel.expression,
@@ -252,9 +284,11 @@ def _unpublished(errs: Errors, locator, path: str, expression: str, class_name: 
         # A guarded read (has(), .?, `in`) can leave the selector true without the name: say what CEL does.
         effect = (": this selector is always false or fails at runtime" if not matches else
                   f"; the selector is still true on {matches} of them, where CEL finds the name missing")
+        fix = locator.fix(path, expression, _name_fix(m, what, domain, ident, in_class))
         errs.add(FieldError(path, WARNING, detail=f"no device of class {class_name!r} publishes {singular} "
                             f"{domain}/{ident}{effect}",
-                            pos=pos, severity="warning", hint=_name_hint(what, domain, ident, in_class)))
+                            pos=pos, severity="warning", hint=_name_hint(what, domain, ident, in_class),
+                            fixes=[fix] if fix else []))
 
 
 def _published(what: str, devices: list[_Device]) -> dict[str, set[str]]:
@@ -273,6 +307,71 @@ def _name_hint(what: str, domain: str, ident: str, devices: list[_Device], guard
     return missing_key_hint(ident, sorted(published[domain]), guard)
 
 
+def _name_fix(m: re.Match, what: str, domain: str, ident: str, devices: list[_Device]):
+    """The did-you-mean of ``_name_hint`` as an edit of the name (or the domain) ``m`` matched."""
+    published = _published(what, devices)
+    domain_group = 2 if m.group(2) is not None else 3
+    if domain not in published:
+        close = difflib.get_close_matches(domain, [d for d in published if d != domain], n=1, cutoff=0.8)
+        if not close:
+            return None
+        return cel_fixes.rename(f"Use {close[0]}", m.start(domain_group), m.end(domain_group), close[0])
+    close = close_name(ident, sorted(published[domain]))
+    if close is None or ident in published[domain]:
+        return None
+    group = 4 if m.group(4) else (5 if m.group(5) is not None else 6)
+    return cel_fixes.rename(f"Use {close}", m.start(group), m.end(group), close)
+
+
+def _runtime_fix(error: str, expression: str, devices: list[_Device]):
+    """The edit for a runtime error's hint: a did-you-mean, a has() guard for a name only some devices
+    publish, or semver() around a string compared with a version."""
+    if "no such key:" in error:
+        key = error.split("no such key:", 1)[1].split(".", 1)[0].strip()
+        for m in _REFERENCE.finditer(expression):
+            ident = m.group(4) or (m.group(5) if m.group(5) is not None else m.group(6))
+            if ident != key:
+                continue
+            what = m.group(1)
+            domain = m.group(2) if m.group(2) is not None else m.group(3)
+            renamed = _name_fix(m, what, domain, key, devices)
+            if renamed is not None:
+                return renamed
+            published = _published(what, devices)
+            if key in published.get(domain, ()) and guard_state(expression, key) != GUARDED:
+                return cel_fixes.has_guard(expression, key)
+            return None
+    if error.startswith("no such overload"):
+        for node, operator, read, first in string_comparisons(expression):
+            if operator == "==" and not first and _is_version(read, devices):
+                return _semver_fix(node, first)
+        ordered = _ordered_version_string(expression, devices)
+        if ordered is not None:
+            node, literal, _read = ordered
+            return cel_fixes.compare_to(expression, node.a, literal is node.c[1], "semver", node.start)
+    return None
+
+
+def _ordered_version_string(expression: str, devices: list[_Device]):
+    """The first ``<``/``>`` of a version attribute with a string literal: (comparison, literal, read)."""
+    found = guards_analysis(expression)
+    if found is None:
+        return None
+    for node, literal, other in cel_fixes.ordered_string_literals(expression):
+        read = next((r for r in found.reads if (r.node.start, r.node.end) == (other.start, other.end)), None)
+        if read is not None and _is_version(read, devices):
+            return node, literal, read
+    return None
+
+
+def _semver_fix(node, first: bool):
+    literal = node.c[0] if first else node.c[1]
+    wrapped = semver_wrapped(literal.a)
+    if "MAJOR.MINOR.PATCH" in wrapped:
+        return None  # the string is no version at all: no mechanical edit
+    return cel_fixes.semver_literal(literal, wrapped)
+
+
 def _runtime_hint(error: str, expression: str, devices: list[_Device]) -> str | None:
     """Advice for a runtime error; for a missing key, the names published where the selector looked and
     what the expression already guards; for a version compared with a string, how to compare versions."""
@@ -288,6 +387,12 @@ def _runtime_hint(error: str, expression: str, devices: list[_Device]) -> str | 
             if operator == "==" and not first and _is_version(read, devices):
                 literal = node.c[1].a
                 return version_string_hint(literal, operator, first, expression[read.node.start:read.node.end])
+        ordered = _ordered_version_string(expression, devices)
+        if ordered is not None:
+            return ("a version attribute is not a string and versions are not ordered with < or >: wrap the string "
+                    f"in semver(\"...\") and compare with compareTo, e.g. "
+                    f"{expression[ordered[2].node.start:ordered[2].node.end]}.compareTo({semver_wrapped(ordered[1].a)})"
+                    f" {cel_fixes.ORDERING[ordered[0].a]} 0")
     return runtime_hint(error)
 
 
@@ -316,14 +421,15 @@ def _version_strings(errs: Errors, locator, path: str, expression: str, in_class
         line, col = _line_col(expression, node.start)
         literal = (node.c[0] if first else node.c[1]).a
         outcome = "false" if operator == "==" else "true"
-        errs.add(FieldError(path, WARNING, detail=(
+        fix = locator.fix(path, expression, _semver_fix(node, first))
+        errs.add(FieldError(path, WARNING, fixes=[fix] if fix else [], detail=(
             f"`{text}` compares a string with a version attribute: it is {outcome} on every device that "
             "publishes the attribute as a version"),
             pos=locator.locate(path, expression, line, col), severity="warning",
             hint=version_string_hint(literal, operator, first, expression[read.node.start:read.node.end])))
 
 
-def _constraint_names(errs: Errors, doc, devices: list[_Device]) -> None:
+def _constraint_names(errs: Errors, locator, doc, devices: list[_Device]) -> None:
     """A matchAttribute or distinctAttribute no device of the inventory publishes: a device without the
     attribute never satisfies the constraint, so the requests it applies to get no device."""
     if doc.kind == "ResourceClaim":
@@ -341,10 +447,13 @@ def _constraint_names(errs: Errors, doc, devices: list[_Device]) -> None:
             domain, _, ident = (name or "").partition("/")
             if not ident or (domain, ident) in published:
                 continue
-            errs.add(FieldError(f"{base}.devices.constraints[{i}].{field}", WARNING, detail=(
+            path = f"{base}.devices.constraints[{i}].{field}"
+            close = close_name(name, sorted(f"{d}/{i}" for d, i in published))
+            fix = locator.fix(path, name, cel_fixes.rename(f"Use {close}", 0, len(name), close)) if close else None
+            errs.add(FieldError(path, WARNING, detail=(
                 f"no device in the inventory publishes attribute {name}: a device without it never satisfies "
                 f"{field}, so the requests it applies to cannot be allocated"), severity="warning",
-                hint=_attribute_hint(domain, ident, published)))
+                hint=_attribute_hint(domain, ident, published), fixes=[fix] if fix else []))
 
 
 def _attribute_hint(domain: str, ident: str, published: set[tuple[str, str]]) -> str | None:

@@ -81,3 +81,28 @@ class AnalyzeTestCase(APITestCase):
     def test_it_refuses_bad_options(self):
         r = self.post_json("/api/v1/analyze", {"documents": CLAIM_YAML, "kubernetesVersion": "1.30"})
         self.assertErrors(r, 400, type="Unsupported value", field="kubernetesVersion")
+
+
+class QuickFixesTestCase(APITestCase):
+    def test_a_did_you_mean_carries_its_edit(self):
+        from allocator.tests.validation.test_quick_fixes import INVENTORY, apply, claim
+
+        # The inventory's objects follow the claim in the same text (no stored inventory needed).
+        documents = claim("device.attributes['dra.example.com'].productNme == 'a100'", "double") + "---\n" + INVENTORY
+        r = self.post_json("/api/v1/analyze", {"documents": documents})
+        self.assertEqual(r.status_code, 200, r.content)
+        fixes = [f for d in r.json()["diagnostics"] for f in d["fixes"]]
+        self.assertIn({"title": "Use productName", "document": "documents", "start": {"line": 14, "column": 63},
+                       "end": {"line": 14, "column": 73}, "replacement": "productName"}, fixes)
+        fixed = apply(documents, fixes[0])
+        r = self.post_json("/api/v1/analyze", {"documents": fixed})
+        # The typo is gone; what is left is the next step: dev-1 publishes no productName (guard it).
+        titles = [f["title"] for d in r.json()["diagnostics"] for f in d["fixes"]]
+        self.assertEqual(titles, ["Guard with has(device.attributes['dra.example.com'].productName)"])
+
+    def test_the_schema_documents_fixes(self):
+        r = self.client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
+        self.assertEqual(r.status_code, 200)
+        schema = r.json()["components"]["schemas"]
+        self.assertIn("fixes", schema["Diagnostic"]["properties"])
+        self.assertEqual(set(schema["Fix"]["properties"]), {"title", "document", "start", "end", "replacement"})

@@ -72,6 +72,25 @@ class FittedHintsTestCase(BaseTestCase):
         line = docs.split("\n").index("      matchAttribute: resource.kubernetes.io/pcieroot") + 1
         self.assertIn(f'data-line="{line}"', html)
 
+    def test_a_typo_gets_apply_buttons_with_its_edit(self):
+        r = self.post_page(TYPO_CLAIM)
+        html = r.content.decode()
+        line = TYPO_CLAIM.split("\n").index(
+            '            expression: device.attributes["gpu.nvidia.com"].productname == "NVIDIA A100-SXM4-40GB"') + 1
+        column = len('            expression: device.attributes["gpu.nvidia.com"].') + 1
+        button = (f'<button type="button" class="apply-fix" data-fix-document="documents" data-fix-start-line="{line}" '
+                  f'data-fix-start-column="{column}" data-fix-end-line="{line}" '
+                  f'data-fix-end-column="{column + len("productname")}" data-fix-replacement="productName" '
+                  'data-fix-title="Use productName" aria-label="Apply: Use productName"')
+        # beside the diagnostic's hint and beside the explanation's
+        self.assertGreaterEqual(html.count(button), 2, html)
+
+    def test_a_match_attribute_typo_gets_an_apply_button(self):
+        docs = sample("examples", "pcie-root-alignment")["documents"].replace(
+            "matchAttribute: resource.kubernetes.io/pcieRoot", "matchAttribute: resource.kubernetes.io/pcieroot")
+        r = self.post_page(docs)
+        self.assertContains(r, 'aria-label="Apply: Use resource.kubernetes.io/pcieRoot"')
+
 
 @override_settings(REST_FRAMEWORK=NO_THROTTLING)
 class FittedHintsAPITestCase(BaseTestCase):
@@ -104,3 +123,4 @@ class FittedHintsAPITestCase(BaseTestCase):
         self.assertEqual(warning["line"], docs.split("\n").index(
             "      matchAttribute: resource.kubernetes.io/pcieroot") + 1)
         self.assertTrue(warning["hint"].startswith('did you mean "resource.kubernetes.io/pcieRoot"?'), warning)
+
