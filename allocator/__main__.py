@@ -216,6 +216,21 @@ def _validate(args) -> int:
     return run(args)
 
 
+def _gates_and_documents(args):
+    """The gates of ``--kubernetes-version``/``--feature-gates`` and every document of the input files, or
+    raise SystemExit(2) after printing what is wrong."""
+    from allocator.reading.limits import from_flags
+    from allocator.releases.gates import FeatureGateError, make_gates, parse_gate_list
+
+    try:
+        gates = make_gates(parse_gate_list(args.feature_gates or ""), args.kubernetes_version or CURRENT_RELEASE,
+                           locks=args.kubernetes_version is not None)
+    except FeatureGateError as err:
+        print(f"error: {err}", file=sys.stderr)
+        raise SystemExit(EXIT_ERROR) from None
+    return gates, _read_inputs(args.files, from_flags(args), gates)
+
+
 def _read_inputs(paths: list[str], limits, gates):
     """All documents of all files, or raise SystemExit(2) after printing what is wrong.
 
@@ -249,18 +264,14 @@ def _read_inputs(paths: list[str], limits, gates):
 
 def _eval(args) -> int:
     from allocator.authoring.console import DeviceNotFound, DeviceRef, evaluate, find_device
-    from allocator.reading.limits import from_flags
-    from allocator.releases.gates import FeatureGateError, make_gates, parse_gate_list
 
     try:
         ref = DeviceRef.parse(args.device)
-        gates = make_gates(parse_gate_list(args.feature_gates or ""), args.kubernetes_version or CURRENT_RELEASE,
-                           locks=args.kubernetes_version is not None)
-    except (ValueError, FeatureGateError) as err:
+    except ValueError as err:
         print(f"error: {err}", file=sys.stderr)
         return EXIT_ERROR
     try:
-        documents = _read_inputs(args.files, from_flags(args), gates)
+        gates, documents = _gates_and_documents(args)
     except SystemExit as stop:
         return int(stop.code)
     try:
@@ -276,25 +287,14 @@ def _eval(args) -> int:
 
 def _capacity(args) -> int:
     from allocator.allocation.allocator import AllocatorError
-    from allocator.reading.limits import from_flags
-    from allocator.releases.gates import FeatureGateError, make_gates, parse_gate_list
     from allocator.workload.planning import plan
     from allocator.workload.pods import PodClaimError
 
     try:
-        gates = make_gates(parse_gate_list(args.feature_gates or ""), args.kubernetes_version or CURRENT_RELEASE,
-                           locks=args.kubernetes_version is not None)
-    except FeatureGateError as err:
-        print(f"error: {err}", file=sys.stderr)
-        return EXIT_ERROR
-    try:
-        documents = _read_inputs(args.files, from_flags(args), gates)
+        gates, documents = _gates_and_documents(args)
     except SystemExit as stop:
         return int(stop.code)
-    invalid = _validation_errors(documents, gates)
-    if invalid:
-        for line in invalid:
-            print(f"error: {line}", file=sys.stderr)
+    if _refused(documents, gates):
         return EXIT_ERROR
 
     def of_kind(kind):
@@ -319,21 +319,13 @@ def _capacity(args) -> int:
 def _allocate(args) -> int:
     from allocator.allocation.allocator import AllocatorError, node_error, search_nodes
     from allocator.allocation.allocator import allocate_claims as allocate_on_node
-    from allocator.reading.limits import from_flags
-    from allocator.releases.gates import FeatureGateError, make_gates, parse_gate_list
     from allocator.validation.classic import handed_to_controllers
     from allocator.workload.claims import build_workload, claim_api_versions
     from allocator.workload.pinning import deallocated, freeable, pin_reason, pinned_claims, unavailable_on
     from allocator.workload.pods import PodClaimError
 
     try:
-        gates = make_gates(parse_gate_list(args.feature_gates or ""), args.kubernetes_version or CURRENT_RELEASE,
-                           locks=args.kubernetes_version is not None)
-    except FeatureGateError as err:
-        print(f"error: {err}", file=sys.stderr)
-        return EXIT_ERROR
-    try:
-        documents = _read_inputs(args.files, from_flags(args), gates)
+        gates, documents = _gates_and_documents(args)
     except SystemExit as stop:
         return int(stop.code)
 
@@ -343,10 +335,7 @@ def _allocate(args) -> int:
     # What the user writes (pending claims, templates, pods) is checked as the apiserver checks a create
     # under these gates; the inventory and allocated claims are stored objects, kept with the fields of
     # gates that are off now. What the release does not serve is refused whatever the object holds.
-    invalid = _validation_errors(documents, gates)
-    if invalid:
-        for line in invalid:
-            print(f"error: {line}", file=sys.stderr)
+    if _refused(documents, gates):
         return EXIT_ERROR
     try:
         work = build_workload(of_kind("ResourceClaim"), of_kind("ResourceClaimTemplate"), of_kind("Pod"))
@@ -470,6 +459,14 @@ def _convert(args) -> int:
     else:
         _print({"apiVersion": api_version, "items": items, "dropped": dropped}, "json")
     return EXIT_UNSATISFIABLE if dropped else EXIT_OK
+
+
+def _refused(documents, gates) -> bool:
+    """Print what the apiserver would refuse (``_validation_errors``); whether there was anything."""
+    invalid = _validation_errors(documents, gates)
+    for line in invalid:
+        print(f"error: {line}", file=sys.stderr)
+    return bool(invalid)
 
 
 def _validation_errors(documents, gates) -> list[str]:
