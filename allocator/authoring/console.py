@@ -26,7 +26,7 @@ from allocator.cel import (
 from allocator.cel import types as T
 from allocator.cel.compiler import COST_LIMIT, Budget
 from allocator.cel.explain import show
-from allocator.cel.parser import Node
+from allocator.cel.parser import Node, children
 from allocator.cel.values import CELError, type_name
 from allocator.kube import model
 from allocator.releases.gates import FeatureGates
@@ -141,7 +141,7 @@ class _Parts:
             part["error"] = internal_error_message(value)
         else:
             part["value"], part["type"] = show(value, limit=None), type_name(value)
-        for child in _children(n):
+        for child in children(n):
             if self.count >= MAX_PARTS:
                 self.count += 1  # marks the tree as cut
                 break
@@ -160,25 +160,3 @@ class _Parts:
             return _NOT_ALONE
         except Exception as err:  # noqa: BLE001 - a bug of ours is shown as such, never raised into a page
             return err
-
-
-def _children(n: Node):
-    """The sub-expressions of ``n`` in source order (a macro: its range, then its body)."""
-    if n.kind == "call":
-        if n.b is not None:
-            yield n.b
-        yield from n.c
-    elif n.kind == "select":
-        yield n.a
-    elif n.kind == "list":
-        yield from n.a
-    elif n.kind == "map":
-        for key, val, _ in n.a:
-            yield key
-            yield val
-    elif n.kind == "bind":
-        yield n.b
-        yield n.c
-    elif n.kind == "comp":
-        yield n.b
-        yield from n.d

@@ -17,7 +17,7 @@ import math
 from dataclasses import dataclass
 
 from allocator.cel import types as T
-from allocator.cel.parser import Node
+from allocator.cel.parser import Node, children
 
 MAX = (1 << 64) - 1
 STRING_TRAVERSAL = 0.1  # cel-go common.StringTraversalCostFactor
@@ -552,27 +552,6 @@ def estimate(root: Node, overloads: dict[int, list]) -> tuple[int, Coster]:
     return coster.cost(root).hi, coster
 
 
-def _children(n: Node):
-    if n.kind == "call":
-        if n.b is not None:
-            yield n.b
-        yield from n.c
-    elif n.kind == "select":
-        yield n.a
-    elif n.kind == "list":
-        yield from n.a
-    elif n.kind == "map":
-        for key, val, _ in n.a:
-            yield key
-            yield val
-    elif n.kind == "comp":
-        yield n.b
-        yield from n.d
-    elif n.kind == "bind":
-        yield n.b
-        yield n.c
-
-
 # Estimates this large only come from sizes without a declared maximum (2^64 - 1 times a factor).
 _UNBOUNDED = 1 << 60
 
@@ -585,7 +564,7 @@ def explain_cost(source: str, root: Node, coster: Coster, limit: int) -> str:
     """Which part of a refused expression costs what: the smallest sub-expression over the limit."""
     node = root
     while True:
-        over = [c for c in _children(node) if coster.parts.get(c.id, ZERO).hi > limit]
+        over = [c for c in children(node) if coster.parts.get(c.id, ZERO).hi > limit]
         if not over:
             break
         node = max(over, key=lambda c: coster.parts[c.id].hi)

@@ -19,7 +19,7 @@ import functools
 import re
 from dataclasses import dataclass
 
-from allocator.cel.parser import Node, ParseError, parse
+from allocator.cel.parser import Node, ParseError, children, parse
 
 GUARDED = "guarded"  # every read of the name is guarded by a presence test
 MISPLACED = "misplaced"  # a presence test of the name is there, but does not guard every read of it
@@ -165,7 +165,7 @@ class _Walker:
             self.reads.append(found)
         if n.kind == "call" and n.a in _EQUALITY and len(n.c) == 2:
             self._comparison(n, binds, guards)
-        for child in _children(n):
+        for child in children(n):
             self.walk(child, binds, guards)
 
     def _comparison(self, n: Node, binds: dict, guards: frozenset) -> None:
@@ -188,24 +188,3 @@ def _chain(n: Node, op: str) -> list[Node]:
     if n.kind == "call" and n.a == op and n.b is None:
         return _chain(n.c[0], op) + _chain(n.c[1], op)
     return [n]
-
-
-def _children(n: Node):
-    if n.kind == "call":
-        if n.b is not None:
-            yield n.b
-        yield from n.c
-    elif n.kind == "select":
-        yield n.a
-    elif n.kind == "list":
-        yield from n.a
-    elif n.kind == "map":
-        for key, val, _ in n.a:
-            yield key
-            yield val
-    elif n.kind == "comp":
-        yield n.b
-        yield from (n.d or [])
-    elif n.kind == "struct":
-        for _, val, _ in n.b:
-            yield val

@@ -590,5 +590,30 @@ class Parser:
         return self.node("comp", pos, macro, target, tuple(names), args[nvars:], name)
 
 
+def children(n: Node):
+    """The sub-expressions of ``n`` in source order; a macro's are its range, then its body."""
+    if n.kind == "call":
+        if n.b is not None:
+            yield n.b
+        yield from n.c
+    elif n.kind == "select":
+        yield n.a
+    elif n.kind == "list":
+        yield from n.a
+    elif n.kind == "map":
+        for key, val, _ in n.a:
+            yield key
+            yield val
+    elif n.kind == "struct":
+        for _, val, _ in n.b:
+            yield val
+    elif n.kind == "comp":
+        yield n.b
+        yield from (n.d or [])
+    elif n.kind == "bind":
+        yield n.b
+        yield n.c
+
+
 def parse(src: str) -> Node:
     return Parser(src).parse()
