@@ -216,9 +216,10 @@ def _validate(args) -> int:
     return run(args)
 
 
-def _gates_and_documents(args):
+def _gates_and_documents(args, workloads: list | None = None):
     """The gates of ``--kubernetes-version``/``--feature-gates`` and every document of the input files, or
-    raise SystemExit(2) after printing what is wrong."""
+    raise SystemExit(2) after printing what is wrong. ``workloads``, when given, receives the files'
+    workloads with a count (``allocator.workload.controllers.pod_sets``)."""
     from allocator.reading.limits import from_flags
     from allocator.releases.gates import FeatureGateError, make_gates, parse_gate_list
 
@@ -228,10 +229,10 @@ def _gates_and_documents(args):
     except FeatureGateError as err:
         print(f"error: {err}", file=sys.stderr)
         raise SystemExit(EXIT_ERROR) from None
-    return gates, _read_inputs(args.files, from_flags(args), gates)
+    return gates, _read_inputs(args.files, from_flags(args), gates, workloads)
 
 
-def _read_inputs(paths: list[str], limits, gates):
+def _read_inputs(paths: list[str], limits, gates, workloads: list | None = None):
     """All documents of all files, or raise SystemExit(2) after printing what is wrong.
 
     An object in a version the release (of ``gates``) does not serve is
@@ -243,10 +244,11 @@ def _read_inputs(paths: list[str], limits, gates):
     from allocator.releases.serving import read_errors
 
     documents, problems = [], []
-    for path in paths:
+    for number, path in enumerate(paths):
         source = "<stdin>" if path == "-" else path
         try:
-            result = read_documents(read_input(path, limits), limits=limits)
+            text = read_input(path, limits)
+            result = read_documents(text, limits=limits)
         except InputError as err:
             problems.append(str(err))
             continue
@@ -254,6 +256,14 @@ def _read_inputs(paths: list[str], limits, gates):
             problems.extend(f"{source}:{d}" for d in err.diagnostics)
             continue
         problems.extend(f"{source}:{d}" for d in read_errors(result, gates))
+        if workloads is not None:
+            from allocator.workload.controllers import pod_sets
+
+            found, errors = pod_sets(text, result, file=number, limits=limits)
+            for workload in found:
+                workload.source = source
+            workloads.extend(found)
+            problems.extend(f"{source}:{d}" for d in errors)
         documents.extend(result.documents)
     if problems:
         for line in problems:
@@ -287,14 +297,25 @@ def _eval(args) -> int:
 
 def _capacity(args) -> int:
     from allocator.allocation.allocator import AllocatorError
+    from allocator.releases.gates import stored_object_gates
+    from allocator.workload.controllers import template_errors
     from allocator.workload.planning import plan
     from allocator.workload.pods import PodClaimError
 
+    workloads: list = []
     try:
-        gates, documents = _gates_and_documents(args)
+        gates, documents = _gates_and_documents(args, workloads)
     except SystemExit as stop:
         return int(stop.code)
-    if _refused(documents, gates):
+    if any(w.kind != "Pod" for w in workloads):
+        workloads.sort(key=lambda w: w.order)
+    else:
+        workloads = []  # no count anywhere: the whole input is one workload, repeated
+    invalid = [f"{w.source}:{d}" for w in workloads
+               for d in template_errors([w], documents, gates, stored_object_gates(gates.release))]
+    for line in invalid:
+        print(f"error: {line}", file=sys.stderr)
+    if _refused(documents, gates) or invalid:
         return EXIT_ERROR
 
     def of_kind(kind):
@@ -303,7 +324,8 @@ def _capacity(args) -> int:
     try:
         report = plan(of_kind("ResourceClaim"), of_kind("ResourceClaimTemplate"), of_kind("Pod"),
                       of_kind("DeviceClass"), of_kind("ResourceSlice"), of_kind("Node"), gates,
-                      strategy=args.strategy, max_copies=args.max, taint_rules=of_kind("DeviceTaintRule"))
+                      strategy=args.strategy, max_copies=args.max, taint_rules=of_kind("DeviceTaintRule"),
+                      workloads=workloads or None)
     except (AllocatorError, PodClaimError) as err:
         print(f"error: {err}", file=sys.stderr)
         return EXIT_ERROR
@@ -312,8 +334,9 @@ def _capacity(args) -> int:
         print(f"error: {report.error}", file=sys.stderr)
         return EXIT_ERROR
     if report.next is not None:
-        print(f"copy {report.placed + 1} does not fit: {report.next['reason']}", file=sys.stderr)
-    return EXIT_OK if report.placed else EXIT_UNSATISFIABLE
+        print(f"copy {report.placed + 1} ({report.next['workload']}) does not fit: {report.next['reason']}",
+              file=sys.stderr)
+    return EXIT_OK if report.placed or report.stopped_by == "all placed" else EXIT_UNSATISFIABLE
 
 
 def _allocate(args) -> int:

@@ -17,6 +17,14 @@ breaks ties at random, so no fixed rule is what it does; these bracket it:
 
 Placing stops at the first copy that fits on no node (``next`` says why, per node, as ``allocate``
 would) or at ``max_copies``.
+
+With ``workloads`` (``controllers.PodSet``: Deployments, ReplicaSets, StatefulSets and Jobs with their
+counts, and Pods counting 1) each workload's copies are its own pods, named as its controller names
+them, and placing stops too when every workload has the copies it asks for. The copies are placed in
+the order the workloads are written, all of one before the next: the scheduler's queue takes pods of
+equal priority in the order they were created, and ``kubectl apply`` creates objects in file order
+(pod priorities are not read). The 256 consumers of a shared claim count those already in its
+``status.reservedFor``.
 """
 
 from __future__ import annotations
@@ -37,6 +45,7 @@ from allocator.releases.gates import FeatureGates, stored_object_gates
 from allocator.releases.serving import read_errors
 from allocator.validation import validate_documents
 from allocator.workload.claims import Workload, build_workload
+from allocator.workload.controllers import PodSet, pod_sets, template_errors
 from allocator.workload.pods import PodClaimError
 
 STRATEGIES = ("first", "spread", "pack")
@@ -49,9 +58,11 @@ class Step:
     node: str | None  # None: the inventory has no nodes
     pods: list[str]
     claims: list[dict]  # {"name", "devices": ["driver/pool/device", ...]}
+    workload: str = ""  # "<kind>/<name>" of the workload the copy is of
 
     def to_dict(self) -> dict:
-        return {"copy": self.copy, "node": self.node, "pods": self.pods, "claims": self.claims}
+        return {"copy": self.copy, "workload": self.workload, "node": self.node, "pods": self.pods,
+                "claims": self.claims}
 
 
 @dataclass
@@ -61,8 +72,10 @@ class CapacityReport:
     steps: list[Step] = field(default_factory=list)
     by_node: list[dict] = field(default_factory=list)
     by_pool: list[dict] = field(default_factory=list)
-    stopped_by: str = ""  # "max", "no node fits", "error"
-    next: dict | None = None  # why copy placed+1 fits nowhere: {"reason", "nodes": [{"name", "reason"}]}
+    stopped_by: str = ""  # "max", "all placed", "no node fits", "error"
+    # why copy placed+1 fits nowhere: {"reason", "workload", "pods", "nodes": [{"name", "reason"}]}
+    next: dict | None = None
+    workloads: list[dict] = field(default_factory=list)  # {"kind", "name", "asked", "placed"}
     error: str = ""
     # Each copy's node and the claims allocated for it (with status.allocation), for checking a plan.
     placements: list[tuple[model.Node, list[model.ResourceClaim]]] = field(default_factory=list, repr=False)
@@ -70,32 +83,45 @@ class CapacityReport:
 
     def to_dict(self) -> dict:
         return {"strategy": self.strategy, "placed": self.placed, "stoppedBy": self.stopped_by,
-                "byNode": self.by_node, "byPool": self.by_pool, "next": self.next, "error": self.error,
-                "steps": [s.to_dict() for s in self.steps]}
+                "workloads": self.workloads, "byNode": self.by_node, "byPool": self.by_pool, "next": self.next,
+                "error": self.error, "steps": [s.to_dict() for s in self.steps]}
 
 
 def plan(claims: list[model.ResourceClaim], templates: list[model.ResourceClaimTemplate], pods: list[model.Pod],
          classes: list[model.DeviceClass], slices: list[model.ResourceSlice], nodes: list[model.Node],
          gates: FeatureGates, strategy: str = "first", max_copies: int = 100,
-         taint_rules: list[model.DeviceTaintRule] = ()) -> CapacityReport:
-    """Place copies until one fits nowhere or ``max_copies`` are placed. Raises pods.PodClaimError and
-    AllocatorError (an error that makes the scheduler give up, e.g. an unknown class) as ``allocate`` does."""
+         taint_rules: list[model.DeviceTaintRule] = (), workloads: list[PodSet] | None = None) -> CapacityReport:
+    """Place copies until one fits nowhere, ``max_copies`` are placed or (with ``workloads``) every workload has
+    its count. Raises pods.PodClaimError and AllocatorError (an error that makes the scheduler give up, e.g. an
+    unknown class) as ``allocate`` does."""
     if strategy not in STRATEGIES:
         raise ValueError(f"unknown strategy {strategy!r}: one of {', '.join(STRATEGIES)}")
     report = CapacityReport(strategy)
     claims = copying.deepcopy(claims)  # allocations are written into the claims placed: not the caller's
     allocated = [c for c in claims if c.status.allocation is not None]
     shared = {_key(c): c for c in claims}  # claims named by pods: one object for every copy
-    consumers: Counter = Counter()
+    reserved = Counter({_key(c): len(c.status.reserved_for) for c in claims})  # consumers before the first copy
+    consumers: Counter = Counter(reserved)
     candidates = nodes_to_search(list(nodes), slices) or [model.Node(metadata=model.ObjectMeta(name=""))]
     local = _node_of_pool(slices)
-    for number in range(1, max_copies + 1):
-        work = _copy(number, claims, templates, pods, shared)
+    sets = list(workloads) if workloads else [_whole_input(claims, pods)]
+    placed: Counter = Counter()
+    number = 0
+    for pod_set, replica in _sequence(sets):
+        if number == max_copies:
+            report.stopped_by = "max"
+            break
+        number += 1
+        if workloads:
+            work = build_workload(list(shared.values()), templates, [pod_set.copy_pod(replica)])
+        else:
+            work = _copy(number, claims, templates, pods, shared)
+        names = [p.metadata.name for p in work.pods]
         full = [c for c in _claims_of(work) if _key(c) in shared and consumers[_key(c)] >= MAX_CONSUMERS]
         if full:
             report.stopped_by = "no node fits"
-            report.next = {"reason": f"claim {full[0].metadata.name!r} has {MAX_CONSUMERS} consumers, the most "
-                                     f"status.reservedFor may list", "nodes": []}
+            report.next = {"reason": _full_reason(full[0], reserved[_key(full[0])]), "workload": pod_set.label,
+                           "pods": names, "nodes": []}
             break
         pinned = [c for c in _claims_of(work) if c.status.allocation is not None]
         reachable = [n for n in candidates if all(_usable_on(c, n) for c in pinned)]
@@ -107,7 +133,8 @@ def plan(claims: list[model.ResourceClaim], templates: list[model.ResourceClaimT
         if outcome is None:
             report.stopped_by = "no node fits"
             report.unplaced = work.pending
-            report.next = _why_not(allocator, candidates, reachable, pinned, work.pending)
+            report.next = {**_why_not(allocator, candidates, reachable, pinned, work.pending),
+                           "workload": pod_set.label, "pods": names}
             report.error = report.next.pop("error", "")
             if report.error:
                 report.stopped_by = "error"
@@ -118,13 +145,39 @@ def plan(claims: list[model.ResourceClaim], templates: list[model.ResourceClaimT
         for claim in _claims_of(work):
             consumers[_key(claim)] += 1
         report.placed = number
+        placed[id(pod_set)] += 1
         report.placements.append((outcome.node, list(work.pending)))
-        report.steps.append(Step(number, outcome.node_name or None, [p.metadata.name for p in work.pods],
-                                 [_granted(c) for c in work.pending]))
+        report.steps.append(Step(number, outcome.node_name or None, names, [_granted(c) for c in work.pending],
+                                 workload=pod_set.label))
     else:
-        report.stopped_by = "max"
+        report.stopped_by = "all placed"
+    report.workloads = [s.to_dict(placed[id(s)]) for s in sets]
     _tally(report, allocated, slices, local)
     return report
+
+
+def _whole_input(claims, pods) -> PodSet:
+    """The input as one workload repeated as long as copies fit (no count): its pods, or its pending claims."""
+    if pods:
+        return PodSet("Pod", ", ".join(p.metadata.name for p in pods), pods[0].metadata.namespace, None, pods[0])
+    pending = [c for c in claims if c.status.allocation is None]
+    return PodSet("ResourceClaim", ", ".join(c.metadata.name for c in pending),
+                  pending[0].metadata.namespace if pending else "", None, model.Pod())
+
+
+def _sequence(sets: list[PodSet]):
+    """(workload, 0-based replica) for every copy, in placing order: a workload without a count never ends."""
+    for pod_set in sets:
+        replica = 0
+        while pod_set.asked is None or replica < pod_set.asked:
+            yield pod_set, replica
+            replica += 1
+
+
+def _full_reason(claim: model.ResourceClaim, before: int) -> str:
+    held = f" ({before} of them in its status.reservedFor before the first copy)" if before else ""
+    return (f"claim {claim.metadata.name!r} has {MAX_CONSUMERS} consumers{held}, the most status.reservedFor "
+            f"may list: the scheduler reports it as in use")
 
 
 def plan_texts(documents: str, inventory: str, gates: FeatureGates, strategy: str = "first",
@@ -136,23 +189,28 @@ def plan_texts(documents: str, inventory: str, gates: FeatureGates, strategy: st
     serve refused.
     """
     read = ReadResult()
-    for text in (inventory, documents):
+    sets: list[PodSet] = []
+    for which, text in enumerate((inventory, documents)):
         try:
             result = read_documents(text, limits=limits)
         except DiagnosticError as err:
             return None, list(err.diagnostics)
         errors = read_errors(result, gates)
+        if which == 1 and not errors:
+            sets, errors = pod_sets(text, result, limits=limits)
         if errors:
             return None, errors
         read.documents.extend(result.documents)
-    invalid = [d for d in validate_documents(read, gates, serving=gates, stored_gates=stored_object_gates(gates.release))
-               if d.severity == "error"]
+    stored_gates = stored_object_gates(gates.release)
+    invalid = [d for d in validate_documents(read, gates, serving=gates, stored_gates=stored_gates)
+               if d.severity == "error"] + template_errors(sets, read.documents, gates, stored_gates)
     if invalid:
         return None, invalid
     try:
         return plan(read.of_kind("ResourceClaim"), read.of_kind("ResourceClaimTemplate"), read.of_kind("Pod"),
                     read.of_kind("DeviceClass"), read.of_kind("ResourceSlice"), read.of_kind("Node"), gates,
-                    strategy=strategy, max_copies=max_copies, taint_rules=read.of_kind("DeviceTaintRule")), []
+                    strategy=strategy, max_copies=max_copies, taint_rules=read.of_kind("DeviceTaintRule"),
+                    workloads=sets or None), []
     except (AllocatorError, PodClaimError) as err:  # the scheduler gives up: an unknown class, a missing claim...
         return None, [Diagnostic(field="", type=INVALID, detail=str(err))]
 

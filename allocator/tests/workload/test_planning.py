@@ -272,7 +272,7 @@ def test_cli_prints_the_plan_and_exits_0(shared_file):
     out = json.loads(proc.stdout)
     assert out["placed"] == 4 and out["stoppedBy"] == "no node fits"
     assert [s["node"] for s in out["steps"]] == ["node-a", "node-a", "node-b", "node-b"]
-    assert "copy 5 does not fit" in proc.stderr
+    assert "copy 5 (Pod/worker) does not fit" in proc.stderr
 
 
 def test_cli_stops_at_max(shared_file):
