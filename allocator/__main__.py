@@ -92,17 +92,25 @@ Place copies of the input's workload one after another, as the scheduler
 would, until one fits on no node: a copy is every Pod of the input (without
 pods, every pending claim), renamed <name>-<n>; claims from templates are
 made anew for each copy, claims named by resourceClaimName are shared (at
-most 256 consumers), and every earlier copy's allocation is held. Node
-choice (--strategy): first (name order), spread (fewest of the node's own
-devices in use), pack (most in use); kube-scheduler scores nodes with its
-plugins and breaks ties at random, so these bracket what it does. Prints
-  {"strategy", "placed", "stoppedBy": "max"|"no node fits"|"error",
+most 256 consumers, those already in status.reservedFor included), and every
+earlier copy's allocation is held. With Deployments, ReplicaSets or
+StatefulSets (spec.replicas) or Jobs (spec.parallelism, at most
+spec.completions) in the input, each is a workload of that many copies of its
+pod template, a bare Pod one; the copies are placed in the order written, all
+of one workload before the next, named as the controllers name their pods,
+and placing stops when each has its count. Node choice (--strategy): first
+(name order), spread (fewest of the node's own devices in use), pack (most in
+use); kube-scheduler scores nodes with its plugins and breaks ties at random,
+so these bracket what it does. --max caps the copies placed in all. Prints
+  {"strategy", "placed", "stoppedBy": "max"|"all placed"|"no node fits"|"error",
+   "workloads": [{"kind", "name", "asked", "placed"}] (asked null: as many as fit),
    "byNode": [{"name", "copies", "used", "total"}],
    "byPool": [{"driver", "pool", "node", "used", "total"}],
-   "next": {"reason", "nodes": [{"name", "reason"}]} or null,
-   "error", "steps": [{"copy", "node", "pods", "claims": [{"name", "devices"}]}]}
-Exit 0 when at least one copy fits, 1 when none does, 2 on invalid input or
-an error that makes the scheduler give up (message on stderr).
+   "next": {"reason", "workload", "pods", "nodes": [{"name", "reason"}]} or null,
+   "error", "steps": [{"copy", "workload", "node", "pods", "claims": [{"name", "devices"}]}]}
+Exit 0 when at least one copy fits (or every count is placed), 1 when none
+does, 2 on invalid input or an error that makes the scheduler give up
+(message on stderr).
 """
 
 

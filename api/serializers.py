@@ -366,18 +366,24 @@ class EvaluateResponseSerializer(serializers.Serializer):
 class CapacityResponseSerializer(serializers.Serializer):
     strategy = serializers.CharField()
     placed = serializers.IntegerField(help_text="How many copies were placed.")
-    stoppedBy = serializers.ChoiceField(choices=["max", "no node fits", "error"],
-                                        help_text="Why placing stopped.")
+    stoppedBy = serializers.ChoiceField(choices=["max", "all placed", "no node fits", "error"],
+                                        help_text="Why placing stopped (`all placed`: every workload has its count).")
+    workloads = serializers.ListField(child=serializers.DictField(), help_text="`{kind, name, asked, placed}` per "
+                                      "workload, in placing order: Deployments, ReplicaSets and StatefulSets "
+                                      "(`spec.replicas`), Jobs (`spec.parallelism`, at most `spec.completions`), "
+                                      "bare Pods (1); without any of those one entry for the whole input, `asked` "
+                                      "null (as many as fit).")
     byNode = serializers.ListField(child=serializers.DictField(), help_text="`{name, copies, used, total}` per "
                                    "node: copies placed there, its own devices in use and in all.")
     byPool = serializers.ListField(child=serializers.DictField(), help_text="`{driver, pool, node, used, total}` "
                                    "per pool (`node` null for a pool of several nodes).")
-    next = serializers.DictField(allow_null=True, help_text="Why the next copy fits on no node: `{reason, nodes: "
-                                 "[{name, reason}]}`; null when `max` copies were placed.")
+    next = serializers.DictField(allow_null=True, help_text="Why the next copy fits on no node: `{reason, "
+                                 "workload, pods, nodes: [{name, reason}]}` (`workload` as `Kind/name`); null when "
+                                 "placing stopped at `max` or with every count placed.")
     error = serializers.CharField(allow_blank=True, help_text="The scheduler's error when no node fits and "
                                   "Allocate failed with an error on some (stoppedBy `error`).")
-    steps = serializers.ListField(child=serializers.DictField(), help_text="Each copy: `{copy, node, pods, "
-                                  "claims: [{name, devices}]}`, devices as `driver/pool/device`.")
+    steps = serializers.ListField(child=serializers.DictField(), help_text="Each copy: `{copy, workload, node, "
+                                  "pods, claims: [{name, devices}]}`, devices as `driver/pool/device`.")
 
 
 # --- Responses -------------------------------------------------------------

@@ -64,3 +64,58 @@ class CapacityTestCase(APITestCase):
         r = self.capacity(documents=POD.replace("resourceClaimTemplateName: one-gpu", "resourceClaimTemplateName: x"))
         [error] = self.assertErrors(r, 400)
         self.assertIn('resource claim template "x" not found', error["detail"])
+
+
+DEPLOYMENT = POD[: POD.index("---\n")] + """\
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers: [{name: c, image: x}]
+      resourceClaims: [{name: gpu, resourceClaimTemplateName: one-gpu}]
+---
+apiVersion: batch/v1
+kind: Job
+metadata: {name: train}
+spec:
+  parallelism: 3
+  template:
+    spec:
+      restartPolicy: Never
+      containers: [{name: c, image: x}]
+      resourceClaims: [{name: gpu, resourceClaimTemplateName: one-gpu}]
+"""
+
+
+class WorkloadsTestCase(APITestCase):
+    def capacity(self, documents: str, **body):
+        return self.post_json("/api/v1/capacity", {"documents": documents, "inventory": "two-gpus", **body})
+
+    def test_each_workload_has_its_count_and_next_names_the_one_that_ran_out(self):
+        r = self.capacity(DEPLOYMENT)
+        self.assertEqual(r.status_code, 200, r.content)
+        body = r.json()
+        self.assertEqual(body["workloads"], [{"kind": "Deployment", "name": "web", "asked": 1, "placed": 1},
+                                             {"kind": "Job", "name": "train", "asked": 3, "placed": 1}])
+        self.assertEqual([s["workload"] for s in body["steps"]], ["Deployment/web", "Job/train"])
+        self.assertTrue(body["steps"][1]["pods"][0].startswith("train-"))
+        self.assertEqual((body["stoppedBy"], body["next"]["workload"]), ("no node fits", "Job/train"))
+
+    def test_every_count_placed(self):
+        body = self.capacity(DEPLOYMENT.replace("parallelism: 3", "parallelism: 1")).json()
+        self.assertEqual((body["placed"], body["stoppedBy"], body["next"]), (2, "all placed", None))
+
+    def test_a_pod_alone_is_repeated_with_no_count(self):
+        body = self.capacity(POD).json()
+        self.assertEqual(body["workloads"], [{"kind": "Pod", "name": "trainer", "asked": None, "placed": 2}])
+
+    def test_a_bad_count_is_a_located_400(self):
+        r = self.capacity(DEPLOYMENT.replace("replicas: 1", "replicas: -3"))
+        [error] = self.assertErrors(r, 400, type="Invalid value", field="spec.replicas")
+        self.assertEqual((error["kind"], error["name"], error["line"]), ("Deployment", "web", 13))
