@@ -22,6 +22,7 @@ CHART_ROWS = 24  # bars drawn per section (those in use first); the tables list 
 NEXT_NODES = 12  # node names shown per grouped reason
 NEXT_GROUPS = 8  # reasons shown (the commonest); the rest are counted
 TABLE_OPEN = 16  # the tables show open up to this many rows in all; more wait behind their summary
+STEPS_SHOWN = 10  # copies listed before "Show all"; the rest wait behind a disclosure
 
 # The chart's geometry (SVG user units): a label column, then the bar, then the figures.
 WIDTH, LABEL, BAR, ROW, HEADING = 640, 230, 280, 22, 28
@@ -44,7 +45,7 @@ def run(state: State) -> dict:
                                 strategy=state.capacity_strategy, max_copies=count,
                                 limits=engine_limits(stored=bool(state.inventory_id)))
     if errors:
-        return {"capacity_errors": [d.message() for d in errors[:20]]}
+        return {"capacity_errors": [str(d) for d in errors[:20]]}  # located: line, column, object, field
     return {"capacity": view(report.to_dict(), count)}
 
 
@@ -52,10 +53,34 @@ def view(report: dict, count: int) -> dict:
     """The report with what the template shows: the stop, the chart's rows, the next copy's reasons grouped."""
     pools = [{**p, "label": f"{p['driver']} / {p['pool']}"} for p in report["byPool"]]
     nodes = [{**n, "label": n["name"] or "(no node)"} for n in report["byNode"]]
+    workloads = report.get("workloads") or []
+    counted = any(w["asked"] is not None for w in workloads)
     return {**report, "count": count, "asMany": count == settings.CAPACITY_MAX_COPIES,
             "pools": pools, "nodes": nodes, "chart": chart(pools, nodes),
             "tableOpen": len(pools) + len(nodes) <= TABLE_OPEN,
+            "counted": counted, "asked": sum(w["asked"] or 0 for w in workloads) if counted else None,
+            "workloadRows": workload_rows(workloads, report.get("next")),
+            **steps_view(report.get("steps") or []),
             **next_groups(report.get("next"))}
+
+
+def workload_rows(workloads: list[dict], next_copy: dict | None) -> list[dict]:
+    """Each workload with its ``label`` (Kind/name), how many copies it is ``short`` of its count, and whether
+    it is the one whose next copy fits nowhere (``ranOut``)."""
+    stopped_at = (next_copy or {}).get("workload")
+    return [{**w, "label": f"{w['kind']}/{w['name']}",
+             "short": w["asked"] - w["placed"] if w["asked"] is not None else 0,
+             "ranOut": stopped_at == f"{w['kind']}/{w['name']}"} for w in workloads]
+
+
+def steps_view(steps: list[dict]) -> dict:
+    """The copies in placing order, one row each (copy, workload, pods, node, devices by claim): the first
+    ``STEPS_SHOWN`` in ``stepsShown``, the others in ``stepsRest`` (behind "Show all")."""
+    rows = [{"copy": s["copy"], "workload": s.get("workload") or "", "pods": s.get("pods") or [],
+             "node": s.get("node") or "(no node)",
+             "claims": [{"name": c["name"], "devices": c["devices"]} for c in s.get("claims") or []]}
+            for s in steps]
+    return {"stepsShown": rows[:STEPS_SHOWN], "stepsRest": rows[STEPS_SHOWN:]}
 
 
 def next_groups(next_copy: dict | None) -> dict:
