@@ -50,6 +50,7 @@ class PodSet:
     asked: int | None
     pod: model.Pod
     indexed: bool = False  # a Job with completionMode Indexed
+    first_ordinal: int = 0  # a StatefulSet's spec.ordinals.start
     order: tuple = ()  # where it was written (file, document): copies are placed in this order
     document: Document | None = None  # the template read as a Pod, for validation
     source: str = ""  # the file it was read from, on the command line
@@ -63,11 +64,12 @@ class PodSet:
         if self.kind == "Pod":
             return self.name
         if self.kind == "StatefulSet":
-            return f"{self.name}-{replica}"
+            return f"{self.name}-{self.first_ordinal + replica}"
         if self.kind == "Deployment":
             return _generated(f"{self.name}-{_template_hash(self.namespace, self.name)}-", self.namespace, replica)
         if self.kind == "Job" and self.indexed:
-            return _generated(f"{self.name}-{replica}-", self.namespace, replica)
+            index = f"-{replica}-"  # the Job's name is cut, not the index, when the two are too long
+            return _generated(self.name[: _MAX_BASE - len(index)] + index, self.namespace, replica)
         return _generated(f"{self.name}-", self.namespace, replica)
 
     def copy_pod(self, replica: int) -> model.Pod:
@@ -152,14 +154,18 @@ def _controller(data: dict, pos, index: int, file: int, default_namespace: str
         fail("spec", REQUIRED, "", position_in(data, "spec"))
         return None, errors
 
-    def number(key: str, default: int | None) -> int | None:
-        value = spec.get(key)
+    def number_in(where: dict, key: str, default: int | None = 0, path: str = "spec.ordinals") -> int | None:
+        value = where.get(key)
         if value is None:
             return default
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            fail(f"spec.{key}", INVALID, "must be greater than or equal to 0", position_in(spec, key), value=repr(value))
+            fail(f"{path}.{key}", INVALID, "must be greater than or equal to 0", position_in(where, key),
+                 value=repr(value))
             return default
         return value
+
+    def number(key: str, default: int | None) -> int | None:
+        return number_in(spec, key, default, "spec")
 
     indexed = False
     if kind == "Job":
@@ -170,6 +176,10 @@ def _controller(data: dict, pos, index: int, file: int, default_namespace: str
         indexed = spec.get("completionMode") == "Indexed"
     else:
         asked = number("replicas", 1)
+    first_ordinal = 0
+    if kind == "StatefulSet" and isinstance(spec.get("ordinals"), dict):
+        ordinals = spec["ordinals"]
+        first_ordinal = number_in(ordinals, "start")
     template = spec.get("template")
     pod_spec = template.get("spec") if isinstance(template, dict) else None
     if not isinstance(pod_spec, dict):
@@ -185,8 +195,8 @@ def _controller(data: dict, pos, index: int, file: int, default_namespace: str
     if read.errors:
         return None, [relocated(d, kind, name) for d in read.errors]
     document = read.documents[0]
-    return PodSet(kind, name, namespace, asked, document.obj, indexed=indexed, order=(file, index),
-                  document=document), []
+    return PodSet(kind, name, namespace, asked, document.obj, indexed=indexed, first_ordinal=first_ordinal,
+                  order=(file, index), document=document), []
 
 
 def relocated(diagnostic: Diagnostic, kind: str, name: str) -> Diagnostic:

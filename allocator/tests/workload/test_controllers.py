@@ -314,3 +314,16 @@ def test_cli_refuses_a_bad_template_at_the_file_line_and_field(deployment_files,
     proc = run("capacity", deployment_files[0], str(path))
     assert proc.returncode == 2
     assert f"{path}:13:" in proc.stderr and "Deployment 'web': spec.replicas: Invalid value" in proc.stderr
+
+
+def test_statefulset_ordinals_start_where_spec_ordinals_says():
+    report = _plan(TEMPLATE + _controller("StatefulSet", "db", "  replicas: 2\n  ordinals: {start: 5}"))
+    assert [s.pods for s in report.steps] == [["db-5"], ["db-6"]]
+
+
+def test_a_long_indexed_job_name_is_cut_before_its_index():
+    name = "j" * 70
+    text = TEMPLATE + _controller("Job", name, "  parallelism: 2\n  completionMode: Indexed")
+    sets, _ = pod_sets(text, read_documents(text))
+    pods = [sets[0].pod_name(i) for i in range(2)]
+    assert [len(p) for p in pods] == [63, 63] and pods[0][:58].endswith("-0-") and pods[1][:58].endswith("-1-")
