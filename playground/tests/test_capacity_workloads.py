@@ -92,3 +92,7 @@ class WorkloadsPanelTestCase(BaseTestCase):
         self.assertNotContains(r, 'id="capacity-workloads"')
         self.assertContains(r, '<table id="capacity-steps-first"', html=False)
         self.assertEqual([s["pods"] for s in r.context["capacity"]["stepsShown"]], [[]] * 4)
+
+    def test_the_panel_says_which_objects_carry_a_count(self):
+        r = self.client.get("/")
+        self.assertContains(r, "Deployments, ReplicaSets and StatefulSets ask for <code>spec.replicas</code>", html=False)
