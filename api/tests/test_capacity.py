@@ -119,3 +119,29 @@ class WorkloadsTestCase(APITestCase):
         r = self.capacity(DEPLOYMENT.replace("replicas: 1", "replicas: -3"))
         [error] = self.assertErrors(r, 400, type="Invalid value", field="spec.replicas")
         self.assertEqual((error["kind"], error["name"], error["line"]), ("Deployment", "web", 13))
+
+    def test_the_consumers_in_reservedfor_count_toward_the_256(self):
+        consumers = "".join(f"\n  - {{resource: pods, name: p{i}, uid: u{i}}}" for i in range(255))
+        documents = f"""\
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {{name: shared}}
+spec:
+  devices:
+    requests: [{{name: gpu, exactly: {{deviceClassName: gpu.example.com}}}}]
+status:
+  allocation:
+    devices:
+      results: [{{request: gpu, driver: gpu.example.com, pool: worker-1, device: gpu-0}}]
+  reservedFor:{consumers}
+---
+apiVersion: v1
+kind: Pod
+metadata: {{name: user}}
+spec:
+  containers: [{{name: c, image: x}}]
+  resourceClaims: [{{name: gpu, resourceClaimName: shared}}]
+"""
+        body = self.capacity(documents, max=5).json()
+        self.assertEqual((body["placed"], body["stoppedBy"]), (1, "no node fits"))
+        self.assertIn("256 consumers (255 of them in its status.reservedFor", body["next"]["reason"])
