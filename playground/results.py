@@ -282,6 +282,7 @@ def nodes_view(report: dict, node_filter: str = "") -> dict:
         "shown": len(shown),
         "fit_count": len(fit),
         "fit": _listed(fit),
+        "scored": any("score" in n for n in nodes),  # the scheduler's DRA score (allocation.scoring)
         "groups": [{"count": len(names), "reason": reason, **_listed(names)} for reason, names in ordered],
     }
 
