@@ -47,9 +47,10 @@ subrequests ranked higher score more; "score" is normalised as the scheduler
 does, given only on the nodes scored); among equal scores the scheduler
 picks at random, we take the first by name. When the granted devices have
 binding conditions, "binding" says that the allocation is not final until
-the driver reports them, and what the scheduler does meanwhile. A node where the
-scheduler's Allocate failed with an error (invalid resource pools) has
-"error": true; when no node fits and some failed so, the exit status is 2.
+the driver reports them, and what the scheduler does meanwhile (also with
+--node). A node where the scheduler's Allocate failed with an error
+(invalid resource pools) has "error": true; when no node fits and some
+failed so, the exit status is 2.
 
 Exit 2: unreadable or invalid input, an object in a version the release
 does not serve (none at all while DynamicResourceAllocation is off), an
