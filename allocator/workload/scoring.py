@@ -8,7 +8,8 @@ subrequest at index ``i`` was the one allocated (8 is the API's
 ``FirstAvailableDeviceRequestMaxSize``): a request served by its first
 choice adds 8, by its second 7, and so on. Requests with ``exactly`` add
 nothing. The pod's claims that are already allocated count through their
-``status.allocation``, the same on every node (upstream pull request 139017,
+``status.allocation``, the same on every node, when some claim is pending (with
+none the plugin has no allocation for any node and scores 0; upstream pull request 139017,
 in the 1.35 and 1.36 patch releases of June 2026; before it, a pod mixing
 allocated and pending claims made Score fail, which we do not model).
 
@@ -149,6 +150,8 @@ def score_nodes(fitting: Sequence[AllocationOutcome], gates: FeatureGates,
     reason = not_scored_reason(gates)
     if reason is not None:
         return Scoring(False, f"{reason}; among equals it picks at random, we show the first by name", first)
+    if not any(o.claims for o in fitting):
+        allocated = ()  # nothing to allocate: the plugin made no allocation on any node, so every score is 0
     raws = [raw_score(o, allocated) for o in fitting]
     normalized = normalize(raws)
     best = max(normalized)

@@ -152,6 +152,38 @@ spec:
     assert _scores(report) == {"node-a": (100, 16), "node-c": (100, 16), "node-b": (None, None)}
 
 
+def test_with_nothing_pending_every_score_is_0():
+    # The pod's only claim is allocated on a device every node reaches: the plugin allocates nothing, scores 0.
+    shared = INVENTORY + """---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: shared}
+spec:
+  driver: gpu.example.com
+  allNodes: true
+  pool: {name: shared, generation: 1, resourceSliceCount: 1}
+  devices: [{name: net-0, attributes: {size: {string: big}}}]
+"""
+    held = claim("held") + """status:
+  allocation:
+    devices:
+      results: [{request: gpu/big, driver: gpu.example.com, pool: shared, device: net-0}]
+    nodeSelector:
+      nodeSelectorTerms: [{matchExpressions: [{key: none, operator: DoesNotExist}]}]
+"""
+    pod = """
+apiVersion: v1
+kind: Pod
+metadata: {name: p}
+spec:
+  containers: [{name: c, image: x}]
+  resourceClaims: [{name: held, resourceClaimName: held}]
+"""
+    report = analyze(held + "---" + pod, shared).to_dict()
+    assert report["allocation"]["status"] == "allocated", report["allocation"]
+    assert _scores(report) == {n: (0, 0) for n in ("node-a", "node-b", "node-c")}
+
+
 def test_the_command_line_prints_the_scores(tmp_path):
     (tmp_path / "inv.yaml").write_text(INVENTORY)
     (tmp_path / "claim.yaml").write_text(claim())
