@@ -8,10 +8,11 @@ subrequest at index ``i`` was the one allocated (8 is the API's
 ``FirstAvailableDeviceRequestMaxSize``): a request served by its first
 choice adds 8, by its second 7, and so on. Requests with ``exactly`` add
 nothing. The pod's claims that are already allocated count through their
-``status.allocation``, the same on every node, when some claim is pending (with
-none the plugin has no allocation for any node and scores 0; upstream pull request 139017,
+``status.allocation``, the same on every node (upstream pull request 139017,
 in the 1.35 and 1.36 patch releases of June 2026; before it, a pod mixing
-allocated and pending claims made Score fail, which we do not model).
+allocated and pending claims made Score fail, which we do not model), but
+only beside pending ones: with none pending the plugin made no allocation
+for any node and scores every node 0.
 
 NormalizeScore is the scheduler's default one: ``100 * raw // highest raw``
 over the nodes that fit; when every raw score is 0 they all stay 0.
