@@ -76,3 +76,36 @@ spec:
         self.assertIn('waits for binding conditions</span>', html)
         html = self.post(inventory_slug="", inventory=FABRIC, documents=TWO_ACCELERATORS, kubernetes_version="1.35")
         self.assertNotIn("binding-note", html)
+
+
+class ManyNodesScoringTestCase(BaseTestCase):
+    def test_the_grouped_table_counts_the_nodes_per_score(self):
+        # 25 nodes (the table groups above 20): node-07 alone has the big GPU the claim prefers.
+        objects = ["apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: gpu}\nspec:\n"
+                   "  selectors: [{cel: {expression: device.driver == 'gpu.example.com'}}]\n"]
+        for i in range(25):
+            size = "big" if i == 7 else "small"
+            objects.append(f"apiVersion: v1\nkind: Node\nmetadata: {{name: node-{i:02}}}\n")
+            objects.append(
+                "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\n"
+                f"metadata: {{name: node-{i:02}}}\nspec:\n  driver: gpu.example.com\n  nodeName: node-{i:02}\n"
+                f"  pool: {{name: node-{i:02}, generation: 1, resourceSliceCount: 1}}\n"
+                f"  devices: [{{name: gpu-0, attributes: {{size: {{string: {size}}}}}}}]\n")
+        documents = """apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: gpu}
+spec:
+  devices:
+    requests:
+    - name: gpu
+      firstAvailable:
+      - {name: big, deviceClassName: gpu, selectors: [{cel: {expression: "device.attributes['gpu.example.com'].size == 'big'"}}]}
+      - {name: small, deviceClassName: gpu, selectors: [{cel: {expression: "device.attributes['gpu.example.com'].size == 'small'"}}]}
+"""
+        r = self.client.post("/", {"inventory_slug": "", "inventory": "---\n".join(objects), "documents": documents,
+                                   "node": "", "kubernetes_version": "1.37"}, headers=HTMX)
+        html = r.content.decode()
+        self.assertIn('<code id="allocated-node">node-07</code>', html)
+        self.assertIn('<p id="node-score-groups" class="node-scores">DRA scores: 100 on 1 node, 87 on 24 nodes</p>',
+                      html)
+        self.assertIn("node-07 has the best DRA score (100)", html)
