@@ -35,12 +35,22 @@ reason on stderr). The node's labels come from its Node object, if given.
 
 Without --node, every node is tried: the Node objects of the input (else the
 node names the slices use), in name order. Prints
-  {"node": FIRST_NODE_THAT_FITS or null,
+  {"node": CHOSEN_NODE or null,
    "claims": [the claims allocated on that node],
-   "nodes": [{"name": NODE, "fits": true|false, "reason": WHY_NOT}, ...]}
-and exits 0 when some node fits, 1 when none does. A node where the
-scheduler's Allocate failed with an error (invalid resource pools) has
-"error": true; when no node fits and some failed so, the exit status is 2.
+   "nodes": [{"name": NODE, "fits": true|false, "reason": WHY_NOT,
+              "score": 0-100, "rawScore": N}, ...],
+   "scoring": {"scored": true|false, "note": WHY, "tied": [NODE, ...]}}
+and exits 0 when some node fits, 1 when none does. The chosen node is the
+first in name order that fits, or, from 1.35 when several fit, the one with
+the best DRA score (the scheduler's DynamicResources Score: firstAvailable
+subrequests ranked higher score more; "score" is normalised as the scheduler
+does, given only on the nodes scored); among equal scores the scheduler
+picks at random, we take the first by name. When the granted devices have
+binding conditions, "binding" says that the allocation is not final until
+the driver reports them, and what the scheduler does meanwhile (also with
+--node). A node where the scheduler's Allocate failed with an error
+(invalid resource pools) has "error": true; when no node fits and some
+failed so, the exit status is 2.
 
 Exit 2: unreadable or invalid input, an object in a version the release
 does not serve (none at all while DynamicResourceAllocation is off), an
@@ -351,9 +361,11 @@ def _allocate(args) -> int:
     from allocator.allocation.allocator import AllocatorError, node_error, search_nodes
     from allocator.allocation.allocator import allocate_claims as allocate_on_node
     from allocator.validation.classic import handed_to_controllers
+    from allocator.workload.binding import binding_note
     from allocator.workload.claims import build_workload, claim_api_versions
     from allocator.workload.pinning import deallocated, freeable, pin_reason, pinned_claims, unavailable_on
     from allocator.workload.pods import PodClaimError
+    from allocator.workload.scoring import pod_allocated_claims, score_nodes
 
     try:
         gates, documents = _gates_and_documents(args)
@@ -396,13 +408,16 @@ def _allocate(args) -> int:
             print(f"error: {err}", file=sys.stderr)
             return EXIT_ERROR
         refused = {id(o): unavailable_on(pinned, o.node) for o in outcomes if o.allocated} if pinned else {}
-        fit = next((o for o in outcomes if o.allocated and not refused.get(id(o))), None)
+        # Among the nodes that fit, the best DRA score (allocator.workload.scoring); ties by name order.
+        scoring = score_nodes([o for o in outcomes if o.allocated and not refused.get(id(o))], gates,
+                              pod_allocated_claims(work), node_given=args.node is not None)
+        fit = scoring.chosen
         reasons = {id(o): pin_reason(refused[id(o)]) if refused.get(id(o)) else o.reason for o in outcomes}
         # An inventory without nodes is tried on one nameless node: its name is null.
         table = [{"name": o.node_name or None, "fits": o is fit or (o.allocated and not refused.get(id(o))),
                   **({} if o.allocated and not refused.get(id(o)) else {"reason": reasons[id(o)]}),
                   **({"pinnedBy": [c.metadata.name for c in refused[id(o)]]} if refused.get(id(o)) else {}),
-                  **({"error": True} if o.error else {})}
+                  **({"error": True} if o.error else {}), **scoring.node_fields(o)}
                  for o in outcomes]
         error = node_error(outcomes)
         noted = {id(c) for claims in refused.values() for c in claims}
@@ -427,12 +442,17 @@ def _allocate(args) -> int:
             if not_freed:
                 print(f"  PostFilter frees no claim (still not schedulable): {'; '.join(not_freed)}", file=sys.stderr)
             return EXIT_UNSATISFIABLE
-        _print({"node": args.node, "claims": _claims_json(pending, outcome.results, versions), **retry}, args.output)
+        binding = binding_note(pending, outcome.results, gates)
+        _print({"node": args.node, "claims": _claims_json(pending, outcome.results, versions), **retry,
+                **({"binding": binding} if binding else {})}, args.output)
         return EXIT_OK
 
+    binding = binding_note(pending, fit.results, gates) if fit else None
     _print({"node": (fit.node_name or None) if fit else None,
             "claims": _claims_json(pending, fit.results, versions) if fit else [],
-            "nodes": table, **retry, **({"notFreed": [c.metadata.name for c in unavailable]} if unavailable else {})},
+            "nodes": table, "scoring": scoring.to_dict(), **retry,
+            **({"notFreed": [c.metadata.name for c in unavailable]} if unavailable else {}),
+            **({"binding": binding} if binding else {})},
            args.output)
     if error:  # no node fits and Allocate failed with an error on some: the error is the answer
         print(f"error: {error}", file=sys.stderr)

@@ -4,9 +4,10 @@
 reads the user's documents and the inventory (each text within the caller's
 ``limits``: see ``limits``), validates both like the
 apiserver, warns about selectors that would abort allocation, allocates the
-pending claims like the scheduler (on the given node, or on the first node in
-name order that fits), explains per request which devices match and why the
-others do not, and maps the grant to containers. Bad input never raises: it
+pending claims like the scheduler (on the given node, or on the node that fits
+with the best DRA score, the first in name order among equals), explains per
+request which devices match and why the others do not, and maps the grant to
+containers. Bad input never raises: it
 becomes diagnostics. Only an unknown feature gate or release raises
 ``FeatureGateError``, since that is a mistake in the call, not in the YAML.
 """
@@ -36,9 +37,11 @@ from allocator.releases.serving import dra_off_message
 from allocator.validation import classic, inventory_warnings, validate_documents
 from allocator.validation.cel import ExpressionLocator
 from allocator.validation.warnings import selector_expressions
+from allocator.workload.binding import binding_note
 from allocator.workload.claims import Workload, build_workload, claim_api_versions
 from allocator.workload.pinning import deallocated, freeable, pin_reason, pinned_claims, unavailable_on
 from allocator.workload.pods import PodClaimError, container_devices
+from allocator.workload.scoring import pod_allocated_claims, score_nodes
 
 DOCUMENTS = "documents"
 INVENTORY = "inventory"
@@ -221,7 +224,7 @@ def _schedule(report: Report, combined: ReadResult, work: Workload, node: str | 
 
 def _allocate(report: Report, combined: ReadResult, work: Workload, node: str | None, gates: FeatureGates,
               pinned: list[model.ResourceClaim] = ()) -> list[model.ResourceClaim]:
-    """Allocate on ``node`` or the first node that fits; the claims come back in the versions they were written in.
+    """Allocate on ``node`` or the best-scoring node that fits; the claims come back in the versions written in.
 
     A node that the ``pinned`` claims' allocations do not reach does not fit. When no node fits
     (and no error decided), returns the pinned claims some node refused the pod for, where the
@@ -237,7 +240,7 @@ def _allocate(report: Report, combined: ReadResult, work: Workload, node: str | 
         alloc.update(status="error", error=str(err), reasons=[str(err)])
         return []
     candidates = [make_node(node, nodes)] if node else (nodes_to_search(nodes, slices) or [make_node("")])
-    # Every candidate is tried, for the node table; the first that fits is chosen.
+    # Every candidate is tried, for the node table; the best-scoring node that fits is chosen.
     outcomes = []
     # Python's cyclic GC paused, as in Allocator.allocate_each: the search makes many short-lived objects
     # while a big inventory stays alive, and each collection would walk the inventory again.
@@ -248,7 +251,10 @@ def _allocate(report: Report, combined: ReadResult, work: Workload, node: str | 
             outcomes.append(outcome)
         # Filter: a node the pod's allocated claims do not reach does not fit, even where the pending ones would.
         refused = {id(o): unavailable_on(pinned, o.node) for o in outcomes if o.allocated} if pinned else {}
-        chosen = next((o for o in outcomes if o.allocated and not refused.get(id(o))), None)
+        # Score: among the nodes that fit, the best DRA score (workload.scoring); ties by name order.
+        scoring = score_nodes([o for o in outcomes if o.allocated and not refused.get(id(o))], gates,
+                              pod_allocated_claims(work), node_given=bool(node))
+        chosen = scoring.chosen
         results = chosen.results if chosen else None  # built lazily; may raise like upstream's Allocate
     except AllocatorError as err:
         alloc.update(status="error", error=str(err), reasons=[str(err)])
@@ -264,7 +270,9 @@ def _allocate(report: Report, combined: ReadResult, work: Workload, node: str | 
     report.nodes = [{"name": o.node_name, "fits": o.allocated and not refused.get(id(o)),
                      "reason": reasons[id(o)] or None, "error": bool(o.error),
                      **({"pinnedBy": [c.metadata.name for c in refused[id(o)]]} if refused.get(id(o)) else {}),
-                     **({"proof": o.proof.to_dict()} if o.proof is not None else {})} for o in outcomes]
+                     **({"proof": o.proof.to_dict()} if o.proof is not None else {}),
+                     **scoring.node_fields(o)} for o in outcomes]
+    alloc["scoring"] = scoring.to_dict()
     error = node_error(outcomes)
     if error:
         # Allocate failed with an error (invalid pools) where nothing fits: the scheduler reports that error.
@@ -288,6 +296,9 @@ def _allocate(report: Report, combined: ReadResult, work: Workload, node: str | 
     versions = claim_api_versions(combined.documents, work)
     alloc.update(status="allocated", node=chosen.node_name,
                  claims=[claim_to_json(c, r, versions[id(c)]) for c, r in zip(work.pending, results, strict=True)])
+    binding = binding_note(work.pending, results, gates)
+    if binding is not None:  # the grant waits for its drivers' binding conditions (workload.binding)
+        alloc["binding"] = binding
     by_claim = dict(zip((c.metadata.name for c in work.pending), results, strict=True))
     for pod in work.pods:
         for view in container_devices(pod, work.pod_claims[pod.metadata.name], by_claim):

@@ -498,6 +498,57 @@ NOT_FREED_HELP = (
     "frees none of them because status.reservedFor names another pod (\"still not schedulable\").")
 
 
+SCORE_HELP = (
+    "From Kubernetes 1.35, on each node that fits when more than one does and no node was named: the scheduler's "
+    "DynamicResources score normalised as the scheduler does (100 * raw / the highest raw score, rounded down; "
+    "all 0 when every raw score is 0). The chosen node has the best one; among equals the scheduler picks at "
+    "random (its other plugins' scores aside) and the playground takes the first by name.")
+RAW_SCORE_HELP = (
+    "With `score`: the plugin's raw score, 8 - i for every request with firstAvailable whose subrequest at index i "
+    "was allocated on this node (8 = FirstAvailableDeviceRequestMaxSize), over the pod's claims, including those "
+    "already allocated; 0 for `exactly` requests.")
+
+
+class ScoringSerializer(serializers.Serializer):
+    scored = serializers.BooleanField(help_text=(
+        "Whether the nodes that fit were scored: false before 1.35, with DRAPrioritizedList off, when one node "
+        "fits, when no node fits, or when the node was named."))
+    note = serializers.CharField(help_text="What was done and why, in a sentence (ties: the scheduler picks at random).")
+    tied = serializers.ListField(child=serializers.CharField(), help_text=(
+        "The nodes sharing the best score, in name order, when more than one does (the first is the one shown)."))
+
+
+class BindingDeviceSerializer(serializers.Serializer):
+    claim = serializers.CharField(help_text="NAMESPACE/NAME of the claim.")
+    request = serializers.CharField()
+    driver = serializers.CharField()
+    pool = serializers.CharField()
+    device = serializers.CharField()
+    bindingConditions = serializers.ListField(child=serializers.CharField())
+    bindingFailureConditions = serializers.ListField(child=serializers.CharField())
+
+
+class BindingSerializer(serializers.Serializer):
+    devices = BindingDeviceSerializer(many=True, help_text="The granted devices that carry binding conditions.")
+    conditions = serializers.ListField(child=serializers.CharField(), help_text="Their binding conditions, once each.")
+    failureConditions = serializers.ListField(child=serializers.CharField(),
+                                              help_text="Their binding failure conditions, once each.")
+    timeoutSeconds = serializers.IntegerField(help_text="The scheduler's default binding timeout: 600.")
+    timeoutSetting = serializers.CharField(help_text=(
+        "Where the timeout is set in this release: fixed in 1.34; from 1.35 `bindingTimeout` in the "
+        "DynamicResources plugin's args of the KubeSchedulerConfiguration (default 10 minutes)."))
+    pollSeconds = serializers.IntegerField(help_text="How often PreBind reads the claims while it waits: 5.")
+    message = serializers.CharField(help_text="The same in words, as the page shows it.")
+
+
+BINDING_HELP = (
+    "Present when granted devices carry bindingConditions (DRADeviceBindingConditions and "
+    "DRAResourceClaimDeviceStatus on; beta and on by default from 1.36): the allocation is not final until the "
+    "driver reports every condition True in the claim's status.devices; the scheduler waits in PreBind up to the "
+    "binding timeout, and on a failure condition or the timeout clears the allocation and schedules the pod again.")
+SCORING_HELP = "How the node was chosen among those that fit (the scheduler's DRA score, 1.35+)."
+
+
 class NodeAttemptSerializer(serializers.Serializer):
     name = serializers.CharField(allow_null=True)
     fits = serializers.BooleanField()
@@ -539,6 +590,8 @@ class AllocateResponseSerializer(serializers.Serializer):
     attempts = AttemptSerializer(many=True, required=False, help_text=ATTEMPTS_HELP)
     deallocated = serializers.ListField(child=serializers.CharField(), required=False, help_text=DEALLOCATED_HELP)
     notFreed = serializers.ListField(child=serializers.CharField(), required=False, help_text=NOT_FREED_HELP)
+    scoring = ScoringSerializer(required=False, help_text=SCORING_HELP + " Present when scores chose the node.")
+    binding = BindingSerializer(required=False, help_text=BINDING_HELP)
 
     def to_representation(self, allocation: dict) -> dict:
         out = {
@@ -555,6 +608,10 @@ class AllocateResponseSerializer(serializers.Serializer):
             out["deallocated"] = allocation["deallocated"]
         if allocation.get("notFreed"):
             out["notFreed"] = allocation["notFreed"]
+        if (allocation.get("scoring") or {}).get("scored"):  # only when scores chose the node
+            out["scoring"] = allocation["scoring"]
+        if allocation.get("binding"):
+            out["binding"] = allocation["binding"]
         return out
 
 
@@ -695,6 +752,8 @@ class AllocationSerializer(serializers.Serializer):
     attempts = AttemptSerializer(many=True, required=False, help_text=ATTEMPTS_HELP)
     deallocated = serializers.ListField(child=serializers.CharField(), required=False, help_text=DEALLOCATED_HELP)
     notFreed = serializers.ListField(child=serializers.CharField(), required=False, help_text=NOT_FREED_HELP)
+    scoring = ScoringSerializer(required=False, help_text=SCORING_HELP)
+    binding = BindingSerializer(required=False, help_text=BINDING_HELP)
 
 
 class ProofSerializer(serializers.Serializer):
@@ -724,6 +783,8 @@ class NodeFitSerializer(serializers.Serializer):
         "The scheduler's Allocate failed on this node with an error (e.g. invalid resource pools), not "
         "\"does not fit\"; when no node fits, that error is the answer (allocation.error)."))
     pinnedBy = serializers.ListField(child=serializers.CharField(), required=False, help_text=PINNED_BY_HELP)
+    score = serializers.IntegerField(required=False, min_value=0, max_value=100, help_text=SCORE_HELP)
+    rawScore = serializers.IntegerField(required=False, min_value=0, help_text=RAW_SCORE_HELP)
     proof = ProofSerializer(required=False, help_text=(
         "Present when the claims were proved not to fit on the node without searching every combination: "
         "the same answer as the full search, with the numbers and names behind it."))

@@ -259,6 +259,15 @@ def _listed(names: list[str]) -> dict:
     return {"names": names[:LIST_LIMIT], "more": max(0, len(names) - LIST_LIMIT), "rest": names[LIST_LIMIT:]}
 
 
+def _score_groups(nodes: list[dict]) -> list[dict]:
+    """The scores of the nodes that fit, best first, with how many nodes have each (the grouped table's line)."""
+    counts: dict[int, int] = {}
+    for n in nodes:
+        if n.get("fits") and n.get("score") is not None:
+            counts[n["score"]] = counts.get(n["score"], 0) + 1
+    return [{"score": score, "count": counts[score]} for score in sorted(counts, reverse=True)]
+
+
 def nodes_view(report: dict, node_filter: str = "") -> dict:
     """The nodes tried: a row each when few, else how many fit and the others grouped by reason.
 
@@ -282,6 +291,8 @@ def nodes_view(report: dict, node_filter: str = "") -> dict:
         "shown": len(shown),
         "fit_count": len(fit),
         "fit": _listed(fit),
+        "scored": any("score" in n for n in nodes),  # the scheduler's DRA score (allocation.scoring)
+        "score_groups": _score_groups(shown),
         "groups": [{"count": len(names), "reason": reason, **_listed(names)} for reason, names in ordered],
     }
 

@@ -1,0 +1,79 @@
+"""Binding conditions: a grant that is not final until the driver says the devices are ready.
+
+A device may list ``bindingConditions`` (and ``bindingFailureConditions``) in
+its ResourceSlice (KEP-5007, ``DRADeviceBindingConditions``: alpha and off in
+1.34 and 1.35, beta and on from 1.36). With that gate and
+``DRAResourceClaimDeviceStatus`` on, the allocator copies both lists into the
+claim's allocation result, and the scheduler's DynamicResources plugin,
+after writing the allocation (with ``allocationTimestamp``) and the
+reservation to the claims in PreBind, waits before binding the pod: every
+5 seconds it reads the claims and goes on only when each binding condition
+is ``True`` in the claim's ``status.devices`` entry for that device. When a
+binding failure condition turns ``True``, or the binding timeout passes
+(counted from ``allocationTimestamp``), PreBind fails ("claim X binding
+failed: ..." / "claim X binding timeout"), the pod goes back to the
+scheduling queue and the allocation is cleared, freeing the devices; the next
+attempt may choose the same node or another.
+
+The timeout: 600 seconds, fixed in the plugin in 1.34
+(``BindingTimeoutDefaultSeconds``); from 1.35 the ``bindingTimeout`` field of
+the plugin's ``DynamicResourcesArgs`` in the KubeSchedulerConfiguration
+(upstream pull request 134905), defaulting to 10 minutes, allowed only while
+``DRADeviceBindingConditions`` is on. With either gate off the allocator does
+not grant devices that have binding conditions at all, so no note is made.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from allocator.kube import model
+from allocator.releases.gates import FeatureGates
+from allocator.releases.table import release_key
+
+DEFAULT_TIMEOUT_SECONDS = 600
+POLL_SECONDS = 5
+GATES = ("DRADeviceBindingConditions", "DRAResourceClaimDeviceStatus")
+
+
+def timeout_setting(release: str) -> str:
+    """Where the binding timeout comes from in this release."""
+    if release_key(release) < (1, 35):
+        return f"fixed at {DEFAULT_TIMEOUT_SECONDS} s in Kubernetes {release}'s scheduler"
+    return (f"{DEFAULT_TIMEOUT_SECONDS} s by default: bindingTimeout in the DynamicResources plugin's args "
+            f"(KubeSchedulerConfiguration pluginConfig)")
+
+
+def binding_note(claims: Sequence[model.ResourceClaim], results: Sequence[model.AllocationResult],
+                 gates: FeatureGates) -> dict | None:
+    """What the grant's binding conditions mean, or None when no granted device has any (or the gates are off).
+
+    ``devices`` lists each granted device with conditions; ``message`` says in
+    words that the allocation is not final and what the scheduler does.
+    """
+    if not all(gates.values.get(g, False) for g in GATES):
+        return None
+    devices = []
+    for claim, result in zip(claims, results, strict=True):
+        name = f"{claim.metadata.namespace}/{claim.metadata.name or claim.metadata.generate_name}"
+        for r in result.devices.results:
+            if not r.binding_conditions:
+                continue
+            devices.append({"claim": name, "request": r.request, "driver": r.driver, "pool": r.pool,
+                            "device": r.device, "bindingConditions": list(r.binding_conditions),
+                            "bindingFailureConditions": list(r.binding_failure_conditions)})
+    if not devices:
+        return None
+    conditions = list(dict.fromkeys(c for d in devices for c in d["bindingConditions"]))
+    failures = list(dict.fromkeys(c for d in devices for c in d["bindingFailureConditions"]))
+    setting = timeout_setting(gates.release)
+    message = (
+        "The allocation is not final: the scheduler writes it to the claims, then waits in PreBind (checking "
+        f"every {POLL_SECONDS} s) until the driver reports {', '.join(conditions)} as True in each claim's "
+        "status.devices before it binds the pod. "
+        + (f"If {' or '.join(failures)} turns True, or " if failures else "If ")
+        + f"the conditions are not all True within the binding timeout ({setting}), binding fails: the "
+          "allocation is cleared, the devices are freed and the pod is scheduled again (maybe elsewhere).")
+    return {"devices": devices, "conditions": conditions, "failureConditions": failures,
+            "timeoutSeconds": DEFAULT_TIMEOUT_SECONDS, "timeoutSetting": setting,
+            "pollSeconds": POLL_SECONDS, "message": message}
