@@ -124,3 +124,12 @@ class GatesOfTheReleaseTestCase(BaseTestCase):
         r = self.client.post("/", self.form_data(gate_DRADeviceTaints="off"))
         self.assertContains(r, '<details id="gate-picker" open>')
 
+
+    def test_a_field_of_a_feature_not_simulated_is_a_warning_naming_the_gate(self):
+        from allocator.tests.validation.test_not_simulated import CLASS, NODE, SLICE_1_37
+
+        r = self.client.post("/", self.form_data(inventory=NODE + SLICE_1_37 + CLASS), headers=HTMX)
+        self.assertContains(r, "Not simulated")
+        self.assertContains(r, "DRANodeAllocatableResources (node allocatable resources (cpu, memory) backed by "
+                               "devices) is not simulated")
+        self.assertNotContains(r, "Parse error")
