@@ -119,12 +119,13 @@ GATE_REQUIRES = MappingProxyType({CLASSIC_DRA_GATE: DRA_GATE})
 # in kube_features.go (``defaultKubernetesFeatureGateDependencies``) when its
 # flags are parsed, and refuses to start when an enabled gate depends on a
 # disabled one (k8s.io/component-base featuregate, v0.35.0 on). Before 1.35
-# there is no such check. The DRA entries of v1.35's map; the gates added in
-# 1.36 and 1.37 with their dependencies as their pull requests declare them
-# (DRAWorkloadResourceClaims on GenericWorkload: kubernetes/kubernetes#138363;
-# DRADeviceCompatibilityGroups on DRAPartitionableDevices: its gate comment).
-# A dependency on DynamicResourceAllocation never fails from 1.35 on, since
-# that gate is locked on.
+# there is no such check. The DRA entries of v1.35's map; of the gates added in
+# 1.36 and 1.37 (their maps not read): DRAWorkloadResourceClaims on
+# GenericWorkload (kubernetes/kubernetes#138363's review),
+# DRADeviceCompatibilityGroups on DRAPartitionableDevices (its gate comment),
+# the others on DynamicResourceAllocation as every DRA gate of 1.35. A
+# dependency on DynamicResourceAllocation never fails from 1.35 on, since that
+# gate is locked on.
 DEPENDENCY_CHECK_SINCE = "1.35"
 GATE_DEPENDENCIES = MappingProxyType({
     "DRAAdminAccess": (DRA_GATE,),
