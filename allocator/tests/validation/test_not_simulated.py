@@ -116,3 +116,23 @@ def test_1_35_has_no_scheduling_group():
     assert [(d["severity"], d["field"], d["detail"]) for d in found] == [
         ("error", "spec.schedulingGroup",
          'unknown field "spec.schedulingGroup": v1 Pod in Kubernetes 1.35 has no such field (added in 1.36)')]
+
+
+def test_validate_on_the_command_line_lists_them_as_warnings(tmp_path):
+    import json
+
+    from allocator.tests.helpers import cli, write_files
+
+    paths = write_files(tmp_path, inventory=NODE + SLICE_1_37, pods=POD_GROUP)
+    p = cli("validate", *paths)
+    assert p.returncode == 0, p.stderr
+    body = json.loads(p.stdout)
+    assert body["valid"] and body["errors"] == []
+    assert [(w["kind"], w["field"], w["type"]) for w in body["warnings"]] == [
+        ("ResourceSlice", "spec.skipNodeOperations", "Not simulated"),
+        ("ResourceSlice", "spec.devices[0].nodeAllocatableResources", "Not simulated"),
+        ("Pod", "spec.schedulingGroup", "Not simulated"),
+        ("PodGroup", "", "Not simulated")]
+    p = cli("validate", "--kubernetes-version", "1.35", *paths)
+    assert p.returncode == 1
+    assert {e["type"] for e in json.loads(p.stdout)["errors"]} == {"Parse error"}
