@@ -29,3 +29,12 @@ class NotSimulatedTestCase(APITestCase):
         self.assertEqual(len(details), 2)
         self.assertTrue(all(d.startswith("DRAWorkloadResourceClaims (claims reserved for a whole PodGroup) is not "
                                          "simulated") for d in details), details)
+
+    def test_validate_lists_them_as_warnings(self):
+        r = self.post_json("/api/v1/validate", {"documents": ALL})
+        self.assertEqual(r.status_code, 200, r.content[:500])
+        body = r.json()
+        self.assertTrue(body["valid"])
+        self.assertEqual([(w["type"], w["field"]) for w in body["warnings"]],
+                         [("Not simulated", "spec.skipNodeOperations"),
+                          ("Not simulated", "spec.devices[0].nodeAllocatableResources")])
