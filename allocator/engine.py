@@ -36,6 +36,7 @@ from allocator.releases.gates import CURRENT_RELEASE, FeatureGates, make_gates, 
 from allocator.releases.serving import dra_off_message
 from allocator.validation import classic, inventory_warnings, validate_documents
 from allocator.validation.cel import ExpressionLocator
+from allocator.validation.not_simulated import not_simulated
 from allocator.validation.warnings import selector_expressions
 from allocator.workload.binding import binding_note
 from allocator.workload.claims import Workload, build_workload, claim_api_versions
@@ -153,6 +154,9 @@ def analyze(documents: str, inventory: str = "", node: str | None = None,
         inventory, kubernetes_version, tuple(sorted(gates.overrides().items())), limits))
     combined = ReadResult(documents=inv.documents + docs.documents)
     report.diagnostics.extend((DOCUMENTS, d) for d in inventory_warnings(docs, combined, gates, documents))
+    # Fields and objects of DRA features the engine does not simulate: accepted, and said so.
+    report.diagnostics.extend((DOCUMENTS, d) for d in not_simulated(docs, gates))
+    report.diagnostics.extend((INVENTORY, d) for d in not_simulated(inv, gates))
 
     try:
         work = build_workload(combined.of_kind("ResourceClaim"), combined.of_kind("ResourceClaimTemplate"),

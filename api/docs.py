@@ -147,7 +147,7 @@ STATE_PARAMETERS = [
     OpenApiParameter("node", str, description="With a YAML body: allocate for this node (default: try every node)."),
     OpenApiParameter("featureGates", str,
                      description="With a YAML body: feature-gate overrides as the CLI takes them, "
-                     "e.g. `DRADeviceTaints=false,DRAListTypeAttributes=true`."),
+                     "e.g. `DRAConsumableCapacity=false,DRAListTypeAttributes=true`."),
     OpenApiParameter("kubernetesVersion", str, enum=RELEASES,
                      description="With a YAML body: the release whose feature-gate defaults apply (default 1.37)."),
 ]

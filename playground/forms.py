@@ -15,7 +15,7 @@ from django.conf import settings
 from django.core.validators import MaxValueValidator
 
 from allocator.allocation.alternatives import MAX_LIMIT as MAX_ALTERNATIVES
-from allocator.releases.gates import CURRENT_RELEASE, KNOWN_GATES, RELEASES
+from allocator.releases.gates import CURRENT_RELEASE, KNOWN_GATES, RELEASES, FeatureGateError, make_gates
 from allocator.releases.table import release
 from allocator.workload.planning import STRATEGIES
 from playground import clusters
@@ -183,9 +183,14 @@ class PlaygroundForm(forms.Form):
             locked = bool(spec and spec.locked)
             title = (f"{spec.stage} and locked to {'on' if spec.default else 'off'} in Kubernetes {rel.name}"
                      if locked else "")
-            rows.append({"field": self[gate_field(gate, prefix)], "locked": locked, "title": title,
-                         "absent": spec is None})
+            field = self[gate_field(gate, prefix)]
+            rows.append({"field": field, "locked": locked, "title": title, "absent": spec is None,
+                         "errors": field.errors if self.is_bound else []})
         return rows
+
+    def gate_error(self) -> bool:
+        """Whether a gate is refused (the gate picker is then shown open)."""
+        return self.is_bound and any(self[gate_field(g, p)].errors for g in KNOWN_GATES for p in ("", COMPARE))
 
     def compare_gate_rows(self) -> list[dict]:
         return self.gate_rows(COMPARE)
@@ -200,6 +205,23 @@ class PlaygroundForm(forms.Form):
             if choice and rel.exists(gate):
                 gates[gate] = choice == "on"
         return gates
+
+    def _gates_accepted(self, data: dict) -> bool:
+        """Whether the components of the chosen release (and of the compared column's) would start with
+        these gates; if not, the refusal is put on the gate at fault, where the gates are set."""
+        sides = [("", data.get("kubernetes_version") or CURRENT_RELEASE)]
+        if data.get("compare"):
+            sides.append((COMPARE, data.get("compare_kubernetes_version") or CURRENT_RELEASE))
+        accepted = True
+        for prefix, version in sides:
+            try:
+                make_gates(self._gates(data, prefix), version)
+            except FeatureGateError as exc:
+                if exc.gate not in KNOWN_GATES:
+                    continue  # an unknown release: State.from_dict says so
+                self.add_error(gate_field(exc.gate, prefix), f"{exc}.")
+                accepted = False
+        return accepted
 
     def _compared(self, data: dict, inventory: str, slug: str, inventory_id: str) -> dict | None:
         """The compared column's settings for ``State.from_dict``, or None when Compare is off."""
@@ -246,6 +268,8 @@ class PlaygroundForm(forms.Form):
             except UploadError as exc:
                 self.add_error("inventory_file", str(exc))
                 return data
+        if not self._gates_accepted(data):
+            return data
         try:
             self.state = State.from_dict(
                 {

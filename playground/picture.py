@@ -19,10 +19,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from allocator.allocation.taint_rules import rule_taints_by_device
 from allocator.kube import model
 from allocator.kube.objects import read_documents
 from allocator.kube.quantity import Quantity
 from allocator.reading.diagnostics import DiagnosticError
+from allocator.releases.gates import FeatureGateError, make_gates
 from playground.limits import engine_limits
 
 # How many distinct request colours the stylesheet defines (.grant-0 ...).
@@ -55,6 +57,7 @@ class Tile:
     held_by: list[str] = field(default_factory=list)  # already-allocated claims holding the device
     consumes: list[str] = field(default_factory=list)  # "counter-set/counter" it needs (non-zero)
     excludes: list[str] = field(default_factory=list)  # devices of its counter group it cannot be allocated beside
+    taint_rules: list[str] = field(default_factory=list)  # DeviceTaintRules that taint it, as the scheduler sees it
 
     @property
     def title(self) -> str:
@@ -270,10 +273,11 @@ def build(inventory: str, documents: str, report: dict | None, limits=None, fitt
     if limit is not None:
         pic = condense(pic, fitting or set(), limit)
     counters = _Counters(docs, set(grants))
+    ruled = _rule_taints(docs, report)
     for node in pic.nodes:
         for pool in node.pools:
             pairs = pool.devices
-            pool.devices = [_tile(s, device, grants, containers, counters.holders) for s, device in pairs]
+            pool.devices = [_tile(s, device, grants, containers, counters.holders, ruled) for s, device in pairs]
             if counters.sets:
                 counters.group(pool, pairs)
     return pic
@@ -441,9 +445,27 @@ def _pool_view(nodes: dict[str, NodeView], pools: dict, where: str, s: model.Res
     return pool
 
 
+def _rule_taints(docs: list, report: dict) -> dict:
+    """(driver, pool, device) -> the taints DeviceTaintRules add, under the report's release and gates
+    (the engine decides which rules apply where; nothing when the report has no gates)."""
+    rules = [d.obj for d in docs if d.kind == "DeviceTaintRule"]
+    if not rules or not report.get("featureGates"):
+        return {}
+    try:
+        gates = make_gates(report["featureGates"], report.get("kubernetesVersion") or "", locks=False)
+    except FeatureGateError:
+        return {}
+    slices = [d.obj for d in docs if d.kind == "ResourceSlice"]
+    classes = {d.obj.metadata.name: d.obj for d in docs if d.kind == "DeviceClass"}
+    return rule_taints_by_device(slices, rules, classes, gates)
+
+
 def _tile(s: model.ResourceSlice, device: model.Device, grants: dict, containers: dict,
-          holders: dict | None = None) -> Tile:
+          holders: dict | None = None, ruled: dict | None = None) -> Tile:
     key = (s.spec.driver, s.spec.pool.name, device.name)
-    return Tile(driver=s.spec.driver, pool=s.spec.pool.name, name=device.name, details=_details(device),
-                tainted=bool(device.taints), grants=grants.get(key, []), containers=containers.get(key, []),
-                held_by=list((holders or {}).get(key, ())))
+    added = (ruled or {}).get(key, [])
+    details = _details(device) + [f"taint {t.key}={t.value or ''}:{t.effect} from DeviceTaintRule {t.rule}"
+                                  for t in added]
+    return Tile(driver=s.spec.driver, pool=s.spec.pool.name, name=device.name, details=details,
+                tainted=bool(device.taints or added), grants=grants.get(key, []), containers=containers.get(key, []),
+                held_by=list((holders or {}).get(key, ())), taint_rules=list(dict.fromkeys(t.rule for t in added)))

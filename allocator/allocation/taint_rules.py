@@ -27,7 +27,8 @@ import copy
 import dataclasses
 from collections.abc import Iterable, Sequence
 
-from allocator.cel.selectors import SelectorEvaluator
+from allocator.allocation.switches import rules_for, taint_rules_gate
+from allocator.cel.selectors import SelectorEvaluator, shared_evaluator
 from allocator.kube import model
 
 
@@ -130,3 +131,24 @@ def _all_match(expressions: list[str], owner: str, rule: model.DeviceTaintRule, 
                                 f"CEL compile error: {outcome}")
         return False  # a runtime error: no match
     return True
+
+
+def rule_taints_by_device(slices: Sequence[model.ResourceSlice], rules: Iterable[model.DeviceTaintRule],
+                          classes: dict[str, model.DeviceClass], gates) -> dict[tuple[str, str, str], list[RuleTaint]]:
+    """(driver, pool, device) -> the taints DeviceTaintRules add to it, as the scheduler of ``gates``'
+    release sees them: nothing while DRADeviceTaints or the release's rule gate is off (see
+    ``switches.taint_rules_gate``); a slice a rule's compile error keeps from the scheduler gets none."""
+    values = gates.values
+    rules = list(rules)
+    if not rules or not values.get("DRADeviceTaints") or not values.get(taint_rules_gate(gates.release)):
+        return {}
+    cel_gates = frozenset(g for g in ("DRAConsumableCapacity", "DRAListTypeAttributes") if values.get(g))
+    patched = apply_taint_rules(slices, rules, classes, shared_evaluator(cel_gates),
+                                rules_for(gates.release).taint_rule_class_and_cel)
+    out: dict[tuple[str, str, str], list[RuleTaint]] = {}
+    for slice_ in patched.slices:
+        for device in slice_.spec.devices:
+            added = [t for t in device.taints if isinstance(t, RuleTaint)]
+            if added:
+                out.setdefault((slice_.spec.driver, slice_.spec.pool.name, device.name), []).extend(added)
+    return out

@@ -173,6 +173,9 @@ class Device:
     binding_conditions: list[str] = field(default_factory=list)
     binding_failure_conditions: list[str] = field(default_factory=list)
     allow_multiple_allocations: bool | None = None
+    # DRANodeAllocatableResources (alpha, not simulated): 1.36's field, renamed in 1.37. Kept as written.
+    node_allocatable_resource_mappings: Any = None
+    node_allocatable_resources: Any = None
 
 
 @dataclass
@@ -192,6 +195,9 @@ class ResourceSliceSpec:
     devices: list[Device] = field(default_factory=list)
     per_device_node_selection: bool | None = None
     shared_counters: list[CounterSet] = field(default_factory=list)
+    # 1.37 alpha fields, not simulated (DRAPartitionableDevicesType, DRAOptionalNodeOperations).
+    partition_type_attribute: str | None = None
+    skip_node_operations: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -274,6 +280,7 @@ class DeviceRequestAllocationResult:
     binding_failure_conditions: list[str] = field(default_factory=list)
     share_id: str | None = None
     consumed_capacity: dict[str, str] = field(default_factory=dict)
+    skip_node_operations: list[str] = field(default_factory=list)  # DRAOptionalNodeOperations, 1.37
 
 
 @dataclass
@@ -366,6 +373,8 @@ class PodSpec:
     containers: list[Container] = field(default_factory=list)
     init_containers: list[Container] = field(default_factory=list)
     resource_claims: list[PodResourceClaim] = field(default_factory=list)
+    # 1.36 on (GenericWorkload): the PodGroup the pod belongs to; kept as written, not simulated.
+    scheduling_group: Any = None
 
 
 @dataclass

@@ -26,10 +26,10 @@ v1alpha3 rows matter for 1.31 to 1.33.
 
 Known and not checked: the items of a claim's ``status.devices`` (our
 decoders do not read them; ``shareID`` there came in 1.34 in v1beta1 and
-v1beta2), and the 1.36/1.37 fields the model
-does not have (``nodeAllocatableResourceMappings``, ``nodeAllocatableResources``,
-``partitionTypeAttribute``, ``skipNodeOperations``), which the decoder refuses
-in every release; they are listed for the record.
+v1beta2). The 1.36/1.37 fields of features the engine does not simulate
+(``nodeAllocatableResourceMappings``, ``nodeAllocatableResources``,
+``partitionTypeAttribute``, ``skipNodeOperations``) are kept as written where
+the release has them and named in a warning (``validation.not_simulated``).
 """
 
 from __future__ import annotations

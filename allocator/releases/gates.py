@@ -16,7 +16,7 @@ from allocator.releases import table as _releases
 from allocator.releases.table import CURRENT_RELEASE, GATE_REQUIRES, GATE_SPECS, RELEASES
 
 __all__ = ["CURRENT_RELEASE", "RELEASES", "KNOWN_GATES", "FeatureGateError", "FeatureGates", "defaults",
-           "exists_in", "locked_in", "make_gates", "parse_gate_list", "stored_object_gates"]
+           "dependency_errors", "exists_in", "locked_in", "make_gates", "parse_gate_list", "stored_object_gates"]
 
 KNOWN_GATES = tuple(GATE_SPECS)
 
@@ -83,7 +83,8 @@ def make_gates(overrides: dict[str, bool] | None = None, release: str = CURRENT_
                locks: bool = True) -> FeatureGates:
     """The gate values of ``release`` with ``overrides``.
 
-    ``locks=False`` accepts a locked gate away from its default: the allocator
+    ``locks=False`` accepts a locked gate away from its default, and skips the
+    dependency check of 1.35 on (``dependency_errors``): the allocator
     library (k8s.io/dynamic-resource-allocation) takes its features as plain
     switches, and upstream's allocator tests and the shared conformance cases
     set them so; the command line does so when no release was named.
@@ -106,7 +107,30 @@ def make_gates(overrides: dict[str, bool] | None = None, release: str = CURRENT_
         if values[gate] and not values[needed]:
             # kube-apiserver's options validation (1.31)
             raise FeatureGateError(f"{gate} feature requires {needed} feature to be enabled", gate)
+    if locks:
+        refused = dependency_errors(values, rel)
+        if refused:
+            gate, message = refused[0]
+            # component-base aggregates the errors: one alone is its message, several are listed in brackets
+            text = message if len(refused) == 1 else "[" + ", ".join(m for _, m in refused) + "]"
+            raise FeatureGateError(text, gate)
     return FeatureGates(release=rel.name, values=MappingProxyType(values))
+
+
+def dependency_errors(values: dict[str, bool], rel: _releases.Release) -> list[tuple[str, str]]:
+    """(gate, message) for each enabled gate of ``rel`` that depends on a disabled one, by gate name.
+
+    The words are component-base's; it goes through its dependency map in
+    Go's random map order, we in the order of the gates' names.
+    """
+    found = []
+    for gate, deps in sorted(rel.dependencies().items()):
+        if not values.get(gate):
+            continue
+        off = [dep for dep in deps if not values.get(dep)]
+        if off:
+            found.append((gate, f"{gate} is enabled, but depends on features that are disabled: [{' '.join(off)}]"))
+    return found
 
 
 def stored_object_gates(release_name: str = CURRENT_RELEASE) -> FeatureGates:

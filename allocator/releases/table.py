@@ -83,6 +83,30 @@ GATE_SPECS: MappingProxyType = MappingProxyType({
     "DRAListTypeAttributes": _specs(("1.36", False, ALPHA)),
     # 1.37 has it off for emulated versions below 1.37 and on otherwise.
     "DRAFractionalCapacityRange": _specs(("1.37", True, BETA)),
+    # DRA gates whose behaviour the engine does not simulate (``NOT_SIMULATED``):
+    # known, so that setting them is not refused, and named where their fields appear.
+    "DRASchedulerFilterTimeout": _specs(("1.34", True, BETA)),
+    "DRANodeAllocatableResources": _specs(("1.36", False, ALPHA)),
+    "DRAWorkloadResourceClaims": _specs(("1.36", False, ALPHA), ("1.37", False, BETA)),
+    "DRADerivedAttributes": _specs(("1.37", False, ALPHA)),
+    "DRADeviceCompatibilityGroups": _specs(("1.37", False, ALPHA)),
+    "DRAOptionalNodeOperations": _specs(("1.37", False, ALPHA)),
+    # Not a DRA gate: the Workload and PodGroup API, which DRAWorkloadResourceClaims depends on.
+    "GenericWorkload": _specs(("1.35", False, ALPHA), ("1.37", False, BETA)),
+})
+
+# Gates the engine knows but whose behaviour it does not simulate: what they
+# change happens outside the allocator we model (the scheduler's filter
+# timeout, the kubelet, the resource-claim controller for pod groups), or is
+# alpha and out of reach. Their fields are accepted and named in a warning.
+NOT_SIMULATED = MappingProxyType({
+    "DRASchedulerFilterTimeout": "the scheduler's time limit per node filter",
+    "DRANodeAllocatableResources": "node allocatable resources (cpu, memory) backed by devices",
+    "DRAWorkloadResourceClaims": "claims reserved for a whole PodGroup",
+    "DRADerivedAttributes": "derived device attributes",
+    "DRADeviceCompatibilityGroups": "compatibility groups of shared counters",
+    "DRAOptionalNodeOperations": "devices whose node preparation is optional",
+    "GenericWorkload": "the Workload and PodGroup API",
 })
 
 # Gates deleted from kube_features.go: from this release on, they are unknown.
@@ -90,6 +114,34 @@ GATE_REMOVED_IN = MappingProxyType({CLASSIC_DRA_GATE: "1.32"})
 
 # A gate that needs another one on (kube-apiserver refuses to start otherwise).
 GATE_REQUIRES = MappingProxyType({CLASSIC_DRA_GATE: DRA_GATE})
+
+# From 1.35 on, every component checks the feature-gate dependencies declared
+# in kube_features.go (``defaultKubernetesFeatureGateDependencies``) when its
+# flags are parsed, and refuses to start when an enabled gate depends on a
+# disabled one (k8s.io/component-base featuregate, v0.35.0 on). Before 1.35
+# there is no such check. The DRA entries of v1.35's map; of the gates added in
+# 1.36 and 1.37 (their maps not read): DRAWorkloadResourceClaims on
+# GenericWorkload (kubernetes/kubernetes#138363's review),
+# DRADeviceCompatibilityGroups on DRAPartitionableDevices (its gate comment),
+# the others on DynamicResourceAllocation as every DRA gate of 1.35. A
+# dependency on DynamicResourceAllocation never fails from 1.35 on, since that
+# gate is locked on.
+DEPENDENCY_CHECK_SINCE = "1.35"
+GATE_DEPENDENCIES = MappingProxyType({
+    "DRAAdminAccess": (DRA_GATE,),
+    "DRAConsumableCapacity": (DRA_GATE,),
+    "DRADeviceBindingConditions": (DRA_GATE, "DRAResourceClaimDeviceStatus"),
+    "DRADeviceTaintRules": ("DRADeviceTaints",),
+    "DRADeviceTaints": (DRA_GATE,),
+    "DRAExtendedResource": (DRA_GATE,),
+    "DRAPartitionableDevices": (DRA_GATE,),
+    "DRAPrioritizedList": (DRA_GATE,),
+    "DRASchedulerFilterTimeout": (DRA_GATE,),
+    "DRAListTypeAttributes": (DRA_GATE,),
+    "DRANodeAllocatableResources": (DRA_GATE,),
+    "DRAWorkloadResourceClaims": (DRA_GATE, "GenericWorkload"),
+    "DRADeviceCompatibilityGroups": (DRA_GATE, "DRAPartitionableDevices"),
+})
 
 
 @dataclass(frozen=True)
@@ -156,6 +208,13 @@ class Release:
 
     def exists(self, gate: str) -> bool:
         return self.gate_spec(gate) is not None
+
+    def dependencies(self) -> dict[str, tuple[str, ...]]:
+        """The gates each gate of this release depends on, as its components check them (none before 1.35)."""
+        if release_key(self.name) < release_key(DEPENDENCY_CHECK_SINCE):
+            return {}
+        return {gate: tuple(d for d in deps if self.exists(d))
+                for gate, deps in GATE_DEPENDENCIES.items() if self.exists(gate)}
 
     def defaults(self) -> dict[str, bool]:
         return {gate: self.default(gate) for gate in GATE_SPECS}

@@ -20,6 +20,7 @@ from allocator.reading.inputfiles import InputError, read_input
 from allocator.reading.limits import from_flags
 from allocator.releases.gates import CURRENT_RELEASE, FeatureGateError, make_gates, parse_gate_list
 from allocator.validation.documents import validate_documents
+from allocator.validation.not_simulated import not_simulated
 from allocator.validation.warnings import inventory_warnings
 
 EXIT_VALID, EXIT_INVALID, EXIT_UNREADABLE = 0, 1, 2
@@ -78,6 +79,7 @@ def run(args, stdout=None, stderr=None) -> int:
     for source, text, result in loaded:
         found.extend((source, d) for d in validate_documents(result, gates, text))
         found.extend((source, d) for d in inventory_warnings(result, inventory, gates, text))
+        found.extend((source, d) for d in not_simulated(result, gates))
 
     errors = [(s, d) for s, d in found if d.severity != "warning"]
     warnings = [(s, d) for s, d in found if d.severity == "warning"]

@@ -16,7 +16,7 @@ class ShareCreateTestCase(APITestCase):
         self.assertEqual(share.node, "worker-1")
 
     def test_it_is_idempotent(self):
-        body = {"documents": CLAIM_YAML, "inventory": "two-gpus", "featureGates": {"DRADeviceTaints": False}}
+        body = {"documents": CLAIM_YAML, "inventory": "two-gpus", "featureGates": {"DRAConsumableCapacity": False}}
         first = self.post_json("/api/v1/shares", body)
         again = self.post_json("/api/v1/shares", body)
         self.assertEqual(first.status_code, 201)
@@ -26,8 +26,8 @@ class ShareCreateTestCase(APITestCase):
 
     def test_it_gives_same_id_for_yaml_and_json_of_same_state(self):
         first = self.post_json("/api/v1/shares", {"documents": CLAIM_YAML, "inventory": "two-gpus",
-                                                  "featureGates": {"DRADeviceTaints": False}})
-        again = self.post_yaml("/api/v1/shares?inventory=two-gpus&featureGates=DRADeviceTaints=false", CLAIM_YAML)
+                                                  "featureGates": {"DRAConsumableCapacity": False}})
+        again = self.post_yaml("/api/v1/shares?inventory=two-gpus&featureGates=DRAConsumableCapacity=false", CLAIM_YAML)
         self.assertEqual(again.status_code, 200, again.content)
         self.assertEqual(again.json()["id"], first.json()["id"])
 

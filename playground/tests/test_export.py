@@ -7,13 +7,13 @@ from playground.tests.base import BaseTestCase
 
 class ExportTestCase(BaseTestCase):
     def test_it_downloads_the_state_as_yaml(self):
-        r = self.client.post("/export", self.form_data(gate_DRADeviceTaints="off"))
+        r = self.client.post("/export", self.form_data(gate_DRAConsumableCapacity="off"))
         self.assertEqual(r.status_code, 200)
         self.assertEqual(r["Content-Type"], "application/yaml; charset=utf-8")
         self.assertIn('attachment; filename="dra-playground.yaml"', r["Content-Disposition"])
         data = yaml.safe_load(r.content)
         self.assertEqual(data["kind"], "DRAPlaygroundState")
-        self.assertEqual(data["featureGates"], {"DRADeviceTaints": False})
+        self.assertEqual(data["featureGates"], {"DRAConsumableCapacity": False})
         self.assertEqual(data["documents"], self.example.documents)
 
     def test_it_rejects_bad_input(self):

@@ -127,8 +127,8 @@ class IndexTestCase(BaseTestCase):
         self.assertNotContains(r, "DRAPrioritizedList=true")
 
     def test_it_applies_gate_overrides(self):
-        r = self.client.post("/", self.form_data(gate_DRADeviceTaints="off"), headers=HTMX)
-        self.assertContains(r, "<code>DRADeviceTaints=false</code>", html=True)
+        r = self.client.post("/", self.form_data(gate_DRAConsumableCapacity="off"), headers=HTMX)
+        self.assertContains(r, "<code>DRAConsumableCapacity=false</code>", html=True)
         self.assertContains(r, "set by you")
 
     def test_it_escapes_user_text(self):

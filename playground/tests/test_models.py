@@ -21,7 +21,7 @@ class BaseTestCase(TestCase):
             title="One GPU",
             inventory=self.inventory,
             documents="kind: ResourceClaim\n",
-            feature_gates={"DRADeviceTaints": False},
+            feature_gates={"DRAConsumableCapacity": False},
             tags=["basic", "taints"],
         )
 
@@ -47,7 +47,7 @@ class ExampleTestCase(BaseTestCase):
         state = self.example.state()
         self.assertEqual(state.inventory, INVENTORY)
         self.assertEqual(state.inventory_slug, "gpu-node")
-        self.assertEqual(state.feature_gates, {"DRADeviceTaints": False})
+        self.assertEqual(state.feature_gates, {"DRAConsumableCapacity": False})
         self.assertEqual(state.node, "")
 
     def test_it_filters_by_tag(self):

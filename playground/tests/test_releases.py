@@ -106,3 +106,30 @@ class GatesOfTheReleaseTestCase(BaseTestCase):
         r = self.client.post("/", self.form_data(kubernetes_version="1.31", gate_DynamicResourceAllocation="on",
                                                  gate_DRAControlPlaneController="on"), headers=HTMX)
         self.assertContains(r, "DRAControlPlaneController=true")
+
+    def test_a_gate_whose_dependency_is_off_is_refused_beside_the_gate(self):
+        words = "DRADeviceTaintRules is enabled, but depends on features that are disabled: [DRADeviceTaints]."
+        r = self.client.post("/", self.form_data(gate_DRADeviceTaints="off"), headers=HTMX)
+        self.assertContains(r, f'<p class="error-text gate-error" id="id_gate_DRADeviceTaintRules_error" '
+                               f'role="alert">{words}</p>', html=True)
+        self.assertContains(r, "Nothing was analyzed")
+        # Both off is a valid combination; on 1.36 the rules are off by default.
+        for data in ({"gate_DRADeviceTaints": "off", "gate_DRADeviceTaintRules": "off"},
+                     {"gate_DRADeviceTaints": "off", "kubernetes_version": "1.36"}):
+            with self.subTest(data=data):
+                r = self.client.post("/", self.form_data(**data), headers=HTMX)
+                self.assertNotContains(r, "gate-error")
+                self.assertNotContains(r, "Nothing was analyzed")
+        # A full page (no htmx) opens the gate picker to show it.
+        r = self.client.post("/", self.form_data(gate_DRADeviceTaints="off"))
+        self.assertContains(r, '<details id="gate-picker" open>')
+
+
+    def test_a_field_of_a_feature_not_simulated_is_a_warning_naming_the_gate(self):
+        from allocator.tests.validation.test_not_simulated import CLASS, NODE, SLICE_1_37
+
+        r = self.client.post("/", self.form_data(inventory=NODE + SLICE_1_37 + CLASS), headers=HTMX)
+        self.assertContains(r, "Not simulated")
+        self.assertContains(r, "DRANodeAllocatableResources (node allocatable resources (cpu, memory) backed by "
+                               "devices) is not simulated")
+        self.assertNotContains(r, "Parse error")

@@ -13,11 +13,13 @@ from allocator.releases.gates import (
 )
 
 
-def test_current_release_enables_every_dra_gate_but_list_type_attributes():
+def test_current_release_enables_every_dra_gate_but_the_alpha_ones_and_workload_claims():
     values = defaults(CURRENT_RELEASE)
     assert values["DRAListTypeAttributes"] is False
     off = {g for g, on in values.items() if not on and exists_in(g, CURRENT_RELEASE)}
-    assert off == {"DRAListTypeAttributes"}
+    assert off == {"DRAListTypeAttributes", "DRANodeAllocatableResources", "DRAWorkloadResourceClaims",
+                   "DRADerivedAttributes", "DRADeviceCompatibilityGroups", "DRAOptionalNodeOperations",
+                   "GenericWorkload"}
     assert not exists_in("DRAControlPlaneController", CURRENT_RELEASE)  # classic DRA: 1.31 only
 
 
@@ -70,7 +72,8 @@ def test_parse_gate_list_like_kube_components():
 
 
 def test_known_gates_are_all_dra_related():
-    assert all(g.startswith("DRA") or g == "DynamicResourceAllocation" for g in KNOWN_GATES)
+    # GenericWorkload is known only because DRAWorkloadResourceClaims depends on it.
+    assert all(g.startswith("DRA") or g in ("DynamicResourceAllocation", "GenericWorkload") for g in KNOWN_GATES)
 
 
 def test_stored_objects_are_checked_with_every_gate_of_their_release():

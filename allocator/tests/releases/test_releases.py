@@ -84,6 +84,13 @@ DEFAULTS = {
     "DRADeviceTaintRules": (None, None, None, None, False, False, True),
     "DRAListTypeAttributes": (None, None, None, None, None, False, False),
     "DRAFractionalCapacityRange": (None, None, None, None, None, None, True),
+    "DRASchedulerFilterTimeout": (None, None, None, True, True, True, True),
+    "DRANodeAllocatableResources": (None, None, None, None, None, False, False),
+    "DRAWorkloadResourceClaims": (None, None, None, None, None, False, False),
+    "DRADerivedAttributes": (None, None, None, None, None, None, False),
+    "DRADeviceCompatibilityGroups": (None, None, None, None, None, None, False),
+    "DRAOptionalNodeOperations": (None, None, None, None, None, None, False),
+    "GenericWorkload": (None, None, None, None, False, False, False),
 }
 
 # gate -> the first release where it is locked to its default
@@ -120,6 +127,8 @@ def test_stages_per_release():
         "Alpha", "Beta", "Beta", "GA", "GA", "GA", "GA"]
     assert release("1.37").gate_spec("DRADeviceTaints").stage == "GA"
     assert not release("1.37").locked("DRADeviceTaints")  # GA in 1.37, locked only from 1.38
+    assert [release(n).gate_spec("DRAWorkloadResourceClaims").stage for n in ("1.36", "1.37")] == ["Alpha", "Beta"]
+    assert release("1.37").gate_spec("DRANodeAllocatableResources").stage == "Alpha"
 
 
 def test_a_locked_gate_cannot_be_set_away_from_its_default():
