@@ -31,7 +31,7 @@ from allocator.allocation.candidates import Candidate, taint_prevents
 from allocator.allocation.constraints import Constraint, make_constraint
 from allocator.allocation.errors import AllocatorError, NodeAllocationError, SearchLimitError
 from allocator.allocation.nodes import NodeSelectorError, node_matches
-from allocator.allocation.pools import DeviceID, Pool
+from allocator.allocation.pools import DeviceID, Pool, own_slice_counters
 from allocator.allocation.proofs import Prover
 from allocator.allocation.requests import ALL, EXACT_COUNT, RequestView, claim_ref
 from allocator.cel.selectors import SelectorRuntimeError
@@ -108,6 +108,7 @@ class Search:
         self.allocating: dict[DeviceID, set[int]] = {}
         self.allocating_capacity: dict[DeviceID, dict] = {}
         self.consumed_counters: dict[str, dict[str, dict]] = {}
+        self._scopes: dict[tuple[str, str, str], Pool] = {}  # counter_scope's one-slice pools (1.33-1.34)
         self.results: list[list[PickedDevice]] = [[] for _ in claims]
         self.calls = 0  # allocateOne invocations, as upstream counts them
         self.found = False
@@ -472,15 +473,27 @@ class Search:
 
     # ------------------------------------------------------------------ counters
 
+    def counter_scope(self, cand: Candidate) -> Pool:
+        """Where the device's counters are kept: its pool, or (1.33-1.34) its own slice, as a pool of one slice."""
+        if not self.allocator.rules.slice_counters:
+            return cand.pool
+        key = (cand.pool.driver, cand.pool.name, cand.slice.metadata.name)
+        scope = self._scopes.get(key)
+        if scope is None:
+            scope = self._scopes[key] = own_slice_counters(cand.pool, cand.slice)
+        return scope
+
     def available_counters(self, pool: Pool) -> dict[str, dict]:
         """What the pool's counter sets offer minus what allocated devices use (cached by pool name)."""
         cache = self.allocator.available_counters
-        found = cache.get(pool.name)
+        found = cache.get(pool.counters_key)
         if found is not None:
             return found
         available = {name: {c: cap.quantity(v.value) for c, v in cs.counters.items()}
                      for name, cs in pool.counter_sets.items()}
-        allocated = self.allocator.state.allocated_for_counters(self.variant)
+        state = self.allocator.state
+        # Before 1.35 only devices allocated whole counted (v0.33, v0.34: AllocatedDevices).
+        allocated = state.devices if pool.counter_key else state.allocated_for_counters(self.variant)
         for slices in (pool.slices, pool.other_slices):
             for s in slices:
                 for device in s.spec.devices:
@@ -491,17 +504,28 @@ class Search:
                         for name, counter in consumption.counters.items():
                             if counters is not None and name in counters:
                                 counters[name] = counters[name] - cap.quantity(counter.value)
-        cache[pool.name] = available
+        cache[pool.counters_key] = available
         return available
 
     def take_counters(self, cand: Candidate) -> bool:
-        available = self.available_counters(cand.pool)
-        consumed = self.consumed_counters.setdefault(cand.pool.name, {})
+        scope = self.counter_scope(cand)
+        available = self.available_counters(scope)
+        consumed = self.consumed_counters.setdefault(scope.counters_key, {})
         for consumption in cand.device.consumes_counters:
             counters = consumed.setdefault(consumption.counter_set, {})
             for name, counter in consumption.counters.items():
                 q = cap.quantity(counter.value)
                 counters[name] = counters[name] + q if name in counters else q
+        if self.allocator.rules.slice_counters == "device":
+            # v0.33: only the counters the device consumes, each of which its slice must have.
+            for consumption in cand.device.consumes_counters:
+                have_set = available.get(consumption.counter_set)
+                for name in consumption.counters:
+                    if have_set is None or name not in have_set \
+                            or have_set[name].cmp(consumed[consumption.counter_set][name]) < 0:
+                        self.release_counters(cand)
+                        return False
+            return True
         for set_name, counters in available.items():
             used = consumed.get(set_name, {})
             for name, have in counters.items():
@@ -514,7 +538,7 @@ class Search:
         return True
 
     def release_counters(self, cand: Candidate) -> None:
-        consumed = self.consumed_counters[cand.pool.name]
+        consumed = self.consumed_counters[self.counter_scope(cand).counters_key]
         for consumption in cand.device.consumes_counters:
             counters = consumed.setdefault(consumption.counter_set, {})
             for name, counter in consumption.counters.items():

@@ -123,6 +123,12 @@ class ReleaseRules:
     # that only the experimental implementation supported; on by default, it picked that implementation,
     # which refuses requests with capacity requests while DRAConsumableCapacity is off.
     separate_device_status: bool = False
+    # 1.33-1.34: a device consumes counters of the counter sets in its own slice (which may hold devices and
+    # sharedCounters both), less what the allocated and allocating devices of that slice consume; 1.35 moved
+    # counter sets to slices of their own, shared by the pool. How a device was checked:
+    #   "device" (v0.33.x): each counter the device consumes must exist in its slice and have enough left;
+    #   "slice" (v0.34.x): no counter of the slice may drop below zero (a set the slice lacks is not checked).
+    slice_counters: str = ""
 
 
 def rules_for(release: str) -> ReleaseRules:
@@ -131,7 +137,8 @@ def rules_for(release: str) -> ReleaseRules:
     before_1_37 = version < (1, 37)
     return ReleaseRules(device_in_cel_errors=not before_1_37, clears_config_requests=not before_1_37,
                         skips_unusable_pools=version >= (1, 35), taint_rule_class_and_cel=version < (1, 35),
-                        separate_device_status=version == (1, 34))
+                        separate_device_status=version == (1, 34),
+                        slice_counters={(1, 33): "device", (1, 34): "slice"}.get(version, ""))
 
 
 def taint_rules_gate(release: str) -> str:

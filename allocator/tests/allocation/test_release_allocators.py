@@ -102,3 +102,156 @@ def test_only_1_34_counts_device_status_when_choosing_the_implementation():
     for release in ("1.33", "1.35"):
         assert not from_gates(make_gates({"DRAResourceClaimDeviceStatus": True}, release)).device_status
     assert rules_for("1.34").separate_device_status and not rules_for("1.35").separate_device_status
+
+
+# --- 1.33 and 1.34: counters in the devices' own slice -----------------------------------------------------
+
+def _gpu_slice(name: str, devices: str, count: int = 2, counters: str = "memory: {value: 40Gi}") -> str:
+    """A slice in the 1.33 form: a GPU's counter set beside the devices that consume it."""
+    return f"""\
+---
+apiVersion: resource.k8s.io/v1beta2
+kind: ResourceSlice
+metadata: {{name: {name}}}
+spec:
+  driver: gpu.example.com
+  nodeName: n1
+  pool: {{name: n1, resourceSliceCount: {count}}}
+  sharedCounters:
+  - name: gpu-counters
+    counters: {{{counters}}}
+  devices:
+{devices}"""
+
+
+def _consumer(name: str, counters: str, half: bool = False) -> str:
+    attributes = "    attributes: {half: {bool: true}}\n" if half else ""
+    return (f"  - name: {name}\n{attributes}"
+            f"    consumesCounters: [{{counterSet: gpu-counters, counters: {{{counters}}}}}]\n")
+
+
+OWN_NODE = NODE.replace("resource.k8s.io/v1\n", "resource.k8s.io/v1beta2\n")
+TWO_GPUS = OWN_NODE + _gpu_slice("gpu-0", _consumer("gpu-0-half-a", "memory: {value: 20Gi}")
+                                  + _consumer("gpu-0-half-b", "memory: {value: 20Gi}")
+                                  + _consumer("gpu-0-whole", "memory: {value: 40Gi}")) \
+    + _gpu_slice("gpu-1", _consumer("gpu-1-whole", "memory: {value: 40Gi}"))
+
+
+def _claim(count: int, selector: str = "true") -> str:
+    return f"""\
+---
+apiVersion: resource.k8s.io/v1beta2
+kind: ResourceClaim
+metadata: {{name: c}}
+spec:
+  devices:
+    requests:
+    - name: gpus
+      exactly:
+        deviceClassName: gpu
+        count: {count}
+        selectors: [{{cel: {{expression: '{selector}'}}}}]
+"""
+
+
+def _held(*devices: str) -> str:
+    results = "".join(f"      - {{request: g, driver: gpu.example.com, pool: n1, device: {d}}}\n" for d in devices)
+    return f"""\
+---
+apiVersion: resource.k8s.io/v1beta2
+kind: ResourceClaim
+metadata: {{name: held}}
+spec:
+  devices:
+    requests:
+    - {{name: g, exactly: {{deviceClassName: gpu, allocationMode: All}}}}
+status:
+  allocation:
+    devices:
+      results:
+{results}    nodeSelector:
+      nodeSelectorTerms:
+      - matchFields:
+        - {{key: metadata.name, operator: In, values: [n1]}}
+"""
+
+
+def _errors(proc) -> list[tuple[str, str, str]]:
+    return [(e["name"], e["field"], e["detail"]) for e in json.loads(proc.stdout)["errors"]]
+
+
+def _allocate(files, release: str, text: str):
+    gates = "DynamicResourceAllocation=true,DRAPartitionableDevices=true"
+    return run("allocate", "--kubernetes-version", release, "--feature-gates", gates, "--node", "n1", files(text))
+
+
+@pytest.mark.parametrize("release", ["1.33", "1.34"])
+def test_before_1_35_a_slice_holds_counters_and_the_devices_that_consume_them(files, release):
+    proc = run("validate", "--kubernetes-version", release, "--feature-gates",
+               "DynamicResourceAllocation=true,DRAPartitionableDevices=true", files(TWO_GPUS))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+@pytest.mark.parametrize("release", ["1.35", "1.36", "1.37"])
+def test_from_1_35_a_slice_with_counters_and_devices_is_refused(files, release):
+    proc = _allocate(files, release, TWO_GPUS + _claim(1))
+    assert proc.returncode == 2
+    assert ("ResourceSlice 'gpu-0': spec: Invalid value: \"\": only one of `sharedCounters` or `devices` is "
+            "allowed") in proc.stderr
+
+
+@pytest.mark.parametrize("release", ["1.33", "1.34"])
+def test_before_1_35_each_slice_keeps_its_own_counters_under_the_same_set_name(files, release):
+    # Both slices name their set gpu-counters: per slice, two halves of gpu-0 and the whole gpu-1 fit.
+    assert sorted(_devices(_allocate(files, release, TWO_GPUS + _claim(3)))) == [
+        "gpu-0-half-a", "gpu-0-half-b", "gpu-1-whole"]
+
+
+@pytest.mark.parametrize("release", ["1.33", "1.34"])
+def test_before_1_35_a_slice_counter_used_up_by_an_allocated_device_is_explained_with_numbers(files, release):
+    text = TWO_GPUS.replace("  - name: gpu-0-half-a\n", "  - name: gpu-0-half-a\n    attributes: {half: {bool: true}}\n")
+    text = text.replace("  - name: gpu-0-half-b\n", "  - name: gpu-0-half-b\n    attributes: {half: {bool: true}}\n")
+    selector = 'device.attributes["gpu.example.com"].?half.orValue(false)'
+    proc = _allocate(files, release, text + _claim(1, selector) + _held("gpu-0-whole"))
+    assert proc.returncode == 1, proc.stdout
+    assert ("not enough shared counters left in pool gpu.example.com/n1: gpu-counters/memory: 0 of 40Gi left, "
+            "needs 20Gi; taken by gpu-0-whole of allocated claim default/held") in proc.stderr
+
+
+def test_before_1_35_a_device_consumes_only_counter_sets_of_its_own_slice(files):
+    elsewhere = OWN_NODE + _gpu_slice("gpu-0", "  - name: gpu-0-whole\n", count=2) + _gpu_slice(
+        "gpu-1", "  - name: gpu-1-whole\n    consumesCounters: [{counterSet: other, counters: {memory: {value: 1}}}]\n")
+    proc = run("validate", "--kubernetes-version", "1.34", "--feature-gates", "DRAPartitionableDevices=true", files(elsewhere))
+    assert proc.returncode == 1
+    assert _errors(proc) == [("gpu-1", "spec.devices[0].consumesCounters[0].counterSet",
+                              "must reference a counterSet defined in the ResourceSlice sharedCounters")]
+
+
+def test_before_1_35_the_counters_of_a_slice_are_limited_to_32_in_all_sets(files):
+    many = ", ".join(f"c{i}: {{value: 1}}" for i in range(33))
+    text = OWN_NODE + _gpu_slice("gpu-0", "  - name: gpu-0-whole\n", count=1, counters=many)
+    proc = run("validate", "--kubernetes-version", "1.34", "--feature-gates", "DRAPartitionableDevices=true", files(text))
+    assert proc.returncode == 1
+    assert _errors(proc) == [("gpu-0", "spec.sharedCounters", "the total number of shared counters must not exceed 32")]
+
+
+# A stored state the counters cannot hold: gpu-0-whole and gpu-0-half-a are both allocated (60Gi of 40Gi).
+OVERDRAWN = OWN_NODE + _gpu_slice(
+    "gpu-0", _consumer("gpu-0-half-a", "memory: {value: 20Gi}") + _consumer("gpu-0-whole", "memory: {value: 40Gi}")
+    + _consumer("gpu-0-engine", "engines: {value: 1}"), count=1,
+    counters="memory: {value: 40Gi}, engines: {value: 4}") + _claim(1)
+
+
+def test_1_33_checks_only_the_counters_the_device_consumes(files):
+    proc = _allocate(files, "1.33", OVERDRAWN + _held("gpu-0-whole", "gpu-0-half-a"))
+    assert _devices(proc) == ["gpu-0-engine"]
+
+
+def test_1_34_refuses_a_device_of_a_slice_with_any_counter_overdrawn(files):
+    proc = _allocate(files, "1.34", OVERDRAWN + _held("gpu-0-whole", "gpu-0-half-a"))
+    assert proc.returncode == 1
+    assert "gpu-counters/memory: -20Gi of 40Gi left" in proc.stderr
+
+
+def test_the_counter_rules_per_release():
+    assert [rules_for(r).slice_counters for r in ("1.33", "1.34", "1.35", "1.37")] == ["device", "slice", "", ""]
