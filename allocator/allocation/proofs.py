@@ -293,6 +293,9 @@ class Prover:
         usable = self.usable[key]
         if len(usable) >= need:
             return None
+        if not self.s.allocator.rules.combinations and self.s.features.consumable_capacity \
+                and any(c.device.allow_multiple_allocations for c in usable):
+            return None  # before 1.36 one request could take several shares of one device
         pre = self.before_constraints[key]
         if len(pre) >= need:
             for index, c in self._constraints_of(key[0], data):

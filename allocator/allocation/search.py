@@ -358,7 +358,7 @@ class Search:
 
         admin = request.admin_access
         pools = self.pools
-        combinations = self.variant.combinations
+        combinations = self.variant.combinations and self.allocator.rules.combinations
         p_start, s_start, d_start = start if combinations else (0, 0, 0)
         for pi in range(p_start, len(pools)):
             pool = pools[pi]

@@ -129,6 +129,10 @@ class ReleaseRules:
     #   "device" (v0.33.x): each counter the device consumes must exist in its slice and have enough left;
     #   "slice" (v0.34.x): no counter of the slice may drop below zero (a set the slice lacks is not checked).
     slice_counters: str = ""
+    # 1.36: the incubating and experimental implementations look for a request's next device after the one it
+    # took (combinations, not permutations), so one request cannot take two shares of a multi-allocatable
+    # device; in 1.35 (v0.35.x) every device was tried again, and it could.
+    combinations: bool = True
 
 
 def rules_for(release: str) -> ReleaseRules:
@@ -138,7 +142,8 @@ def rules_for(release: str) -> ReleaseRules:
     return ReleaseRules(device_in_cel_errors=not before_1_37, clears_config_requests=not before_1_37,
                         skips_unusable_pools=version >= (1, 35), taint_rule_class_and_cel=version < (1, 35),
                         separate_device_status=version == (1, 34),
-                        slice_counters={(1, 33): "device", (1, 34): "slice"}.get(version, ""))
+                        slice_counters={(1, 33): "device", (1, 34): "slice"}.get(version, ""),
+                        combinations=version >= (1, 36))
 
 
 def taint_rules_gate(release: str) -> str:

@@ -255,3 +255,74 @@ def test_1_34_refuses_a_device_of_a_slice_with_any_counter_overdrawn(files):
 
 def test_the_counter_rules_per_release():
     assert [rules_for(r).slice_counters for r in ("1.33", "1.34", "1.35", "1.37")] == ["device", "slice", "", ""]
+
+
+# --- 1.35: one request could take two shares of the same multi-allocatable device --------------------------
+
+SHARED = NODE + """\
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: s}
+spec:
+  driver: gpu.example.com
+  nodeName: n1
+  pool: {name: n1, resourceSliceCount: 1}
+  devices:
+  - name: gpu-0
+    allowMultipleAllocations: true
+    capacity:
+      memory: {value: 8Gi}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: c}
+spec:
+  devices:
+    requests:
+    - name: a
+      exactly:
+        deviceClassName: gpu
+        count: COUNT
+        capacity: {requests: {memory: 3Gi}}
+"""
+
+
+def _shares(proc) -> list[tuple[str, str]]:
+    assert proc.returncode == 0, proc.stderr
+    results = json.loads(proc.stdout)["claims"][0]["status"]["allocation"]["devices"]["results"]
+    return [(r["device"], r["consumedCapacity"]["memory"]) for r in results]
+
+
+def _shared(files, release: str, count: int):
+    gates = "DRAConsumableCapacity=true" if release == "1.35" else ""
+    return run("allocate", "--kubernetes-version", release, "--feature-gates", gates, "--node", "n1",
+               files(SHARED.replace("COUNT", str(count))))
+
+
+def test_1_35_one_request_takes_two_shares_of_one_multi_allocatable_device(files):
+    proc = _shared(files, "1.35", 2)
+    assert _shares(proc) == [("gpu-0", "3Gi"), ("gpu-0", "3Gi")]
+    share_ids = [r["shareID"] for r in json.loads(proc.stdout)["claims"][0]["status"]["allocation"]["devices"]
+                 ["results"]]
+    assert len(set(share_ids)) == 2
+
+
+def test_1_35_the_shares_of_one_request_still_stop_at_the_device_capacity(files):
+    assert _shared(files, "1.35", 3).returncode == 1  # 9Gi of 8Gi
+
+
+@pytest.mark.parametrize("release", ["1.36", "1.37"])
+def test_from_1_36_one_request_takes_a_device_once(files, release):
+    proc = _shared(files, release, 2)
+    assert proc.returncode == 1
+    assert "claim default/c, request a: needs 2 device(s), 1 of 1 in reach match" in proc.stderr
+
+
+@pytest.mark.parametrize("release", ["1.35", "1.36"])
+def test_one_share_per_request_is_the_same_in_every_release(files, release):
+    assert _shares(_shared(files, release, 1)) == [("gpu-0", "3Gi")]
+
+
+def test_requests_try_devices_as_combinations_from_1_36():
+    assert not rules_for("1.35").combinations and rules_for("1.36").combinations and rules_for("1.37").combinations
