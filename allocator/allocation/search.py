@@ -412,14 +412,20 @@ class Search:
         if not features.partitionable_devices and device.consumes_counters:
             return None
         skip_counters = multi and (cand.id in self.allocator.state.capacity or cand.id in self.allocating_capacity)
-        if not skip_counters and device.consumes_counters and not self.take_counters(cand):
+        took = not skip_counters and bool(device.consumes_counters)
+        if took and not self.take_counters(cand):
             return None
-        # Note: counters taken above stay taken when a later check fails, as upstream does.
+        # Note: counters taken above stay taken when a later check fails, as upstream does from 1.34 on;
+        # 1.33 counted the devices being allocated instead, so nothing stays taken.
+        if took and self.allocator.rules.slice_counters != "device":
+            took = False
         if data.parent is None:
             base, sub = request.name, ""
         else:
             base, sub = data.parent.name, request.name
         if features.device_taints and taint_prevents(device, request):
+            if took:
+                self.release_counters(cand)
             return None
         constraints = self.constraints[ci]
         for i, constraint in enumerate(constraints):
@@ -429,6 +435,8 @@ class Search:
                                          f"device {cand.id} because a claim constraint would not be satisfied")
                 for earlier in constraints[:i]:
                     earlier.remove(base, sub)
+                if took:
+                    self.release_counters(cand)
                 return None
 
         holders = self.allocating.setdefault(cand.id, set())

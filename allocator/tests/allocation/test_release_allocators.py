@@ -326,3 +326,25 @@ def test_one_share_per_request_is_the_same_in_every_release(files, release):
 
 def test_requests_try_devices_as_combinations_from_1_36():
     assert not rules_for("1.35").combinations and rules_for("1.36").combinations and rules_for("1.37").combinations
+
+
+# A tainted whole GPU listed before a half of it: the whole one passes the counters, then the taint rules it out.
+TAINTED_FIRST = OWN_NODE + _gpu_slice(
+    "gpu-0", "  - name: gpu-0-whole\n    taints: [{key: broken, value: 'true', effect: NoSchedule}]\n"
+    "    consumesCounters: [{counterSet: gpu-counters, counters: {memory: {value: 40Gi}}}]\n"
+    + _consumer("gpu-0-half", "memory: {value: 20Gi}"), count=1) + _claim(1)
+
+
+def _tainted(files, release: str):
+    gates = "DynamicResourceAllocation=true,DRAPartitionableDevices=true,DRADeviceTaints=true"
+    return run("allocate", "--kubernetes-version", release, "--feature-gates", gates, "--node", "n1",
+               files(TAINTED_FIRST))
+
+
+def test_1_33_counts_only_the_devices_being_allocated_so_a_device_ruled_out_later_keeps_no_counters(files):
+    assert _devices(_tainted(files, "1.33")) == ["gpu-0-half"]
+
+
+def test_1_34_keeps_the_counters_of_a_device_ruled_out_after_taking_them(files):
+    # v0.34: the counters go into the allocator's running total before the taint check and stay there.
+    assert _tainted(files, "1.34").returncode == 1
