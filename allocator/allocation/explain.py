@@ -335,7 +335,9 @@ class _Explainer:
         if pool is None:
             if not features.partitionable_devices and (
                     cand.slice.spec.per_device_node_selection is not None or cand.slice.spec.shared_counters):
-                return Reason("partitionable-disabled", "per-device node selection needs DRAPartitionableDevices")
+                what = "per-device node selection" if cand.slice.spec.per_device_node_selection is not None \
+                    else "a slice with shared counters"
+                return Reason("partitionable-disabled", f"{what} needs DRAPartitionableDevices")
             pool_id = f"{cand.id.driver}/{cand.id.pool}"
             return Reason("pool-outdated", f"pool {pool_id} is being replaced by a newer generation", pool=pool_id)
         if pool.incomplete and self.a.rules.skips_unusable_pools:

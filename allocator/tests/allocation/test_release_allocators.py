@@ -348,3 +348,16 @@ def test_1_33_counts_only_the_devices_being_allocated_so_a_device_ruled_out_late
 def test_1_34_keeps_the_counters_of_a_device_ruled_out_after_taking_them(files):
     # v0.34: the counters go into the allocator's running total before the taint check and stay there.
     assert _tainted(files, "1.34").returncode == 1
+
+
+def test_1_33_leaves_out_a_slice_with_counters_while_partitionable_devices_is_off_and_says_so(files):
+    proc = run("allocate", "--kubernetes-version", "1.33", "--feature-gates", "DynamicResourceAllocation=true",
+               "--node", "n1", files(TWO_GPUS + _claim(1)))
+    assert proc.returncode == 1
+    assert "4 x a slice with shared counters needs DRAPartitionableDevices" in proc.stderr
+
+
+def test_1_34_keeps_the_slice_but_not_its_devices_that_consume_counters_while_the_gate_is_off(files):
+    proc = run("allocate", "--kubernetes-version", "1.34", "--node", "n1", files(TWO_GPUS + _claim(1)))
+    assert proc.returncode == 1
+    assert "4 x consumes counters, but DRAPartitionableDevices is off" in proc.stderr
