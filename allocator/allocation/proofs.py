@@ -296,6 +296,8 @@ class Prover:
         if not self.s.allocator.rules.combinations and self.s.features.consumable_capacity \
                 and any(c.device.allow_multiple_allocations for c in usable):
             return None  # before 1.36 one request could take several shares of one device
+        if request.admin_access and not self.s.allocator.rules.admin_devices_in_use:
+            return None  # 1.33: an admin request could take one device again
         pre = self.before_constraints[key]
         if len(pre) >= need:
             for index, c in self._constraints_of(key[0], data):

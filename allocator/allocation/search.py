@@ -376,7 +376,7 @@ class Search:
                     device = devices[dj]
                     device_id = DeviceID(pool.driver, pool.name, device.name)
                     if admin:
-                        if self.in_use_by_claim(device_id, ci):
+                        if self.allocator.rules.admin_devices_in_use and self.in_use_by_claim(device_id, ci):
                             continue
                     elif self.in_use(device_id):
                         continue
@@ -405,7 +405,7 @@ class Search:
         device = cand.device
         multi = features.consumable_capacity and bool(device.allow_multiple_allocations)
         if request.admin_access:
-            if not multi and self.in_use_by_claim(cand.id, ci):
+            if not multi and self.allocator.rules.admin_devices_in_use and self.in_use_by_claim(cand.id, ci):
                 return None
         elif self.in_use(cand.id):
             return None
@@ -417,8 +417,14 @@ class Search:
             return None
         # Note: counters taken above stay taken when a later check fails, as upstream does from 1.34 on;
         # 1.33 counted the devices being allocated instead, so nothing stays taken.
+        counted = True  # whether undo gives the counters back
         if took and self.allocator.rules.slice_counters != "device":
             took = False
+        elif took and request.admin_access:
+            # 1.33: a device given with admin access is not among the devices being allocated: its counters
+            # are checked, not taken.
+            self.release_counters(cand)
+            took = counted = False
         if data.parent is None:
             base, sub = request.name, ""
         else:
@@ -441,7 +447,8 @@ class Search:
 
         holders = self.allocating.setdefault(cand.id, set())
         if not multi:
-            holders.add(ci)
+            if self.allocator.rules.admin_devices_in_use or not request.admin_access:
+                holders.add(ci)
         consumed: dict = {}
         share_id = None
         if features.consumable_capacity:
@@ -460,11 +467,12 @@ class Search:
         def undo():
             for constraint in constraints:
                 constraint.remove(base, sub)
-            holders.discard(ci)
+            if self.allocator.rules.admin_devices_in_use or not request.admin_access:
+                holders.discard(ci)
             if multi:
                 if consumed:
                     cap.remove_from(self.allocating_capacity, cand.id, consumed)
-            elif features.partitionable_devices and device.consumes_counters:
+            elif features.partitionable_devices and device.consumes_counters and counted:
                 self.release_counters(cand)
             del results[before:]
         return undo

@@ -133,6 +133,10 @@ class ReleaseRules:
     # took (combinations, not permutations), so one request cannot take two shares of a multi-allocatable
     # device; in 1.35 (v0.35.x) every device was tried again, and it could.
     combinations: bool = True
+    # 1.34: a device given with admin access is marked as being allocated (for its claim, so no other request of
+    # the claim takes it, and its counters count); in 1.33 (v0.33.x) it stayed free for every request, the same
+    # admin request could take it again, and its counters were only checked.
+    admin_devices_in_use: bool = True
 
 
 def rules_for(release: str) -> ReleaseRules:
@@ -143,7 +147,7 @@ def rules_for(release: str) -> ReleaseRules:
                         skips_unusable_pools=version >= (1, 35), taint_rule_class_and_cel=version < (1, 35),
                         separate_device_status=version == (1, 34),
                         slice_counters={(1, 33): "device", (1, 34): "slice"}.get(version, ""),
-                        combinations=version >= (1, 36))
+                        combinations=version >= (1, 36), admin_devices_in_use=version >= (1, 34))
 
 
 def taint_rules_gate(release: str) -> str:

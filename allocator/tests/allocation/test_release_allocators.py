@@ -361,3 +361,42 @@ def test_1_34_keeps_the_slice_but_not_its_devices_that_consume_counters_while_th
     proc = run("allocate", "--kubernetes-version", "1.34", "--node", "n1", files(TWO_GPUS + _claim(1)))
     assert proc.returncode == 1
     assert "4 x consumes counters, but DRAPartitionableDevices is off" in proc.stderr
+
+
+# Request a with admin access, then request b; the whole GPU comes first in the slice.
+ADMIN = OWN_NODE + _gpu_slice("gpu-0", _consumer("gpu-0-whole", "memory: {value: 40Gi}")
+                              + _consumer("gpu-0-half", "memory: {value: 20Gi}"), count=1) + """\
+---
+apiVersion: resource.k8s.io/v1beta2
+kind: ResourceClaim
+metadata: {name: c}
+spec:
+  devices:
+    requests:
+    - {name: a, exactly: {deviceClassName: gpu, adminAccess: true}}
+    - {name: b, exactly: {deviceClassName: gpu}}
+"""
+
+
+def _admin(files, release: str, text: str = ADMIN):
+    gates = "DynamicResourceAllocation=true,DRAPartitionableDevices=true,DRAAdminAccess=true"
+    return run("allocate", "--kubernetes-version", release, "--feature-gates", gates, "--node", "n1", files(text))
+
+
+def test_1_33_leaves_a_device_given_with_admin_access_free_and_its_counters_untaken(files):
+    # Request b takes the very device request a has with admin access, and all of its counters.
+    assert _devices(_admin(files, "1.33")) == ["gpu-0-whole", "gpu-0-whole"]
+
+
+def test_1_34_marks_a_device_given_with_admin_access_as_taken_with_its_counters(files):
+    # The whole GPU (a) leaves b no counters, the half (a) leaves b only the taken half: nothing fits.
+    assert _admin(files, "1.34").returncode == 1
+
+
+def test_1_33_lets_one_admin_request_take_a_device_twice(files):
+    one_device = ADMIN.replace(_consumer("gpu-0-half", "memory: {value: 20Gi}"), "")
+    twice = one_device.replace("- {name: a, exactly: {deviceClassName: gpu, adminAccess: true}}\n"
+                               "    - {name: b, exactly: {deviceClassName: gpu}}",
+                               "- {name: a, exactly: {deviceClassName: gpu, adminAccess: true, count: 2}}")
+    assert _devices(_admin(files, "1.33", twice)) == ["gpu-0-whole", "gpu-0-whole"]
+    assert _admin(files, "1.34", twice).returncode == 1
