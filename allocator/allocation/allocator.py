@@ -245,7 +245,7 @@ class Allocator:
         try:
             return gather_pools(self.slices_for(node), node, self.features, self.slices, self.variant,
                                 whole_pools=self.rules.skips_unusable_pools,
-                                slice_counters=self.rules.slice_counters)
+                                slice_counters=self.rules.slice_counters, sorts_slices=self.rules.sorts_slices)
         except PoolError as err:
             raise AllocatorError(f"gather pool information: {err}") from err
 

@@ -137,6 +137,9 @@ class ReleaseRules:
     # the claim takes it, and its counters count); in 1.33 (v0.33.x) it stayed free for every request, the same
     # admin request could take it again, and its counters were only checked.
     admin_devices_in_use: bool = True
+    # 1.36: the incubating and experimental implementations walk a pool's slices sorted by name; before, in the
+    # order they were listed (v0.34.x, v0.35.x).
+    sorts_slices: bool = True
 
 
 def rules_for(release: str) -> ReleaseRules:
@@ -147,7 +150,8 @@ def rules_for(release: str) -> ReleaseRules:
                         skips_unusable_pools=version >= (1, 35), taint_rule_class_and_cel=version < (1, 35),
                         separate_device_status=version == (1, 34),
                         slice_counters={(1, 33): "device", (1, 34): "slice"}.get(version, ""),
-                        combinations=version >= (1, 36), admin_devices_in_use=version >= (1, 34))
+                        combinations=version >= (1, 36), admin_devices_in_use=version >= (1, 34),
+                        sorts_slices=version >= (1, 36))
 
 
 def taint_rules_gate(release: str) -> str:

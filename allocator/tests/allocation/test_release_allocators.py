@@ -400,3 +400,42 @@ def test_1_33_lets_one_admin_request_take_a_device_twice(files):
                                "- {name: a, exactly: {deviceClassName: gpu, adminAccess: true, count: 2}}")
     assert _devices(_admin(files, "1.33", twice)) == ["gpu-0-whole", "gpu-0-whole"]
     assert _admin(files, "1.34", twice).returncode == 1
+
+
+# --- before 1.36: slices in the order they are listed ------------------------------------------------------
+
+def _listed_slice(name: str, device: str) -> str:
+    return f"""\
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {{name: {name}}}
+spec:
+  driver: gpu.example.com
+  nodeName: n1
+  pool: {{name: n1, resourceSliceCount: 2}}
+  devices: [{{name: {device}}}]
+"""
+
+
+LISTED = NODE + _listed_slice("slice-b", "gpu-b") + _listed_slice("slice-a", "gpu-a") + """\
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: c}
+spec:
+  devices:
+    requests: [{name: g, exactly: {deviceClassName: gpu}}]
+"""
+
+
+@pytest.mark.parametrize(("release", "gates"), [("1.34", ""), ("1.35", "DRAConsumableCapacity=true")])
+def test_before_1_36_the_experimental_implementation_walks_slices_as_listed(files, release, gates):
+    proc = run("allocate", "--kubernetes-version", release, "--feature-gates", gates, "--node", "n1", files(LISTED))
+    assert _devices(proc) == ["gpu-b"]
+
+
+@pytest.mark.parametrize("release", ["1.36", "1.37"])
+def test_from_1_36_slices_are_walked_by_name(files, release):
+    proc = run("allocate", "--kubernetes-version", release, "--node", "n1", files(LISTED))
+    assert _devices(proc) == ["gpu-a"]
