@@ -439,3 +439,34 @@ def test_before_1_36_the_experimental_implementation_walks_slices_as_listed(file
 def test_from_1_36_slices_are_walked_by_name(files, release):
     proc = run("allocate", "--kubernetes-version", release, "--node", "n1", files(LISTED))
     assert _devices(proc) == ["gpu-a"]
+
+
+# A device consuming a counter set its slice lacks: the apiserver of 1.33/1.34 refuses it on create, so only a
+# stored object can have it; the two allocators part ways on it.
+MISSING_SET = OWN_NODE + _gpu_slice(
+    "gpu-0", "  - name: gpu-0-elsewhere\n"
+    "    consumesCounters: [{counterSet: not-here, counters: {memory: {value: 1Gi}}}]\n", count=1) + _claim(1)
+
+
+def _engine_devices(release: str) -> list[str] | None:
+    from allocator.allocation.allocator import allocate_claims
+    from allocator.kube.objects import read_documents
+
+    objects = [d.obj for d in read_documents(MISSING_SET).documents]
+    kinds = {}
+    for obj in objects:
+        kinds.setdefault(type(obj).__name__, []).append(obj)
+    gates = make_gates({"DynamicResourceAllocation": True, "DRAPartitionableDevices": True}, release)
+    outcome = allocate_claims(kinds["ResourceClaim"], kinds["DeviceClass"], kinds["ResourceSlice"], kinds["Node"],
+                              "n1", gates)
+    if not outcome.allocated:
+        return None
+    return [r.device for result in outcome.results for r in result.devices.results]
+
+
+def test_1_33_cannot_allocate_a_device_whose_counter_set_is_not_in_its_slice():
+    assert _engine_devices("1.33") is None
+
+
+def test_1_34_does_not_check_a_counter_set_its_slice_lacks():
+    assert _engine_devices("1.34") == ["gpu-0-elsewhere"]
