@@ -449,16 +449,8 @@ MISSING_SET = OWN_NODE + _gpu_slice(
 
 
 def _engine_devices(release: str) -> list[str] | None:
-    from allocator.allocation.allocator import allocate_claims
-    from allocator.kube.objects import read_documents
-
-    objects = [d.obj for d in read_documents(MISSING_SET).documents]
-    kinds = {}
-    for obj in objects:
-        kinds.setdefault(type(obj).__name__, []).append(obj)
-    gates = make_gates({"DynamicResourceAllocation": True, "DRAPartitionableDevices": True}, release)
-    outcome = allocate_claims(kinds["ResourceClaim"], kinds["DeviceClass"], kinds["ResourceSlice"], kinds["Node"],
-                              "n1", gates)
+    outcome = _engine_allocate(MISSING_SET, release, {"DynamicResourceAllocation": True,
+                                                      "DRAPartitionableDevices": True})
     if not outcome.allocated:
         return None
     return [r.device for result in outcome.results for r in result.devices.results]
@@ -470,3 +462,25 @@ def test_1_33_cannot_allocate_a_device_whose_counter_set_is_not_in_its_slice():
 
 def test_1_34_does_not_check_a_counter_set_its_slice_lacks():
     assert _engine_devices("1.34") == ["gpu-0-elsewhere"]
+
+
+def _engine_allocate(text: str, release: str, overrides: dict | None = None):
+    from allocator.allocation.allocator import allocate_claims
+    from allocator.kube.objects import read_documents
+
+    kinds: dict[str, list] = {}
+    for d in read_documents(text).documents:
+        kinds.setdefault(type(d.obj).__name__, []).append(d.obj)
+    return allocate_claims(kinds["ResourceClaim"], kinds["DeviceClass"], kinds["ResourceSlice"], kinds["Node"], "n1",
+                           make_gates(overrides or {}, release))
+
+
+def test_the_1_34_allocator_refuses_a_claim_with_capacity_requests_that_reaches_it():
+    # Whatever the apiserver does with the field on create: a stored claim with capacity requests, on the
+    # allocator of 1.34 with DRAConsumableCapacity off, is refused by the experimental implementation.
+    from allocator.cel.selectors import AllocatorError
+
+    with pytest.raises(AllocatorError, match="has capacity requests, but the DRAConsumableCapacity feature"):
+        _engine_allocate(CAPACITY, "1.34")
+    assert _engine_allocate(CAPACITY, "1.34", {"DRAResourceClaimDeviceStatus": False}).allocated
+    assert _engine_allocate(CAPACITY, "1.35").allocated
