@@ -39,3 +39,14 @@ def test_1_35_refuses_the_slice_that_1_34_allocated_from(page: Page, samples):
     expect(page.locator("#compare-left .compare-summary")).to_contain_text("Allocated on node dgx-h100-01")
     expect(page.locator("#compare-right .compare-summary")).to_contain_text("Not valid")
     expect(page.locator("#compare-right")).to_contain_text("only one of `sharedCounters` or `devices` is allowed")
+
+
+def test_1_35_gives_one_request_three_shares_of_one_gpu_and_1_36_does_not(page: Page, samples):
+    page.goto("/examples/shares-1-35-one-request")
+    expect(page.locator("#id_kubernetes_version")).to_have_value("1.35")
+    expect(page.locator("#id_compare_kubernetes_version")).to_have_value("1.36")
+    left, right = page.locator("#compare-left"), page.locator("#compare-right")
+    expect(left.locator(".compare-summary")).to_contain_text("Allocated on node dra-example-driver-cluster-worker")
+    expect(left).to_contain_text("gpu-0")
+    expect(left).not_to_contain_text("gpu-1")
+    expect(right.locator(".compare-summary")).to_contain_text("Cannot allocate")
