@@ -297,13 +297,26 @@ def _percent(part: Quantity, total: Quantity) -> float:
     return max(0.0, min(100.0, part.as_approximate_float() * 100.0 / whole))
 
 
-def _needs(device: model.Device) -> dict[tuple[str, str], Quantity]:
+# Joins a slice's name to its counter sets' names where sets belong to their slice (the 1.33 form).
+SCOPE = "\x00"
+
+
+def _scope(s: model.ResourceSlice) -> str:
+    """How the sets of slice ``s`` are told apart: a slice holding sets and devices keeps its own (1.33-1.34)."""
+    return f"{s.metadata.name}{SCOPE}" if s.spec.shared_counters and s.spec.devices else ""
+
+
+def _shown(counter_set: str) -> str:
+    return counter_set.rsplit(SCOPE, 1)[-1]
+
+
+def _needs(device: model.Device, scope: str = "") -> dict[tuple[str, str], Quantity]:
     out: dict[tuple[str, str], Quantity] = {}
     for entry in device.consumes_counters:
         for name, counter in entry.counters.items():
             q = _quantity(counter.value)
             if q is not None and not q.is_zero:
-                key = (entry.counter_set, name)
+                key = (scope + entry.counter_set, name)
                 out[key] = out[key] + q if key in out else q
     return out
 
@@ -322,14 +335,14 @@ class _Counters:
             key = (s.spec.driver, s.spec.pool.name)
             newest[key] = max(newest.get(key, s.spec.pool.generation), s.spec.pool.generation)
         self.sets: dict[tuple[str, str], dict[str, model.CounterSet]] = {}
-        self.devices: dict[tuple[str, str], list[model.Device]] = {}
+        self.devices: dict[tuple[str, str], list[tuple[model.ResourceSlice, model.Device]]] = {}
         for s in slices:
             key = (s.spec.driver, s.spec.pool.name)
             if s.spec.pool.generation != newest[key]:
                 continue
             for cs in s.spec.shared_counters:
-                self.sets.setdefault(key, {}).setdefault(cs.name, cs)
-            self.devices.setdefault(key, []).extend(s.spec.devices)
+                self.sets.setdefault(key, {}).setdefault(_scope(s) + cs.name, cs)
+            self.devices.setdefault(key, []).extend((s, d) for d in s.spec.devices)
         self.granted = granted
         self.holders: dict[tuple[str, str, str], list[str]] = {}
         for d in docs:
@@ -349,7 +362,7 @@ class _Counters:
         if not sets:
             return
         tiles = pool.devices
-        needs = [_needs(device) for _, device in pairs]
+        needs = [_needs(device, _scope(s)) for s, device in pairs]
         # Counter sets linked by a device that consumes from several are one group (union-find).
         parent = {name: name for name in sets}
 
@@ -368,7 +381,7 @@ class _Counters:
         for name in sets:  # in the order the pool publishes them
             root = find(name)
             group = groups.setdefault(root, CounterGroup())
-            group.sets.append(self._set_view(sets[name], used))
+            group.sets.append(self._set_view(sets[name], used, name))
         rest = []
         members: dict[str, list[tuple[Tile, dict]]] = {}
         for tile, need in zip(tiles, needs, strict=True):
@@ -376,9 +389,9 @@ class _Counters:
             if not names:
                 rest.append(tile)
                 continue
-            tile.consumes = [f"{cs}/{c}" for cs, c in need]
+            tile.consumes = [f"{_shown(cs)}/{c}" for cs, c in need]
             members.setdefault(find(names[0]), []).append((tile, need))
-        totals = {(cs.name, c): q for cs in sets.values() for c, v in cs.counters.items()
+        totals = {(name, c): q for name, cs in sets.items() for c, v in cs.counters.items()
                   if (q := _quantity(v.value)) is not None}
         for root, found in members.items():
             groups[root].devices = [t for t, _ in found]
@@ -391,25 +404,26 @@ class _Counters:
         """(counter set, counter) -> (taken by allocated claims, taken by this grant)."""
         zero = Quantity.parse("0")
         out: dict[tuple[str, str], tuple[Quantity, Quantity]] = {}
-        for device in self.devices.get(key, ()):
+        for s, device in self.devices.get(key, ()):
             device_key = (key[0], key[1], device.name)
             held, granted = device_key in self.holders, device_key in self.granted
             if not (held or granted):
                 continue
-            for counter, q in _needs(device).items():
+            for counter, q in _needs(device, _scope(s)).items():
                 a, g = out.get(counter, (zero, zero))
                 out[counter] = (a + q, g) if held else (a, g + q)
         return out
 
     @staticmethod
-    def _set_view(cs: model.CounterSet, used: dict) -> CounterSetView:
+    def _set_view(cs: model.CounterSet, used: dict, key: str) -> CounterSetView:
+        """``key``: the set as ``used`` names it (its name, or in the 1.33 form its slice's and its name)."""
         zero = Quantity.parse("0")
         view = CounterSetView(name=cs.name)
         for name, counter in cs.counters.items():
             total = _quantity(counter.value)
             if total is None:
                 continue
-            allocated, granted = used.get((cs.name, name), (zero, zero))
+            allocated, granted = used.get((key, name), (zero, zero))
             free = total - allocated - granted
             view.bars.append(CounterBar(
                 counter_set=cs.name, counter=name, total=str(total), allocated=str(allocated), granted=str(granted),

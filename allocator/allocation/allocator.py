@@ -244,7 +244,8 @@ class Allocator:
         """The pools as this node sees them (upstream: GatherPools); raises AllocatorError."""
         try:
             return gather_pools(self.slices_for(node), node, self.features, self.slices, self.variant,
-                                whole_pools=self.rules.skips_unusable_pools)
+                                whole_pools=self.rules.skips_unusable_pools,
+                                slice_counters=self.rules.slice_counters, sorts_slices=self.rules.sorts_slices)
         except PoolError as err:
             raise AllocatorError(f"gather pool information: {err}") from err
 

@@ -335,7 +335,9 @@ class _Explainer:
         if pool is None:
             if not features.partitionable_devices and (
                     cand.slice.spec.per_device_node_selection is not None or cand.slice.spec.shared_counters):
-                return Reason("partitionable-disabled", "per-device node selection needs DRAPartitionableDevices")
+                what = "per-device node selection" if cand.slice.spec.per_device_node_selection is not None \
+                    else "a slice with shared counters"
+                return Reason("partitionable-disabled", f"{what} needs DRAPartitionableDevices")
             pool_id = f"{cand.id.driver}/{cand.id.pool}"
             return Reason("pool-outdated", f"pool {pool_id} is being replaced by a newer generation", pool=pool_id)
         if pool.incomplete and self.a.rules.skips_unusable_pools:
@@ -420,14 +422,16 @@ class _Explainer:
     def _counter_shortages(self, cand: Candidate) -> list[Shortage]:
         """The counters of the pool left after allocated claims that cannot cover the device, with the numbers."""
         search = self.search
-        return shortages(cand.device, cand.pool, search.available_counters(cand.pool), self._allocated_takers(cand.pool))
+        scope = search.counter_scope(cand)
+        return shortages(cand.device, scope, search.available_counters(scope), self._allocated_takers(scope))
 
     def _allocated_takers(self, pool) -> dict:
-        found = self._takers.get((pool.driver, pool.name))
+        found = self._takers.get((pool.driver, pool.counters_key))
         if found is None:
             state = self.a.state
-            found = self._takers[(pool.driver, pool.name)] = allocated_takers(
-                pool, state.allocated_for_counters(self.search.variant), state.holders)
+            # Before 1.35 (a pool of one slice) only devices allocated whole counted.
+            allocated = state.devices if pool.counter_key else state.allocated_for_counters(self.search.variant)
+            found = self._takers[(pool.driver, pool.counters_key)] = allocated_takers(pool, allocated, state.holders)
         return found
 
     def combination(self) -> list[dict]:
@@ -461,11 +465,12 @@ class _Explainer:
             c = entry[3]
             if c.pool is None:
                 continue
+            where = self.search.counter_scope(c).counters_key
             for key, q in consumption(c.device).items():
-                pool_taken = taken.setdefault(c.pool.name, {})
+                pool_taken = taken.setdefault(where, {})
                 pool_taken[key] = pool_taken[key] + q if key in pool_taken else q
                 if not q.is_zero:
-                    grant.setdefault(c.pool.name, {}).setdefault(key, []).append((entry, q))
+                    grant.setdefault(where, {}).setdefault(key, []).append((entry, q))
         if not grant:
             return []
         out = []
@@ -477,10 +482,11 @@ class _Explainer:
                 if c.id in forced:
                     continue
                 found = []
-                if c.pool is not None and c.pool.name in taken:
-                    takers = self._with_grant(c.pool, grant.get(c.pool.name, {}), ci)
-                    found = shortages(c.device, c.pool, self.search.available_counters(c.pool), takers,
-                                      taken[c.pool.name])
+                scope = self.search.counter_scope(c) if c.pool is not None else None
+                if scope is not None and scope.counters_key in taken:
+                    takers = self._with_grant(scope, grant.get(scope.counters_key, {}), ci)
+                    found = shortages(c.device, scope, self.search.available_counters(scope), takers,
+                                      taken[scope.counters_key])
                 if found:
                     short.append((c, found))
                 else:

@@ -47,10 +47,27 @@ class Pool:
     # allocated devices still consume the pool's shared counters.
     other_slices: list[model.ResourceSlice] = field(default_factory=list)
     counter_sets: dict[str, model.CounterSet] = field(default_factory=dict)
+    # Set on the one-slice view of a pool that ``own_slice_counters`` gives (1.33-1.34): what counters are kept by.
+    counter_key: str = ""
 
     @property
     def id(self) -> str:
         return f"{self.driver}/{self.name}"
+
+    @property
+    def counters_key(self) -> str:
+        """What the allocator keeps counters by: the pool's name, or (1.33-1.34) one slice of it."""
+        return self.counter_key or self.name
+
+
+def own_slice_counters(pool: Pool, s: model.ResourceSlice) -> Pool:
+    """1.33-1.34: the counters a device of slice ``s`` draws on, as a pool of that one slice.
+
+    The allocators of v0.33 and v0.34 read a device's counter sets from the device's own slice and count
+    what the allocated devices of that slice consume; other slices of the pool play no part.
+    """
+    return Pool(pool.driver, pool.name, slices=[s], counter_sets={cs.name: cs for cs in s.spec.shared_counters},
+                counter_key=f"{pool.name}/{s.metadata.name}")
 
 
 def _matches(node: model.Node, name: str | None, all_nodes: bool | None, selector, what: str) -> bool:
@@ -75,19 +92,26 @@ def slice_is_relevant(s: model.ResourceSlice, node: model.Node) -> bool | None:
 
 
 def gather_pools(slices_for_node: Iterable[model.ResourceSlice], node: model.Node, features: Switches,
-                 all_slices: list[model.ResourceSlice], variant: Variant, whole_pools: bool = True) -> list[Pool]:
+                 all_slices: list[model.ResourceSlice], variant: Variant, whole_pools: bool = True,
+                 slice_counters: str = "", sorts_slices: bool = True) -> list[Pool]:
     """The pools with devices for ``node``, in the order the allocator walks them.
 
     ``whole_pools`` (1.35 on) judges a pool's completeness by the slices of every node and leaves out a pool
     whose newer generation is published elsewhere; without it (before 1.35) a pool is incomplete when the
     slices the node reaches are fewer than its count, and keeps its devices.
+
+    ``slice_counters`` (``ReleaseRules.slice_counters``, 1.33-1.34) keeps counters in the devices' own slices:
+    every slice is a slice of devices, the pool has no counter sets of its own, and only 1.33 leaves out slices
+    with counters while DRAPartitionableDevices is off (1.34 leaves out their devices that consume counters).
+    ``sorts_slices`` (1.36 on) lets the incubating and experimental implementations sort a pool's slices by name.
     """
     by_pool: dict[tuple[str, str], list[model.ResourceSlice]] = {}
     for s in slices_for_node:
         if not features.partitionable_devices and (
-                s.spec.per_device_node_selection is not None or s.spec.shared_counters):
+                s.spec.per_device_node_selection is not None
+                or (s.spec.shared_counters and slice_counters != "slice")):
             continue
-        if not variant.sorted_order and s.spec.shared_counters:
+        if not variant.sorted_order and s.spec.shared_counters and not slice_counters:
             # The stable implementation takes counter slices whatever node they name.
             relevant = True
         else:
@@ -100,7 +124,7 @@ def gather_pools(slices_for_node: Iterable[model.ResourceSlice], node: model.Nod
         generation, count = found[0].spec.pool.generation, found[0].spec.pool.resource_slice_count
         every = None
         if len(found) != count and not whole_pools:
-            pool = _build_pool(driver, name, found, features, None, variant)
+            pool = _build_pool(driver, name, found, features, None, variant, slice_counters, sorts_slices)
             pool.incomplete = True
             (with_binding if variant.sorted_order and _has_binding_conditions(pool) else pools).append(pool)
             continue
@@ -113,7 +137,7 @@ def gather_pools(slices_for_node: Iterable[model.ResourceSlice], node: model.Nod
             if len(every) != count:
                 pools.append(Pool(driver, name, incomplete=True))
                 continue
-        pool = _build_pool(driver, name, found, features, every, variant)
+        pool = _build_pool(driver, name, found, features, every, variant, slice_counters, sorts_slices)
         if variant.sorted_order and _has_binding_conditions(pool):
             with_binding.append(pool)
         else:
@@ -147,13 +171,15 @@ def _slices_of_generation(all_slices, driver, name, generation) -> tuple[bool, l
 
 
 def _build_pool(driver: str, name: str, found: list[model.ResourceSlice], features: Switches,
-                every: list[model.ResourceSlice] | None, variant: Variant) -> Pool:
-    if variant.sorted_order:
+                every: list[model.ResourceSlice] | None, variant: Variant, slice_counters: str = "",
+                sorts_slices: bool = True) -> Pool:
+    if variant.sorted_order and sorts_slices:
         found = sorted(found, key=lambda s: s.metadata.name)
     device_slices, counter_slices, other_slices = [], [], []
     for s in found:
-        (counter_slices if features.partitionable_devices and s.spec.shared_counters else device_slices).append(s)
-    if every is not None and len(found) < len(every):
+        own = slice_counters or not (features.partitionable_devices and s.spec.shared_counters)
+        (device_slices if own else counter_slices).append(s)
+    if every is not None and len(found) < len(every) and not slice_counters:
         seen = {s.metadata.name for s in found}
         for s in every:
             if s.metadata.name in seen:
@@ -172,7 +198,7 @@ def _build_pool(driver: str, name: str, found: list[model.ResourceSlice], featur
             if d.name in names:
                 return invalid(f"duplicate device name {d.name}")
             names.add(d.name)
-    if not features.partitionable_devices:
+    if not features.partitionable_devices or slice_counters:
         return Pool(driver, name, slices=device_slices)
 
     counter_sets: dict[str, model.CounterSet] = {}

@@ -187,7 +187,8 @@ class Prover:
             rel = frozenset().union(*seen[k:]) if k < self.n else frozenset()
             self.relevant.append(rel)
             devices = [ids[d] for d in rel if d in ids]
-            self.pools_from.append(frozenset(c.pool.name for c in devices if c.device.consumes_counters))
+            self.pools_from.append(frozenset(s.counter_scope(c).counters_key for c in devices
+                                             if c.device.consumes_counters))
             self.quiet_from.append(not any(c.device.consumes_counters or (multi and c.device.allow_multiple_allocations)
                                            for c in devices))
 
@@ -212,8 +213,13 @@ class Prover:
         return True
 
     def _counters_fit_alone(self, cand) -> bool:
-        available = self.s.available_counters(cand.pool)
+        scope = self.s.counter_scope(cand)
+        available = self.s.available_counters(scope)
         use = _consumption(cand.device)
+        if self.s.allocator.rules.slice_counters == "device":
+            # v0.33 looked only at the counters the device consumes, each of which its slice must have.
+            return all(set_name in available and name in available[set_name]
+                       and available[set_name][name].cmp(want) >= 0 for (set_name, name), want in use.items())
         for set_name, counters in available.items():
             for name, have in counters.items():
                 want = use.get((set_name, name))
@@ -287,6 +293,11 @@ class Prover:
         usable = self.usable[key]
         if len(usable) >= need:
             return None
+        if not self.s.allocator.rules.combinations and self.s.features.consumable_capacity \
+                and any(c.device.allow_multiple_allocations for c in usable):
+            return None  # before 1.36 one request could take several shares of one device
+        if request.admin_access and not self.s.allocator.rules.admin_devices_in_use:
+            return None  # 1.33: an admin request could take one device again
         pre = self.before_constraints[key]
         if len(pre) >= need:
             for index, c in self._constraints_of(key[0], data):
@@ -392,12 +403,12 @@ class Prover:
             usable = self.usable.get(key)
             if not self._simple(key, data) or not usable:
                 continue
-            pools = {c.pool.name for c in usable}
+            pools = {s.counter_scope(c).counters_key for c in usable}
             if len(pools) != 1 or any(multi and c.device.allow_multiple_allocations for c in usable):
                 continue
             by_pool.setdefault(pools.pop(), []).append((key, data, usable))
         for entries in by_pool.values():
-            pool = entries[0][2][0].pool
+            pool = s.counter_scope(entries[0][2][0])
             available = s.available_counters(pool)
             for set_name, counters in available.items():
                 for counter, have in counters.items():

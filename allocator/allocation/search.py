@@ -31,7 +31,7 @@ from allocator.allocation.candidates import Candidate, taint_prevents
 from allocator.allocation.constraints import Constraint, make_constraint
 from allocator.allocation.errors import AllocatorError, NodeAllocationError, SearchLimitError
 from allocator.allocation.nodes import NodeSelectorError, node_matches
-from allocator.allocation.pools import DeviceID, Pool
+from allocator.allocation.pools import DeviceID, Pool, own_slice_counters
 from allocator.allocation.proofs import Prover
 from allocator.allocation.requests import ALL, EXACT_COUNT, RequestView, claim_ref
 from allocator.cel.selectors import SelectorRuntimeError
@@ -108,6 +108,7 @@ class Search:
         self.allocating: dict[DeviceID, set[int]] = {}
         self.allocating_capacity: dict[DeviceID, dict] = {}
         self.consumed_counters: dict[str, dict[str, dict]] = {}
+        self._scopes: dict[tuple[str, str, str], Pool] = {}  # counter_scope's one-slice pools (1.33-1.34)
         self.results: list[list[PickedDevice]] = [[] for _ in claims]
         self.calls = 0  # allocateOne invocations, as upstream counts them
         self.found = False
@@ -357,7 +358,7 @@ class Search:
 
         admin = request.admin_access
         pools = self.pools
-        combinations = self.variant.combinations
+        combinations = self.variant.combinations and self.allocator.rules.combinations
         p_start, s_start, d_start = start if combinations else (0, 0, 0)
         for pi in range(p_start, len(pools)):
             pool = pools[pi]
@@ -375,7 +376,7 @@ class Search:
                     device = devices[dj]
                     device_id = DeviceID(pool.driver, pool.name, device.name)
                     if admin:
-                        if self.in_use_by_claim(device_id, ci):
+                        if self.allocator.rules.admin_devices_in_use and self.in_use_by_claim(device_id, ci):
                             continue
                     elif self.in_use(device_id):
                         continue
@@ -404,21 +405,33 @@ class Search:
         device = cand.device
         multi = features.consumable_capacity and bool(device.allow_multiple_allocations)
         if request.admin_access:
-            if not multi and self.in_use_by_claim(cand.id, ci):
+            if not multi and self.allocator.rules.admin_devices_in_use and self.in_use_by_claim(cand.id, ci):
                 return None
         elif self.in_use(cand.id):
             return None
         if not features.partitionable_devices and device.consumes_counters:
             return None
         skip_counters = multi and (cand.id in self.allocator.state.capacity or cand.id in self.allocating_capacity)
-        if not skip_counters and device.consumes_counters and not self.take_counters(cand):
+        took = not skip_counters and bool(device.consumes_counters)
+        if took and not self.take_counters(cand):
             return None
-        # Note: counters taken above stay taken when a later check fails, as upstream does.
+        # Note: counters taken above stay taken when a later check fails, as upstream does from 1.34 on;
+        # 1.33 counted the devices being allocated instead, so nothing stays taken.
+        counted = True  # whether undo gives the counters back
+        if took and self.allocator.rules.slice_counters != "device":
+            took = False
+        elif took and request.admin_access:
+            # 1.33: a device given with admin access is not among the devices being allocated: its counters
+            # are checked, not taken.
+            self.release_counters(cand)
+            took = counted = False
         if data.parent is None:
             base, sub = request.name, ""
         else:
             base, sub = data.parent.name, request.name
         if features.device_taints and taint_prevents(device, request):
+            if took:
+                self.release_counters(cand)
             return None
         constraints = self.constraints[ci]
         for i, constraint in enumerate(constraints):
@@ -428,11 +441,14 @@ class Search:
                                          f"device {cand.id} because a claim constraint would not be satisfied")
                 for earlier in constraints[:i]:
                     earlier.remove(base, sub)
+                if took:
+                    self.release_counters(cand)
                 return None
 
         holders = self.allocating.setdefault(cand.id, set())
         if not multi:
-            holders.add(ci)
+            if self.allocator.rules.admin_devices_in_use or not request.admin_access:
+                holders.add(ci)
         consumed: dict = {}
         share_id = None
         if features.consumable_capacity:
@@ -451,11 +467,12 @@ class Search:
         def undo():
             for constraint in constraints:
                 constraint.remove(base, sub)
-            holders.discard(ci)
+            if self.allocator.rules.admin_devices_in_use or not request.admin_access:
+                holders.discard(ci)
             if multi:
                 if consumed:
                     cap.remove_from(self.allocating_capacity, cand.id, consumed)
-            elif features.partitionable_devices and device.consumes_counters:
+            elif features.partitionable_devices and device.consumes_counters and counted:
                 self.release_counters(cand)
             del results[before:]
         return undo
@@ -472,15 +489,27 @@ class Search:
 
     # ------------------------------------------------------------------ counters
 
+    def counter_scope(self, cand: Candidate) -> Pool:
+        """Where the device's counters are kept: its pool, or (1.33-1.34) its own slice, as a pool of one slice."""
+        if not self.allocator.rules.slice_counters:
+            return cand.pool
+        key = (cand.pool.driver, cand.pool.name, cand.slice.metadata.name)
+        scope = self._scopes.get(key)
+        if scope is None:
+            scope = self._scopes[key] = own_slice_counters(cand.pool, cand.slice)
+        return scope
+
     def available_counters(self, pool: Pool) -> dict[str, dict]:
         """What the pool's counter sets offer minus what allocated devices use (cached by pool name)."""
         cache = self.allocator.available_counters
-        found = cache.get(pool.name)
+        found = cache.get(pool.counters_key)
         if found is not None:
             return found
         available = {name: {c: cap.quantity(v.value) for c, v in cs.counters.items()}
                      for name, cs in pool.counter_sets.items()}
-        allocated = self.allocator.state.allocated_for_counters(self.variant)
+        state = self.allocator.state
+        # Before 1.35 only devices allocated whole counted (v0.33, v0.34: AllocatedDevices).
+        allocated = state.devices if pool.counter_key else state.allocated_for_counters(self.variant)
         for slices in (pool.slices, pool.other_slices):
             for s in slices:
                 for device in s.spec.devices:
@@ -491,17 +520,28 @@ class Search:
                         for name, counter in consumption.counters.items():
                             if counters is not None and name in counters:
                                 counters[name] = counters[name] - cap.quantity(counter.value)
-        cache[pool.name] = available
+        cache[pool.counters_key] = available
         return available
 
     def take_counters(self, cand: Candidate) -> bool:
-        available = self.available_counters(cand.pool)
-        consumed = self.consumed_counters.setdefault(cand.pool.name, {})
+        scope = self.counter_scope(cand)
+        available = self.available_counters(scope)
+        consumed = self.consumed_counters.setdefault(scope.counters_key, {})
         for consumption in cand.device.consumes_counters:
             counters = consumed.setdefault(consumption.counter_set, {})
             for name, counter in consumption.counters.items():
                 q = cap.quantity(counter.value)
                 counters[name] = counters[name] + q if name in counters else q
+        if self.allocator.rules.slice_counters == "device":
+            # v0.33: only the counters the device consumes, each of which its slice must have.
+            for consumption in cand.device.consumes_counters:
+                have_set = available.get(consumption.counter_set)
+                for name in consumption.counters:
+                    if have_set is None or name not in have_set \
+                            or have_set[name].cmp(consumed[consumption.counter_set][name]) < 0:
+                        self.release_counters(cand)
+                        return False
+            return True
         for set_name, counters in available.items():
             used = consumed.get(set_name, {})
             for name, have in counters.items():
@@ -514,7 +554,7 @@ class Search:
         return True
 
     def release_counters(self, cand: Candidate) -> None:
-        consumed = self.consumed_counters[cand.pool.name]
+        consumed = self.consumed_counters[self.counter_scope(cand).counters_key]
         for consumption in cand.device.consumes_counters:
             counters = consumed.setdefault(consumption.counter_set, {})
             for name, counter in consumption.counters.items():

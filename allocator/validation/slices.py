@@ -34,6 +34,12 @@ MAX_ATTRIBUTE_VALUE_LENGTH = 64
 MAX_TAINTS = 16
 MAX_BINDING_CONDITIONS = 4
 MAX_VALID_VALUES = 10
+# Before 1.35 (kubernetes/api v0.33, v0.34): a slice's devices consume counters of that slice's own sets, so both
+# may be set; the limits counted counters, not sets and consumptions.
+MAX_SHARED_COUNTERS_BEFORE_1_35 = 32  # in all sets of a slice
+MAX_COUNTERS_PER_DEVICE_BEFORE_1_35 = 32  # in all consumptions of a device
+MAX_DEVICE_COUNTERS_PER_SLICE_BEFORE_1_35 = 1024  # in all devices of a slice
+MAX_TAINTS_BEFORE_1_35 = 4
 ATTRIBUTE_KEY_MAX = DEVICE_MAX_DOMAIN_LENGTH + 1 + DEVICE_MAX_ID_LENGTH
 INT64_MAX = 2**63 - 1
 
@@ -107,6 +113,9 @@ def resource_slice(ctx: Context, obj, present: set[str] = frozenset()) -> None:
     elif len(chosen) > 1:
         errs.invalid("spec", "{" + ", ".join(chosen) + "}", NODE_FIELDS + ", but multiple fields are set")
 
+    if counters_in_own_slice(ctx):
+        _devices_and_counters_before_1_35(ctx, spec)
+        return
     has_counters = bool(spec.shared_counters) or "spec.sharedCounters" in present
     has_devices = bool(spec.devices) or "spec.devices" in present
     if has_counters and has_devices:
@@ -117,6 +126,51 @@ def resource_slice(ctx: Context, obj, present: set[str] = frozenset()) -> None:
          lambda d, p: _device(ctx, d, p, spec.per_device_node_selection), key=lambda d: d.name)
     each(errs, spec.shared_counters, MAX_COUNTER_SETS, "spec.sharedCounters",
          lambda cs, p: _counter_set(ctx, cs, p), key=lambda cs: cs.name)
+
+
+def counters_in_own_slice(ctx: Context) -> bool:
+    """1.33-1.34: devices consume counters of their own slice's ``sharedCounters``, which may sit beside them."""
+    if ctx.gates is None:
+        return False
+    return tuple(int(p) for p in ctx.gates.release.split(".")[:2]) < (1, 35)
+
+
+def _devices_and_counters_before_1_35(ctx: Context, spec) -> None:
+    """The devices and counter sets as the apiserver of 1.33 and 1.34 checked them."""
+    errs = ctx.errs
+    own: dict[str, set[str]] = {}
+    for cs in spec.shared_counters:
+        own.setdefault(cs.name, set()).update(cs.counters)
+    each(errs, spec.devices, MAX_DEVICES, "spec.devices",
+         lambda d, p: _device(ctx, d, p, spec.per_device_node_selection, own), key=lambda d: d.name)
+    in_devices = sum(len(c.counters) for d in spec.devices for c in d.consumes_counters)
+    if in_devices > MAX_DEVICE_COUNTERS_PER_SLICE_BEFORE_1_35:
+        errs.invalid("spec.devices", in_devices, "the total number of counters in devices must not exceed "
+                     f"{MAX_DEVICE_COUNTERS_PER_SLICE_BEFORE_1_35}")
+    shared = sum(len(cs.counters) for cs in spec.shared_counters)
+    if shared > MAX_SHARED_COUNTERS_BEFORE_1_35:
+        errs.invalid("spec.sharedCounters", shared,
+                     f"the total number of shared counters must not exceed {MAX_SHARED_COUNTERS_BEFORE_1_35}")
+    each(errs, spec.shared_counters, -1, "spec.sharedCounters",
+         lambda cs, p: _counter_set(ctx, cs, p, limit=-1), key=lambda cs: cs.name)
+
+
+def _own_counter_references(ctx: Context, device, path: str, own: dict[str, set[str]]) -> None:
+    """1.33-1.34: what a device consumes must be counters of its own slice's sets."""
+    total = sum(len(c.counters) for c in device.consumes_counters)
+    if total > MAX_COUNTERS_PER_DEVICE_BEFORE_1_35:
+        ctx.errs.invalid(path, total,
+                         f"the total number of counters must not exceed {MAX_COUNTERS_PER_DEVICE_BEFORE_1_35}")
+    for i, consumption in enumerate(device.consumes_counters):
+        counters = own.get(consumption.counter_set)
+        if counters is None:
+            ctx.errs.invalid(f"{path}.consumesCounters[{i}].counterSet", consumption.counter_set,
+                             "must reference a counterSet defined in the ResourceSlice sharedCounters")
+            continue
+        for name in consumption.counters:
+            if name not in counters:
+                ctx.errs.invalid(f"{path}.consumesCounters[{i}].counters", name,
+                                 "must reference a counter defined in the ResourceSlice sharedCounters")
 
 
 def _pool(ctx: Context, pool) -> None:
@@ -167,7 +221,7 @@ def _counter_value(ctx: Context):
     return check
 
 
-def _counter_set(ctx: Context, counter_set, path: str) -> None:
+def _counter_set(ctx: Context, counter_set, path: str, limit: int = MAX_COUNTERS_PER_SET) -> None:
     if not counter_set.name:
         ctx.errs.required(f"{path}.name")
     else:
@@ -175,11 +229,11 @@ def _counter_set(ctx: Context, counter_set, path: str) -> None:
     if not counter_set.counters:
         ctx.errs.required(f"{path}.counters")
     else:
-        validate_map(ctx, counter_set.counters, MAX_COUNTERS_PER_SET, names.DNS1123_LABEL_MAX, f"{path}.counters",
+        validate_map(ctx, counter_set.counters, limit, names.DNS1123_LABEL_MAX, f"{path}.counters",
                      _counter_name(ctx), _counter_value(ctx))
 
 
-def _consumption(ctx: Context, consumption, path: str) -> None:
+def _consumption(ctx: Context, consumption, path: str, limit: int = MAX_COUNTERS_PER_CONSUMPTION) -> None:
     if not consumption.counter_set:
         ctx.errs.required(f"{path}.counterSet")
     else:
@@ -187,7 +241,7 @@ def _consumption(ctx: Context, consumption, path: str) -> None:
     if not consumption.counters:
         ctx.errs.required(f"{path}.counters")
     else:
-        validate_map(ctx, consumption.counters, MAX_COUNTERS_PER_CONSUMPTION, names.DNS1123_LABEL_MAX,
+        validate_map(ctx, consumption.counters, limit, names.DNS1123_LABEL_MAX,
                      f"{path}.counters", _counter_name(ctx), _counter_value(ctx))
 
 
@@ -197,7 +251,9 @@ def _qualified_key(ctx: Context):
     return check
 
 
-def _device(ctx: Context, device, path: str, per_device_node_selection) -> None:
+def _device(ctx: Context, device, path: str, per_device_node_selection,
+            own_counters: dict[str, set[str]] | None = None) -> None:
+    """``own_counters`` (1.33-1.34): the counter names of the slice's own sets, which the device must consume."""
     errs = ctx.errs
     names.dns_label(errs, device.name, f"{path}.name")
     count = len(device.attributes) + len(device.capacity)
@@ -214,9 +270,13 @@ def _device(ctx: Context, device, path: str, per_device_node_selection) -> None:
         multi = device.allow_multiple_allocations is True
         validate_map(ctx, device.capacity, -1, ATTRIBUTE_KEY_MAX, f"{path}.capacity", _qualified_key(ctx),
                      lambda c, p, at: _capacity(ctx, c, p, at, multi))
-    each(errs, device.taints, MAX_TAINTS, f"{path}.taints", lambda t, p: taint(ctx, t, p))
-    each(errs, device.consumes_counters, MAX_CONSUMPTIONS_PER_DEVICE, f"{path}.consumesCounters",
-         lambda c, p: _consumption(ctx, c, p), key=lambda c: c.counter_set)
+    old = own_counters is not None
+    each(errs, device.taints, MAX_TAINTS_BEFORE_1_35 if old else MAX_TAINTS, f"{path}.taints",
+         lambda t, p: taint(ctx, t, p))
+    each(errs, device.consumes_counters, -1 if old else MAX_CONSUMPTIONS_PER_DEVICE, f"{path}.consumesCounters",
+         lambda c, p: _consumption(ctx, c, p, -1 if old else MAX_COUNTERS_PER_CONSUMPTION), key=lambda c: c.counter_set)
+    if old:
+        _own_counter_references(ctx, device, path, own_counters)
     _device_nodes(ctx, device, path, per_device_node_selection)
     binding_parameters(ctx, device.binding_conditions, device.binding_failure_conditions, path)
 

@@ -161,3 +161,35 @@ class CounterGroupTestCase(SimpleTestCase):
         self.assertEqual((bars["memory-slice-4"].granted, bars["memory-slice-4"].free), ("1", "0"))
         self.assertEqual(sorted(_tiles(pool.groups[0])["gpu-0-mig-1g10gb-19-4"].excludes),
                          ["gpu-0", "gpu-0-mig-2g20gb-14-4", "gpu-0-mig-3g40gb-9-4"])
+
+
+# The 1.33 form with one slice per GPU, each naming its set alike: the sets are the slices' own.
+SAME_NAMES = "---\n".join(f"""\
+apiVersion: resource.k8s.io/v1beta2
+kind: ResourceSlice
+metadata: {{name: gpu-{i}}}
+spec:
+  driver: gpu.example.com
+  nodeName: node-1
+  pool: {{name: node-1, generation: 1, resourceSliceCount: 2}}
+  sharedCounters:
+  - name: gpu-counters
+    counters: {{memory: {{value: 40Gi}}}}
+  devices:
+  - {{name: gpu-{i}, consumesCounters: [{{counterSet: gpu-counters, counters: {{memory: {{value: 40Gi}}}}}}]}}
+  - {{name: gpu-{i}-half, consumesCounters: [{{counterSet: gpu-counters, counters: {{memory: {{value: 20Gi}}}}}}]}}
+""" for i in (0, 1))
+
+
+class SliceOwnCounterSetsTestCase(SimpleTestCase):
+    def test_sets_of_one_name_in_two_slices_are_two_groups_with_their_own_bars(self):
+        held = HELD.replace("device: gpu-0-half-a", "device: gpu-0")
+        pool = _pool(picture.build(SAME_NAMES, held, {}))
+        self.assertEqual([g.title for g in pool.groups], ["gpu-counters", "gpu-counters"])
+        self.assertEqual([list(_tiles(g)) for g in pool.groups], [["gpu-0", "gpu-0-half"], ["gpu-1", "gpu-1-half"]])
+        [taken], [free] = (g.sets[0].bars for g in pool.groups)
+        self.assertEqual((taken.allocated, taken.free), ("40Gi", "0"))
+        self.assertEqual((free.allocated, free.free), ("0", "40Gi"))
+        tiles = _tiles(pool.groups[1])
+        self.assertEqual(tiles["gpu-1-half"].consumes, ["gpu-counters/memory"])
+        self.assertEqual(tiles["gpu-1-half"].excludes, ["gpu-1"])
