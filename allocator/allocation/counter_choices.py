@@ -33,7 +33,8 @@ from allocator.allocation.counters import Shortage, Taker, consumption, shortage
 from allocator.allocation.requests import RequestView
 
 MAX_STEPS = 20_000  # device placements tried before giving up (the generic line stays)
-MAX_LISTED = 6  # choices spelled out in the message; the data has them all
+MAX_LISTED = 3  # choices spelled out in the message
+MAX_KEPT = 20  # choices given as data (``branches``); ``choice.choices`` counts them all
 MAX_DEVICES_PER_CLAIM = 32
 
 
@@ -67,7 +68,7 @@ class _Walk:
     steps: int = 0
     over: bool = False
     found: bool = False
-    deepest: _Blocked | None = None
+    memo: dict = field(default_factory=dict)
     _use: dict = field(default_factory=dict)
 
     def use(self, c: Candidate) -> dict:
@@ -128,20 +129,32 @@ class _Walk:
 
         yield from pick(0, (), consumed)
 
-    def run(self, index: int, path: list, taken: set, consumed: dict[str, dict]) -> None:
+    def run(self, index: int, path: list, taken: set, consumed: dict[str, dict]) -> _Blocked | None:
+        """Walk requests ``index``.. from this state; sets ``found`` or returns the deepest place it got stuck.
+
+        States already walked in this choice (the same devices taken, the same counters consumed) are not
+        walked again: ``memo`` keeps where they got stuck.
+        """
         if self.found or self.over:
-            return
+            return None
         if index == len(self.wanted):
             self.found = True
-            return
-        any_combo = False
+            return None
+        key = (index, frozenset(taken),
+               frozenset((p, k, str(q)) for p, used in consumed.items() for k, q in used.items()))
+        if key in self.memo:
+            return self.memo[key]
+        deepest = None
         for chosen, used in self.combos(index, taken, consumed):
-            any_combo = True
-            self.run(index + 1, [*path, (index, chosen)], taken | {c.id for c in chosen}, used)
+            found = self.run(index + 1, [*path, (index, chosen)], taken | {c.id for c in chosen}, used)
             if self.found or self.over:
-                return
-        if not any_combo and (self.deepest is None or index > self.deepest.index):
-            self.deepest = _Blocked(index, path, consumed)
+                return None
+            if found is not None and (deepest is None or found.index > deepest.index):
+                deepest = found
+        if deepest is None:
+            deepest = _Blocked(index, path, consumed)
+        self.memo[key] = deepest
+        return deepest
 
 
 def without_counters(wanted: list[Wanted]) -> list[list[Candidate]] | None:
@@ -168,8 +181,11 @@ def without_counters(wanted: list[Wanted]) -> list[list[Candidate]] | None:
     except RecursionError:
         return None
     out: list[list[Candidate]] = [[] for _ in wanted]
-    for slot, c in sorted(owner.values(), key=lambda x: x[0]):
+    for slot, c in owner.values():
         out[slots[slot][0]].append(c)
+    for r, devices in enumerate(out):
+        order = {c.id: k for k, c in enumerate(wanted[r].matching)}
+        devices.sort(key=lambda c: order[c.id])
     return out
 
 
@@ -206,11 +222,11 @@ def explain_choices(wanted: list[Wanted], available, allocated_takers) -> dict |
     total = _combinations(len([c for c in wanted[branch].matching if c.id not in taken]), wanted[branch].view.count)
     refused = total - len(all_combos)
     for chosen, used in all_combos:
-        walk.deepest = None
-        walk.run(branch + 1, [*prefix, (branch, chosen)], taken | {c.id for c in chosen}, used)
-        if walk.found or walk.over or walk.deepest is None:
+        walk.memo = {}  # where a state got stuck names this choice's devices: kept per choice
+        blocked = walk.run(branch + 1, [*prefix, (branch, chosen)], taken | {c.id for c in chosen}, used)
+        if walk.found or walk.over or blocked is None:
             return None  # a combination fits (the search must have failed for another reason), or over the bound
-        choices.append((chosen, walk.deepest))
+        choices.append((chosen, blocked))
     if not choices:
         return None
     return _entry(wanted, branch, choices, refused, relaxed, walk, available, allocated_takers)
@@ -310,21 +326,30 @@ def _parts(short: list[tuple[Candidate, list[Shortage]]]) -> list[str]:
 
 def _entry(wanted, branch, choices, refused, relaxed, walk, available, allocated_takers) -> dict:
     choice = wanted[branch]
+    kept = choices[:MAX_KEPT]
     branches = [_blocked_entry(wanted, branch, chosen, blocked, available, allocated_takers)
-                for chosen, blocked in choices]
+                for chosen, blocked in kept]
     first = branches[0]
     fits = ", ".join(f"{_holder(w, choice.ci)} gets {_names([c.id.device for c in devices])}"
                      for w, devices in zip(wanted, relaxed, strict=True))
     n = len(choices)
-    options = "its only choice that fits the counters" if n == 1 else f"each of its {n} choices that fit the counters"
+    # Which request runs short, over every choice (not only the kept ones).
+    short: dict[int, int] = {}
+    for _, blocked in choices:
+        short[blocked.index] = short.get(blocked.index, 0) + 1
+    if len(short) == 1:
+        who = _holder(wanted[next(iter(short))], choice.ci)
+    else:
+        who = " or ".join(f"{_holder(wanted[i], choice.ci)} (after {k} of them)" for i, k in short.items())
+    which = "its only choice" if n == 1 else f"{n} choices"
+    other = f"; {refused} more do not fit the counters themselves" if refused else ""
     lines = [b["message"] for b in branches[:MAX_LISTED]]
     if n > MAX_LISTED:
-        lines.append(f"and {n - MAX_LISTED} more choices, each leaving a request short as listed in the data")
-    other = f" ({refused} other choices of it do not fit the counters themselves)" if refused else ""
+        lines.append(f"and {n - MAX_LISTED} more choices")
     claim = f"claim {choice.ref}" if all(w.ci == choice.ci for w in wanted) else "the claims"
     message = (f"{claim}: the requests fit without shared counters ({fits}), but not with them: whatever "
-               f"{_holder(choice, choice.ci)} takes, another request runs out of counters ({walk.steps} device "
-               f"placements tried); for {options}{other}: " + "; ".join(lines))
+               f"{_holder(choice, choice.ci)} takes ({which}{other}), {who} runs out of shared counters "
+               f"({walk.steps} device placements tried); " + "; ".join(lines))
     return {"kind": "choices", "claim": first["claim"], "request": first["request"], "needed": first["needed"],
             "matching": first["matching"], "fitting": first["fitting"], "forced": [],
             "devices": first["devices"],
