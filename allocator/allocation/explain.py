@@ -610,7 +610,8 @@ def _combination_entry(ci: int, ref: str, view: RequestView, matching: int, fitt
     whose = "its" if len(takers) == 1 else "each its"
     message = (f"{where}: needs {_devices(view.count)}, but of the {_devices(matching)} that match it {fit} the "
                f"shared counters left once {must} ({whose} only matching devices): " + "; ".join(parts))
-    return {"claim": ref, "request": view.full_name, "needed": view.count, "matching": matching, "fitting": fitting,
+    return {"kind": "forced", "claim": ref, "request": view.full_name, "needed": view.count, "matching": matching,
+            "fitting": fitting,
             "forced": [{"device": c.id.device, "claim": fref, "request": fview.full_name}
                        for _fci, fref, fview, c in forced.values()],
             "devices": [{"driver": c.id.driver, "pool": c.id.pool, "device": c.id.device,
