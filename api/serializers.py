@@ -497,6 +497,9 @@ class CounterRequestSerializer(serializers.Serializer):
     branches = CounterChoiceSerializer(many=True, required=False, help_text=(
         "For `choices`: per choice (the first 20), the request that then runs short, with the numbers."))
     steps = serializers.IntegerField(required=False, help_text="For `choices`: device placements tried.")
+    unlisted = serializers.IntegerField(required=False, help_text="For `choices`: choices left out of `branches`.")
+    headline = serializers.CharField(required=False, help_text=(
+        "For `choices`: the message's opening, without the choices (listed in `branches`)."))
     message = serializers.CharField()
 
 

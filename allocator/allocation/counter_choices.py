@@ -347,13 +347,15 @@ def _entry(wanted, branch, choices, refused, relaxed, walk, available, allocated
     if n > MAX_LISTED:
         lines.append(f"and {n - MAX_LISTED} more choices")
     claim = f"claim {choice.ref}" if all(w.ci == choice.ci for w in wanted) else "the claims"
-    message = (f"{claim}: the requests fit without shared counters ({fits}), but not with them: whatever "
-               f"{_holder(choice, choice.ci)} takes ({which}{other}), {who} runs out of shared counters "
-               f"({walk.steps} device placements tried); " + "; ".join(lines))
+    head = (f"{claim}: the requests fit without shared counters ({fits}), but not with them: whatever "
+            f"{_holder(choice, choice.ci)} takes ({which}{other}), {who} runs out of shared counters "
+            f"({walk.steps} device placements tried)")
+    message = head + "; " + "; ".join(lines)
     return {"kind": "choices", "claim": first["claim"], "request": first["request"], "needed": first["needed"],
             "matching": first["matching"], "fitting": first["fitting"], "forced": [],
             "devices": first["devices"],
             "choice": {"claim": choice.ref, "request": choice.name, "choices": n, "refused": refused},
             "withoutCounters": [{"claim": w.ref, "request": w.name, "devices": [c.id.device for c in devices]}
                                 for w, devices in zip(wanted, relaxed, strict=True)],
-            "branches": branches, "steps": walk.steps, "message": message}
+            "branches": branches, "steps": walk.steps, "headline": head,
+            "unlisted": n - len(kept), "message": message}
