@@ -32,7 +32,7 @@ from allocator.allocation.capacity import quantity
 from allocator.allocation.counters import Shortage, Taker, consumption, shortages
 from allocator.allocation.requests import RequestView
 
-MAX_STEPS = 20_000  # device placements tried before giving up (the generic line stays)
+MAX_STEPS = 10_000  # device placements tried before giving up (the generic line stays)
 MAX_LISTED = 3  # choices spelled out in the message
 MAX_KEPT = 20  # choices given as data (``branches``); ``choice.choices`` counts them all
 MAX_DEVICES_PER_CLAIM = 32
