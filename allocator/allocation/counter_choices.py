@@ -290,9 +290,11 @@ def _blocked_entry(wanted: list[Wanted], branch: int, chosen: tuple, blocked: _B
         have += ", " + "; ".join(f"{_names(names)} {'is' if len(names) == 1 else 'are'} taken by {who}"
                                  for who, names in by_whom.items()) + ","
     if fitting >= w.view.count:
-        fit = f"the {fitting} that fit the shared counters left do not fit them together"
+        fit = (("and " if held else "") + f"the {fitting} that fit the shared counters left do not fit them "
+               "together")
     else:
-        fit = ("none" if not fitting else f"only {fitting}") + (" of the rest" if held else "") + " fits"
+        fit = ("and " if held else "") + ("none" if not fitting else f"only {fitting}") + (
+            " of the rest" if held else "") + " fits"
         fit += " the shared counters left"
     text = f"if it takes {picked}: {where} needs {_devices(w.view.count)}, but {have} {fit} once {must}"
     if parts:

@@ -195,3 +195,49 @@ def _without_counters(devices):
         return devices
     return [d if isinstance(d, str) else {k: v for k, v in d.items() if k != "counters" and v != "fromCounters"}
             for d in devices]
+
+
+HELD = """\
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: held}
+spec:
+  devices:
+    requests: [{name: mig, exactly: {deviceClassName: mig.nvidia.com}}]
+status:
+  allocation:
+    devices:
+      results: [{request: mig, driver: gpu.nvidia.com, pool: dgx-h100-01, device: gpu-1-mig-1g10gb-19-6}]
+"""
+
+
+def _partitions(*requests) -> str:
+    text = "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: new}\nspec:\n  devices:\n    requests:\n"
+    for name, profile, count in requests:
+        text += (f"    - name: {name}\n      exactly:\n        deviceClassName: mig.nvidia.com\n        count: {count}\n"
+                 f"        selectors: [{{cel: {{expression: \"device.attributes['gpu.nvidia.com'].profile == "
+                 f"'{profile}'\"}}}}]\n")
+    return text
+
+
+def test_a_choice_names_the_allocated_claim_and_the_device_another_request_took():
+    out = report(HELD + "---\n" + _partitions(("big", "4g.40gb", 1), ("one", "3g.40gb", 1), ("two", "3g.40gb", 2)))
+    assert out["allocation"]["status"] == "unsatisfiable"
+    [entry] = out["allocation"]["counters"]
+    assert entry["choice"]["request"] == "big" and entry["choice"]["choices"] == 2
+    first, second = entry["branches"]
+    # A device of request two that request one took itself is named as taken, not as short of counters.
+    assert first["takenBy"] == [{"device": "gpu-0-mig-3g40gb-9-4", "claim": "default/new", "request": "one"}]
+    assert (first["request"], first["matching"], first["fitting"]) == ("two", 3, 1)
+    [short] = second["devices"]
+    assert short["device"] == "gpu-1-mig-3g40gb-9-0"
+    decoders = next(w for w in short["why"] if w["counter"] == "decoders")
+    assert decoders["takenBy"] == [
+        {"device": "gpu-1-mig-1g10gb-19-6", "holder": "allocated claim default/held", "amount": "1", "allocated": True},
+        {"device": "gpu-1-mig-4g40gb-5-0", "holder": "request big", "amount": "4", "allocated": False}]
+    assert (decoders["total"], decoders["left"], decoders["needs"]) == ("7", "2", "3")
+    reason = out["nodes"][0]["reason"]
+    assert ("if it takes gpu-0-mig-4g40gb-5-0: request two needs 2 devices, but of the 3 devices that match it, "
+            "gpu-0-mig-3g40gb-9-4 is taken by request one, and only 1 of the rest fits the shared counters left once "
+            "request big takes gpu-0-mig-4g40gb-5-0 and request one takes gpu-0-mig-3g40gb-9-4: ") in reason
+    assert "gpu-1-mig-1g10gb-19-6 of allocated claim default/held, gpu-1-mig-4g40gb-5-0 of request big" in reason
