@@ -490,7 +490,7 @@ class CounterRequestSerializer(serializers.Serializer):
         "Each matching device that no longer fits: driver, pool, device, and `why` (counter parts)."))
     choice = serializers.DictField(required=False, help_text=(
         "For `choices`: the first request with a choice (claim, request), how many of its choices fit the "
-        "counters (`choices`, each one walked) and how many do not fit them even alone (`refused`)."))
+        "counters (`choices`, each one walked) and how many do not fit the counters left (`refused`)."))
     withoutCounters = serializers.ListField(child=serializers.DictField(), required=False, help_text=(
         "For `choices`: the proof that the counters are the cause, distinct matching devices for every request "
         "when counters are left aside: claim, request, devices."))

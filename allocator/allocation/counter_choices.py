@@ -26,6 +26,7 @@ left after allocated claims are the search's own.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from math import comb
 
 from allocator.allocation.candidates import Candidate
 from allocator.allocation.capacity import quantity
@@ -233,7 +234,6 @@ def explain_choices(wanted: list[Wanted], available, allocated_takers) -> dict |
 
 
 def _combinations(n: int, k: int) -> int:
-    from math import comb
     return comb(n, k) if 0 <= k <= n else 0
 
 
@@ -344,7 +344,7 @@ def _entry(wanted, branch, choices, refused, relaxed, walk, available, allocated
     else:
         who = " or ".join(f"{_holder(wanted[i], choice.ci)} (after {k} of them)" for i, k in short.items())
     which = "its only choice" if n == 1 else f"{n} choices"
-    other = f"; {refused} more do not fit the counters themselves" if refused else ""
+    other = f"; {refused} more do not fit the counters left" if refused else ""
     lines = [b["message"] for b in branches[:MAX_LISTED]]
     if n > MAX_LISTED:
         lines.append(f"and {n - MAX_LISTED} more choices")
