@@ -465,7 +465,26 @@ class CounterPartSerializer(serializers.Serializer):
     summary = serializers.CharField(help_text="One line: counter set/counter, left of total, needs, taken by.")
 
 
+class CounterChoiceSerializer(serializers.Serializer):
+    takes = serializers.ListField(child=serializers.DictField(), help_text=(
+        "The devices taken on this choice's path before a request ran short, in order: claim, request, device."))
+    claim = serializers.CharField(help_text="The claim of the request that runs short (NAMESPACE/NAME).")
+    request = serializers.CharField(help_text="The request that runs short.")
+    needed = serializers.IntegerField()
+    matching = serializers.IntegerField()
+    fitting = serializers.IntegerField(help_text="Of its matching devices not taken, how many fit the counters left.")
+    takenBy = serializers.ListField(child=serializers.DictField(), help_text=(
+        "Its matching devices that requests on the path took themselves: device, claim, request."))
+    devices = serializers.ListField(child=serializers.DictField(), help_text=(
+        "Each of its devices that does not fit the counters left: driver, pool, device, and `why` (counter parts)."))
+    message = serializers.CharField()
+
+
 class CounterRequestSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=["forced", "choices"], help_text=(
+        "`forced`: the request runs short beside the devices other requests must take; `choices`: whatever the "
+        "requests choose (every combination walked within a bound), with `choice`, `withoutCounters` and "
+        "`branches`."))
     claim = serializers.CharField(help_text="NAMESPACE/NAME.")
     request = serializers.CharField()
     needed = serializers.IntegerField(help_text="Devices the request needs.")
@@ -475,12 +494,25 @@ class CounterRequestSerializer(serializers.Serializer):
         "The devices other requests must take (their only matching devices): device, claim, request."))
     devices = serializers.ListField(child=serializers.DictField(), help_text=(
         "Each matching device that no longer fits: driver, pool, device, and `why` (counter parts)."))
+    choice = serializers.DictField(required=False, help_text=(
+        "For `choices`: the first request with a choice (claim, request), how many of its choices fit the "
+        "counters (`choices`, each one walked) and how many do not fit the counters left (`refused`)."))
+    withoutCounters = serializers.ListField(child=serializers.DictField(), required=False, help_text=(
+        "For `choices`: the proof that the counters are the cause, distinct matching devices for every request "
+        "when counters are left aside: claim, request, devices."))
+    branches = CounterChoiceSerializer(many=True, required=False, help_text=(
+        "For `choices`: per choice (the first 20), the request that then runs short, with the numbers."))
+    steps = serializers.IntegerField(required=False, help_text="For `choices`: device placements tried.")
+    unlisted = serializers.IntegerField(required=False, help_text="For `choices`: choices left out of `branches`.")
+    headline = serializers.CharField(required=False, help_text=(
+        "For `choices`: the message's opening, without the choices (listed in `branches`)."))
     message = serializers.CharField()
 
 
 COUNTERS_HELP = (
-    "When nothing fits because requests run out of shared counters beside the devices other requests must take: "
-    "per such request, the counters with what is left, what each device needs and which devices took it.")
+    "When nothing fits because requests run out of shared counters, beside the devices other requests must take "
+    "(`forced`) or whatever devices the requests choose (`choices`), and only when without counters they would "
+    "fit: the counters with what is left, what each device needs and which devices took it.")
 
 
 PINNED_BY_HELP = (

@@ -66,6 +66,12 @@ from allocator.allocation.constraints import (
     scalar_kind,
     values_intersect,
 )
+from allocator.allocation.counter_choices import (
+    MAX_DEVICES_PER_CLAIM,
+    Wanted,
+    explain_choices,
+    without_counters,
+)
 from allocator.allocation.counters import Shortage, Taker, allocated_takers, consumption, shortages
 from allocator.allocation.errors import AllocatorError
 from allocator.allocation.nodes import NodeSelectorError
@@ -435,6 +441,47 @@ class _Explainer:
         return found
 
     def combination(self) -> list[dict]:
+        """When the claims do not fit: requests that run out of shared counters, with the numbers; [] when
+        counters are not shown to be the cause.
+
+        Counters are blamed only when, without them, the requests would get distinct matching devices
+        (``counter_choices.without_counters``), and only for claims whose every request that explanation
+        models (``_wanted``). Then first the devices other requests must take (``_forced_combination``),
+        else every choice the requests have (``counter_choices.explain_choices``).
+        """
+        wanted = self._wanted()
+        if not wanted or not any(c.device.consumes_counters for w in wanted for c in w.matching):
+            return []
+        if without_counters(wanted) is None:
+            return []  # the devices run out whatever the counters: not a matter of counters
+        forced = self._forced_combination()
+        if forced:
+            return forced
+        found = explain_choices(wanted, self.search.available_counters, self._allocated_takers)
+        return [found] if found else []
+
+    def _wanted(self) -> list[Wanted] | None:
+        """Every request with its matching devices, or None when a request, claim or device is of a kind the
+        counter explanations do not model (subrequests, All, admin access, constraints, shared devices,
+        claims over 32 devices)."""
+        search = self.search
+        wanted = []
+        per_claim: dict[int, int] = {}
+        for ci, ref, view, cands in self.seen:
+            if view.parent or view.mode != EXACT_COUNT or view.admin_access or view.count < 1:
+                return None
+            if search.claims[ci].spec.devices.constraints:
+                return None
+            matching = [c for v, c in cands if v.matches]
+            if search.features.consumable_capacity and any(c.device.allow_multiple_allocations for c in matching):
+                return None
+            wanted.append(Wanted(ci, ref, view, matching))
+            per_claim[ci] = per_claim.get(ci, 0) + view.count
+        if any(n > MAX_DEVICES_PER_CLAIM for n in per_claim.values()):
+            return None
+        return wanted
+
+    def _forced_combination(self) -> list[dict]:
         """When the claims do not fit: requests that run out of shared counters once the devices other requests
         must take (their only matching devices) are taken; [] when that is not what stops them.
 
@@ -569,7 +616,8 @@ def _combination_entry(ci: int, ref: str, view: RequestView, matching: int, fitt
     whose = "its" if len(takers) == 1 else "each its"
     message = (f"{where}: needs {_devices(view.count)}, but of the {_devices(matching)} that match it {fit} the "
                f"shared counters left once {must} ({whose} only matching devices): " + "; ".join(parts))
-    return {"claim": ref, "request": view.full_name, "needed": view.count, "matching": matching, "fitting": fitting,
+    return {"kind": "forced", "claim": ref, "request": view.full_name, "needed": view.count, "matching": matching,
+            "fitting": fitting,
             "forced": [{"device": c.id.device, "claim": fref, "request": fview.full_name}
                        for _fci, fref, fview, c in forced.values()],
             "devices": [{"driver": c.id.driver, "pool": c.id.pool, "device": c.id.device,
