@@ -192,13 +192,24 @@ class PodPlan:
 
 
 def pod_plan(pod: model.Pod, mapping: ClassMapping, gates: FeatureGates) -> PodPlan | None:
-    """None when the gate is off or no requested extended resource maps to a class."""
-    if not enabled(gates):
-        return None
+    """None when the pod asks for no extended resource at all.
+
+    With the gate off (or no class mapping any of them) the plan still checks
+    each node's allocatable, as the scheduler's noderesources plugin does,
+    but builds no claim.
+    """
     requests = {name: count for name, count in pod_requests(pod).items() if count}
-    if not any(is_extended(name, gates) and name in mapping.classes for name in requests):
+    if not enabled(gates):
+        mapping = ClassMapping()
+    if not any(is_extended(name, gates) if enabled(gates) else _classic_extended(name) for name in requests):
         return None
+    if not any(is_extended(name, gates) and name in mapping.classes for name in requests):
+        mapping = ClassMapping(notes=mapping.notes)  # the DRA plugin has nothing to do for this pod
     return PodPlan(pod=pod, requests=requests, mapping=mapping)
+
+
+def _classic_extended(name: str) -> bool:
+    return not _is_native(name) and not name.startswith("requests.")
 
 
 def node_plan(plan: PodPlan, node: model.Node, gates: FeatureGates, has_user_claims: bool) -> NodePlan:
@@ -207,7 +218,7 @@ def node_plan(plan: PodPlan, node: model.Node, gates: FeatureGates, has_user_cla
     extended: dict[str, int] = {}  # resource -> count for DRA (0: served by device plugin, 1.34 keeps it)
     for name in sorted(plan.requests):
         count = plan.requests[name]
-        if not is_extended(name, gates):
+        if not (is_extended(name, gates) if enabled(gates) else _classic_extended(name)):
             continue
         listed = name in node.allocatable
         allocatable = _count(node.allocatable[name]) if listed else 0
@@ -216,7 +227,8 @@ def node_plan(plan: PodPlan, node: model.Node, gates: FeatureGates, has_user_cla
             extended[name] = count
             out.dra[name] = count
         elif not listed:
-            out.unfit = f"Insufficient {name}: the node has none and no DeviceClass maps it (cannot fit resource)"
+            out.unfit = (f"Insufficient {name}: the node's allocatable does not list it"
+                         + (" and no DeviceClass maps it" if enabled(gates) else f" ({GATE} is off)"))
             return out
         else:
             if backed:
@@ -332,10 +344,10 @@ def pod_status(claim: model.ResourceClaim, mappings: list[Mapping]) -> dict:
 
 
 def plans_for(pods: list[model.Pod], classes: list[model.DeviceClass], gates: FeatureGates) -> list[PodPlan]:
-    """The pods whose extended resources some DeviceClass maps (none when the gate is off)."""
-    if not enabled(gates) or not pods:
+    """The pods that ask for extended resources (with the gate off, only the device plugin serves them)."""
+    if not pods:
         return []
-    mapping = class_mapping(classes, gates)
+    mapping = class_mapping(classes, gates) if enabled(gates) else ClassMapping()
     return [plan for pod in pods if (plan := pod_plan(pod, mapping, gates)) is not None]
 
 

@@ -151,7 +151,7 @@ def test_two_classes_one_name_on_134_is_the_informers_order():
 def test_implicit_name_per_release():
     p = pod([c("con0", {"deviceclass.resource.kubernetes.io/class": 1})])
     # 1.34: a class with extendedResourceName has no implicit name, and kubernetes.io names are not extended
-    assert extended.pod_plan(p, extended.class_mapping(CLASSES, ON_134), ON_134) is None
+    assert extended.pod_plan(p, extended.class_mapping([klass("class")], ON_134), ON_134) is None
     assert "deviceclass.resource.kubernetes.io/class" not in extended.class_mapping(CLASSES, ON_134).classes
     assert "deviceclass.resource.kubernetes.io/plain" in extended.class_mapping([klass("plain")], ON_134).classes
     got, _ = requests_of(p, CLASSES, ON_135)
@@ -181,7 +181,17 @@ def test_134_requests_cover_device_plugin_resources_too():
                                              ("1.37", True)])
 def test_gate_defaults(release, on):
     gates = make_gates(None, release)
-    assert bool(extended.plans_for([pod([c("con0", {GPU: 1})])], CLASSES, gates)) is on
+    [plan] = extended.plans_for([pod([c("con0", {GPU: 1})])], CLASSES, gates)
+    node_plan = extended.node_plan(plan, model.Node(metadata=model.ObjectMeta(name="n")), gates, False)
+    if on:
+        assert node_plan.dra == {GPU: 1} and node_plan.claim is not None
+    else:  # only the device plugin could serve it, and the node does not list it
+        assert node_plan.claim is None
+        assert node_plan.unfit == f"Insufficient {GPU}: the node's allocatable does not list it (DRAExtendedResource is off)"
+
+
+def test_pods_without_extended_resources_have_no_plan():
+    assert extended.plans_for([pod([c("con0", {"cpu": 1, "memory": "1Gi"})])], CLASSES, GA) == []
 
 
 # -- decoding ---------------------------------------------------------------------------------
