@@ -400,6 +400,7 @@ SAMPLE_NODES = {
     "network-attached": "rack1-node-1", "tainted-gpus": "gpu-node-7", "cpu-node": "dra-driver-cpu-worker",
     "tpu-node": "kind-control-plane", "sriov-node": "sriov-worker-1", "gpu-cluster": "gpu-node-00003",
     "gpu-node-v1beta1": "dra-example-driver-cluster-worker", "gpu-node-maintenance": "dra-example-driver-cluster-worker",
+    "gpu-extended-resources": "gpu-dra-node",
 }
 # Samples that are stored clusters of hundreds of nodes: their analysis takes seconds.
 SLOW_SAMPLES = {"gpu-cluster"}
