@@ -234,3 +234,29 @@ def test_requests_outside_resources_are_unknown_fields():
     assert any('unknown field "spec.containers[0].requests"' in e.detail for e in result.errors)
     result = read_documents("apiVersion: v1\nkind: Node\nmetadata: {name: n}\nallocatable: {cpu: 1}\n")
     assert any('unknown field "allocatable"' in e.detail for e in result.errors)
+
+
+# -- the apiserver's checks of extended resources in a container -------------------------------
+
+
+def _pod_errors(resources: str) -> list[str]:
+    from allocator.releases.gates import make_gates as gates_of
+    from allocator.validation import validate_documents
+
+    text = ("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: main\n"
+            f"    resources: {resources}\n")
+    return [f"{d.field}: {d.type}: {d.detail}" for d in validate_documents(read_documents(text), gates_of(), text)
+            if d.severity == "error"]
+
+
+def test_extended_resources_are_whole_numbers_and_not_overcommitted():
+    assert _pod_errors("{limits: {example.com/gpu: 2}}") == []
+    assert _pod_errors("{limits: {example.com/gpu: 500m}}") == [
+        "spec.containers[0].resources.limits[example.com/gpu]: Invalid value: must be an integer",
+        "spec.containers[0].resources.requests[example.com/gpu]: Invalid value: must be an integer"]
+    assert _pod_errors("{requests: {example.com/gpu: 1}}") == [
+        "spec.containers[0].resources.limits: Required value: Limit must be set for non overcommitable resources"]
+    assert _pod_errors("{requests: {example.com/gpu: 1}, limits: {example.com/gpu: 2}}") == [
+        "spec.containers[0].resources.requests: Invalid value: must be equal to example.com/gpu limit of 2"]
+    # cpu may be overcommitted, and is not an extended resource
+    assert _pod_errors("{requests: {cpu: 500m}}") == []
