@@ -151,3 +151,71 @@ def test_command_line_prints_the_generated_claim_and_the_mapping(tmp_path):
     proc = _cli("allocate", "--node", "a-device-plugin", str(tmp_path / "inv.yaml"), str(tmp_path / "pod.yaml"))
     assert proc.returncode == 1
     assert "Insufficient example.com/gpu" in proc.stderr
+
+
+TWO_CLASSES = """
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: a-old, creationTimestamp: "2026-01-01T00:00:00Z"}
+spec:
+  extendedResourceName: example.com/gpu
+  selectors:
+  - cel:
+      expression: device.attributes["gpu.example.com"].model == "old"
+---
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: b-new, creationTimestamp: "2026-02-01T00:00:00Z"}
+spec:
+  extendedResourceName: example.com/gpu
+  selectors:
+  - cel:
+      expression: device.attributes["gpu.example.com"].model == "new"
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: gpus}
+spec:
+  driver: gpu.example.com
+  nodeName: node
+  pool: {name: node, generation: 1, resourceSliceCount: 1}
+  devices:
+  - {name: old-0, attributes: {model: {string: old}}}
+  - {name: new-0, attributes: {model: {string: new}}}
+"""
+
+
+@pytest.mark.parametrize(("release", "klass", "device", "note"), [
+    ("1.34", "a-old", "old-0", "unspecified"), ("1.35", "b-new", "new-0", "newest creationTimestamp")])
+def test_two_classes_with_one_name_per_release(release, klass, device, note):
+    pod = POD.replace("example.com/gpu: 2", "example.com/gpu: 1")
+    alloc = analyze(pod, TWO_CLASSES, kubernetes_version=release,
+                    feature_gates={"DRAExtendedResource": True}).to_dict()["allocation"]
+    [claim] = alloc["claims"]
+    assert claim["spec"]["devices"]["requests"][0]["exactly"]["deviceClassName"] == klass
+    assert [r["device"] for r in claim["status"]["allocation"]["devices"]["results"]] == [device]
+    assert note in alloc["extendedResources"][0]["notes"][0]
+
+
+def test_init_containers_per_release():
+    pod = """
+apiVersion: v1
+kind: Pod
+metadata: {name: trainer}
+spec:
+  initContainers:
+  - name: warmup
+    resources: {limits: {example.com/gpu: 2}}
+  containers:
+  - name: main
+    resources: {limits: {example.com/gpu: 2}}
+"""
+    gates = {"DRAExtendedResource": True}
+    new = analyze(pod, INVENTORY, node="b-dra", kubernetes_version="1.35", feature_gates=gates).to_dict()
+    [claim] = new["allocation"]["claims"]
+    assert [r["name"] for r in claim["spec"]["devices"]["requests"]] == ["container-1-request-0"]
+    warmup = [c for c in new["containers"] if c["container"] == "warmup"]
+    assert [(c["request"], [d["device"] for d in c["devices"]]) for c in warmup] == [
+        ("container-1-request-0", ["gpu-0", "gpu-1"])]
+    old = analyze(pod, INVENTORY, node="b-dra", kubernetes_version="1.34", feature_gates=gates).to_dict()
+    assert old["allocation"]["status"] == "unsatisfiable"  # 2 + 2 of 3 devices: each container its own request
