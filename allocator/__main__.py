@@ -399,7 +399,7 @@ def _allocate(args) -> int:
         work = build_workload(of_kind("ResourceClaim"), of_kind("ResourceClaimTemplate"), of_kind("Pod"))
     retry = {"attempts": attempts, "deallocated": [a["deallocated"] for a in attempts]} if attempts else {}
     if choices and fit is not None:  # the generated claim is printed with the others, last
-        chosen = choices[outcomes.index(fit)]
+        chosen = next(c for c, o in zip(choices, outcomes, strict=True) if o is fit)
         pending = chosen.claims
         retry["extendedResources"] = extended.summaries(
             chosen, dict(zip((c.metadata.name for c in pending), fit.results or [], strict=True)))

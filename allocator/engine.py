@@ -305,7 +305,8 @@ def _allocate(report: Report, combined: ReadResult, work: Workload, node: str | 
                             for d in view.devices],
             })
     if choices:
-        _extended_report(report, choices[outcomes.index(chosen)], by_claim, choices)
+        choice = next(c for c, o in zip(choices, outcomes, strict=True) if o is chosen)
+        _extended_report(report, choice, by_claim, choices)
     return []
 
 
