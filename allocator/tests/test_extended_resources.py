@@ -219,3 +219,19 @@ spec:
         ("container-1-request-0", ["gpu-0", "gpu-1"])]
     old = analyze(pod, INVENTORY, node="b-dra", kubernetes_version="1.34", feature_gates=gates).to_dict()
     assert old["allocation"]["status"] == "unsatisfiable"  # 2 + 2 of 3 devices: each container its own request
+
+
+def test_capacity_counts_the_device_plugin_and_the_generated_claims():
+    from allocator.releases.gates import make_gates
+    from allocator.workload.planning import plan_texts
+
+    one = POD.replace("example.com/gpu: 2", "example.com/gpu: 1")
+    report, diagnostics = plan_texts(one, INVENTORY, make_gates())
+    assert diagnostics == []
+    # the device plugin node's one GPU, then the DRA node's three devices, one generated claim each
+    assert [(s.node, [c["name"].rsplit("-", 1)[0] for c in s.claims]) for s in report.steps] == [
+        ("a-device-plugin", []), ("b-dra", ["trainer-2-extended-resources"]),
+        ("b-dra", ["trainer-3-extended-resources"]), ("b-dra", ["trainer-4-extended-resources"])]
+    reasons = {n["name"]: n["reason"] for n in report.next["nodes"]}
+    assert reasons["a-device-plugin"] == ("Insufficient example.com/gpu: the pod asks for 1, the node's allocatable "
+                                          "has 1 of which 1 in use (device plugin)")

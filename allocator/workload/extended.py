@@ -212,7 +212,9 @@ def _classic_extended(name: str) -> bool:
     return not _is_native(name) and not name.startswith("requests.")
 
 
-def node_plan(plan: PodPlan, node: model.Node, gates: FeatureGates, has_user_claims: bool) -> NodePlan:
+def node_plan(plan: PodPlan, node: model.Node, gates: FeatureGates, has_user_claims: bool,
+              used: dict[str, int] | None = None) -> NodePlan:
+    """``used``: what the node's device plugin already gave out (capacity planning's earlier copies)."""
     out = NodePlan()
     new_rule = _minor(gates) >= 35
     extended: dict[str, int] = {}  # resource -> count for DRA (0: served by device plugin, 1.34 keeps it)
@@ -222,6 +224,7 @@ def node_plan(plan: PodPlan, node: model.Node, gates: FeatureGates, has_user_cla
             continue
         listed = name in node.allocatable
         allocatable = _count(node.allocatable[name]) if listed else 0
+        left = allocatable - (used or {}).get(name, 0)
         backed = name in plan.mapping.classes
         if backed and (allocatable == 0 if new_rule else not listed):
             extended[name] = count
@@ -234,8 +237,9 @@ def node_plan(plan: PodPlan, node: model.Node, gates: FeatureGates, has_user_cla
             if backed:
                 extended[name] = 0
             out.device_plugin[name] = count
-            if count > allocatable:
-                out.unfit = f"Insufficient {name}: the pod asks for {count}, the node's allocatable has {allocatable} (device plugin)"
+            if count > left:
+                out.unfit = (f"Insufficient {name}: the pod asks for {count}, the node's allocatable has {allocatable}"
+                             + (f" of which {allocatable - left} in use" if left != allocatable else "") + " (device plugin)")
                 return out
     if not out.dra and not has_user_claims:
         return out
@@ -370,7 +374,8 @@ class NodeChoice:
 
 
 def node_choices(plans: list[PodPlan], nodes: list[model.Node], pending: list[model.ResourceClaim],
-                 gates: FeatureGates, user_claims: dict[str, bool]) -> list[NodeChoice]:
+                 gates: FeatureGates, user_claims: dict[str, bool],
+                 used: dict[str, dict[str, int]] | None = None) -> list[NodeChoice]:
     """Per node: the plugin's Filter decision, and the pending claims with the generated ones placed last.
 
     Nodes that get equal generated claims share the claim objects, so that the
@@ -379,7 +384,8 @@ def node_choices(plans: list[PodPlan], nodes: list[model.Node], pending: list[mo
     shared: dict[tuple, list[model.ResourceClaim]] = {}
     out = []
     for node in nodes:
-        node_plans = [node_plan(p, node, gates, user_claims.get(p.pod.metadata.name, False)) for p in plans]
+        in_use = (used or {}).get(node.metadata.name)
+        node_plans = [node_plan(p, node, gates, user_claims.get(p.pod.metadata.name, False), in_use) for p in plans]
         key = tuple(p.key() for p in node_plans)
         if key not in shared:
             shared[key] = list(pending) + [p.claim for p in node_plans if p.claim is not None]
