@@ -26,7 +26,8 @@ class ExtendedResourcesTestCase(BaseTestCase):
         # the node table says why the device plugin node does not fit
         self.assertContains(r, "Insufficient nvidia.com/gpu: the pod asks for 2, the node&#x27;s allocatable has 1")
         # per container: the extended resource, not a pod claim
-        self.assertContains(r, '<code>nvidia.com/gpu</code> <span class="badge">extended resource</span>', html=False)
+        self.assertContains(r, 'served by the generated claim trainer-extended-resources-', html=False)
+        self.assertContains(r, "nvidia.com/gpu</code> → container-0-request-0", html=False)
 
     def test_init_container_reuses_devices(self):
         r = self.client.get("/examples/extended-resource-init-containers")
