@@ -275,13 +275,13 @@ def _allocate(report: Report, combined: ReadResult, work: Workload, node: str | 
     if error:
         # Allocate failed with an error (invalid pools) where nothing fits: the scheduler reports that error.
         failed = next(o for o in outcomes if o.error)
-        _explain(report, allocator.explain(failed.node, work.pending), slices)
+        _explain(report, allocator.explain(failed.node, failed.claims if choices else work.pending), slices)
         alloc.update(status="error", node=node, error=error,
                      reasons=[f"{o.node_name or '(any node)'}: {reasons[id(o)]}" for o in outcomes])
         return []
     if chosen is None:
         first = next((o for o in outcomes if not refused.get(id(o))), outcomes[0])
-        explanation = first.explanation or allocator.explain(first.node, work.pending)
+        explanation = first.explanation or allocator.explain(first.node, first.claims if choices else work.pending)
         _explain(report, explanation, slices)
         alloc.update(status="unsatisfiable", node=node,
                      reasons=[f"{o.node_name or '(any node)'}: {reasons[id(o)]}" for o in outcomes])
