@@ -358,9 +358,12 @@ def _capacity(args) -> int:
 
 
 def _allocate(args) -> int:
-    from allocator.allocation.allocator import AllocatorError, node_error, search_nodes
+    from allocator.allocation.allocator import Allocator, AllocatorError, node_error, search_nodes
     from allocator.allocation.allocator import allocate_claims as allocate_on_node
+    from allocator.allocation.nodes import make_node
+    from allocator.allocation.nodes import search_nodes as nodes_to_search
     from allocator.validation.classic import handed_to_controllers
+    from allocator.workload import extended
     from allocator.workload.binding import binding_note
     from allocator.workload.claims import build_workload, claim_api_versions
     from allocator.workload.pinning import deallocated, freeable, pin_reason, pinned_claims, unavailable_on
@@ -399,8 +402,19 @@ def _allocate(args) -> int:
         pinned = pinned_claims(work)
         inputs = dict(classes=of_kind("DeviceClass"), slices=of_kind("ResourceSlice"), gates=gates,
                       allocated_claims=work.allocated, taint_rules=of_kind("DeviceTaintRule"))
+        # Extended resources backed by DRA: per node, the pod's generated claim placed after the pending ones.
+        plans = extended.plans_for(work.pods, of_kind("DeviceClass"), gates)
+        choices = []
         try:
-            if args.node is not None:
+            if plans:
+                candidates = ([make_node(args.node, of_kind("Node"))] if args.node is not None else
+                              nodes_to_search(of_kind("Node"), of_kind("ResourceSlice")) or [make_node("")])
+                choices = extended.node_choices(plans, candidates, pending, gates,
+                                                {p: bool(c) for p, c in work.pod_claims.items()})
+                allocator = Allocator(inputs["classes"], inputs["slices"], work.allocated, gates,
+                                      taint_rules=inputs["taint_rules"])
+                outcomes = extended.allocate_choices(allocator, choices)
+            elif args.node is not None:
                 outcomes = [allocate_on_node(pending, nodes=of_kind("Node"), node_name=args.node, **inputs)]
             else:
                 outcomes = search_nodes(pending, nodes=of_kind("Node"), **inputs).outcomes
@@ -430,6 +444,11 @@ def _allocate(args) -> int:
         documents = deallocated(documents, free[0])
         work = build_workload(of_kind("ResourceClaim"), of_kind("ResourceClaimTemplate"), of_kind("Pod"))
     retry = {"attempts": attempts, "deallocated": [a["deallocated"] for a in attempts]} if attempts else {}
+    if choices and fit is not None:  # the generated claim is printed with the others, last
+        chosen = next(c for c, o in zip(choices, outcomes, strict=True) if o is fit)
+        pending = chosen.claims
+        retry["extendedResources"] = extended.summaries(
+            chosen, dict(zip((c.metadata.name for c in pending), fit.results or [], strict=True)))
     versions = claim_api_versions(documents, work)  # claims are printed in the version they were written in
     not_freed = [f"claim {c.metadata.name} is reserved for another pod" for c in unavailable]
     if args.node is not None:
@@ -534,8 +553,9 @@ def _validation_errors(documents, gates) -> list[str]:
 
 def _claims_json(claims, results, versions: dict[int, str]) -> list[dict]:
     from allocator.allocation.encode import claim_to_json
+    from allocator.kube.convert_back import V1
 
-    return [claim_to_json(c, r, versions[id(c)]) for c, r in zip(claims, results, strict=True)]
+    return [claim_to_json(c, r, versions.get(id(c), V1)) for c, r in zip(claims, results, strict=True)]
 
 
 def _print(data, output: str) -> None:

@@ -29,6 +29,7 @@ from allocator.allocation.nodes import make_node
 from allocator.allocation.nodes import search_nodes as nodes_to_search
 from allocator.cel.fixes import ExprFix
 from allocator.kube import model
+from allocator.kube.convert_back import V1
 from allocator.kube.objects import ReadResult, read_documents
 from allocator.reading.diagnostics import NOT_FOUND, Diagnostic, DiagnosticError
 from allocator.reading.limits import DEFAULT, Limits
@@ -38,6 +39,7 @@ from allocator.validation import classic, inventory_warnings, validate_documents
 from allocator.validation.cel import ExpressionLocator
 from allocator.validation.not_simulated import not_simulated
 from allocator.validation.warnings import selector_expressions
+from allocator.workload import extended
 from allocator.workload.binding import binding_note
 from allocator.workload.claims import Workload, build_workload, claim_api_versions
 from allocator.workload.pinning import deallocated, freeable, pin_reason, pinned_claims, unavailable_on
@@ -172,7 +174,8 @@ def analyze(documents: str, inventory: str = "", node: str | None = None,
         report.allocation["reasons"] = ["the objects are not valid: the apiserver would reject them"]
         return report
     # With nothing pending, a pod's allocated claims still keep it to the nodes their allocations reach.
-    if not work.pending and not pinned_claims(work):
+    if not work.pending and not pinned_claims(work) and not extended.plans_for(
+            work.pods, combined.of_kind("DeviceClass"), gates):
         report.allocation["reasons"] = ["no pending ResourceClaim: nothing to allocate"]
         return report
     handed_over = classic.handed_to_controllers(work, combined.documents, gates)
@@ -244,6 +247,8 @@ def _allocate(report: Report, combined: ReadResult, work: Workload, node: str | 
         alloc.update(status="error", error=str(err), reasons=[str(err)])
         return []
     candidates = [make_node(node, nodes)] if node else (nodes_to_search(nodes, slices) or [make_node("")])
+    # Extended resources backed by DRA: per node, the pending claims and the pod's generated claim last.
+    choices = _extended_choices(combined, work, candidates, gates)
     # Every candidate is tried, for the node table; the best-scoring node that fits is chosen.
     outcomes = []
     # Python's cyclic GC paused, as in Allocator.allocate_each: the search makes many short-lived objects
@@ -251,7 +256,8 @@ def _allocate(report: Report, combined: ReadResult, work: Workload, node: str | 
     paused = gc.isenabled()
     gc.disable()
     try:
-        for outcome in allocator.allocate_every(candidates, work.pending):
+        for outcome in (extended.allocate_choices(allocator, choices) if choices
+                        else allocator.allocate_every(candidates, work.pending)):
             outcomes.append(outcome)
         # Filter: a node the pod's allocated claims do not reach does not fit, even where the pending ones would.
         refused = {id(o): unavailable_on(pinned, o.node) for o in outcomes if o.allocated} if pinned else {}
@@ -281,13 +287,13 @@ def _allocate(report: Report, combined: ReadResult, work: Workload, node: str | 
     if error:
         # Allocate failed with an error (invalid pools) where nothing fits: the scheduler reports that error.
         failed = next(o for o in outcomes if o.error)
-        _explain(report, allocator.explain(failed.node, work.pending), slices)
+        _explain(report, allocator.explain(failed.node, failed.claims if choices else work.pending), slices)
         alloc.update(status="error", node=node, error=error,
                      reasons=[f"{o.node_name or '(any node)'}: {reasons[id(o)]}" for o in outcomes])
         return []
     if chosen is None:
         first = next((o for o in outcomes if not refused.get(id(o))), outcomes[0])
-        explanation = first.explanation or allocator.explain(first.node, work.pending)
+        explanation = first.explanation or allocator.explain(first.node, first.claims if choices else work.pending)
         _explain(report, explanation, slices)
         alloc.update(status="unsatisfiable", node=node,
                      reasons=[f"{o.node_name or '(any node)'}: {reasons[id(o)]}" for o in outcomes])
@@ -295,15 +301,16 @@ def _allocate(report: Report, combined: ReadResult, work: Workload, node: str | 
             alloc["counters"] = explanation.counters
         noted = {id(c) for claims in refused.values() for c in claims}
         return [c for c in pinned if id(c) in noted]
-    _explain(report, explain(allocator, chosen.node, work.pending, chosen.search), slices)
-    report.granted = (allocator, chosen.node, work.pending)
+    pending = chosen.claims if choices else work.pending
+    _explain(report, explain(allocator, chosen.node, pending, chosen.search), slices)
+    report.granted = (allocator, chosen.node, pending)
     versions = claim_api_versions(combined.documents, work)
     alloc.update(status="allocated", node=chosen.node_name,
-                 claims=[claim_to_json(c, r, versions[id(c)]) for c, r in zip(work.pending, results, strict=True)])
-    binding = binding_note(work.pending, results, gates)
+                 claims=[claim_to_json(c, r, versions.get(id(c), V1)) for c, r in zip(pending, results, strict=True)])
+    binding = binding_note(pending, results, gates)
     if binding is not None:  # the grant waits for its drivers' binding conditions (workload.binding)
         alloc["binding"] = binding
-    by_claim = dict(zip((c.metadata.name for c in work.pending), results, strict=True))
+    by_claim = dict(zip((c.metadata.name for c in pending), results, strict=True))
     for pod in work.pods:
         for view in container_devices(pod, work.pod_claims[pod.metadata.name], by_claim):
             report.containers.append({
@@ -312,7 +319,30 @@ def _allocate(report: Report, combined: ReadResult, work: Workload, node: str | 
                 "devices": [{"request": d.request, "driver": d.driver, "pool": d.pool, "device": d.device}
                             for d in view.devices],
             })
+    if choices:
+        choice = next(c for c, o in zip(choices, outcomes, strict=True) if o is chosen)
+        _extended_report(report, choice, by_claim, choices)
     return []
+
+
+def _extended_choices(combined: ReadResult, work: Workload, candidates: list[model.Node],
+                      gates: FeatureGates) -> list[extended.NodeChoice]:
+    plans = extended.plans_for(work.pods, combined.of_kind("DeviceClass"), gates)
+    if not plans:
+        return []
+    user_claims = {pod: bool(claims) for pod, claims in work.pod_claims.items()}
+    return extended.node_choices(plans, candidates, work.pending, gates, user_claims)
+
+
+def _extended_report(report: Report, choice: extended.NodeChoice, by_claim: dict, choices: list) -> None:
+    """``allocation.extendedResources``: per pod, the generated claim and its containers (``workload.extended``)."""
+    rows = extended.node_rows(choices)
+    for row in report.nodes:
+        row["extendedResources"] = rows.get(row["name"], [])
+    out = extended.summaries(choice, by_claim)
+    for entry in out:
+        report.containers.extend(entry["containers"])
+    report.allocation["extendedResources"] = out
 
 
 def _alternatives(report: Report, limit: int, timeout: float | None) -> None:

@@ -604,6 +604,28 @@ class AttemptSerializer(serializers.Serializer):
         "pending claims fitted, which no other pod uses."))
 
 
+EXTENDED_HELP = (
+    "Present when a pod asks for extended resources (DRAExtendedResource): per pod, on the chosen node, the "
+    "resources DRA serves (`dra`) and those left to the node's device plugin (`devicePlugin`), the claim the "
+    "scheduler generates (`claim`, `generateName`; it is also the last of `claims`), `requestMappings` and the "
+    "pod's `status.extendedResourceClaimStatus` (`status`), `containers` as in `containers`, and `notes` on "
+    "extended resource names several DeviceClasses share.")
+
+
+class ExtendedResourcesSerializer(serializers.Serializer):
+    pod = serializers.CharField()
+    dra = serializers.DictField(child=serializers.IntegerField(), help_text="Resource -> count served by DRA.")
+    devicePlugin = serializers.DictField(child=serializers.IntegerField(),
+                                         help_text="Resource -> count left to the node's device plugin.")
+    claim = serializers.CharField(allow_null=True, help_text="The generated claim's name; null when DRA serves nothing.")
+    generateName = serializers.CharField(required=False, help_text="`<pod>-extended-resources-`.")
+    requestMappings = serializers.ListField(child=serializers.DictField(), required=False, help_text=(
+        "containerName, resourceName, requestName: which request of the claim serves which container."))
+    status = serializers.DictField(allow_null=True, help_text="The pod's status: extendedResourceClaimStatus.")
+    containers = serializers.ListField(child=serializers.DictField())
+    notes = serializers.ListField(child=serializers.CharField())
+
+
 class AllocateResponseSerializer(serializers.Serializer):
     allocated = serializers.BooleanField(help_text="Whether every claim got devices.")
     node = serializers.CharField(allow_null=True, help_text="The node the claims were allocated for.")
@@ -624,6 +646,7 @@ class AllocateResponseSerializer(serializers.Serializer):
     notFreed = serializers.ListField(child=serializers.CharField(), required=False, help_text=NOT_FREED_HELP)
     scoring = ScoringSerializer(required=False, help_text=SCORING_HELP + " Present when scores chose the node.")
     binding = BindingSerializer(required=False, help_text=BINDING_HELP)
+    extendedResources = ExtendedResourcesSerializer(many=True, required=False, help_text=EXTENDED_HELP)
 
     def to_representation(self, allocation: dict) -> dict:
         out = {
@@ -644,6 +667,8 @@ class AllocateResponseSerializer(serializers.Serializer):
             out["scoring"] = allocation["scoring"]
         if allocation.get("binding"):
             out["binding"] = allocation["binding"]
+        if allocation.get("extendedResources"):
+            out["extendedResources"] = allocation["extendedResources"]
         return out
 
 
@@ -786,6 +811,7 @@ class AllocationSerializer(serializers.Serializer):
     notFreed = serializers.ListField(child=serializers.CharField(), required=False, help_text=NOT_FREED_HELP)
     scoring = ScoringSerializer(required=False, help_text=SCORING_HELP)
     binding = BindingSerializer(required=False, help_text=BINDING_HELP)
+    extendedResources = ExtendedResourcesSerializer(many=True, required=False, help_text=EXTENDED_HELP)
 
 
 class ProofSerializer(serializers.Serializer):
@@ -820,6 +846,9 @@ class NodeFitSerializer(serializers.Serializer):
     proof = ProofSerializer(required=False, help_text=(
         "Present when the claims were proved not to fit on the node without searching every combination: "
         "the same answer as the full search, with the numbers and names behind it."))
+    extendedResources = serializers.ListField(child=serializers.DictField(), required=False, help_text=(
+        "When a pod asks for extended resources and the claims were allocated: per pod, what DRA (`dra`) and "
+        "the node's device plugin (`devicePlugin`) serve on this node."))
 
 
 class ContainerDevicesSerializer(serializers.Serializer):
@@ -829,6 +858,8 @@ class ContainerDevicesSerializer(serializers.Serializer):
     podClaim = serializers.CharField()
     claim = serializers.CharField()
     request = serializers.CharField(allow_null=True)
+    extendedResource = serializers.CharField(required=False, help_text=(
+        "Set for the generated claim of extended resources backed by DRA (podClaim is then empty): the resource."))
     devices = serializers.ListField(child=serializers.DictField())
 
 

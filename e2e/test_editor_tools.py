@@ -401,6 +401,7 @@ SAMPLE_NODES = {
     "tpu-node": "kind-control-plane", "sriov-node": "sriov-worker-1", "gpu-cluster": "gpu-node-00003",
     "gpu-node-v1beta1": "dra-example-driver-cluster-worker", "gpu-node-maintenance": "dra-example-driver-cluster-worker",
     "nvidia-mig-1-33": None,
+    "gpu-extended-resources": "gpu-dra-node",
 }
 # Samples in an older release's form, which the current release refuses (their examples set the release).
 OLDER_FORMS = {"nvidia-mig-1-33": "only one of `sharedCounters` or `devices` is allowed"}

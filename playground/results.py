@@ -186,6 +186,16 @@ def status_yaml(report: dict) -> str:
     return yaml.dump_all(claims, Dumper=SafeDumper, sort_keys=False) if claims else ""
 
 
+def extended_view(report: dict) -> list[dict]:
+    """Per pod asking for extended resources: the generated claim, its container mapping and the pod's status as YAML."""
+    out = []
+    for entry in (report.get("allocation") or {}).get("extendedResources") or []:
+        status = entry.get("status")
+        out.append({**entry, "status_yaml": yaml.dump({"status": status}, Dumper=SafeDumper, sort_keys=False)
+                    if status else ""})
+    return out
+
+
 def alternatives_view(report: dict) -> dict | None:
     """The other grants (``allocation.alternatives``) for the page: per grant, its devices per claim and request."""
     alloc = report.get("allocation") or {}
@@ -322,6 +332,7 @@ def context(state: State, node_filter: str = "", alternatives: int = 0) -> dict:
         "claims": claims_table(report, colors),
         "requests": requests_table(report, colors),
         "containers": containers_table(report, colors),
+        "extended": extended_view(report),
         "status_yaml": status_yaml(report),
         "alternatives": alternatives_view(report),
         "max_alternatives": MAX_ALTERNATIVES,

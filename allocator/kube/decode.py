@@ -41,7 +41,7 @@ _QUANTITY_MAP_FIELDS = {(model.CapacityRequirements, "requests"), (model.DeviceR
 # Server-populated or irrelevant fields that are accepted and ignored, per class.
 _IGNORED_FIELDS: dict[type, set[str]] = {
     model.ObjectMeta: {
-        "resourceVersion", "generation", "creationTimestamp", "deletionTimestamp",
+        "resourceVersion", "generation", "deletionTimestamp",
         "deletionGracePeriodSeconds", "ownerReferences", "finalizers", "managedFields", "selfLink",
     },
     model.ResourceClaimStatus: {"devices"},
@@ -60,7 +60,7 @@ _POD_SPEC_FIELDS = {
 }
 _CONTAINER_FIELDS = {
     "args", "command", "env", "envFrom", "image", "imagePullPolicy", "lifecycle", "livenessProbe",
-    "ports", "readinessProbe", "resizePolicy", "restartPolicy", "restartPolicyRules", "securityContext",
+    "ports", "readinessProbe", "resizePolicy", "restartPolicyRules", "securityContext",
     "startupProbe", "stdin", "stdinOnce", "terminationMessagePath", "terminationMessagePolicy", "tty",
     "volumeDevices", "volumeMounts", "workingDir",
 }
@@ -93,6 +93,18 @@ def _fields_of(cls: type) -> dict[str, tuple[str, Any]]:
     names = {**vars(builtins), **vars(model)}
     hints = typing.get_type_hints(cls, names, names)
     return {json_name(f.name): (f.name, hints[f.name]) for f in dataclasses.fields(cls)}
+
+
+# Model fields filled from elsewhere in the object (a Node's status.allocatable, a container's
+# resources.requests/limits): not fields of the object itself.
+_NESTED_FIELDS: dict[type, set[str]] = {model.Node: {"allocatable"}, model.Container: {"requests", "limits"}}
+
+
+@functools.cache
+def _decoded_fields(cls: type) -> dict[str, tuple[str, Any]]:
+    nested = _NESTED_FIELDS.get(cls)
+    fields = _fields_of(cls)
+    return {k: v for k, v in fields.items() if k not in nested} if nested else fields
 
 
 def _go_type(tp) -> str:
@@ -284,7 +296,7 @@ class Decoder:
         return None
 
     def _object(self, cls: type, data: dict, path: str):
-        known = _fields_of(cls)
+        known = _decoded_fields(cls)
         ignored = _IGNORED_FIELDS.get(cls, _NOTHING)
         kwargs = {}
         special = _SPECIAL.get(cls)
@@ -353,6 +365,14 @@ def _container_resources(dec: Decoder, kwargs, key, value, path, pos):
         dec._type_error(dict, value, path, pos)
         return
     dec.check_known(value, path, _RESOURCES_FIELDS)
+    for key in ("limits", "requests"):
+        if key in value and value[key] is not None:
+            quantities = _quantity_map(dec, value[key], f"{path}.{key}", position_in(value, key))
+            if quantities:
+                kwargs[key] = quantities
+    # The apiserver defaults a missing request to its limit (core/v1 SetDefaults_Container... for resources).
+    if kwargs.get("limits"):
+        kwargs["requests"] = {**kwargs["limits"], **kwargs.get("requests", {})}
     if "claims" in value:
         claims = dec._value(list[model.ResourceClaimReference], value["claims"], f"{path}.claims",
                             position_in(value, "claims"), None)
@@ -360,19 +380,45 @@ def _container_resources(dec: Decoder, kwargs, key, value, path, pos):
             kwargs["claims"] = claims
 
 
+def _quantity_map(dec: Decoder, value, path: str, pos) -> dict[str, str]:
+    """A ResourceList: names to quantities (JSON numbers accepted, as resource.Quantity does)."""
+    if not isinstance(value, dict):
+        dec._type_error(dict, value, path, pos)
+        return {}
+    out = {}
+    for name, quantity in value.items():
+        if isinstance(quantity, bool) or not isinstance(quantity, str | int | float):
+            dec._type_error(str, quantity, f"{path}.{name}", position_in(value, name) or pos)
+            continue
+        out[str(name)] = str(quantity)
+    if pos:
+        dec.positions.setdefault(path, pos)
+    return out
+
+
 def _container_extra(dec: Decoder, kwargs, key, value, path, pos):
     if pos:
         dec.positions.setdefault(path, pos)
+    if key == "restartPolicy" and isinstance(value, str):
+        kwargs["restart_policy"] = value
 
 
 def _node_extra(dec: Decoder, kwargs, key, value, path, pos):
-    """Node spec and status are accepted as they come from kubectl; nothing in them is read."""
+    """Node spec and status are accepted as they come from kubectl; only status.allocatable is read."""
+    if key == "status" and isinstance(value, dict) and value.get("allocatable") is not None:
+        allocatable = _quantity_map(dec, value["allocatable"], f"{path}.allocatable", position_in(value, "allocatable"))
+        if allocatable:
+            kwargs["allocatable"] = allocatable
+
+
+def _pod_extra(dec: Decoder, kwargs, key, value, path, pos):
+    """A pod's status is accepted as kubectl prints it; nothing in it is read."""
 
 
 _SPECIAL: dict[type, tuple[set[str], Any]] = {
     model.PodSpec: (_POD_SPEC_FIELDS, _pod_spec_extra),
-    model.Container: ({"resources"} | _CONTAINER_FIELDS, lambda d, kw, k, v, p, pos: (
+    model.Container: ({"resources", "restartPolicy"} | _CONTAINER_FIELDS, lambda d, kw, k, v, p, pos: (
         _container_resources(d, kw, k, v, p, pos) if k == "resources" else _container_extra(d, kw, k, v, p, pos))),
     model.Node: ({"spec", "status"}, _node_extra),
-    model.Pod: ({"status"}, _node_extra),
+    model.Pod: ({"status"}, _pod_extra),
 }

@@ -26,6 +26,8 @@ class ObjectMeta:
     labels: dict[str, str] = field(default_factory=dict)
     annotations: dict[str, str] = field(default_factory=dict)
     uid: str = ""
+    # RFC 3339 as the apiserver writes it; read for DeviceClasses (which class serves an extended resource).
+    creation_timestamp: str = ""
 
 
 @dataclass
@@ -344,6 +346,8 @@ class ResourceClaimTemplate:
 @dataclass
 class Node:
     metadata: ObjectMeta = field(default_factory=ObjectMeta)
+    # status.allocatable: resource name -> quantity (the extended resources a device plugin serves)
+    allocatable: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -358,6 +362,11 @@ class ResourceClaimReference:
 class Container:
     name: str = ""
     claims: list[ResourceClaimReference] = field(default_factory=list)
+    # resources.requests and resources.limits (name -> quantity); decoding copies a limit into
+    # requests when requests lacks it, as the apiserver's defaulting does.
+    requests: dict[str, str] = field(default_factory=dict)
+    limits: dict[str, str] = field(default_factory=dict)
+    restart_policy: str = ""  # "Always" makes an init container a sidecar
 
 
 @dataclass

@@ -8,6 +8,7 @@ so the playground reports it as soon as the claim or template is in the input.
 
 from __future__ import annotations
 
+from allocator.kube.quantity import Quantity
 from allocator.validation import names
 from allocator.validation.errors import Errors, GoValue, go_quote
 
@@ -27,6 +28,7 @@ def pod(errs: Errors, obj, claims_by_name: dict | None = None, templates_by_name
     known = set(pod_claims)
     for group, containers in (("containers", obj.spec.containers), ("initContainers", obj.spec.init_containers)):
         for i, container in enumerate(containers):
+            _extended_resources(errs, container, f"spec.{group}[{i}].resources")
             path = f"spec.{group}[{i}].resources.claims"
             _container_claims(errs, container.claims, known, path)
             _container_requests(errs, container.claims, pod_claims, obj.metadata.namespace, path,
@@ -65,6 +67,44 @@ def _pod_resource_claims(errs: Errors, obj) -> dict:
             for msg in names.is_dns1123_subdomain(claim.resource_claim_template_name):
                 errs.invalid(f"{path}.resourceClaimTemplateName", claim.resource_claim_template_name, msg)
     return seen
+
+
+def _is_extended(name: str) -> bool:
+    """An extended resource (core/v1 helper): not native (no ``kubernetes.io/``, has a domain), not ``requests.``."""
+    return "/" in name and "kubernetes.io/" not in name and not name.startswith("requests.")
+
+
+def _extended_resources(errs: Errors, container, path: str) -> None:
+    """The apiserver's checks of extended resources in ``resources.limits``/``requests``.
+
+    They are whole numbers, not negative, and not overcommitted: a request
+    equals its limit, and a request needs a limit (decoding already copied
+    each limit into a missing request, as defaulting does).
+    """
+    parsed: dict[tuple[str, str], Quantity] = {}
+    for key, values in (("limits", container.limits), ("requests", container.requests)):
+        for name, text in values.items():
+            if not _is_extended(name):
+                continue
+            try:
+                quantity = Quantity.parse(text)
+            except ValueError:
+                errs.invalid(f"{path}.{key}[{name}]", text, "quantities must match the regular expression "
+                             "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'")
+                continue
+            parsed[(key, name)] = quantity
+            if quantity.sign() < 0:
+                errs.invalid(f"{path}.{key}[{name}]", str(quantity), "must be greater than or equal to 0")
+            if quantity.milli_value % 1000:
+                errs.invalid(f"{path}.{key}[{name}]", str(quantity), "must be an integer")
+    for (key, name), request in parsed.items():
+        if key != "requests":
+            continue
+        limit = parsed.get(("limits", name))
+        if name not in container.limits:
+            errs.required(f"{path}.limits", "Limit must be set for non overcommitable resources")
+        elif limit is not None and request.cmp(limit) != 0:
+            errs.invalid(f"{path}.requests", str(request), f"must be equal to {name} limit of {limit}")
 
 
 def _container_claims(errs: Errors, refs, known: set[str], path: str) -> None:

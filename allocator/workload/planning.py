@@ -44,6 +44,7 @@ from allocator.reading.limits import DEFAULT, Limits
 from allocator.releases.gates import FeatureGates, stored_object_gates
 from allocator.releases.serving import read_errors
 from allocator.validation import validate_documents
+from allocator.workload import extended
 from allocator.workload.claims import Workload, build_workload
 from allocator.workload.controllers import PodSet, pod_sets, template_errors
 from allocator.workload.pods import PodClaimError
@@ -104,6 +105,7 @@ def plan(claims: list[model.ResourceClaim], templates: list[model.ResourceClaimT
     consumers: Counter = Counter(reserved)
     candidates = nodes_to_search(list(nodes), slices) or [model.Node(metadata=model.ObjectMeta(name=""))]
     local = _node_of_pool(slices)
+    plugin_used: dict[str, dict[str, int]] = {}  # node -> extended resource -> what its device plugin gave out
     sets = list(workloads) if workloads else [_whole_input(claims, pods)]
     placed: Counter = Counter()
     number = 0
@@ -128,26 +130,39 @@ def plan(claims: list[model.ResourceClaim], templates: list[model.ResourceClaimT
         allocator = Allocator(classes, slices, allocated, gates, prove=PROVE, taint_rules=taint_rules)
         used = _in_use(allocated, local)
         order = sorted(reachable, key=_order(strategy, used))
-        outcome = next((o for o in (allocator.allocate(n, work.pending, explain_failure=False) for n in order)
-                        if o.allocated), None)
+        # Extended resources backed by DRA: each node gets the copy's generated claims after its own
+        # (workload.extended); the device plugin's allocatable shrinks by what earlier copies took.
+        plans = extended.plans_for(work.pods, classes, gates)
+        choices = extended.node_choices(plans, order, work.pending, gates,
+                                        {p: bool(c) for p, c in work.pod_claims.items()}, plugin_used) if plans else []
+        tries = ((choice, allocator.allocate(choice.node, choice.claims, explain_failure=False))
+                 for choice in choices if not choice.unfit) if plans else \
+            ((None, allocator.allocate(n, work.pending, explain_failure=False)) for n in order)
+        choice, outcome = next(((c, o) for c, o in tries if o.allocated), (None, None))
         if outcome is None:
             report.stopped_by = "no node fits"
             report.unplaced = work.pending
-            report.next = {**_why_not(allocator, candidates, reachable, pinned, work.pending),
+            report.next = {**_why_not(allocator, candidates, reachable, pinned, work.pending, choices),
                            "workload": pod_set.label, "pods": names}
             report.error = report.next.pop("error", "")
             if report.error:
                 report.stopped_by = "error"
             break
-        for claim, result in zip(work.pending, outcome.results, strict=True):
+        granted = choice.claims if choice is not None else work.pending
+        for claim, result in zip(granted, outcome.results, strict=True):
             claim.status.allocation = result
             allocated.append(claim)
+        if choice is not None:
+            node_used = plugin_used.setdefault(outcome.node_name, {})
+            for node_plan in choice.plans:
+                for name, count in node_plan.device_plugin.items():
+                    node_used[name] = node_used.get(name, 0) + count
         for claim in _claims_of(work):
             consumers[_key(claim)] += 1
         report.placed = number
         placed[id(pod_set)] += 1
-        report.placements.append((outcome.node, list(work.pending)))
-        report.steps.append(Step(number, outcome.node_name or None, names, [_granted(c) for c in work.pending],
+        report.placements.append((outcome.node, list(granted)))
+        report.steps.append(Step(number, outcome.node_name or None, names, [_granted(c) for c in granted],
                                  workload=pod_set.label))
     else:
         report.stopped_by = "all placed"
@@ -268,9 +283,12 @@ def _order(strategy: str, used: Counter):
     return lambda n: n.metadata.name
 
 
-def _why_not(allocator, candidates, reachable, pinned, pending) -> dict:
+def _why_not(allocator, candidates, reachable, pinned, pending, choices=()) -> dict:
     """Why the next copy fits on no node: each node's reason, as ``allocate`` without ``--node`` gives it."""
-    outcomes = allocator.allocate_each(reachable, pending) if reachable else []
+    if choices:
+        outcomes = extended.allocate_choices(allocator, list(choices))
+    else:
+        outcomes = allocator.allocate_each(reachable, pending) if reachable else []
     rows = [{"name": o.node_name or None, "reason": o.reason, **({"error": True} if o.error else {})}
             for o in outcomes]
     unreachable = [n for n in candidates if n not in reachable]

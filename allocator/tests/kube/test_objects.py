@@ -285,7 +285,8 @@ def test_kubectl_list_with_server_fields_and_status():
     claim_doc, class_doc = result.documents
     claim = claim_doc.obj
     assert claim.metadata == model.ObjectMeta(name="allocated", namespace="ml",
-                                              uid="0b6e0e35-1d4f-4c57-8b3e-2f4f1c2d9a10")
+                                              uid="0b6e0e35-1d4f-4c57-8b3e-2f4f1c2d9a10",
+                                              creation_timestamp="2025-06-01T10:00:00Z")
     allocation = claim.status.allocation
     assert allocation.devices.results == [model.DeviceRequestAllocationResult(
         request="gpu", driver="gpu.example.com", pool="node-1", device="gpu-0")]

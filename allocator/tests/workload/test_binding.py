@@ -9,6 +9,7 @@ import sys
 import pytest
 
 from allocator.engine import analyze
+from allocator.releases.gates import FeatureGateError
 from allocator.tests.helpers import ROOT
 
 INVENTORY = (ROOT / "allocator/tests/data/scoring/fabric.yaml").read_text()
@@ -71,9 +72,18 @@ def test_1_34_with_the_gate_on_has_a_fixed_timeout():
 
 
 def test_device_status_off_means_no_binding_conditions():
-    alloc = analyze(claim(2), INVENTORY, kubernetes_version="1.36",
-                    feature_gates={"DRAResourceClaimDeviceStatus": False}).to_dict()["allocation"]
+    # 1.34 checks no gate dependencies, so binding conditions may be on while device status is off;
+    # from 1.35 that combination is refused at start-up (releases.gates).
+    alloc = analyze(claim(2), INVENTORY, kubernetes_version="1.34",
+                    feature_gates={"DRADeviceBindingConditions": True,
+                                   "DRAResourceClaimDeviceStatus": False}).to_dict()["allocation"]
     assert alloc["status"] == "unsatisfiable" and "binding" not in alloc
+
+
+def test_device_status_off_with_binding_conditions_on_is_refused_from_1_35():
+    with pytest.raises(FeatureGateError, match=r"DRADeviceBindingConditions is enabled, but depends on "
+                                               r"features that are disabled: \[DRAResourceClaimDeviceStatus\]"):
+        analyze(claim(2), INVENTORY, kubernetes_version="1.36", feature_gates={"DRAResourceClaimDeviceStatus": False})
 
 
 def test_a_grant_without_conditions_has_no_note():
