@@ -18,7 +18,7 @@ from django.http import HttpRequest, JsonResponse
 from django.views.decorators.http import require_POST
 
 from allocator.authoring.conversion import convert_text, target_version
-from allocator.kube.convert import RESOURCE_GROUP
+from allocator.kube.convert import RESOURCE_GROUP, SERVED_VERSIONS
 from allocator.reading.diagnostics import NOT_SERVED, DiagnosticError
 from allocator.releases.gates import CURRENT_RELEASE, KNOWN_GATES, RELEASES, FeatureGateError, make_gates
 from allocator.releases.table import release
@@ -27,6 +27,7 @@ from playground.ratelimit import rate_limit
 from playground.state import State
 
 MAX_ERRORS = 20
+VERSIONS = SERVED_VERSIONS  # the "Convert to" menu: every version of resource.k8s.io, the newest first
 
 
 def _gates(request: HttpRequest):
