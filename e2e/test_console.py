@@ -9,7 +9,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from e2e.helpers import editor, replace_text, summary
+from e2e.helpers import editor, open_gates, replace_text, summary
 
 pytestmark = pytest.mark.e2e
 
@@ -158,3 +158,70 @@ def test_apply_the_has_guard(page: Page, samples):
     page.keyboard.press("Control+z")
     assert editor_value(page) == before
     expect(summary(page)).to_contain_text("The scheduler would give up")
+
+
+def test_completion_and_hover_in_the_console(page: Page, samples):
+    page.goto("/examples/count-two-gpus")
+    page.locator(f'#results .tile[data-device="{GPU3}"]').click()
+    editor(page, "console_expression").click()
+    page.keyboard.type('device.attributes["gpu.example.com"].mo')
+    page.keyboard.press("Control+Space")
+    hints = page.locator(".CodeMirror-hints li")
+    expect(hints).to_have_count(1)
+    expect(hints.first).to_contain_text("model")
+    with page.expect_response("**/console"):
+        page.keyboard.press("Enter")  # picks the completion; the pause after it evaluates
+    expect(page.locator("#console-value-text")).to_have_text('"LATEST-GPU-MODEL"')
+    # Hovering the name: its type and what the devices publish, as in the claims editor.
+    at = page.evaluate("""() => { const cm = document.getElementById('id_console_expression').cm;
+        const ch = cm.getLine(0).indexOf('model') + 2; const c = cm.charCoords({line: 0, ch: ch}, 'window');
+        return [c.left, (c.top + c.bottom) / 2]; }""")
+    page.mouse.move(0, 0)
+    page.mouse.move(at[0], at[1])
+    expect(page.locator("#editor-tip")).to_contain_text("gpu.example.com/model")
+    expect(page.locator("#editor-tip")).to_contain_text("LATEST-GPU-MODEL")
+
+
+V1_TWO = """\
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata:
+  name: two-gpus
+spec:
+  devices:
+    requests:
+    - name: gpus
+      exactly:
+        deviceClassName: gpu.example.com
+        count: 2
+    constraints:
+    - distinctAttribute: gpu.example.com/uuid
+      requests: [gpus]
+"""
+
+
+def test_convert_names_the_fields_the_target_lacks(page: Page, samples):
+    page.goto("/")
+    page.get_by_label("Kubernetes version").select_option("1.33")
+    expect(page.locator("#assumes")).to_contain_text("Kubernetes 1.33")
+    open_gates(page)
+    page.get_by_label("DynamicResourceAllocation").select_option("on")
+    expect(page.locator("#assumes")).to_contain_text("DynamicResourceAllocation=true")
+    replace_text(page, V1_TWO)
+    expect(page.get_by_role("button", name="Rewrite in v1beta1", exact=True)).to_be_visible()
+    page.locator("#convert-to").select_option("v1alpha3")
+    status = page.locator("#convert-status")
+    expect(status).to_contain_text("1 field has no place in resource.k8s.io/v1alpha3")
+    expect(page.locator("#convert-dropped")).to_contain_text(
+        "ResourceClaim two-gpus: spec.devices.constraints[0].distinctAttribute")
+    text = editor_value(page)
+    assert text.startswith("apiVersion: resource.k8s.io/v1alpha3\n") and "distinctAttribute" not in text, text
+
+
+def test_the_console_fits_a_phone(page: Page, samples):
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto("/examples/count-two-gpus")
+    page.locator(f'#results .tile[data-device="{GPU3}"]').click()
+    type_expression(page, f'{MEMORY}.compareTo(quantity("40Gi")) > 0 && device.driver == "gpu.example.com"')
+    expect(page.locator("#console-value-text")).to_have_text("true")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
