@@ -75,14 +75,8 @@
       select.appendChild(option);
     }
     select.value = key;
+    // The page keeps its work on change events of the form's fields; this one also evaluates.
     select.dispatchEvent(new Event("change", { bubbles: true }));
-    const panel = document.getElementById("console-panel");
-    const area = consoleArea();
-    if (area && !area.value.trim() && area.cm) {
-      // Nothing to evaluate yet: put the cursor in the expression, the device is picked.
-      if (panel) panel.scrollIntoView({ block: "nearest" });
-      area.cm.focus();
-    }
   }
 
   document.addEventListener("change", function (event) {
@@ -97,7 +91,9 @@
   });
   document.addEventListener("keydown", function (event) {
     const tile = event.target.closest && event.target.closest("#results .tile[data-device]");
-    if (tile && event.key === "Enter") pick(tile.dataset.device);
+    if (tile && event.key === "Enter" && !event.ctrlKey && !event.metaKey && !event.altKey && !event.shiftKey) {
+      pick(tile.dataset.device);
+    }
   });
 
   // A part of the tree: mark its text in the expression while the pointer is on it.
