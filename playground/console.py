@@ -6,9 +6,10 @@ grouped by node and pool for the picker, chooses the environment and shapes the 
 the value and its type, the part tree, the cost against the limit, errors with the caret diagram.
 
 Environments: ``claim`` (the default) compiles the expression as the apiserver compiles a new
-ResourceClaim selector in the chosen release with the chosen gates; ``class`` as a DeviceClass's
-selectors are evaluated when a claim is allocated: stored expressions, with every option the release's
-binary knows (consumable capacity, list-typed attributes) whatever the gates say.
+ResourceClaim selector in the chosen release with the chosen gates; ``class`` as the scheduler evaluates a
+DeviceClass's selectors when it allocates: from 1.37 in the "stored expressions" environment, which has the
+newest device type (consumable capacity, list-typed attributes) whatever the gates say; before 1.37 with
+the gates, as a claim's (``allocator.allocation.allocator`` chooses its environment the same way).
 """
 
 from __future__ import annotations
@@ -34,8 +35,9 @@ from playground.results import caret_window
 from playground.state import State
 
 MAX_LISTED = 1000  # devices offered in the picker; the picture's tiles pick any device drawn
-# The options a DeviceClass's stored selectors are compiled with whatever the gates say (when the release has them).
+# The options the scheduler compiles a DeviceClass's selectors with whatever the gates say, from this release on.
 CLASS_OPTIONS = ("DRAConsumableCapacity", "DRAListTypeAttributes")
+STORED_ENVIRONMENT = (1, 37)
 ALL_NODES, SELECTED_NODES = "(all nodes)", "(nodes by selector)"
 
 
@@ -95,9 +97,12 @@ def device_groups(state: State) -> dict:
 
 
 def environment(state: State) -> FeatureGates:
-    """The gates the console compiles with: the state's (``claim``), or with the DeviceClass options (``class``)."""
+    """The gates the console compiles with: the state's (``claim``), or the scheduler's for a class (``class``)."""
     gates = make_gates(dict(state.feature_gates), state.kubernetes_version)
     if state.console_env != "class":
+        return gates
+    major, minor = (int(part) for part in gates.release.split(".")[:2])
+    if (major, minor) < STORED_ENVIRONMENT:
         return gates
     values = dict(gates.values)
     values.update({gate: True for gate in CLASS_OPTIONS if gate in values})

@@ -101,6 +101,9 @@ class ConsoleViewTestCase(BaseTestCase):
         r = self.console(expression, console_env="class", **gate)
         self.assertNotContains(r, 'id="console-compile-error"')
         self.assertContains(r, '<code id="console-type">bool</code>', html=False)
+        # Before 1.37 the scheduler compiles a class's selectors with the gates too.
+        r = self.console(expression, console_env="class", kubernetes_version="1.36", **gate)
+        self.assertContains(r, 'id="console-compile-error"')
 
     def test_the_embed_view_has_no_console(self):
         share, _ = Share.objects.get_or_create_for(State.from_dict({**self.example.state().to_dict(),
