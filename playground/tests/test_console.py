@@ -177,3 +177,13 @@ class ConsoleStateTestCase(BaseTestCase):
         self.assertEqual(groups["more"], 5)
         self.assertEqual(sum(len(p["devices"]) for g in groups["groups"] for p in g["pools"]), 3)
         self.assertEqual(groups["picked"], GPU3)  # past the cap, the picked device stays an option
+
+    def test_openapi_documents_the_console_of_shares(self):
+        r = self.client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
+        schema = r.json()
+        components = schema["components"]["schemas"]
+        request = schema["paths"]["/api/v1/shares"]["post"]["requestBody"]["content"]["application/json"]["schema"]
+        self.assertEqual(request, {"$ref": "#/components/schemas/ShareRequest"})
+        self.assertIn("console", components["ShareRequest"]["properties"])
+        self.assertIn("console", components["Share"]["properties"])
+        self.assertEqual(set(components["SharedConsole"]["properties"]), {"expression", "device", "env"})
