@@ -14,7 +14,6 @@ the gates, as a claim's (``allocator.allocation.allocator`` chooses its environm
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 from types import MappingProxyType
 
@@ -53,19 +52,23 @@ class Listed:
         return f"{self.driver}/{self.pool}/{self.name}"
 
 
-@functools.lru_cache(maxsize=4)
-def _slices(inventory: str, limits: Limits) -> tuple[tuple[model.ResourceSlice, ...], str]:
-    """The inventory's ResourceSlices, and the first reading error ("" when none); cached per text."""
+def _slices(text: str, limits: Limits) -> tuple[list[model.ResourceSlice], str]:
+    """The ResourceSlices of a text, and its first reading error ("" when none); the engine caches the reading."""
+    if not text.strip():
+        return [], ""
     try:
-        read = read_documents(inventory, limits=limits)
+        read = read_documents(text, limits=limits)
     except DiagnosticError as err:
-        return (), err.diagnostics[0].message() if err.diagnostics else "the inventory cannot be read"
-    error = read.errors[0].message() if read.errors else ""
-    return tuple(read.of_kind("ResourceSlice")), error
+        return [], err.diagnostics[0].message() if err.diagnostics else "it cannot be read"
+    return list(read.of_kind("ResourceSlice")), read.errors[0].message() if read.errors else ""
 
 
-def _inventory(state: State) -> tuple[tuple[model.ResourceSlice, ...], str]:
-    return _slices(clusters.state_inventory(state), engine_limits(stored=bool(state.inventory_id)))
+def _inventory(state: State) -> tuple[list[model.ResourceSlice], str]:
+    """The slices of the inventory and of the documents (one may write slices of one's own there)."""
+    limits = engine_limits(stored=bool(state.inventory_id))
+    inventory, error = _slices(clusters.state_inventory(state), limits)
+    documents, _ = _slices(state.documents, engine_limits())  # the analysis reports the documents' errors
+    return inventory + documents, error
 
 
 def _node(s: model.ResourceSlice, device: model.Device) -> str:
@@ -127,7 +130,7 @@ def run(state: State) -> dict:
         return {"console_error": f"{err}."}
     slices, error = _inventory(state)
     try:
-        device = find_device(list(slices), ref)
+        device = find_device(slices, ref)
     except DeviceNotFound as err:
         return {"console_error": f"The inventory has no such device: {err}" + (f" ({error})" if error else "") + "."}
     return {"console": view(evaluate(state.console_expression, device, ref.driver, gates))}

@@ -105,6 +105,16 @@ class ConsoleViewTestCase(BaseTestCase):
         r = self.console(expression, console_env="class", kubernetes_version="1.36", **gate)
         self.assertContains(r, 'id="console-compile-error"')
 
+    def test_a_slice_written_in_the_documents_is_offered_too(self):
+        own = ("\n---\napiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata:\n  name: mine\nspec:\n"
+               "  driver: my.example.com\n  nodeName: my-node\n  pool:\n    name: p\n    resourceSliceCount: 1\n"
+               "  devices:\n  - name: d0\n    attributes:\n      x:\n        int: 7\n")
+        documents = self.example.state().documents + own
+        r = self.client.post("/", self.form_data(documents=documents, console_device="my.example.com/p/d0",
+                                                 console_expression='device.attributes["my.example.com"].x'))
+        self.assertContains(r, '<optgroup label="my-node · my.example.com / p">', html=False)
+        self.assertContains(r, '<code id="console-value-text">7</code>', html=False)
+
     def test_the_embed_view_has_no_console(self):
         share, _ = Share.objects.get_or_create_for(State.from_dict({**self.example.state().to_dict(),
                                                                     "console": {"expression": "1"}}))
