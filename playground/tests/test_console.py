@@ -115,6 +115,13 @@ class ConsoleViewTestCase(BaseTestCase):
         self.assertContains(r, '<optgroup label="my-node · my.example.com / p">', html=False)
         self.assertContains(r, '<code id="console-value-text">7</code>', html=False)
 
+    def test_a_refused_form_keeps_the_console_s_fields(self):
+        r = self.client.post("/", self.form_data(console_expression="device.driver", console_device=GPU3,
+                                                 capacity_max="0"))
+        self.assertContains(r, "Nothing was analyzed")
+        self.assertContains(r, f'<option value="{GPU3}" selected>{GPU3}</option>', html=False)
+        self.assertContains(r, ">device.driver</textarea>", html=False)
+
     def test_the_embed_view_has_no_console(self):
         share, _ = Share.objects.get_or_create_for(State.from_dict({**self.example.state().to_dict(),
                                                                     "console": {"expression": "1"}}))
