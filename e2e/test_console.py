@@ -46,7 +46,7 @@ def test_the_console_on_a_tile_s_device(page: Page, samples):
         "^" + re.escape(MEMORY) + "$")))
     expect(memory.locator(":scope > .part-value")).to_have_text("80Gi")
     expect(memory.locator(":scope > .part-type")).to_have_text("kubernetes.Quantity")
-    expect(page.locator(".console-tree > .console-part > .part-value")).to_have_text("true")
+    expect(page.locator(".console-tree > .console-part.depth-0 > .part-value")).to_have_text("true")
     # The cost against the limit.
     expect(page.locator("#console-cost")).to_contain_text("of the limit 1000000")
     assert int(page.locator("#console-cost-value").text_content()) > 0
@@ -224,4 +224,9 @@ def test_the_console_fits_a_phone(page: Page, samples):
     page.locator(f'#results .tile[data-device="{GPU3}"]').click()
     type_expression(page, f'{MEMORY}.compareTo(quantity("40Gi")) > 0 && device.driver == "gpu.example.com"')
     expect(page.locator("#console-value-text")).to_have_text("true")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    # A deep tree is indented a dozen levels at most.
+    type_expression(page, "1" + " + 1" * 40)
+    expect(page.locator("#console-value-text")).to_have_text("41")
+    expect(page.locator('.console-part[data-depth="40"]')).to_have_count(2)  # the innermost 1 + 1
     assert page.evaluate("document.documentElement.scrollWidth") <= 390

@@ -33,6 +33,7 @@ from playground.ratelimit import rate_limit
 from playground.results import caret_window
 from playground.state import State
 
+MAX_INDENT = 12  # levels of the part tree the page indents; deeper parts line up with the twelfth
 MAX_LISTED = 1000  # devices offered in the picker; the picture's tiles pick any device drawn
 # The options the scheduler compiles a DeviceClass's selectors with whatever the gates say, from this release on.
 CLASS_OPTIONS = ("DRAConsumableCapacity", "DRAListTypeAttributes")
@@ -143,15 +144,22 @@ def page(state: State) -> dict:
 
 def view(answer: dict) -> dict:
     """The engine's answer with what the template shows: each diagnostic's headline and caret diagram, the
-    cost as a share of the limit."""
+    cost as a share of the limit, and the part tree as ``rows`` in reading order, each with its depth (the
+    page indents at most MAX_INDENT levels)."""
     diagnostics = []
     for d in answer["diagnostics"]:
         headline, _, rest = (d.get("message") or "").partition("\n")
         diagnostics.append({**d, "headline": headline, "diagram": caret_window(rest)})
+    rows = []
+    stack = [(part, 0) for part in reversed(answer["parts"])]
+    while stack:  # depth first, without recursion: a tree may be 200 levels deep
+        part, depth = stack.pop()
+        rows.append({**part, "children": len(part["children"]), "depth": depth, "indent": min(depth, MAX_INDENT)})
+        stack.extend((child, depth + 1) for child in reversed(part["children"]))
     cost = answer["cost"]
     estimated, limit = cost.get("estimated"), cost.get("limit") or 1
     percent = None if estimated is None else min(100.0, 100.0 * estimated / limit)
-    return {**answer, "diagnostics": diagnostics,
+    return {**answer, "diagnostics": diagnostics, "rows": rows,
             "cost": {**cost, "percent": percent, "over": estimated is not None and estimated > limit}}
 
 

@@ -204,3 +204,13 @@ class ConsoleStateTestCase(BaseTestCase):
         self.assertIn("console", components["ShareRequest"]["properties"])
         self.assertIn("console", components["Share"]["properties"])
         self.assertEqual(set(components["SharedConsole"]["properties"]), {"expression", "device", "env"})
+
+
+class ConsoleDeepTestCase(BaseTestCase):
+    def test_a_deep_expression_renders(self):
+        expression = "1" + " + 1" * 240  # CEL refuses more than 250 levels
+        r = self.client.post("/console", self.form_data(console_expression=expression, console_device=GPU3),
+                             headers=PANEL)
+        self.assertEqual(r.status_code, 200)
+        self.assertContains(r, '<code id="console-value-text">241</code>', html=False)
+        self.assertTrue(r.context["console"]["truncated"])
