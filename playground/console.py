@@ -34,7 +34,9 @@ from playground.results import caret_window
 from playground.state import State
 
 MAX_INDENT = 12  # levels of the part tree the page indents; deeper parts line up with the twelfth
-MAX_LISTED = 1000  # devices offered in the picker; the picture's tiles pick any device drawn
+MAX_LISTED = 1000
+# The page shows at most this many characters of the value, and of each part's (a value may be megabytes).
+VALUE_CHARS, PART_CHARS = 20_000, 2_000  # devices offered in the picker; the picture's tiles pick any device drawn
 # The options the scheduler compiles a DeviceClass's selectors with whatever the gates say, from this release on.
 CLASS_OPTIONS = ("DRAConsumableCapacity", "DRAListTypeAttributes")
 STORED_ENVIRONMENT = (1, 37)
@@ -137,6 +139,12 @@ def run(state: State) -> dict:
     return {"console": view(evaluate(state.console_expression, device, ref.driver, gates))}
 
 
+def _clipped(text: str | None, most: int) -> str | None:
+    if text is None or len(text) <= most:
+        return text
+    return f"{text[:most]}… ({len(text) - most} more characters)"
+
+
 def page(state: State) -> dict:
     """What the page's console shows with the results: the device picker's options and the answer."""
     return {"console_devices": device_groups(state), **run(state)}
@@ -154,12 +162,13 @@ def view(answer: dict) -> dict:
     stack = [(part, 0) for part in reversed(answer["parts"])]
     while stack:  # depth first, without recursion: a tree may be 200 levels deep
         part, depth = stack.pop()
-        rows.append({**part, "children": len(part["children"]), "depth": depth, "indent": min(depth, MAX_INDENT)})
+        rows.append({**part, "children": len(part["children"]), "depth": depth, "indent": min(depth, MAX_INDENT),
+                     "value": _clipped(part["value"], PART_CHARS)})
         stack.extend((child, depth + 1) for child in reversed(part["children"]))
     cost = answer["cost"]
     estimated, limit = cost.get("estimated"), cost.get("limit") or 1
     percent = None if estimated is None else min(100.0, 100.0 * estimated / limit)
-    return {**answer, "diagnostics": diagnostics, "rows": rows,
+    return {**answer, "diagnostics": diagnostics, "rows": rows, "value": _clipped(answer["value"], VALUE_CHARS),
             "cost": {**cost, "percent": percent, "over": estimated is not None and estimated > limit}}
 
 

@@ -214,3 +214,15 @@ class ConsoleDeepTestCase(BaseTestCase):
         self.assertEqual(r.status_code, 200)
         self.assertContains(r, '<code id="console-value-text">241</code>', html=False)
         self.assertTrue(r.context["console"]["truncated"])
+
+    def test_a_huge_value_is_cut(self):
+        # Each bind doubles the string: 2^16 characters, well within the cost limit.
+        expression = '"ab"'
+        for i in range(15):
+            expression = f"cel.bind(s{i}, {expression}, s{i} + s{i})"
+        r = self.client.post("/console", self.form_data(console_expression=expression, console_device=GPU3),
+                             headers=PANEL)
+        answer = r.context["console"]
+        self.assertTrue(answer["value"].endswith(f"… ({2 ** 16 + 2 - 20_000} more characters)"), answer["value"][-60:])
+        self.assertTrue(all(len(row["value"] or "") < 2_100 for row in answer["rows"]))
+        self.assertLess(len(r.content), 200_000)
