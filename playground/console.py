@@ -34,9 +34,9 @@ from playground.results import caret_window
 from playground.state import State
 
 MAX_INDENT = 12  # levels of the part tree the page indents; deeper parts line up with the twelfth
-MAX_LISTED = 1000
+MAX_LISTED = 1000  # devices offered in the picker; the picture's tiles pick any device drawn
 # The page shows at most this many characters of the value, and of each part's (a value may be megabytes).
-VALUE_CHARS, PART_CHARS = 20_000, 2_000  # devices offered in the picker; the picture's tiles pick any device drawn
+VALUE_CHARS, PART_CHARS = 20_000, 2_000
 # The options the scheduler compiles a DeviceClass's selectors with whatever the gates say, from this release on.
 CLASS_OPTIONS = ("DRAConsumableCapacity", "DRAListTypeAttributes")
 STORED_ENVIRONMENT = (1, 37)
@@ -176,8 +176,8 @@ def view(answer: dict) -> dict:
 @rate_limit("PAGE_ANALYSES_PER_MINUTE")
 def console_run(request: HttpRequest) -> HttpResponse:
     """The console's answer for htmx (the result area), or the whole page with it (a post without script)."""
-    from playground.forms import PlaygroundForm  # forms imports the models; keep this module light to import
-    from playground.views import _render_editor
+    from playground.forms import PlaygroundForm
+    from playground.views import _render_editor  # views imports this module: imported when first needed
 
     form = PlaygroundForm(request.POST, request.FILES)
     if not form.is_valid():
