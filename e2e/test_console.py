@@ -47,6 +47,9 @@ def test_the_console_on_a_tile_s_device(page: Page, samples):
     expect(memory.locator(":scope > .part-value")).to_have_text("80Gi")
     expect(memory.locator(":scope > .part-type")).to_have_text("kubernetes.Quantity")
     expect(page.locator(".console-tree > .console-part.depth-0 > .part-value")).to_have_text("true")
+    # Hovering a part marks its text in the expression.
+    memory.locator(":scope > .part-text").hover()
+    expect(page.locator("#console-panel .cm-console-part")).to_have_text(MEMORY)
     # The cost against the limit.
     expect(page.locator("#console-cost")).to_contain_text("of the limit 1000000")
     assert int(page.locator("#console-cost-value").text_content()) > 0
