@@ -34,7 +34,7 @@ from playground.results import caret_window
 from playground.state import State
 
 MAX_INDENT = 12  # levels of the part tree the page indents; deeper parts line up with the twelfth
-MAX_LISTED = 1000  # devices offered in the picker; the picture's tiles pick any device drawn
+MAX_LISTED = 256  # devices offered in the picker (each is sent with every analysis); tiles pick any drawn
 # The page shows at most this many characters of the value, and of each part's (a value may be megabytes).
 VALUE_CHARS, PART_CHARS = 20_000, 2_000
 # The options the scheduler compiles a DeviceClass's selectors with whatever the gates say, from this release on.
