@@ -39,6 +39,7 @@ from .serializers import (
     InventoryDetailSerializer,
     InventorySerializer,
     ShareCreatedSerializer,
+    ShareRequestSerializer,
     ShareSerializer,
     StoredInventoryDetailSerializer,
     StoredInventorySerializer,
@@ -480,7 +481,8 @@ share_create = extend_schema_view(post=extend_schema(
     description="Stores an immutable snapshot of the input (the inventory's objects themselves, not the slug) "
     "and answers its id, derived from the content: sharing the same state again answers the same id with 200."
     + STATE_DESCRIPTION.format(endpoint="shares"),
-    request=STATE_REQUEST, parameters=STATE_PARAMETERS, examples=STATE_EXAMPLES,
+    request={**STATE_REQUEST, "application/json": ShareRequestSerializer}, parameters=STATE_PARAMETERS,
+    examples=STATE_EXAMPLES,
     responses={
         201: OpenApiResponse(ShareCreatedSerializer, description="A new share.", examples=[
             OpenApiExample("Created", {"id": "3xT9cLq2aBd", "url": "http://127.0.0.1:8000/s/3xT9cLq2aBd"})]),

@@ -285,6 +285,31 @@ class CapacityRequestSerializer(AnalysisRequestSerializer):
         return {"state": super().validate(attrs), "strategy": attrs["strategy"], "max": attrs["max"]}
 
 
+class SharedConsoleSerializer(serializers.Serializer):
+    expression = serializers.CharField(allow_blank=True, trim_whitespace=False, required=False,
+                                       help_text="The console's CEL expression.")
+    device = serializers.CharField(allow_null=True, required=False,
+                                   help_text="The device it is evaluated on, DRIVER/POOL/DEVICE; null: none picked.")
+    env = serializers.ChoiceField(choices=["claim", "class"], required=False, help_text=(
+        "`claim`: the ResourceClaim selector environment (the default); `class`: the DeviceClass one."))
+
+
+class ShareRequestSerializer(AnalysisRequestSerializer):
+    """A state to share: the analysis input and, optionally, the page's expression console."""
+
+    console = SharedConsoleSerializer(required=False, allow_null=True, help_text=(
+        "The page's expression console: shown with the results of the shared page."))
+
+    def validate(self, attrs) -> State:
+        state = super().validate(attrs)
+        if attrs.get("console") is None:
+            return state
+        try:
+            return State.from_dict({**state.to_dict(), "console": dict(attrs["console"])})
+        except StateError as exc:
+            raise serializers.ValidationError({"console": str(exc)}) from None
+
+
 class DeviceRefSerializer(serializers.Serializer):
     driver = StrictCharField(max_length=253, help_text="The device's driver (`spec.driver` of its ResourceSlice).")
     pool = StrictCharField(max_length=253, help_text="Its pool (`spec.pool.name`).")
@@ -994,6 +1019,8 @@ class ShareSerializer(ShareCreatedSerializer):
         "Present for a comparison shared from the page: the right column's settings (same documents)."))
     capacity = SharedCapacitySerializer(required=False, help_text=(
         "Present when the page's \"How many fit?\" panel was not at its defaults (as many as fit, first)."))
+    console = SharedConsoleSerializer(required=False, help_text=(
+        "Present when the page's expression console was used: its expression, device and environment."))
 
     def to_representation(self, share: Share) -> dict:
         return {**super().to_representation(share), "created": share.created.isoformat(), **share.state().to_dict()}

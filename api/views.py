@@ -51,6 +51,7 @@ from .serializers import (
     InventoryDetailSerializer,
     InventorySerializer,
     ShareCreatedSerializer,
+    ShareRequestSerializer,
     ShareSerializer,
     StoredInventoryDetailSerializer,
     StoredInventorySerializer,
@@ -266,6 +267,8 @@ class ExampleDetailView(generics.RetrieveAPIView):
 
 @docs.share_create
 class ShareCreateView(StateInputView):
+    request_serializer = ShareRequestSerializer
+
     def post(self, request: Request) -> Response:
         share, created = Share.objects.get_or_create_for(self.state(request))
         return Response(ShareCreatedSerializer(share, context={"request": request}).data,

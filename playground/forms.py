@@ -21,7 +21,15 @@ from allocator.workload.planning import STRATEGIES
 from playground import clusters
 from playground.limits import text_limit
 from playground.models import SampleInventory
-from playground.state import CAPACITY_STRATEGY, ID_MAX_LENGTH, State, StateError
+from playground.state import (
+    CAPACITY_STRATEGY,
+    CONSOLE_DEVICE_MAX,
+    CONSOLE_ENV,
+    CONSOLE_EXPRESSION_MAX,
+    ID_MAX_LENGTH,
+    State,
+    StateError,
+)
 
 GATE_CHOICES = [("", "default"), ("on", "on"), ("off", "off")]
 CUSTOM = ""  # the inventory picker's value for a pasted or uploaded inventory
@@ -103,6 +111,14 @@ class PlaygroundForm(forms.Form):
     capacity_strategy = forms.ChoiceField(label="Node choice", required=False, initial=CAPACITY_STRATEGY,
                                           choices=[(s, s) for s in STRATEGIES])
 
+    # The expression console: a CEL expression, the device it runs on (DRIVER/POOL/DEVICE), the environment.
+    console_expression = forms.CharField(label="Expression", required=False, strip=False,
+                                         max_length=CONSOLE_EXPRESSION_MAX,
+                                         widget=forms.Textarea(attrs={"rows": 2, "spellcheck": "false"}))
+    console_device = forms.CharField(label="Device", required=False, max_length=CONSOLE_DEVICE_MAX)
+    console_env = forms.ChoiceField(label="Environment", required=False, initial=CONSOLE_ENV,
+                                    choices=[("claim", "ResourceClaim selector"), ("class", "DeviceClass selector")])
+
     def __init__(self, *args, samples=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["capacity_max"].max_value = settings.CAPACITY_MAX_COPIES
@@ -131,6 +147,9 @@ class PlaygroundForm(forms.Form):
             "documents_origin": text_digest(state.documents),
             "capacity_max": state.capacity_max or None,
             "capacity_strategy": state.capacity_strategy,
+            "console_expression": state.console_expression,
+            "console_device": state.console_device,
+            "console_env": state.console_env,
         }
         for gate, on in state.feature_gates.items():
             initial[gate_field(gate)] = "on" if on else "off"
@@ -282,6 +301,8 @@ class PlaygroundForm(forms.Form):
                     "inventoryId": inventory_id,
                     "compare": self._compared(data, inventory, slug, inventory_id),
                     "capacity": {"max": data.get("capacity_max"), "strategy": data.get("capacity_strategy")},
+                    "console": {"expression": data.get("console_expression") or "",
+                                "device": data.get("console_device") or "", "env": data.get("console_env")},
                 }
             )
             clusters.check_state(self.state)

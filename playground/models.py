@@ -55,7 +55,15 @@ from django.db import IntegrityError, models, transaction
 from django.urls import reverse
 
 from allocator.releases.gates import CURRENT_RELEASE, RELEASES
-from playground.state import CAPACITY_STRATEGY, ID_LENGTH, ID_MAX_LENGTH, State, base62, side_from_dict
+from playground.state import (
+    CAPACITY_STRATEGY,
+    CONSOLE_ENV,
+    ID_LENGTH,
+    ID_MAX_LENGTH,
+    State,
+    base62,
+    side_from_dict,
+)
 
 SafeDumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
@@ -245,6 +253,7 @@ class ShareQuerySet(models.QuerySet):
             "inventory_id": state.inventory_id,
             "compare": state.compare.to_dict() if state.compare else None,
             "capacity": state.capacity_dict(),
+            "console": state.console_dict(),
         }
         # Lengthen the id in the (astronomically unlikely) case of a prefix collision.
         for length in range(ID_LENGTH, ID_MAX_LENGTH + 1):
@@ -275,6 +284,8 @@ class Share(models.Model):
     compare = models.JSONField(null=True, blank=True)
     # The "How many fit?" panel's settings (State.capacity_dict(): {max, strategy}), or null for the defaults.
     capacity = models.JSONField(null=True, blank=True)
+    # The expression console's state (State.console_dict(): {expression, device, env}), or null when untouched.
+    console = models.JSONField(null=True, blank=True)
     created = models.DateTimeField(auto_now_add=True)
 
     objects = ShareQuerySet.as_manager()
@@ -300,6 +311,9 @@ class Share(models.Model):
             compare=side_from_dict(self.compare),
             capacity_max=(self.capacity or {}).get("max") or 0,
             capacity_strategy=(self.capacity or {}).get("strategy") or CAPACITY_STRATEGY,
+            console_expression=(self.console or {}).get("expression") or "",
+            console_device=(self.console or {}).get("device") or "",
+            console_env=(self.console or {}).get("env") or CONSOLE_ENV,
         )
 
 

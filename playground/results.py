@@ -16,7 +16,7 @@ from allocator.allocation.alternatives import MAX_LIMIT as MAX_ALTERNATIVES
 from allocator.cel.hints import typo_first
 from allocator.compare import differences
 from allocator.releases.gates import KNOWN_GATES, FeatureGateError, exists_in, locked_in
-from playground import clusters, picture
+from playground import clusters, conversion, picture
 from playground.state import State
 
 SafeDumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
@@ -322,7 +322,8 @@ def context(state: State, node_filter: str = "", alternatives: int = 0) -> dict:
     return {
         "report": report,
         "picture": pic,
-        "errors": diagnostics_view([d for d in diagnostics if d.get("severity") == "error"]),
+        "errors": conversion.with_rewrites(diagnostics_view([d for d in diagnostics if d.get("severity") == "error"]),
+                                           state),
         "warnings": diagnostics_view([d for d in diagnostics if d.get("severity") != "error"]),
         "allocation_hint": allocation_hint(report.get("requests") or []),
         "inventory_summary": objects_summary(report.get("objects") or [], "inventory"),

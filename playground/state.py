@@ -22,6 +22,9 @@ settings: how many copies of the workload to try to place (0: as many as
 fit, up to the site's CAPACITY_MAX_COPIES) and how to choose each copy's node
 (``first``, ``spread``, ``pack``). Left at their defaults they are not part
 of a state's export form nor of its share id.
+``console_expression``, ``console_device`` (``DRIVER/POOL/DEVICE``) and ``console_env`` (``claim``:
+the ResourceClaim selector environment, ``class``: the DeviceClass one) are the expression console's;
+empty (``claim``) they are not part of the export form nor of the share id either.
 ``content_id()`` is the short, stable id of a share: the same state always
 gives the same id.
 """
@@ -35,6 +38,7 @@ from dataclasses import asdict, dataclass, field, replace
 
 import yaml
 
+from allocator.cel import MAX_EXPRESSION_LENGTH as CONSOLE_EXPRESSION_MAX
 from allocator.releases.gates import CURRENT_RELEASE, RELEASES, FeatureGateError, make_gates
 from allocator.workload.planning import STRATEGIES
 from playground.limits import engine_limits, text_limit, too_long_message
@@ -54,6 +58,11 @@ MAX_TEXT = 512 * 1024
 
 # The "How many fit?" panel's defaults: as many as fit, nodes in name order.
 CAPACITY_STRATEGY = STRATEGIES[0]
+
+# The expression console's environments: a ResourceClaim's selector (the default) or a DeviceClass's.
+CONSOLE_ENVS = ("claim", "class")
+CONSOLE_ENV = CONSOLE_ENVS[0]
+CONSOLE_DEVICE_MAX = 253 * 3 + 2  # DRIVER/POOL/DEVICE
 
 
 class StateError(ValueError):
@@ -113,6 +122,9 @@ class State:
     compare: Side | None = None
     capacity_max: int = 0  # "How many fit?": copies to try (0: as many as fit)
     capacity_strategy: str = CAPACITY_STRATEGY
+    console_expression: str = ""  # the expression console's expression, device and environment
+    console_device: str = ""
+    console_env: str = CONSOLE_ENV
 
     @classmethod
     def from_dict(cls, data: dict) -> State:
@@ -133,7 +145,7 @@ class State:
         if compare is not None:
             if not isinstance(compare, dict):
                 raise StateError("compare must be a mapping of the compared column's settings (or null).")
-            if "documents" in compare or "compare" in compare or "capacity" in compare:
+            if "documents" in compare or "compare" in compare or "capacity" in compare or "console" in compare:
                 raise StateError("compare holds the compared column's settings: both columns share the documents.")
             try:
                 side = cls.from_dict(compare)
@@ -173,6 +185,7 @@ class State:
         if inventory_id and inventory.strip():
             raise StateError("Give the inventory as text or as the id of a stored one (inventoryId), not both.")
         capacity_max, capacity_strategy = _capacity(data.get("capacity"))
+        console_expression, console_device, console_env = _console(data.get("console"))
         return cls(
             inventory=inventory,
             documents=documents,
@@ -184,6 +197,9 @@ class State:
             compare=compare,
             capacity_max=capacity_max,
             capacity_strategy=capacity_strategy,
+            console_expression=console_expression,
+            console_device=console_device,
+            console_env=console_env,
         )
 
     def to_dict(self) -> dict:
@@ -202,7 +218,16 @@ class State:
         capacity = self.capacity_dict()
         if capacity is not None:
             out["capacity"] = capacity
+        console = self.console_dict()
+        if console is not None:
+            out["console"] = console
         return out
+
+    def console_dict(self) -> dict | None:
+        """The console's ``{expression, device, env}`` (``device`` null: none picked), or None when untouched."""
+        if not self.console_expression and not self.console_device and self.console_env == CONSOLE_ENV:
+            return None
+        return {"expression": self.console_expression, "device": self.console_device or None, "env": self.console_env}
 
     def capacity_dict(self) -> dict | None:
         """The panel's settings as ``{max, strategy}`` (``max`` null: as many as fit), or None at the defaults."""
@@ -220,6 +245,8 @@ class State:
             del fields["compare"]["inventory_id"]
         if self.capacity_dict() is None:  # states at the panel's defaults keep the ids they had before it
             del fields["capacity_max"], fields["capacity_strategy"]
+        if self.console_dict() is None:  # states with an untouched console keep the ids they had before it
+            del fields["console_expression"], fields["console_device"], fields["console_env"]
         return json.dumps(fields, sort_keys=True, separators=(",", ":")).encode()
 
     def compared(self) -> State | None:
@@ -230,7 +257,8 @@ class State:
         return replace(self, inventory=side.inventory, node=side.node, kubernetes_version=side.kubernetes_version,
                        feature_gates=dict(side.feature_gates), inventory_slug=side.inventory_slug,
                        inventory_id=side.inventory_id, compare=None, capacity_max=0,
-                       capacity_strategy=CAPACITY_STRATEGY)
+                       capacity_strategy=CAPACITY_STRATEGY, console_expression="", console_device="",
+                       console_env=CONSOLE_ENV)
 
     def content_id(self, length: int = ID_LENGTH) -> str:
         digest = base62(hashlib.sha256(self.canonical()).digest())
@@ -280,6 +308,26 @@ def _capacity(value) -> tuple[int, str]:
     if strategy not in STRATEGIES:
         raise StateError(f"capacity.strategy must be one of {', '.join(STRATEGIES)}.")
     return count, strategy
+
+
+def _console(value) -> tuple[str, str, str]:
+    """(expression, device, env) from the ``console`` mapping of the export/API form (None: untouched)."""
+    if value is None:
+        return "", "", CONSOLE_ENV
+    if not isinstance(value, dict):
+        raise StateError("console must be a mapping of expression, device and env (or null).")
+    expression = value.get("expression") or ""
+    if not isinstance(expression, str):
+        raise StateError("console.expression must be a string (a CEL expression).")
+    if len(expression.encode("utf-8")) > CONSOLE_EXPRESSION_MAX:
+        raise StateError(f"console.expression is too long: at most {CONSOLE_EXPRESSION_MAX} bytes, as a selector.")
+    device = value.get("device") or ""
+    if not isinstance(device, str) or len(device) > CONSOLE_DEVICE_MAX:
+        raise StateError("console.device must be DRIVER/POOL/DEVICE (or null: none picked).")
+    env = value.get("env") or CONSOLE_ENV
+    if env not in CONSOLE_ENVS:
+        raise StateError(f"console.env must be one of {', '.join(CONSOLE_ENVS)}.")
+    return expression.replace("\r\n", "\n"), device.strip(), env
 
 
 def _text(value, name: str) -> str:

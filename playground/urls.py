@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from playground import converters, editor, views  # noqa: F401 (converters registers <share_id:...>)
+from playground import console, conversion, converters, editor, views  # noqa: F401 (converters registers <share_id:...>)
 
 urlpatterns = [
     path("", views.index, name="index"),
@@ -10,6 +10,8 @@ urlpatterns = [
     path("s/<share_id:share_id>/embed", views.share_embed, name="share_embed"),
     path("export", views.export, name="export"),
     path("capacity", views.capacity_run, name="capacity"),
+    path("console", console.console_run, name="console"),
+    path("editor/convert", conversion.convert, name="editor_convert"),
     path("cluster", views.store_cluster, name="store_cluster"),
     path("import", views.import_state, name="import_state"),
     path("examples/", views.gallery, name="gallery"),

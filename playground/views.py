@@ -10,7 +10,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from playground import capacity, clusters, results
+from playground import capacity, clusters, console, conversion, results
 from playground.forms import PlaygroundForm, UploadError, read_upload
 from playground.models import Example, SampleInventory, Share
 from playground.ratelimit import client_address, rate_limit
@@ -23,7 +23,7 @@ def _render_editor(request: HttpRequest, state: State | None, form: PlaygroundFo
                    **extra) -> HttpResponse:
     """The editor page, or only its results when htmx asks for them (``hx-target="results"``)."""
     ctx = {"form": form, "state": state, "cluster_limit": settings.STORED_INVENTORY_MAX_BYTES,
-           "capacity_cap": settings.CAPACITY_MAX_COPIES, **extra}
+           "capacity_cap": settings.CAPACITY_MAX_COPIES, "convert_versions": conversion.VERSIONS, **extra}
     inventory_id = state.inventory_id if state is not None else form["inventory_id"].value()
     if inventory_id:
         ctx["cluster"] = clusters.find(inventory_id)
@@ -34,6 +34,7 @@ def _render_editor(request: HttpRequest, state: State | None, form: PlaygroundFo
         ctx["own_cluster"] = not (state.inventory_slug if state is not None else form["inventory_slug"].value())
     if state is not None:
         ctx.update(results.context(state, form.node_filter_value(), alternatives))
+        ctx.update(console.page(state))
     if request.htmx and request.htmx.target == "results":
         return render(request, "playground/partials/results_swap.html", ctx)
     return render(request, "playground/index.html", ctx)

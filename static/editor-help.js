@@ -314,6 +314,7 @@
 
   // Is `line` inside a CEL expression (after `expression:` or in its block scalar)?
   function inExpression(cm, line, ch) {
+    if (cm.state.celOnly) return true; // the expression console: all of it is CEL
     const text = cm.getLine(line);
     const m = /^(\s*)(-\s+)?expression:\s*/.exec(text);
     if (m) return ch >= m[0].length && !/^[|>]/.test(text.slice(m[0].length));

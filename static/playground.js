@@ -440,8 +440,9 @@
     Array.prototype.forEach.call(form.querySelectorAll(fields), function (el) {
       if (el.name !== "cluster_text") state[el.name] = el.value;
     });
-    // The "How many fit?" panel's count and node choice live in the results, tied to the form by form=.
-    Array.prototype.forEach.call(document.querySelectorAll("[form='playground-form'][name^='capacity_']"), function (el) {
+    // The "How many fit?" panel's count and node choice, and the console's fields, live in the results,
+    // tied to the form by form=.
+    Array.prototype.forEach.call(document.querySelectorAll("[form='playground-form'][name^='capacity_'], [form='playground-form'][name^='console_']"), function (el) {
       state[el.name] = el.value;
     });
     return state;

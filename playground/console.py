@@ -1,0 +1,193 @@
+"""The expression console on the page: a CEL expression evaluated on one device of the inventory.
+
+The engine (``allocator.authoring.console``) does the work, as for ``eval`` and ``POST /api/v1/evaluate``;
+this module finds the device the page picked (``DRIVER/POOL/DEVICE``), lists the inventory's devices
+grouped by node and pool for the picker, chooses the environment and shapes the answer for the template:
+the value and its type, the part tree, the cost against the limit, errors with the caret diagram.
+
+Environments: ``claim`` (the default) compiles the expression as the apiserver compiles a new
+ResourceClaim selector in the chosen release with the chosen gates; ``class`` as the scheduler evaluates a
+DeviceClass's selectors when it allocates: from 1.37 in the "stored expressions" environment, which has the
+newest device type (consumable capacity, list-typed attributes) whatever the gates say; before 1.37 with
+the gates, as a claim's (``allocator.allocation.allocator`` chooses its environment the same way).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_POST
+
+from allocator.authoring.console import DeviceNotFound, DeviceRef, evaluate, find_device
+from allocator.kube import model
+from allocator.kube.objects import read_documents
+from allocator.reading.diagnostics import DiagnosticError
+from allocator.reading.limits import Limits
+from allocator.releases.gates import FeatureGateError, FeatureGates, make_gates
+from playground import clusters
+from playground.limits import engine_limits
+from playground.ratelimit import rate_limit
+from playground.results import caret_window
+from playground.state import State
+
+MAX_INDENT = 12  # levels of the part tree the page indents; deeper parts line up with the twelfth
+MAX_LISTED = 256  # devices offered in the picker (each is sent with every analysis); tiles pick any drawn
+# The page shows at most this many characters of the value, and of each part's (a value may be megabytes).
+VALUE_CHARS, PART_CHARS = 20_000, 2_000
+# The options the scheduler compiles a DeviceClass's selectors with whatever the gates say, from this release on.
+CLASS_OPTIONS = ("DRAConsumableCapacity", "DRAListTypeAttributes")
+STORED_ENVIRONMENT = (1, 37)
+ALL_NODES, SELECTED_NODES = "(all nodes)", "(nodes by selector)"
+
+
+@dataclass(frozen=True)
+class Listed:
+    node: str
+    driver: str
+    pool: str
+    name: str
+
+    @property
+    def key(self) -> str:
+        return f"{self.driver}/{self.pool}/{self.name}"
+
+
+def _slices(text: str, limits: Limits) -> tuple[list[model.ResourceSlice], str]:
+    """The ResourceSlices of a text, and its first reading error ("" when none); the engine caches the reading."""
+    if not text.strip():
+        return [], ""
+    try:
+        read = read_documents(text, limits=limits)
+    except DiagnosticError as err:
+        return [], err.diagnostics[0].message() if err.diagnostics else "it cannot be read"
+    return list(read.of_kind("ResourceSlice")), read.errors[0].message() if read.errors else ""
+
+
+def _inventory(state: State) -> tuple[list[model.ResourceSlice], str]:
+    """The slices of the inventory and of the documents (one may write slices of one's own there)."""
+    limits = engine_limits(stored=bool(state.inventory_id))
+    inventory, error = _slices(clusters.state_inventory(state), limits)
+    documents, _ = _slices(state.documents, engine_limits())  # the analysis reports the documents' errors
+    return inventory + documents, error
+
+
+def _node(s: model.ResourceSlice, device: model.Device) -> str:
+    if s.spec.node_name or device.node_name:
+        return s.spec.node_name or device.node_name
+    return ALL_NODES if (s.spec.all_nodes or device.all_nodes) else SELECTED_NODES
+
+
+def device_groups(state: State) -> dict:
+    """The picker's options: ``groups`` [{node, pools: [{label, devices: [{key, name}]}]}], nodes in name
+    order (those shared last); ``more``: devices left out past MAX_LISTED; ``picked``: the state's device
+    when it is not among those listed (kept, so the answer about it still names it)."""
+    slices, _error = _inventory(state)
+    listed: list[Listed] = []
+    for s in slices:
+        for device in s.spec.devices:
+            listed.append(Listed(_node(s, device), s.spec.driver, s.spec.pool.name, device.name))
+    listed.sort(key=lambda d: (d.node in (ALL_NODES, SELECTED_NODES), d.node, d.driver, d.pool, d.name))
+    groups: dict[str, dict[tuple[str, str], list[dict]]] = {}
+    for d in listed[:MAX_LISTED]:
+        groups.setdefault(d.node, {}).setdefault((d.driver, d.pool), []).append({"key": d.key, "name": d.name})
+    keys = {d.key for d in listed[:MAX_LISTED]}
+    picked = state.console_device if state.console_device and state.console_device not in keys else ""
+    return {"picked": picked,
+            "groups": [{"node": node, "pools": [{"label": f"{driver} / {pool}", "devices": devices}
+                                                 for (driver, pool), devices in pools.items()]}
+                       for node, pools in groups.items()],
+            "more": max(0, len(listed) - MAX_LISTED)}
+
+
+def environment(state: State) -> FeatureGates:
+    """The gates the console compiles with: the state's (``claim``), or the scheduler's for a class (``class``)."""
+    gates = make_gates(dict(state.feature_gates), state.kubernetes_version)
+    if state.console_env != "class":
+        return gates
+    major, minor = (int(part) for part in gates.release.split(".")[:2])
+    if (major, minor) < STORED_ENVIRONMENT:
+        return gates
+    values = dict(gates.values)
+    values.update({gate: True for gate in CLASS_OPTIONS if gate in values})
+    return FeatureGates(gates.release, MappingProxyType(values))
+
+
+def run(state: State) -> dict:
+    """The console's template context: ``console`` (the engine's answer, shaped) or ``console_error``;
+    nothing when there is no expression."""
+    if not state.console_expression.strip():
+        return {}
+    if not state.console_device:
+        return {"console_error": "Pick a device to evaluate the expression on (the list, or a tile of the picture)."}
+    try:
+        ref = DeviceRef.parse(state.console_device)
+    except ValueError as err:
+        text = str(err)
+        return {"console_error": f"{text[:1].upper()}{text[1:]}."}
+    try:
+        gates = environment(state)
+    except FeatureGateError as err:
+        return {"console_error": f"{err}."}
+    slices, error = _inventory(state)
+    try:
+        device = find_device(slices, ref)
+    except DeviceNotFound as err:
+        return {"console_error": f"The inventory has no such device: {err}" + (f" ({error})" if error else "") + "."}
+    return {"console": view(evaluate(state.console_expression, device, ref.driver, gates))}
+
+
+def _clipped(text: str | None, most: int) -> str | None:
+    if text is None or len(text) <= most:
+        return text
+    return f"{text[:most]}… ({len(text) - most} more characters)"
+
+
+def page(state: State) -> dict:
+    """What the page's console shows with the results: the device picker's options and the answer."""
+    return {"console_devices": device_groups(state), **run(state)}
+
+
+def view(answer: dict) -> dict:
+    """The engine's answer with what the template shows: each diagnostic's headline and caret diagram, the
+    cost as a share of the limit, and the part tree as ``rows`` in reading order, each with its depth (the
+    page indents at most MAX_INDENT levels)."""
+    diagnostics = []
+    for d in answer["diagnostics"]:
+        headline, _, rest = (d.get("message") or "").partition("\n")
+        diagnostics.append({**d, "headline": headline, "diagram": caret_window(rest)})
+    rows = []
+    stack = [(part, 0) for part in reversed(answer["parts"])]
+    while stack:  # depth first, without recursion: a tree may be 200 levels deep
+        part, depth = stack.pop()
+        rows.append({**part, "children": len(part["children"]), "depth": depth, "indent": min(depth, MAX_INDENT),
+                     "value": _clipped(part["value"], PART_CHARS)})
+        stack.extend((child, depth + 1) for child in reversed(part["children"]))
+    cost = answer["cost"]
+    estimated, limit = cost.get("estimated"), cost.get("limit") or 1
+    percent = None if estimated is None else min(100.0, 100.0 * estimated / limit)
+    return {**answer, "diagnostics": diagnostics, "rows": rows, "value": _clipped(answer["value"], VALUE_CHARS),
+            "cost": {**cost, "percent": percent, "over": estimated is not None and estimated > limit}}
+
+
+@require_POST
+@rate_limit("PAGE_ANALYSES_PER_MINUTE")
+def console_run(request: HttpRequest) -> HttpResponse:
+    """The console's answer for htmx (the result area), or the whole page with it (a post without script)."""
+    from playground.forms import PlaygroundForm
+    from playground.views import _render_editor  # views imports this module: imported when first needed
+
+    form = PlaygroundForm(request.POST, request.FILES)
+    if not form.is_valid():
+        if request.htmx:
+            return render(request, "playground/partials/console_result.html", {"form": form, "console_invalid": True})
+        response = _render_editor(request, None, form)
+        response.status_code = 400
+        return response
+    ctx = run(form.state)
+    if request.htmx:
+        return render(request, "playground/partials/console_result.html", {"form": form, **ctx})
+    rebound = PlaygroundForm.for_state(form.state, samples=form.samples, node_filter=form.node_filter_value())
+    return _render_editor(request, form.state, rebound)
