@@ -25,6 +25,7 @@ class KeyLine:
     name: str
     column: int  # 1-based column of the key's first character
     has_value: bool  # a value follows the colon on the same line (not a block scalar or a comment)
+    open_quote: bool = False  # that value is a quoted scalar that goes on past the end of the line
 
     def where(self) -> str:
         return f"\"{self.name}\" (line {self.line}, column {self.column})"
@@ -52,7 +53,27 @@ def key_line(text: str, number: int) -> KeyLine | None:
             return None
     rest = rest.strip()
     has_value = bool(rest) and not rest.startswith(("#", "|", ">", "&", "!"))
-    return KeyLine(number, name, lead + 1, has_value)
+    return KeyLine(number, name, lead + 1, has_value, has_value and _quote_left_open(rest))
+
+
+def _quote_left_open(value: str) -> bool:
+    """Whether ``value`` starts a quoted scalar that its line does not close ('' and \\" are escapes)."""
+    quote = value[0]
+    if quote not in "'\"":
+        return False
+    index = 1
+    while index < len(value):
+        char = value[index]
+        if quote == "'" and char == "'":
+            if value[index + 1:index + 2] != "'":
+                return False
+            index += 1
+        elif quote == '"' and char == "\\":
+            index += 1
+        elif quote == '"' and char == '"':
+            return False
+        index += 1
+    return True
 
 
 def _keys_above(lines: list[str], number: int) -> tuple[list[KeyLine], bool]:
@@ -85,6 +106,8 @@ def indentation_problem(text: str, line: int | None) -> tuple[str, str] | None:
     if here.column > previous.column:
         if not previous.has_value:
             return None  # the first key of a nested mapping
+        if previous.open_quote:
+            return None  # a line of that key's quoted value, where a colon is only text
         return (f"the key {here.where()} is indented further than {previous.where()}, whose value is already on "
                 f"its line, so YAML reads \"{here.name}:\" as more of that value",
                 f"move \"{here.name}\" to column {previous.column}, under \"{previous.name}\", if it belongs "

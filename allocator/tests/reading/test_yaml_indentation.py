@@ -89,3 +89,21 @@ def test_a_key_whose_siblings_are_further_up_than_it_looks_is_not_called_out():
     long_item = "- name: a\n  spec:\n    devices:\n" + "".join(f"    - name: d{i}\n      v: {i}\n" for i in range(400))
     text = "items:\n" + long_item + "- name: b\n"
     assert indentation_problem(text, text.count("\n")) is None
+
+
+@pytest.mark.parametrize("value", [
+    "'it''s quoted: and goes on",
+    '"a \\" quote: and it goes on',
+])
+def test_a_line_inside_a_quoted_value_that_goes_on_is_not_a_key(value):
+    # The colon on line 2 is text of the quoted scalar that line 1 opens: the text is valid YAML.
+    text = f"note: {value}\n  with more: of the same text{value[0]}\nnext: 1\n"
+    assert len(load_yaml_stream(text)) == 1
+    assert indentation_problem(text, 2) is None
+
+
+@pytest.mark.parametrize("value", ["'closed' ", '"closed \\" still"', "'it''s closed'"])
+def test_a_quoted_value_closed_on_its_line_still_gets_the_hint(value):
+    text = f"note: {value}\n  more: 1\n"
+    problem = indentation_problem(text, 2)
+    assert problem is not None and 'reads "more:" as more of that value' in problem[0]
