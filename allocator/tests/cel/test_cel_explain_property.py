@@ -242,9 +242,11 @@ def check(expression: str, device: dict) -> None:
             assert error is not None or (type(value) is not bool and all(
                 n.kind == "bind" or (n.kind == "call" and n.a == "_?_:_") for n, _ in path[:-1])), (expression, part)
             for ancestor, ancestor_act in path[:-1]:
-                _, ancestor_error = evaluate(selector, ancestor, ancestor_act)
-                assert ancestor_error is not None, (expression, part.text, "absorbed by",
-                                                    source[ancestor.start:ancestor.end])
+                ancestor_value, ancestor_error = evaluate(selector, ancestor, ancestor_act)
+                # An error reaches the top as an error; a value that is not a bool reaches it through
+                # `? :` branches and binds as that value (it is an error only as the selector's result).
+                reaches_top = ancestor_error is not None if error is not None else type(ancestor_value) is not bool
+                assert reaches_top, (expression, part.text, "absorbed by", source[ancestor.start:ancestor.end])
         else:
             assert error is None and value is (part.verdict == "true"), (expression, part.text, value, error)
         if part.hint and HAS_ADVICE in part.hint and part.error and "no such key:" in part.error:
@@ -306,3 +308,11 @@ def test_the_generators_reach_every_verdict_and_guards_both_right_and_wrong():
 
     collect()
     assert {True, False, "error", "True absorbing an error", "False absorbing an error"} <= seen, seen
+
+
+def test_a_list_that_a_guarded_branch_returns_is_the_selectors_value_not_absorbed():
+    # Found by the property test: the branch's list is an error only as the selector's result; the `? :`
+    # above it passes the list on rather than absorbing an error.
+    check('(has(device.attributes["gpu.example.com"].ints) ? device.attributes["gpu.example.com"].ints : false)',
+          {"driver": "gpu.example.com", "attributes": {"gpu.example.com": {"ints": [0, 2]}}, "capacity": {},
+           "allowMultipleAllocations": False})
