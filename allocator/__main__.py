@@ -245,7 +245,7 @@ def _gates_and_documents(args, workloads: list | None = None):
         gates = make_gates(parse_gate_list(args.feature_gates or ""), args.kubernetes_version or CURRENT_RELEASE,
                            locks=args.kubernetes_version is not None)
     except FeatureGateError as err:
-        print(f"error: {err}", file=sys.stderr)
+        print(f"error: {err.with_hint()}", file=sys.stderr)
         raise SystemExit(EXIT_ERROR) from None
     return gates, _read_inputs(args.files, from_flags(args), gates, workloads)
 
@@ -498,7 +498,7 @@ def _convert(args) -> int:
         gates = make_gates(parse_gate_list(args.feature_gates or ""), args.kubernetes_version or CURRENT_RELEASE,
                            locks=args.kubernetes_version is not None)
     except (ValueError, FeatureGateError) as err:
-        print(f"error: {err}", file=sys.stderr)
+        print(f"error: {err.with_hint() if isinstance(err, FeatureGateError) else err}", file=sys.stderr)
         return EXIT_ERROR
     limits = from_flags(args)
     items, dropped, problems, api_version = [], [], [], ""

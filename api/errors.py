@@ -104,7 +104,7 @@ def _errors_of(exc: exceptions.APIException) -> list[dict[str, Any]]:
 def exception_handler(exc: Exception, context: dict) -> Response:
     """DRF's handler (status, headers, rollback), with the body in the error shape; never an HTML 500."""
     if isinstance(exc, FeatureGateError):  # the serializer checks gates first; this is a safety net
-        exc = InvalidInput([error(str(exc), field="featureGates")])
+        exc = InvalidInput([error(exc.with_hint(), field="featureGates")])
     elif isinstance(exc, Http404):
         exc = exceptions.NotFound(*exc.args)
     elif isinstance(exc, PermissionDenied):

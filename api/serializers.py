@@ -50,7 +50,7 @@ class FeatureGatesField(serializers.DictField):
             try:
                 return parse_gate_list(data)
             except FeatureGateError as exc:
-                raise serializers.ValidationError(str(exc)) from None
+                raise serializers.ValidationError(exc.with_hint()) from None
         return super().to_internal_value(data)
 
 
@@ -116,7 +116,7 @@ class AnalysisRequestSerializer(serializers.Serializer):
         try:
             make_gates(gates, version)
         except FeatureGateError as exc:
-            raise serializers.ValidationError({"featureGates": str(exc)}) from None
+            raise serializers.ValidationError({"featureGates": exc.with_hint()}) from None
         inventory = attrs.get("inventory") or None
         if isinstance(inventory, SampleInventory):
             fields = inventory.state_fields()
@@ -239,7 +239,7 @@ class ConvertRequestSerializer(serializers.Serializer):
         try:
             attrs["gates"] = make_gates(attrs.get("featureGates") or {}, attrs["kubernetesVersion"])
         except FeatureGateError as exc:
-            raise serializers.ValidationError({"featureGates": str(exc)}) from None
+            raise serializers.ValidationError({"featureGates": exc.with_hint()}) from None
         return attrs
 
 
@@ -347,7 +347,7 @@ class EvaluateRequestSerializer(serializers.Serializer):
         try:
             attrs["gates"] = make_gates(attrs.get("featureGates") or {}, attrs["kubernetesVersion"])
         except FeatureGateError as exc:
-            raise serializers.ValidationError({"featureGates": str(exc)}) from None
+            raise serializers.ValidationError({"featureGates": exc.with_hint()}) from None
         inventory = attrs.get("inventory") or None
         texts = [attrs.get("documents") or ""]
         attrs["stored"] = isinstance(inventory, StoredInventory)

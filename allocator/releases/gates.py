@@ -9,6 +9,7 @@ default, and a gate whose required gate is off.
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass
 from types import MappingProxyType
 
@@ -30,6 +31,19 @@ class FeatureGateError(ValueError):
     def __init__(self, message: str, gate: str | None = None):
         super().__init__(message)
         self.gate = gate
+
+    @property
+    def hint(self) -> str | None:
+        """A did-you-mean for an unknown gate's name (the components only say that it is unknown)."""
+        if self.gate is None or self.gate in GATE_SPECS or not str(self).startswith("unrecognized feature gate"):
+            return None
+        close = difflib.get_close_matches(self.gate, KNOWN_GATES, n=1, cutoff=0.75) or \
+            [g for g in KNOWN_GATES if g.lower() == self.gate.lower()]
+        return f'did you mean "{close[0]}"?' if close else None
+
+    def with_hint(self) -> str:
+        """The message, followed by the did-you-mean when there is one."""
+        return f"{self} ({self.hint})" if self.hint else str(self)
 
 
 def _release(name: str) -> _releases.Release:

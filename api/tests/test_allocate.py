@@ -93,6 +93,15 @@ class AllocateTestCase(APITestCase):
                 r = self.post_json("/api/v1/allocate", {"documents": CLAIM_YAML, **options})
                 self.assertErrors(r, 400, field=field)
 
+    def test_a_misspelt_gate_is_refused_with_the_gate_it_resembles(self):
+        for gates in ("DRAPrioritzedList=true", {"DRAPrioritzedList": True}):
+            with self.subTest(gates=gates):
+                r = self.post_json("/api/v1/allocate", {"documents": CLAIM_YAML, "inventory": "two-gpus",
+                                                        "featureGates": gates})
+                [error] = self.assertErrors(r, 400, field="featureGates")
+                self.assertEqual(error["detail"], 'unrecognized feature gate: DRAPrioritzedList '
+                                                  '(did you mean "DRAPrioritizedList"?)')
+
     def test_it_refuses_bad_query_gates(self):
         r = self.post_yaml("/api/v1/allocate?featureGates=DRAAdminAccess=maybe", CLAIM_YAML)
         [error] = self.assertErrors(r, 400, field="featureGates")

@@ -1,5 +1,8 @@
 """Feature gates: per-release defaults and kube-style parsing."""
 
+import subprocess
+import sys
+
 import pytest
 
 from allocator.releases.gates import (
@@ -11,6 +14,7 @@ from allocator.releases.gates import (
     make_gates,
     parse_gate_list,
 )
+from allocator.tests.helpers import ROOT
 
 
 def test_current_release_enables_every_dra_gate_but_the_alpha_ones_and_workload_claims():
@@ -82,3 +86,28 @@ def test_stored_objects_are_checked_with_every_gate_of_their_release():
     gates = stored_object_gates("1.34")
     assert gates.release == "1.34" and gates["DRAConsumableCapacity"] and gates["DRAPartitionableDevices"]
     assert not gates["DRAListTypeAttributes"]  # did not exist in 1.34
+
+
+@pytest.mark.parametrize("text, hint", [
+    ("DRAPrioritzedList=true", 'did you mean "DRAPrioritizedList"?'),
+    ("draadminaccess=false", 'did you mean "DRAAdminAccess"?'),
+    ("DRANoSuchGate=true", None),
+])
+def test_an_unknown_gate_gets_a_did_you_mean_beside_the_components_words(text, hint):
+    with pytest.raises(FeatureGateError) as caught:
+        parse_gate_list(text)
+    gate = text.split("=")[0]
+    assert str(caught.value) == f"unrecognized feature gate: {gate}"  # the components' words, unchanged
+    assert caught.value.hint == hint
+    assert caught.value.with_hint() == (f"unrecognized feature gate: {gate} ({hint})" if hint else str(caught.value))
+
+
+def test_the_command_line_says_which_gate_was_meant(tmp_path):
+    path = tmp_path / "claim.yaml"
+    path.write_text("apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: c}\n"
+                    "spec: {devices: {requests: [{name: r, exactly: {deviceClassName: gpu}}]}}\n")
+    proc = subprocess.run([sys.executable, "-m", "allocator", "allocate", "--feature-gates=DRAPrioritzedList=true",
+                           str(path)], capture_output=True, text=True, cwd=ROOT, check=False)
+    assert proc.returncode == 2
+    assert proc.stderr.strip() == ('error: unrecognized feature gate: DRAPrioritzedList '
+                                   '(did you mean "DRAPrioritizedList"?)')
