@@ -280,7 +280,7 @@ def _blocked_entry(wanted: list[Wanted], branch: int, chosen: tuple, blocked: _B
     for i, devices in blocked.path:
         once.setdefault(i, []).extend(c.id.device for c in devices)
     must = _names([f"{_holder(wanted[i], w.ci)} takes {_names(names)}" for i, names in once.items()])
-    parts = _parts(short)
+    parts = shortage_lines(short)
     where = _holder(w, choice.ci)
     have = f"of the {_devices(len(w.matching))} that match it"
     if held:
@@ -306,7 +306,7 @@ def _blocked_entry(wanted: list[Wanted], branch: int, chosen: tuple, blocked: _B
             "message": text}
 
 
-def _parts(short: list[tuple[Candidate, list[Shortage]]]) -> list[str]:
+def shortage_lines(short: list[tuple[Candidate, list[Shortage]]]) -> list[str]:
     """Per counter that stops a device first: what is left of what, who took it, and what the devices need."""
     groups: dict[tuple, list[tuple[str, Shortage]]] = {}
     for c, found in short:

@@ -57,7 +57,6 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 
 from allocator.allocation.candidates import Candidate, taint_prevents
-from allocator.allocation.capacity import quantity
 from allocator.allocation.constraints import (
     MatchAttribute,
     as_value_set,
@@ -70,6 +69,7 @@ from allocator.allocation.counter_choices import (
     MAX_DEVICES_PER_CLAIM,
     Wanted,
     explain_choices,
+    shortage_lines,
     without_counters,
 )
 from allocator.allocation.counters import Shortage, Taker, allocated_takers, consumption, shortages
@@ -595,22 +595,7 @@ def _combination_entry(ci: int, ref: str, view: RequestView, matching: int, fitt
     for fci, fref, fview, c in forced.values():
         takers.setdefault((fci, fview.full_name), [_holder(fci, fref, fview, ci)]).append(c.id.device)
     must = "; ".join(f"{who} takes {_names(devices)}" for who, *devices in takers.values())
-    # Per counter that stops a device first: the devices it stops and what each needs.
-    groups: dict[tuple, list[tuple[str, Shortage]]] = {}
-    for c, found in short:
-        first = found[0]
-        groups.setdefault((first.pool, first.counter_set, first.counter), []).append((c.id.device, first))
-    parts = []
-    for stopped in groups.values():
-        first = stopped[0][1]
-        needs = sorted({x.needs for _, x in stopped}, key=lambda q: quantity(q))
-        if len(stopped) == 1:
-            who = f"{stopped[0][0]} needs {needs[0]}"
-        else:
-            amount = needs[0] if len(needs) == 1 else f"{needs[0]} to {needs[-1]}"
-            who = f"{len(stopped)} devices need {amount} each"
-        taken = f" (taken by {', '.join(f'{t.device} of {t.holder}' for t in first.taken_by)})" if first.taken_by else ""
-        parts.append(f"{first.name}: {first.left} of {first.total} left{taken}, {who}")
+    parts = shortage_lines(short)  # per counter that stops a device first: what is left, who took it
     where = f"claim {ref}, request {view.full_name}"
     fit = "none fits" if not fitting else f"only {fitting} fit"
     whose = "its" if len(takers) == 1 else "each its"
