@@ -9,19 +9,18 @@ Environments: ``claim`` (the default) compiles the expression as the apiserver c
 ResourceClaim selector in the chosen release with the chosen gates; ``class`` as the scheduler evaluates a
 DeviceClass's selectors when it allocates: from 1.37 in the "stored expressions" environment, which has the
 newest device type (consumable capacity, list-typed attributes) whatever the gates say; before 1.37 with
-the gates, as a claim's (``allocator.allocation.allocator`` chooses its environment the same way).
+the gates, as a claim's (``allocator.authoring.console.class_environment``, from the allocator's own choice).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from types import MappingProxyType
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_POST
 
-from allocator.authoring.console import DeviceNotFound, DeviceRef, evaluate, find_device
+from allocator.authoring.console import DeviceNotFound, DeviceRef, class_environment, evaluate, find_device
 from allocator.kube import model
 from allocator.kube.objects import read_documents
 from allocator.reading.diagnostics import DiagnosticError
@@ -37,9 +36,6 @@ MAX_INDENT = 12  # levels of the part tree the page indents; deeper parts line u
 MAX_LISTED = 256  # devices offered in the picker (each is sent with every analysis); tiles pick any drawn
 # The page shows at most this many characters of the value, and of each part's (a value may be megabytes).
 VALUE_CHARS, PART_CHARS = 20_000, 2_000
-# The options the scheduler compiles a DeviceClass's selectors with whatever the gates say, from this release on.
-CLASS_OPTIONS = ("DRAConsumableCapacity", "DRAListTypeAttributes")
-STORED_ENVIRONMENT = (1, 37)
 ALL_NODES, SELECTED_NODES = "(all nodes)", "(nodes by selector)"
 
 
@@ -105,14 +101,7 @@ def device_groups(state: State) -> dict:
 def environment(state: State) -> FeatureGates:
     """The gates the console compiles with: the state's (``claim``), or the scheduler's for a class (``class``)."""
     gates = make_gates(dict(state.feature_gates), state.kubernetes_version)
-    if state.console_env != "class":
-        return gates
-    major, minor = (int(part) for part in gates.release.split(".")[:2])
-    if (major, minor) < STORED_ENVIRONMENT:
-        return gates
-    values = dict(gates.values)
-    values.update({gate: True for gate in CLASS_OPTIONS if gate in values})
-    return FeatureGates(gates.release, MappingProxyType(values))
+    return class_environment(gates) if state.console_env == "class" else gates
 
 
 def run(state: State) -> dict:

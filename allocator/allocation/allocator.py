@@ -122,6 +122,19 @@ class AllocationOutcome:
         return self._results
 
 
+def scheduler_cel_gates(release: str, consumable_capacity: bool, list_type_attributes: bool) -> frozenset[str]:
+    """The CEL features the scheduler compiles class and request selectors with.
+
+    Its CEL cache knows only these two features. From 1.37 on it compiles in the "stored expressions"
+    environment, which declares the newest device type (dyn attributes, allowMultipleAllocations,
+    includes()) whatever the gates say.
+    """
+    if _release_key(release) >= (1, 37):
+        return frozenset({"DRAConsumableCapacity", "DRAListTypeAttributes"})
+    return frozenset(name for name, on in (("DRAConsumableCapacity", consumable_capacity),
+                                           ("DRAListTypeAttributes", list_type_attributes)) if on)
+
+
 def _release_key(release: str) -> tuple[int, int]:
     major, minor = (int(part) for part in release.split("."))
     return major, minor
@@ -199,15 +212,8 @@ class Allocator:
         if state is None:
             state = gather_allocated_state(allocated_claims, self.features.consumable_capacity)
         self.state = state
-        # The scheduler's CEL cache knows only these two features. From 1.37 on it compiles in the
-        # "stored expressions" environment, which declares the newest device type (dyn attributes,
-        # allowMultipleAllocations, includes()) whatever the gates say.
-        cel_gates = {"DRAConsumableCapacity"} if self.features.consumable_capacity else set()
-        if self.features.list_type_attributes:
-            cel_gates.add("DRAListTypeAttributes")
-        if _release_key(gates.release) >= (1, 37):
-            cel_gates |= {"DRAConsumableCapacity", "DRAListTypeAttributes"}
-        self.selectors = shared_evaluator(frozenset(cel_gates))
+        self.selectors = shared_evaluator(scheduler_cel_gates(gates.release, self.features.consumable_capacity,
+                                                              self.features.list_type_attributes))
         taint_rules = list(taint_rules)
         if taint_rules and self.features.device_taints and _gate_on(gates, taint_rules_gate(gates.release)):
             patched = apply_taint_rules(self.slices, taint_rules, self.classes, self.selectors,

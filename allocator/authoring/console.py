@@ -14,7 +14,9 @@ so an expression that never ends stops at the runtime cost limit here too.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import MappingProxyType
 
+from allocator.allocation.allocator import scheduler_cel_gates
 from allocator.cel import (
     MAX_COST,
     CELCompileError,
@@ -160,3 +162,13 @@ class _Parts:
             return _NOT_ALONE
         except Exception as err:  # noqa: BLE001 - a bug of ours is shown as such, never raised into a page
             return err
+
+
+def class_environment(gates: FeatureGates) -> FeatureGates:
+    """``gates`` with the CEL features the scheduler compiles a DeviceClass's selectors with
+    (``allocation.allocator.scheduler_cel_gates``): from 1.37 both, whatever the gates say."""
+    wanted = scheduler_cel_gates(gates.release, gates.values.get("DRAConsumableCapacity", False),
+                                 gates.values.get("DRAListTypeAttributes", False))
+    values = dict(gates.values)
+    values.update({gate: True for gate in wanted if gate in values})
+    return FeatureGates(gates.release, MappingProxyType(values))

@@ -200,3 +200,17 @@ def test_cli_exits_1_with_the_runtime_error(inventory):
 def test_cli_exits_2_when_there_is_no_such_device(inventory, device, message):
     proc = run("eval", "--device", device, "true", inventory)
     assert proc.returncode == 2 and message in proc.stderr and proc.stdout == ""
+
+
+def test_the_class_environment_is_the_one_the_allocator_compiles_class_selectors_in():
+    from allocator.allocation.allocator import Allocator
+    from allocator.authoring.console import class_environment
+    from allocator.releases.gates import make_gates
+
+    for release, expected in (("1.36", False), ("1.37", True)):
+        gates = make_gates({"DRAConsumableCapacity": False}, release)
+        env = class_environment(gates)
+        assert env.values["DRAConsumableCapacity"] is expected
+        assert env.release == release
+        allocator = Allocator([], [], [], gates)
+        assert ("DRAConsumableCapacity" in allocator.selectors.gates) is expected
