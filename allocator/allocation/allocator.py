@@ -50,18 +50,13 @@ from allocator.allocation.requests import ViewCache
 from allocator.allocation.results import build_results
 from allocator.allocation.search import Search
 from allocator.allocation.state import AllocatedState, gather_allocated_state
-from allocator.allocation.switches import (
-    Switches,
-    Variant,
-    choose_variant,
-    from_gates,
-    rules_for,
-    taint_rules_gate,
-)
+from allocator.allocation.switches import Switches, Variant, choose_variant, from_gates
 from allocator.allocation.taint_rules import apply_taint_rules
 from allocator.cel.selectors import shared_evaluator
 from allocator.kube import model
+from allocator.releases import table as release_table
 from allocator.releases.gates import FeatureGates, make_gates
+from allocator.releases.rules import ReleaseRules, as_rules
 
 __all__ = [
     "AllocationOutcome",
@@ -122,33 +117,30 @@ class AllocationOutcome:
         return self._results
 
 
-def scheduler_cel_gates(release: str, consumable_capacity: bool, list_type_attributes: bool) -> frozenset[str]:
-    """The CEL features the scheduler compiles class and request selectors with.
+def scheduler_cel_gates(release: ReleaseRules | str, consumable_capacity: bool,
+                        list_type_attributes: bool) -> frozenset[str]:
+    """The CEL features the scheduler compiles class and request selectors with (``release``: its rules, or
+    its name).
 
     Its CEL cache knows only these two features. From 1.37 on it compiles in the "stored expressions"
     environment, which declares the newest device type (dyn attributes, allowMultipleAllocations,
-    includes()) whatever the gates say.
+    includes()) whatever the gates say (``ReleaseRules.cel_stored_environment``).
     """
-    if _release_key(release) >= (1, 37):
+    if as_rules(release).cel_stored_environment:
         return frozenset({"DRAConsumableCapacity", "DRAListTypeAttributes"})
     return frozenset(name for name, on in (("DRAConsumableCapacity", consumable_capacity),
                                            ("DRAListTypeAttributes", list_type_attributes)) if on)
-
-
-def _release_key(release: str) -> tuple[int, int]:
-    major, minor = (int(part) for part in release.split("."))
-    return major, minor
 
 
 def default_filter_timeout(gates: FeatureGates) -> float | None:
     """The scheduler's per-node filter timeout for these gates: 10 s with DRASchedulerFilterTimeout, else none.
 
     The gate (beta, on by default since 1.34) is not one the playground lets
-    users switch; when the gates do not list it, the release decides.
+    users switch; when the gates do not list it, its default in the release does.
     """
     on = gates.values.get("DRASchedulerFilterTimeout")
     if on is None:
-        on = _release_key(gates.release) >= (1, 34)
+        on = release_table.release(gates.release).default("DRASchedulerFilterTimeout")
     return search_limits.FILTER_TIMEOUT if on else None
 
 
@@ -193,7 +185,7 @@ class Allocator:
         self._stopped: tuple[model.Node, list[model.ResourceClaim], Search, SearchLimitError] | None = None
         self.features = features if features is not None else from_gates(gates)
         self.variant = variant or choose_variant(self.features)
-        self.rules = rules_for(gates.release)
+        self.rules = gates.release_rules
         if not self.features.enabled() <= self.variant.supported.enabled():
             raise AllocatorError(f"internal error: no allocator available for feature set {self.features}")
         self.classes: dict[str, model.DeviceClass] = {}
@@ -212,10 +204,10 @@ class Allocator:
         if state is None:
             state = gather_allocated_state(allocated_claims, self.features.consumable_capacity)
         self.state = state
-        self.selectors = shared_evaluator(scheduler_cel_gates(gates.release, self.features.consumable_capacity,
+        self.selectors = shared_evaluator(scheduler_cel_gates(self.rules, self.features.consumable_capacity,
                                                               self.features.list_type_attributes))
         taint_rules = list(taint_rules)
-        if taint_rules and self.features.device_taints and _gate_on(gates, taint_rules_gate(gates.release)):
+        if taint_rules and self.features.device_taints and _gate_on(gates, self.rules.taint_rules_gate):
             patched = apply_taint_rules(self.slices, taint_rules, self.classes, self.selectors,
                                         self.rules.taint_rule_class_and_cel)
             self.slices, self.taint_rule_errors = patched.slices, patched.errors
@@ -249,9 +241,7 @@ class Allocator:
     def gather(self, node: model.Node) -> list[Pool]:
         """The pools as this node sees them (upstream: GatherPools); raises AllocatorError."""
         try:
-            return gather_pools(self.slices_for(node), node, self.features, self.slices, self.variant,
-                                whole_pools=self.rules.skips_unusable_pools,
-                                slice_counters=self.rules.slice_counters, sorts_slices=self.rules.sorts_slices)
+            return gather_pools(self.slices_for(node), node, self.features, self.slices, self.variant, self.rules)
         except PoolError as err:
             raise AllocatorError(f"gather pool information: {err}") from err
 

@@ -19,6 +19,7 @@ from typing import NamedTuple
 from allocator.allocation.nodes import NodeSelectorError, node_matches
 from allocator.allocation.switches import Switches, Variant
 from allocator.kube import model
+from allocator.releases.rules import ReleaseRules
 
 
 class DeviceID(NamedTuple):
@@ -92,19 +93,20 @@ def slice_is_relevant(s: model.ResourceSlice, node: model.Node) -> bool | None:
 
 
 def gather_pools(slices_for_node: Iterable[model.ResourceSlice], node: model.Node, features: Switches,
-                 all_slices: list[model.ResourceSlice], variant: Variant, whole_pools: bool = True,
-                 slice_counters: str = "", sorts_slices: bool = True) -> list[Pool]:
-    """The pools with devices for ``node``, in the order the allocator walks them.
+                 all_slices: list[model.ResourceSlice], variant: Variant, rules: ReleaseRules) -> list[Pool]:
+    """The pools with devices for ``node``, in the order the allocator walks them, by a release's ``rules``:
 
-    ``whole_pools`` (1.35 on) judges a pool's completeness by the slices of every node and leaves out a pool
-    whose newer generation is published elsewhere; without it (before 1.35) a pool is incomplete when the
-    slices the node reaches are fewer than its count, and keeps its devices.
+    ``rules.skips_unusable_pools`` (1.35 on) judges a pool's completeness by the slices of every node and leaves
+    out a pool whose newer generation is published elsewhere; without it (before 1.35) a pool is incomplete when
+    the slices the node reaches are fewer than its count, and keeps its devices.
 
-    ``slice_counters`` (``ReleaseRules.slice_counters``, 1.33-1.34) keeps counters in the devices' own slices:
-    every slice is a slice of devices, the pool has no counter sets of its own, and only 1.33 leaves out slices
-    with counters while DRAPartitionableDevices is off (1.34 leaves out their devices that consume counters).
-    ``sorts_slices`` (1.36 on) lets the incubating and experimental implementations sort a pool's slices by name.
+    ``rules.slice_counters`` (1.33-1.34) keeps counters in the devices' own slices: every slice is a slice of
+    devices, the pool has no counter sets of its own, and only 1.33 leaves out slices with counters while
+    DRAPartitionableDevices is off (1.34 leaves out their devices that consume counters).
+    ``rules.sorts_slices`` (1.36 on) lets the incubating and experimental implementations sort a pool's slices
+    by name.
     """
+    slice_counters = rules.slice_counters
     by_pool: dict[tuple[str, str], list[model.ResourceSlice]] = {}
     for s in slices_for_node:
         if not features.partitionable_devices and (
@@ -123,8 +125,8 @@ def gather_pools(slices_for_node: Iterable[model.ResourceSlice], node: model.Nod
     for (driver, name), found in by_pool.items():
         generation, count = found[0].spec.pool.generation, found[0].spec.pool.resource_slice_count
         every = None
-        if len(found) != count and not whole_pools:
-            pool = _build_pool(driver, name, found, features, None, variant, slice_counters, sorts_slices)
+        if len(found) != count and not rules.skips_unusable_pools:
+            pool = _build_pool(driver, name, found, features, None, variant, rules)
             pool.incomplete = True
             (with_binding if variant.sorted_order and _has_binding_conditions(pool) else pools).append(pool)
             continue
@@ -137,7 +139,7 @@ def gather_pools(slices_for_node: Iterable[model.ResourceSlice], node: model.Nod
             if len(every) != count:
                 pools.append(Pool(driver, name, incomplete=True))
                 continue
-        pool = _build_pool(driver, name, found, features, every, variant, slice_counters, sorts_slices)
+        pool = _build_pool(driver, name, found, features, every, variant, rules)
         if variant.sorted_order and _has_binding_conditions(pool):
             with_binding.append(pool)
         else:
@@ -171,9 +173,9 @@ def _slices_of_generation(all_slices, driver, name, generation) -> tuple[bool, l
 
 
 def _build_pool(driver: str, name: str, found: list[model.ResourceSlice], features: Switches,
-                every: list[model.ResourceSlice] | None, variant: Variant, slice_counters: str = "",
-                sorts_slices: bool = True) -> Pool:
-    if variant.sorted_order and sorts_slices:
+                every: list[model.ResourceSlice] | None, variant: Variant, rules: ReleaseRules) -> Pool:
+    slice_counters = rules.slice_counters
+    if variant.sorted_order and rules.sorts_slices:
         found = sorted(found, key=lambda s: s.metadata.name)
     device_slices, counter_slices, other_slices = [], [], []
     for s in found:

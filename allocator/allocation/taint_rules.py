@@ -6,7 +6,7 @@ each slice: for every DeviceTaintRule whose selector matches a device, the
 rule's taint is appended after the device's own taints. The allocator then
 treats those taints like any other (``candidates.taint_prevents``).
 
-What a selector matches, per release (``switches.ReleaseRules``):
+What a selector matches, per release (``releases.rules.ReleaseRules``):
 
 - driver, pool and device name must each equal the slice's when set;
 - 1.33-1.34 only: a ``deviceClassName`` must name an existing class whose CEL
@@ -27,7 +27,6 @@ import copy
 import dataclasses
 from collections.abc import Iterable, Sequence
 
-from allocator.allocation.switches import rules_for, taint_rules_gate
 from allocator.cel.selectors import SelectorEvaluator, shared_evaluator
 from allocator.kube import model
 
@@ -137,14 +136,15 @@ def rule_taints_by_device(slices: Sequence[model.ResourceSlice], rules: Iterable
                           classes: dict[str, model.DeviceClass], gates) -> dict[tuple[str, str, str], list[RuleTaint]]:
     """(driver, pool, device) -> the taints DeviceTaintRules add to it, as the scheduler of ``gates``'
     release sees them: nothing while DRADeviceTaints or the release's rule gate is off (see
-    ``switches.taint_rules_gate``); a slice a rule's compile error keeps from the scheduler gets none."""
+    ``ReleaseRules.taint_rules_gate``); a slice a rule's compile error keeps from the scheduler gets none."""
     values = gates.values
+    release = gates.release_rules
     rules = list(rules)
-    if not rules or not values.get("DRADeviceTaints") or not values.get(taint_rules_gate(gates.release)):
+    if not rules or not values.get("DRADeviceTaints") or not values.get(release.taint_rules_gate):
         return {}
     cel_gates = frozenset(g for g in ("DRAConsumableCapacity", "DRAListTypeAttributes") if values.get(g))
     patched = apply_taint_rules(slices, rules, classes, shared_evaluator(cel_gates),
-                                rules_for(gates.release).taint_rule_class_and_cel)
+                                release.taint_rule_class_and_cel)
     out: dict[tuple[str, str, str], list[RuleTaint]] = {}
     for slice_ in patched.slices:
         for device in slice_.spec.devices:

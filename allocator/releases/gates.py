@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from allocator.releases import table as _releases
+from allocator.releases.rules import ReleaseRules, rules_of
 from allocator.releases.table import CURRENT_RELEASE, GATE_REQUIRES, GATE_SPECS, RELEASES
 
 __all__ = ["CURRENT_RELEASE", "RELEASES", "KNOWN_GATES", "FeatureGateError", "FeatureGates", "defaults",
@@ -59,6 +60,11 @@ class FeatureGates:
 
     release: str
     values: MappingProxyType
+
+    @property
+    def release_rules(self) -> ReleaseRules:
+        """What this release does differently from the others (``releases.rules``), asked by name."""
+        return rules_of(self.release)
 
     def enabled(self, gate: str) -> bool:
         if gate not in self.values:

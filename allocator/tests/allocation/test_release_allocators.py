@@ -10,8 +10,9 @@ import json
 
 import pytest
 
-from allocator.allocation.switches import EXPERIMENTAL, STABLE, choose_variant, from_gates, rules_for
+from allocator.allocation.switches import EXPERIMENTAL, STABLE, choose_variant, from_gates
 from allocator.releases.gates import make_gates
+from allocator.releases.rules import rules_of
 from allocator.tests.helpers import cli as run
 
 NODE = """\
@@ -101,7 +102,7 @@ def test_only_1_34_counts_device_status_when_choosing_the_implementation():
     assert choose_variant(from_gates(make_gates({"DRAResourceClaimDeviceStatus": False}, "1.34"))) is STABLE
     for release in ("1.33", "1.35"):
         assert not from_gates(make_gates({"DRAResourceClaimDeviceStatus": True}, release)).device_status
-    assert rules_for("1.34").separate_device_status and not rules_for("1.35").separate_device_status
+    assert rules_of("1.34").separate_device_status and not rules_of("1.35").separate_device_status
 
 
 # --- 1.33 and 1.34: counters in the devices' own slice -----------------------------------------------------
@@ -254,7 +255,7 @@ def test_1_34_refuses_a_device_of_a_slice_with_any_counter_overdrawn(files):
 
 
 def test_the_counter_rules_per_release():
-    assert [rules_for(r).slice_counters for r in ("1.33", "1.34", "1.35", "1.37")] == ["device", "slice", "", ""]
+    assert [rules_of(r).slice_counters for r in ("1.33", "1.34", "1.35", "1.37")] == ["device", "slice", "", ""]
 
 
 # --- 1.35: one request could take two shares of the same multi-allocatable device --------------------------
@@ -325,7 +326,7 @@ def test_one_share_per_request_is_the_same_in_every_release(files, release):
 
 
 def test_requests_try_devices_as_combinations_from_1_36():
-    assert not rules_for("1.35").combinations and rules_for("1.36").combinations and rules_for("1.37").combinations
+    assert not rules_of("1.35").combinations and rules_of("1.36").combinations and rules_of("1.37").combinations
 
 
 # A tainted whole GPU listed before a half of it: the whole one passes the counters, then the taint rules it out.

@@ -1,4 +1,4 @@
-"""The allocator as each release shipped it (allocation.switches.ReleaseRules), on the command line."""
+"""The allocator as each release shipped it (releases.rules.ReleaseRules), on the command line."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from allocator.allocation.switches import rules_for
+from allocator.releases.rules import rules_of
 from allocator.tests.helpers import cli as run
 
 INVENTORY = """\
@@ -96,9 +96,9 @@ def test_from_1_37_a_cel_runtime_error_names_the_device_and_advises(files):
 
 def test_the_rules_change_at_1_37():
     for release in ("1.31", "1.34", "1.35", "1.36"):
-        rules = rules_for(release)
+        rules = rules_of(release)
         assert not rules.device_in_cel_errors and not rules.clears_config_requests
-    assert rules_for("1.37").device_in_cel_errors and rules_for("1.37").clears_config_requests
+    assert rules_of("1.37").device_in_cel_errors and rules_of("1.37").clears_config_requests
 
 
 POOL = """\
@@ -168,10 +168,10 @@ def test_from_1_35_invalid_pools_are_skipped_and_named_when_nothing_fits(files):
 
 
 def test_the_pool_rules_change_at_1_35():
-    assert not rules_for("1.34").skips_unusable_pools and rules_for("1.35").skips_unusable_pools
+    assert not rules_of("1.34").skips_unusable_pools and rules_of("1.35").skips_unusable_pools
 
 
 def test_taint_rule_selectors_lose_class_and_cel_at_1_35():
     # resourceslice/tracker: deviceClassName and CEL selectors matched at v0.33/v0.34, gone at v0.35.
-    assert rules_for("1.33").taint_rule_class_and_cel and rules_for("1.34").taint_rule_class_and_cel
-    assert not rules_for("1.35").taint_rule_class_and_cel and not rules_for("1.37").taint_rule_class_and_cel
+    assert rules_of("1.33").taint_rule_class_and_cel and rules_of("1.34").taint_rule_class_and_cel
+    assert not rules_of("1.35").taint_rule_class_and_cel and not rules_of("1.37").taint_rule_class_and_cel

@@ -1,0 +1,177 @@
+"""What each Kubernetes release did differently, as one table: the engine asks a release's rules by name.
+
+Besides the feature gates (``table``) and the fields of each API version
+(``fields``), the releases differ in behaviour no gate switches: how the
+scheduler's allocator walks pools and counts counters, what the apiserver's
+validation accepts, whether the scheduler scores nodes for DRA, how it
+serves extended resources. ``CHANGES`` says, for each such rule, its value
+from each release on; ``rules_of(release)`` gives a release's values as a
+``ReleaseRules``, which the allocator, validation and workload modules
+receive and ask by name (``rules.sorts_slices``). No module outside
+``allocator/releases`` compares or parses release names
+(``allocator/tests/releases/test_one_release_table.py`` checks it).
+
+Sources: the allocator's rules were read in k8s.io/dynamic-resource-allocation
+at the tags released with each version (v0.33.x to v0.36.x; 1.37 is the
+current code); the others in kubernetes/kubernetes and kubernetes/api at
+each release's tag, as each rule's comment says.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from allocator.releases.table import RELEASES, release_key
+
+OLDEST = RELEASES[0]
+
+_TAINT_EFFECTS = ("NoExecute", "NoSchedule")
+
+
+@dataclass(frozen=True)
+class ReleaseRules:
+    """One Kubernetes release's behaviour where releases differ (``rules_of``; the values are in ``CHANGES``)."""
+
+    release: str  # the release's name, for messages ("Kubernetes 1.34 ...")
+
+    # --- the scheduler's allocator (k8s.io/dynamic-resource-allocation) ---
+    # 1.37: a CEL runtime error names the device ("selector #0 on device D: ...") and a "no such key"
+    # error carries cel.EnhanceRuntimeError's advice; before, neither.
+    device_in_cel_errors: bool
+    # 1.37: a config entry that applies to every request of the claim is written without its
+    # requests ("empty means all"); before, its requests were listed.
+    clears_config_requests: bool
+    # 1.35: devices of incomplete and invalid pools are skipped, a pool's completeness counts the slices of
+    # every node, and "invalid resource pools were encountered" ends a failed search. Before, a pool was
+    # incomplete only by the slices the node can reach, its devices could be allocated, and a search that
+    # reached an invalid pool stopped with "pool NAME is invalid: REASON" (v0.33.x, v0.34.x).
+    skips_unusable_pools: bool
+    # 1.33-1.34: the ResourceSlice tracker also matched a DeviceTaintRule's deviceClassName and CEL
+    # selectors; 1.35 removed both and keeps driver, pool and device.
+    taint_rule_class_and_cel: bool
+    # The gate under which the scheduler's tracker applies DeviceTaintRules: DRADeviceTaints up to 1.34,
+    # DRADeviceTaintRules from 1.35 (which split it off).
+    taint_rules_gate: str
+    # 1.34: DRAResourceClaimDeviceStatus was an allocator feature of its own (v0.34.x ``Features.DeviceStatus``)
+    # that only the experimental implementation supported; on by default, it picked that implementation,
+    # which refuses requests with capacity requests while DRAConsumableCapacity is off.
+    separate_device_status: bool
+    # 1.33-1.34: a device consumes counters of the counter sets in its own slice (which may hold devices and
+    # sharedCounters both), less what the allocated and allocating devices of that slice consume; 1.35 moved
+    # counter sets to slices of their own, shared by the pool. How a device was checked:
+    #   "device" (v0.33.x): each counter the device consumes must exist in its slice and have enough left;
+    #   "slice" (v0.34.x): no counter of the slice may drop below zero (a set the slice lacks is not checked).
+    slice_counters: str
+    # 1.36: the incubating and experimental implementations look for a request's next device after the one it
+    # took (combinations, not permutations), so one request cannot take two shares of a multi-allocatable
+    # device; in 1.35 (v0.35.x) every device was tried again, and it could.
+    combinations: bool
+    # 1.34: a device given with admin access is marked as being allocated (for its claim, so no other request of
+    # the claim takes it, and its counters count); in 1.33 (v0.33.x) it stayed free for every request, the same
+    # admin request could take it again, and its counters were only checked.
+    admin_devices_in_use: bool
+    # 1.36: the incubating and experimental implementations walk a pool's slices sorted by name; before, in the
+    # order they were listed (v0.34.x, v0.35.x).
+    sorts_slices: bool
+
+    # --- the scheduler ---
+    # 1.37: class and request selectors are compiled in the "stored expressions" CEL environment, which
+    # declares the newest device type whatever the gates say; before, with DRAConsumableCapacity and
+    # DRAListTypeAttributes as the gates set them.
+    cel_stored_environment: bool
+    # 1.35: the DynamicResources plugin scores the nodes that fit (by the prioritized-list subrequests
+    # chosen); before, it did not score.
+    scores_nodes: bool
+    # 1.35: the binding timeout is ``bindingTimeout`` in the plugin's args (default 600 s); 1.34 fixed it
+    # at 600 s (``BindingTimeoutDefaultSeconds``).
+    binding_timeout_in_args: bool
+    # Extended resources backed by DRA, as the plugin was reworked in 1.35 (``workload.extended``):
+    # a class's implicit name ``deviceclass.resource.kubernetes.io/<class>`` is served, also for a class
+    # that names an ``extendedResourceName``; 1.34 served only names outside kubernetes.io, and gave a
+    # class with ``extendedResourceName`` no implicit name.
+    implicit_extended_names: bool
+    # 1.35: two classes with one extended resource name: the newest (creationTimestamp) serves it, equal
+    # times the lower name; 1.34 took whichever its informer listed (unspecified).
+    newest_class_serves_extended_name: bool
+    # 1.35: a node that lists the resource in its allocatable with 0 still leaves it to DRA; 1.34 left
+    # to DRA only a resource the allocatable does not list at all.
+    zero_allocatable_left_to_dra: bool
+    # 1.35: init containers that are not sidecars reuse the devices of the containers started after them,
+    # and only the largest of their own requests is kept; 1.34 made one request per container and
+    # resource, those the node serves by device plugin included.
+    init_containers_reuse_devices: bool
+
+    # --- the apiserver's validation (kubernetes/kubernetes pkg/apis/resource/validation) ---
+    # The taint effects a DeviceTaint may have, sorted like ``sets.List``; ``None`` exists since 1.35.
+    taint_effects: tuple[str, ...]
+    # Before 1.35 (kubernetes/api v0.33, v0.34): a slice's devices consume counters of that slice's own
+    # sets, so both may be set, and the limits counted counters, not sets and consumptions.
+    counters_in_own_slice: bool
+    # 1.36: a Pod has ``spec.schedulingGroup`` (1.35 had ``spec.workloadRef`` instead); before, the
+    # strict decoder refuses it as an unknown field.
+    pod_scheduling_group: bool
+
+
+def _since(first: str, before=False, after=True) -> tuple[tuple[str, object], ...]:
+    """``after`` from release ``first`` on, ``before`` until then."""
+    return (OLDEST, before), (first, after)
+
+
+def _until(first_without: str) -> tuple[tuple[str, object], ...]:
+    """True until release ``first_without``, false from it on."""
+    return _since(first_without, True, False)
+
+
+# rule -> (release, value) steps in increasing release order: the last step at or before a release applies.
+# The rules are ``ReleaseRules``' fields, documented there.
+CHANGES = MappingProxyType({
+    "device_in_cel_errors": _since("1.37"),
+    "clears_config_requests": _since("1.37"),
+    "skips_unusable_pools": _since("1.35"),
+    "taint_rule_class_and_cel": _until("1.35"),
+    "taint_rules_gate": _since("1.35", "DRADeviceTaints", "DRADeviceTaintRules"),
+    "separate_device_status": ((OLDEST, False), ("1.34", True), ("1.35", False)),
+    "slice_counters": ((OLDEST, ""), ("1.33", "device"), ("1.34", "slice"), ("1.35", "")),
+    "combinations": _since("1.36"),
+    "admin_devices_in_use": _since("1.34"),
+    "sorts_slices": _since("1.36"),
+    "cel_stored_environment": _since("1.37"),
+    "scores_nodes": _since("1.35"),
+    "binding_timeout_in_args": _since("1.35"),
+    "implicit_extended_names": _since("1.35"),
+    "newest_class_serves_extended_name": _since("1.35"),
+    "zero_allocatable_left_to_dra": _since("1.35"),
+    "init_containers_reuse_devices": _since("1.35"),
+    "taint_effects": _since("1.35", _TAINT_EFFECTS, (*_TAINT_EFFECTS, "None")),
+    "counters_in_own_slice": _until("1.35"),
+    "pod_scheduling_group": _since("1.36"),
+})
+
+
+def _value(steps: tuple[tuple[str, object], ...], release: str) -> object:
+    found = steps[0][1]
+    for since, value in steps:
+        if release_key(since) <= release_key(release):
+            found = value
+    return found
+
+
+@functools.cache
+def rules_of(release: str) -> ReleaseRules:
+    """The rules of the release called ``release`` (``"1.34"``); ValueError for one we do not model."""
+    if release not in RELEASES:
+        raise ValueError(f"unsupported Kubernetes release {release!r}: choose one of {', '.join(RELEASES)}")
+    return ReleaseRules(release=release, **{rule: _value(steps, release) for rule, steps in CHANGES.items()})
+
+
+def first_release(rule: str) -> str:
+    """The first release where the yes-or-no ``rule`` holds (``"scores_nodes"`` -> ``"1.35"``), for messages."""
+    return next(name for name in RELEASES if getattr(rules_of(name), rule))
+
+
+def as_rules(release: str | ReleaseRules) -> ReleaseRules:
+    """The rules of ``release``, given by name or already as rules (for callers that still pass a name)."""
+    return release if isinstance(release, ReleaseRules) else rules_of(release)
+
