@@ -34,11 +34,8 @@ class Context:
 
     @property
     def taint_effects(self) -> list[str]:
-        """Supported effects, sorted like ``sets.List``; ``None`` exists since 1.35."""
-        major, minor = (int(p) for p in self.gates.release.split("."))
-        if (major, minor) >= (1, 35):
-            return ["NoExecute", "NoSchedule", "None"]
-        return ["NoExecute", "NoSchedule"]
+        """Supported effects, sorted like ``sets.List`` (``ReleaseRules.taint_effects``: ``None`` since 1.35)."""
+        return list(self.gates.release_rules.taint_effects)
 
 
 def each(errs: Errors, items: list, limit: int, path: str, check, key=None) -> None:

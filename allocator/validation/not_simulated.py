@@ -22,7 +22,8 @@ from allocator.kube.objects import ReadResult
 from allocator.reading.diagnostics import PARSE, Diagnostic
 from allocator.releases import fields
 from allocator.releases.gates import FeatureGates
-from allocator.releases.table import NOT_SIMULATED, release_key
+from allocator.releases.rules import first_release
+from allocator.releases.table import NOT_SIMULATED
 
 NOT_SIMULATED_TYPE = "Not simulated"
 
@@ -38,7 +39,6 @@ FIELD_GATES = {
 }
 _WHAT = {**NOT_SIMULATED, "DRAPartitionableDevicesType": "partition types of partitionable devices"}
 
-SCHEDULING_GROUP_SINCE = "1.36"  # Pod.spec.schedulingGroup (1.35 had spec.workloadRef instead)
 _GROUP_KINDS = ("PodGroup", "Workload")
 
 
@@ -69,11 +69,12 @@ def not_simulated(result: ReadResult, gates: FeatureGates) -> list[Diagnostic]:
                                   kind=doc.kind, name=doc.name, line=line, column=column))
         if doc.kind == "Pod" and doc.obj.spec.scheduling_group is not None:
             line, column = doc.position("spec.schedulingGroup") or (doc.line, doc.column)
-            if release_key(gates.release) < release_key(SCHEDULING_GROUP_SINCE):
+            if not gates.release_rules.pod_scheduling_group:
+                added = first_release("pod_scheduling_group")
                 out.append(Diagnostic(field="spec.schedulingGroup", type=PARSE, kind=doc.kind, name=doc.name,
                                       line=line, column=column, detail=(
                                           'unknown field "spec.schedulingGroup": v1 Pod in Kubernetes '
-                                          f"{gates.release} has no such field (added in {SCHEDULING_GROUP_SINCE})")))
+                                          f"{gates.release} has no such field (added in {added})")))
                 continue
             out.append(Diagnostic(field="spec.schedulingGroup", type=NOT_SIMULATED_TYPE, severity="warning",
                                   kind=doc.kind, name=doc.name, line=line, column=column,
@@ -81,7 +82,7 @@ def not_simulated(result: ReadResult, gates: FeatureGates) -> list[Diagnostic]:
                                                  "the pod is placed alone, with its own claims only")))
     for ignored in result.ignored:
         kind, _, name = ignored.partition(" ")
-        if kind in _GROUP_KINDS and release_key(gates.release) >= release_key(SCHEDULING_GROUP_SINCE):
+        if kind in _GROUP_KINDS and gates.release_rules.pod_scheduling_group:
             out.append(Diagnostic(field="", type=NOT_SIMULATED_TYPE, severity="warning", kind=kind, name=name,
                                   detail=_detail("DRAWorkloadResourceClaims", gates,
                                                  f"the {kind}'s resourceClaims are not allocated")))

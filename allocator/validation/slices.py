@@ -132,7 +132,7 @@ def counters_in_own_slice(ctx: Context) -> bool:
     """1.33-1.34: devices consume counters of their own slice's ``sharedCounters``, which may sit beside them."""
     if ctx.gates is None:
         return False
-    return tuple(int(p) for p in ctx.gates.release.split(".")[:2]) < (1, 35)
+    return ctx.gates.release_rules.counters_in_own_slice
 
 
 def _devices_and_counters_before_1_35(ctx: Context, spec) -> None:
