@@ -29,17 +29,18 @@ from collections.abc import Sequence
 
 from allocator.kube import model
 from allocator.releases.gates import FeatureGates
-from allocator.releases.table import release_key
+from allocator.releases.rules import ReleaseRules, as_rules
 
 DEFAULT_TIMEOUT_SECONDS = 600
 POLL_SECONDS = 5
 GATES = ("DRADeviceBindingConditions", "DRAResourceClaimDeviceStatus")
 
 
-def timeout_setting(release: str) -> str:
-    """Where the binding timeout comes from in this release."""
-    if release_key(release) < (1, 35):
-        return f"fixed at {DEFAULT_TIMEOUT_SECONDS} s in Kubernetes {release}'s scheduler"
+def timeout_setting(release: ReleaseRules | str) -> str:
+    """Where the binding timeout comes from in this release (its rules, or its name)."""
+    rules = as_rules(release)
+    if not rules.binding_timeout_in_args:
+        return f"fixed at {DEFAULT_TIMEOUT_SECONDS} s in Kubernetes {rules.release}'s scheduler"
     return (f"{DEFAULT_TIMEOUT_SECONDS} s by default: bindingTimeout in the DynamicResources plugin's args "
             f"(KubeSchedulerConfiguration pluginConfig)")
 
@@ -66,7 +67,7 @@ def binding_note(claims: Sequence[model.ResourceClaim], results: Sequence[model.
         return None
     conditions = list(dict.fromkeys(c for d in devices for c in d["bindingConditions"]))
     failures = list(dict.fromkeys(c for d in devices for c in d["bindingFailureConditions"]))
-    setting = timeout_setting(gates.release)
+    setting = timeout_setting(gates.release_rules)
     message = (
         "The allocation is not final: the scheduler writes it to the claims, then waits in PreBind (checking "
         f"every {POLL_SECONDS} s) until the driver reports {', '.join(conditions)} as True in each claim's "

@@ -12,7 +12,10 @@ allocates it together with the pod's own claims, placed after them, and
 records in the pod's ``status.extendedResourceClaimStatus`` which request
 serves which container.
 
-What differs per release (read in the plugin at each release):
+What differs per release (read in the plugin at each release; the rules are
+``releases.rules.ReleaseRules``' ``implicit_extended_names``,
+``newest_class_serves_extended_name``, ``zero_allocatable_left_to_dra`` and
+``init_containers_reuse_devices``):
 
 - 1.34: a node that lists the resource in its allocatable at all serves it
   by device plugin; a resource's generated requests cover every resource the
@@ -53,10 +56,6 @@ def enabled(gates: FeatureGates) -> bool:
     return bool(gates.values.get(GATE, False))
 
 
-def _minor(gates: FeatureGates) -> int:
-    return int(gates.release.split(".")[1])
-
-
 def _is_native(name: str) -> bool:
     return "/" not in name or "kubernetes.io/" in name
 
@@ -65,7 +64,7 @@ def is_extended(name: str, gates: FeatureGates) -> bool:
     """Whether the plugin looks at ``name``: an extended resource (1.35+: or a class's implicit name)."""
     if not _is_native(name) and not name.startswith("requests."):
         return True
-    return _minor(gates) >= 35 and name.startswith(IMPLICIT_PREFIX)
+    return gates.release_rules.implicit_extended_names and name.startswith(IMPLICIT_PREFIX)
 
 
 def _quantity(text: str) -> Quantity | None:
@@ -102,15 +101,15 @@ class ClassMapping:
 def class_mapping(classes: list[model.DeviceClass], gates: FeatureGates) -> ClassMapping:
     out = ClassMapping()
     explicit: dict[str, list[model.DeviceClass]] = {}
-    newer_rule = _minor(gates) >= 35
+    rules = gates.release_rules
     for klass in sorted(classes, key=lambda c: c.metadata.name):
         name = klass.spec.extended_resource_name
         if name:
             explicit.setdefault(name, []).append(klass)
-        if newer_rule or not name:
+        if rules.implicit_extended_names or not name:
             out.classes[IMPLICIT_PREFIX + klass.metadata.name] = klass
     for name, candidates in explicit.items():
-        if newer_rule:
+        if rules.newest_class_serves_extended_name:
             # the newest wins; at equal times the lower name
             winner = min(candidates, key=lambda c: (-_key_time(c.metadata.creation_timestamp), c.metadata.name))
             if len(candidates) > 1:
@@ -216,7 +215,7 @@ def node_plan(plan: PodPlan, node: model.Node, gates: FeatureGates, has_user_cla
               used: dict[str, int] | None = None) -> NodePlan:
     """``used``: what the node's device plugin already gave out (capacity planning's earlier copies)."""
     out = NodePlan()
-    new_rule = _minor(gates) >= 35
+    rules = gates.release_rules
     extended: dict[str, int] = {}  # resource -> count for DRA (0: served by device plugin, 1.34 keeps it)
     for name in sorted(plan.requests):
         count = plan.requests[name]
@@ -226,7 +225,7 @@ def node_plan(plan: PodPlan, node: model.Node, gates: FeatureGates, has_user_cla
         allocatable = _count(node.allocatable[name]) if listed else 0
         left = allocatable - (used or {}).get(name, 0)
         backed = name in plan.mapping.classes
-        if backed and (allocatable == 0 if new_rule else not listed):
+        if backed and (allocatable == 0 if rules.zero_allocatable_left_to_dra else not listed):
             extended[name] = count
             out.dra[name] = count
         elif not listed:
@@ -243,7 +242,7 @@ def node_plan(plan: PodPlan, node: model.Node, gates: FeatureGates, has_user_cla
                 return out
     if not out.dra and not has_user_claims:
         return out
-    requests, out.mappings = (_requests_and_mappings(plan, out.dra) if new_rule
+    requests, out.mappings = (_requests_and_mappings(plan, out.dra) if rules.init_containers_reuse_devices
                               else _requests_134(plan, extended))
     if not requests:
         return out  # nothing for DRA to allocate (a claim without requests is not modelled)

@@ -40,21 +40,21 @@ from dataclasses import dataclass, field
 from allocator.allocation.allocator import AllocationOutcome
 from allocator.kube import model
 from allocator.releases.gates import FeatureGates
-from allocator.releases.table import release_key
+from allocator.releases.rules import first_release
 from allocator.workload.claims import Workload
 
 # resourceapi.FirstAvailableDeviceRequestMaxSize: the most subrequests a request may list.
 FIRST_AVAILABLE_MAX = 8
 MAX_NODE_SCORE = 100  # the scheduler's framework.MaxNodeScore
-FIRST_RELEASE = "1.35"
 GATE = "DRAPrioritizedList"
 
 
 def not_scored_reason(gates: FeatureGates) -> str | None:
     """Why this release and these gates give no DRA score, or None when the plugin scores nodes."""
-    if release_key(gates.release) < release_key(FIRST_RELEASE):
+    if not gates.release_rules.scores_nodes:
         return (f"Kubernetes {gates.release} does not score nodes for DRA (the DynamicResources plugin scores "
-                f"from {FIRST_RELEASE} on): the scheduler picks among the nodes that fit by its other plugins")
+                f"from {first_release('scores_nodes')} on): the scheduler picks among the nodes that fit by its "
+                "other plugins")
     if not gates.values.get(GATE, False):
         return f"{GATE} is off: the DynamicResources plugin scores every node 0"
     return None
