@@ -208,8 +208,7 @@ class Allocator:
                                                               self.features.list_type_attributes))
         taint_rules = list(taint_rules)
         if taint_rules and self.features.device_taints and _gate_on(gates, self.rules.taint_rules_gate):
-            patched = apply_taint_rules(self.slices, taint_rules, self.classes, self.selectors,
-                                        self.rules.taint_rule_class_and_cel)
+            patched = apply_taint_rules(self.slices, taint_rules, self.classes, self.selectors, self.rules)
             self.slices, self.taint_rule_errors = patched.slices, patched.errors
             self._on_node, self._shared = {}, []
             for s in self.slices:

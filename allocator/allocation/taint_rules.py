@@ -29,6 +29,7 @@ from collections.abc import Iterable, Sequence
 
 from allocator.cel.selectors import SelectorEvaluator, shared_evaluator
 from allocator.kube import model
+from allocator.releases.rules import ReleaseRules
 
 
 class RuleTaint(model.DeviceTaint):
@@ -59,8 +60,10 @@ class Patched:
 
 def apply_taint_rules(slices: Sequence[model.ResourceSlice], rules: Iterable[model.DeviceTaintRule],
                       classes: dict[str, model.DeviceClass], selectors: SelectorEvaluator,
-                      class_and_cel: bool) -> Patched:
-    """``slices`` with the matching rules' taints appended (unchanged slices are the same objects)."""
+                      release: ReleaseRules) -> Patched:
+    """``slices`` with the matching rules' taints appended (unchanged slices are the same objects), matched as
+    the tracker of ``release`` matched them (``ReleaseRules.taint_rule_class_and_cel``)."""
+    class_and_cel = release.taint_rule_class_and_cel
     rules = list(rules)
     if not rules:
         return Patched(list(slices))
@@ -143,8 +146,7 @@ def rule_taints_by_device(slices: Sequence[model.ResourceSlice], rules: Iterable
     if not rules or not values.get("DRADeviceTaints") or not values.get(release.taint_rules_gate):
         return {}
     cel_gates = frozenset(g for g in ("DRAConsumableCapacity", "DRAListTypeAttributes") if values.get(g))
-    patched = apply_taint_rules(slices, rules, classes, shared_evaluator(cel_gates),
-                                release.taint_rule_class_and_cel)
+    patched = apply_taint_rules(slices, rules, classes, shared_evaluator(cel_gates), release)
     out: dict[tuple[str, str, str], list[RuleTaint]] = {}
     for slice_ in patched.slices:
         for device in slice_.spec.devices:
