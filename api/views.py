@@ -21,7 +21,6 @@ from allocator.authoring.conversion import convert_text
 from allocator.compare import compare
 from allocator.kube.objects import read_documents
 from allocator.reading.diagnostics import NOT_FOUND, DiagnosticError
-from allocator.releases.gates import make_gates
 from allocator.workload.planning import plan_texts
 from playground import clusters
 from playground.clusters import analyze_state
@@ -196,9 +195,9 @@ class CapacityView(StateInputView):
         given = self.state(request)
         state = given["state"]
         report, errors = plan_texts(state.documents, clusters.state_inventory(state),
-                                    make_gates(dict(state.feature_gates), state.kubernetes_version),
+                                    state.gates(),
                                     strategy=given["strategy"], max_copies=given["max"],
-                                    limits=engine_limits(stored=bool(state.inventory_id)))
+                                    limits=state.limits())
         if errors:
             raise InvalidInput(diagnostic_errors(errors))
         return Response(CapacityResponseSerializer(report.to_dict()).data)

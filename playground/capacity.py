@@ -12,10 +12,9 @@ from __future__ import annotations
 
 from django.conf import settings
 
-from allocator.releases.gates import FeatureGateError, make_gates
+from allocator.releases.gates import FeatureGateError
 from allocator.workload.planning import plan_texts
 from playground import clusters
-from playground.limits import engine_limits
 from playground.state import State
 
 CHART_ROWS = 24  # bars drawn per section (those in use first); the tables list every row
@@ -38,12 +37,12 @@ def run(state: State) -> dict:
     """The panel's template context for a state: ``capacity`` (the view of the report) or ``capacity_errors``."""
     count = count_for(state)
     try:
-        gates = make_gates(dict(state.feature_gates), state.kubernetes_version)
+        gates = state.gates()
     except FeatureGateError as exc:
         return {"capacity_errors": [f"{exc}."]}
     report, errors = plan_texts(state.documents, clusters.state_inventory(state), gates,
                                 strategy=state.capacity_strategy, max_copies=count,
-                                limits=engine_limits(stored=bool(state.inventory_id)))
+                                limits=state.limits())
     if errors:
         return {"capacity_errors": [str(d) for d in errors[:20]]}  # located: line, column, object, field
     return {"capacity": view(report.to_dict(), count)}

@@ -25,7 +25,7 @@ from allocator.kube import model
 from allocator.kube.objects import read_documents
 from allocator.reading.diagnostics import DiagnosticError
 from allocator.reading.limits import Limits
-from allocator.releases.gates import FeatureGateError, FeatureGates, make_gates
+from allocator.releases.gates import FeatureGateError, FeatureGates
 from playground import clusters
 from playground.limits import engine_limits
 from playground.ratelimit import rate_limit
@@ -64,7 +64,7 @@ def _slices(text: str, limits: Limits) -> tuple[list[model.ResourceSlice], str]:
 
 def _inventory(state: State) -> tuple[list[model.ResourceSlice], str]:
     """The slices of the inventory and of the documents (one may write slices of one's own there)."""
-    limits = engine_limits(stored=bool(state.inventory_id))
+    limits = state.limits()
     inventory, error = _slices(clusters.state_inventory(state), limits)
     documents, _ = _slices(state.documents, engine_limits())  # the analysis reports the documents' errors
     return inventory + documents, error
@@ -100,7 +100,7 @@ def device_groups(state: State) -> dict:
 
 def environment(state: State) -> FeatureGates:
     """The gates the console compiles with: the state's (``claim``), or the scheduler's for a class (``class``)."""
-    gates = make_gates(dict(state.feature_gates), state.kubernetes_version)
+    gates = state.gates()
     return class_environment(gates) if state.console_env == "class" else gates
 
 

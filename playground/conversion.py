@@ -84,7 +84,7 @@ def with_rewrites(errors: list[dict], state: State) -> list[dict]:
     if not any(d.get("type") == NOT_SERVED for d in errors):
         return errors
     try:
-        gates = make_gates(dict(state.feature_gates), state.kubernetes_version)
+        gates = state.gates()
     except FeatureGateError:
         return errors
     rel = release(state.kubernetes_version)

@@ -39,7 +39,8 @@ from dataclasses import asdict, dataclass, field, replace
 import yaml
 
 from allocator.cel import MAX_EXPRESSION_LENGTH as CONSOLE_EXPRESSION_MAX
-from allocator.releases.gates import CURRENT_RELEASE, RELEASES, FeatureGateError, make_gates
+from allocator.reading.limits import Limits
+from allocator.releases.gates import CURRENT_RELEASE, RELEASES, FeatureGateError, FeatureGates, make_gates
 from allocator.workload.planning import STRATEGIES
 from playground.limits import engine_limits, text_limit, too_long_message
 
@@ -264,6 +265,14 @@ class State:
         digest = base62(hashlib.sha256(self.canonical()).digest())
         return digest[:length]
 
+    def gates(self) -> FeatureGates:
+        """The feature gates of the state's release with its overrides (``FeatureGateError`` when refused)."""
+        return make_gates(dict(self.feature_gates), self.kubernetes_version)
+
+    def limits(self) -> Limits:
+        """The engine's limits for the inventory: a stored cluster's when the state names one."""
+        return engine_limits(stored=bool(self.inventory_id))
+
     def analyze_kwargs(self) -> dict:
         """Keyword arguments for ``allocator.engine.analyze``; with an ``inventory_id`` the caller puts the
         stored text in ``inventory`` (``playground.clusters.analyze_state`` does)."""
@@ -273,7 +282,7 @@ class State:
             "node": self.node or None,
             "feature_gates": dict(self.feature_gates),
             "kubernetes_version": self.kubernetes_version,
-            "limits": engine_limits(stored=bool(self.inventory_id)),
+            "limits": self.limits(),
         }
 
     def to_yaml(self) -> str:
