@@ -20,8 +20,9 @@ from django.views.decorators.http import require_POST
 from allocator.authoring.conversion import convert_text, target_version
 from allocator.kube.convert import RESOURCE_GROUP, SERVED_VERSIONS
 from allocator.reading.diagnostics import NOT_SERVED, DiagnosticError
-from allocator.releases.gates import CURRENT_RELEASE, KNOWN_GATES, RELEASES, FeatureGateError, make_gates
+from allocator.releases.gates import CURRENT_RELEASE, RELEASES, FeatureGateError, make_gates
 from allocator.releases.table import release
+from playground.forms import posted_gates
 from playground.limits import engine_limits, text_limit
 from playground.ratelimit import rate_limit
 from playground.state import State
@@ -31,15 +32,10 @@ VERSIONS = SERVED_VERSIONS  # the "Convert to" menu: every version of resource.k
 
 
 def _gates(request: HttpRequest):
-    from playground.forms import gate_field  # the form's names for the gates
-
     version = request.POST.get("kubernetes_version") or CURRENT_RELEASE
     if version not in RELEASES:
         raise FeatureGateError(f"unsupported Kubernetes version {version!r}: choose one of {', '.join(RELEASES)}", "")
-    rel = release(version)
-    overrides = {gate: request.POST[field] == "on" for gate in KNOWN_GATES
-                 if request.POST.get(field := gate_field(gate)) in ("on", "off") and rel.exists(gate)}
-    return make_gates(overrides, version)
+    return make_gates(posted_gates(request.POST, version), version)
 
 
 def _refused(message: str, errors: list[str] | None = None) -> JsonResponse:

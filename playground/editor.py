@@ -21,9 +21,9 @@ from django.views.decorators.http import require_POST, require_safe
 from allocator.authoring.completion import completion_data, inventory_names
 from allocator.reading.diagnostics import DiagnosticError
 from allocator.reading.formatting import format_yaml
-from allocator.releases.gates import CURRENT_RELEASE, KNOWN_GATES
+from allocator.releases.gates import CURRENT_RELEASE
 from playground import clusters
-from playground.forms import gate_field
+from playground.forms import posted_gates
 from playground.limits import engine_limits, text_limit
 from playground.ratelimit import rate_limit
 
@@ -43,9 +43,7 @@ def _too_long(name: str) -> JsonResponse:
 def language(request: HttpRequest) -> JsonResponse:
     # The editor's release and gate overrides, named as the form names them (gate_X=on|off).
     release = request.GET.get("kubernetes_version") or CURRENT_RELEASE
-    gates = {gate: request.GET[field] == "on" for gate in KNOWN_GATES
-             if request.GET.get(field := gate_field(gate)) in ("on", "off")}
-    return JsonResponse(completion_data(release, gates))
+    return JsonResponse(completion_data(release, posted_gates(request.GET, release)))
 
 
 # Reading an inventory is engine work, so it counts like an analysis.
