@@ -16,17 +16,17 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from allocator.authoring.console import DeviceNotFound, DeviceRef, evaluate, find_device
-from allocator.authoring.conversion import convert_text
-from allocator.compare import compare
-from allocator.kube.objects import read_documents
+from allocator.authoring.console import DeviceNotFound, DeviceRef
 from allocator.reading.diagnostics import NOT_FOUND, DiagnosticError
-from allocator.workload.planning import plan_texts
 from playground import clusters
-from playground.clusters import analyze_state
 from playground.limits import engine_limits
 from playground.models import Example, SampleInventory, Share
 from playground.ratelimit import client_address
+from playground.services.analyze import Analysis, analyze
+from playground.services.capacity import plan
+from playground.services.compare import compare
+from playground.services.convert import NotConverted, convert
+from playground.services.evaluate import evaluate_on, read_slices
 from playground.state import State
 
 from . import docs
@@ -35,7 +35,6 @@ from .parsers import YAML_PARSERS, InventoryJSONParser, JSONParser
 from .renderers import YAMLRenderer
 from .serializers import (
     AllocateResponseSerializer,
-    Analysis,
     AnalysisRequestSerializer,
     AnalyzeRequestSerializer,
     CapacityRequestSerializer,
@@ -83,8 +82,8 @@ class StateInputView(APIView):
     def report(self, request: Request) -> dict:
         given = self.state(request)
         if isinstance(given, Analysis):
-            return analyze_state(given.state, alternatives=given.alternatives).to_dict()
-        return analyze_state(given).to_dict()
+            return analyze(given.state, given.alternatives).to_dict()
+        return analyze(given).to_dict()
 
 
 @docs.validate
@@ -125,9 +124,7 @@ class CompareView(APIView):
         serializer = CompareRequestSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         sides = serializer.validated_data
-        left, right = ({**side.analyze_kwargs(), "inventory": clusters.state_inventory(side.state)}
-                       for side in (sides["left"], sides["right"]))
-        return Response(compare(left, right))
+        return Response(compare(sides["left"], sides["right"]))
 
 
 @docs.convert
@@ -141,11 +138,9 @@ class ConvertView(APIView):
         serializer.is_valid(raise_exception=True)
         given = serializer.validated_data
         try:
-            result = convert_text(given["documents"], given["apiVersion"], given["gates"], engine_limits())
-        except DiagnosticError as err:
-            raise InvalidInput(diagnostic_errors(err.diagnostics)) from None
-        if result.errors:
-            raise InvalidInput(diagnostic_errors(result.errors))
+            result = convert(given["documents"], given["apiVersion"], given["gates"])
+        except NotConverted as refused:
+            raise InvalidInput(diagnostic_errors(refused.diagnostics)) from None
         return Response(ConvertResponseSerializer({
             "apiVersion": result.api_version,
             "items": result.objects,
@@ -168,18 +163,17 @@ class EvaluateView(APIView):
         slices, errors = [], []
         for text in given["texts"]:
             try:
-                read = read_documents(text, limits=engine_limits(stored=given["stored"]))
+                found, refused = read_slices(text, engine_limits(stored=given["stored"]))
             except DiagnosticError as err:  # not YAML at all, or beyond the limits
                 raise InvalidInput(diagnostic_errors(err.diagnostics)) from None
-            errors.extend(read.errors)
-            slices.extend(read.of_kind("ResourceSlice"))
+            errors.extend(refused)
+            slices.extend(found)
         if errors:
             raise InvalidInput(diagnostic_errors(errors))
         try:
-            device = find_device(slices, ref)
+            answer = evaluate_on(given["expression"], ref, slices, given["gates"])
         except DeviceNotFound as err:
             raise InvalidInput([error(str(err), type=NOT_FOUND, field="device")]) from None
-        answer = evaluate(given["expression"], device, ref.driver, given["gates"])
         return Response(EvaluateResponseSerializer({"expression": given["expression"],
                                                     "device": given["device"], **answer}).data)
 
@@ -192,12 +186,7 @@ class CapacityView(StateInputView):
     request_serializer = CapacityRequestSerializer
 
     def post(self, request: Request) -> Response:
-        given = self.state(request)
-        state = given["state"]
-        report, errors = plan_texts(state.documents, clusters.state_inventory(state),
-                                    state.gates(),
-                                    strategy=given["strategy"], max_copies=given["max"],
-                                    limits=state.limits())
+        report, errors = plan(self.state(request))
         if errors:
             raise InvalidInput(diagnostic_errors(errors))
         return Response(CapacityResponseSerializer(report.to_dict()).data)

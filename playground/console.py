@@ -1,6 +1,6 @@
 """The expression console on the page: a CEL expression evaluated on one device of the inventory.
 
-The engine (``allocator.authoring.console``) does the work, as for ``eval`` and ``POST /api/v1/evaluate``;
+The evaluate service (``playground.services.evaluate``) does the work, as for ``POST /api/v1/evaluate``;
 this module finds the device the page picked (``DRIVER/POOL/DEVICE``), lists the inventory's devices
 grouped by node and pool for the picker, chooses the environment and shapes the answer for the template:
 the value and its type, the part tree, the cost against the limit, errors with the caret diagram.
@@ -20,9 +20,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_POST
 
-from allocator.authoring.console import DeviceNotFound, DeviceRef, class_environment, evaluate, find_device
+from allocator.authoring.console import DeviceNotFound, DeviceRef, class_environment
 from allocator.kube import model
-from allocator.kube.objects import read_documents
 from allocator.reading.diagnostics import DiagnosticError
 from allocator.reading.limits import Limits
 from allocator.releases.gates import FeatureGateError, FeatureGates
@@ -30,6 +29,7 @@ from playground import clusters
 from playground.limits import engine_limits
 from playground.ratelimit import rate_limit
 from playground.results import caret_window
+from playground.services.evaluate import evaluate_on, read_slices
 from playground.state import State
 
 MAX_INDENT = 12  # levels of the part tree the page indents; deeper parts line up with the twelfth
@@ -52,14 +52,14 @@ class Listed:
 
 
 def _slices(text: str, limits: Limits) -> tuple[list[model.ResourceSlice], str]:
-    """The ResourceSlices of a text, and its first reading error ("" when none); the engine caches the reading."""
+    """The ResourceSlices of a text, and its first reading error ("" when none)."""
     if not text.strip():
         return [], ""
     try:
-        read = read_documents(text, limits=limits)
+        slices, errors = read_slices(text, limits)
     except DiagnosticError as err:
         return [], err.diagnostics[0].message() if err.diagnostics else "it cannot be read"
-    return list(read.of_kind("ResourceSlice")), read.errors[0].message() if read.errors else ""
+    return slices, errors[0].message() if errors else ""
 
 
 def _inventory(state: State) -> tuple[list[model.ResourceSlice], str]:
@@ -122,10 +122,10 @@ def run(state: State) -> dict:
         return {"console_error": f"{err}."}
     slices, error = _inventory(state)
     try:
-        device = find_device(slices, ref)
+        answer = evaluate_on(state.console_expression, ref, slices, gates)
     except DeviceNotFound as err:
         return {"console_error": f"The inventory has no such device: {err}" + (f" ({error})" if error else "") + "."}
-    return {"console": view(evaluate(state.console_expression, device, ref.driver, gates))}
+    return {"console": view(answer)}
 
 
 def _clipped(text: str | None, most: int) -> str | None:

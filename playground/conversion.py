@@ -4,8 +4,8 @@
 release and gates as the editor's form names them): ``{"text", "apiVersion", "dropped": [...]}`` where
 ``dropped`` names each field the target version has no place for (kind, object, field, why), or
 ``400 {"error", "errors": [...]}`` when the documents cannot be converted (unreadable, or refused by the
-chosen release in the target version). The engine (``allocator.authoring.conversion``) does the work, as
-for ``convert`` and ``POST /api/v1/convert``; the page's script puts the text in the editor as one edit.
+chosen release in the target version). The convert service (``playground.services.convert``) does the work,
+as for ``POST /api/v1/convert``; the page's script puts the text in the editor as one edit.
 
 ``with_rewrites`` gives each "not served" error of the documents the versions the chosen release serves its
 kind in, for the "Rewrite in VERSION" buttons beside it.
@@ -17,14 +17,16 @@ import yaml
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.http import require_POST
 
-from allocator.authoring.conversion import convert_text, target_version
+from allocator.authoring.conversion import target_version
 from allocator.kube.convert import RESOURCE_GROUP, SERVED_VERSIONS
-from allocator.reading.diagnostics import NOT_SERVED, DiagnosticError
+from allocator.reading.diagnostics import NOT_SERVED
 from allocator.releases.gates import CURRENT_RELEASE, RELEASES, FeatureGateError, make_gates
 from allocator.releases.table import release
 from playground.forms import posted_gates
-from playground.limits import engine_limits, text_limit
+from playground.limits import text_limit
 from playground.ratelimit import rate_limit
+from playground.services.convert import NotConverted
+from playground.services.convert import convert as convert_service
 from playground.state import State
 
 MAX_ERRORS = 20
@@ -56,13 +58,9 @@ def convert(request: HttpRequest) -> JsonResponse:
     except (ValueError, FeatureGateError) as err:
         return _refused(f"Not converted: {err}.")
     try:
-        result = convert_text(documents, to, gates, engine_limits())
-    except DiagnosticError as err:
-        result_errors = err.diagnostics
-    else:
-        result_errors = result.errors
-    if result_errors:
-        messages = [_located(d) for d in result_errors[:MAX_ERRORS]]
+        result = convert_service(documents, to, gates)
+    except NotConverted as refused:
+        messages = [_located(d) for d in refused.diagnostics[:MAX_ERRORS]]
         return _refused(f"Not converted to {RESOURCE_GROUP}/{to}: {messages[0]}", messages)
     text = yaml.safe_dump_all(result.objects, sort_keys=False, default_flow_style=False, allow_unicode=True)
     return JsonResponse({"text": text, "apiVersion": result.api_version,
