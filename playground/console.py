@@ -16,10 +16,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
-from django.views.decorators.http import require_POST
-
 from allocator.authoring.console import DeviceNotFound, DeviceRef, class_environment
 from allocator.kube import model
 from allocator.reading.diagnostics import DiagnosticError
@@ -27,7 +23,6 @@ from allocator.reading.limits import Limits
 from allocator.releases.gates import FeatureGateError, FeatureGates
 from playground import clusters
 from playground.limits import engine_limits
-from playground.ratelimit import rate_limit
 from playground.results import caret_window
 from playground.services.evaluate import evaluate_on, read_slices
 from playground.state import State
@@ -159,24 +154,3 @@ def view(answer: dict) -> dict:
     percent = None if estimated is None else min(100.0, 100.0 * estimated / limit)
     return {**answer, "diagnostics": diagnostics, "rows": rows, "value": _clipped(answer["value"], VALUE_CHARS),
             "cost": {**cost, "percent": percent, "over": estimated is not None and estimated > limit}}
-
-
-@require_POST
-@rate_limit("PAGE_ANALYSES_PER_MINUTE")
-def console_run(request: HttpRequest) -> HttpResponse:
-    """The console's answer for htmx (the result area), or the whole page with it (a post without script)."""
-    from playground.forms import PlaygroundForm
-    from playground.views import _render_editor  # views imports this module: imported when first needed
-
-    form = PlaygroundForm(request.POST, request.FILES)
-    if not form.is_valid():
-        if request.htmx:
-            return render(request, "playground/partials/console_result.html", {"form": form, "console_invalid": True})
-        response = _render_editor(request, None, form)
-        response.status_code = 400
-        return response
-    ctx = run(form.state)
-    if request.htmx:
-        return render(request, "playground/partials/console_result.html", {"form": form, **ctx})
-    rebound = PlaygroundForm.for_state(form.state, samples=form.samples, node_filter=form.node_filter_value())
-    return _render_editor(request, form.state, rebound)
