@@ -1,4 +1,4 @@
-"""REST views: parse the request, call the engine or the models, serialize.
+"""REST views: parse the request, call a service (``playground.services``) or the models, serialize.
 
 The engine endpoints (validate, allocate, analyze) take the same input: a
 JSON object, or raw YAML with the other inputs as query parameters (see

@@ -85,7 +85,7 @@ def device_groups(state: State) -> dict:
     for d in listed[:MAX_LISTED]:
         groups.setdefault(d.node, {}).setdefault((d.driver, d.pool), []).append({"key": d.key, "name": d.name})
     keys = {d.key for d in listed[:MAX_LISTED]}
-    picked = state.console_device if state.console_device and state.console_device not in keys else ""
+    picked = state.console.device if state.console.device and state.console.device not in keys else ""
     return {"picked": picked,
             "groups": [{"node": node, "pools": [{"label": f"{driver} / {pool}", "devices": devices}
                                                  for (driver, pool), devices in pools.items()]}
@@ -96,18 +96,18 @@ def device_groups(state: State) -> dict:
 def environment(state: State) -> FeatureGates:
     """The gates the console compiles with: the state's (``claim``), or the scheduler's for a class (``class``)."""
     gates = state.gates()
-    return class_environment(gates) if state.console_env == "class" else gates
+    return class_environment(gates) if state.console.env == "class" else gates
 
 
 def run(state: State) -> dict:
     """The console's template context: ``console`` (the engine's answer, shaped) or ``console_error``;
     nothing when there is no expression."""
-    if not state.console_expression.strip():
+    if not state.console.expression.strip():
         return {}
-    if not state.console_device:
+    if not state.console.device:
         return {"console_error": "Pick a device to evaluate the expression on (the list, or a tile of the picture)."}
     try:
-        ref = DeviceRef.parse(state.console_device)
+        ref = DeviceRef.parse(state.console.device)
     except ValueError as err:
         text = str(err)
         return {"console_error": f"{text[:1].upper()}{text[1:]}."}
@@ -117,7 +117,7 @@ def run(state: State) -> dict:
         return {"console_error": f"{err}."}
     slices, error = _inventory(state)
     try:
-        answer = evaluate_on(state.console_expression, ref, slices, gates)
+        answer = evaluate_on(state.console.expression, ref, slices, gates)
     except DeviceNotFound as err:
         return {"console_error": f"The inventory has no such device: {err}" + (f" ({error})" if error else "") + "."}
     return {"console": view(answer)}

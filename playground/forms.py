@@ -26,6 +26,7 @@ from playground.state import (
     CONSOLE_DEVICE_MAX,
     CONSOLE_ENV,
     CONSOLE_EXPRESSION_MAX,
+    FORM_PANELS,
     ID_MAX_LENGTH,
     State,
     StateError,
@@ -156,12 +157,10 @@ class PlaygroundForm(forms.Form):
             "node": state.node,
             "kubernetes_version": state.kubernetes_version,
             "documents_origin": text_digest(state.documents),
-            "capacity_max": state.capacity_max or None,
-            "capacity_strategy": state.capacity_strategy,
-            "console_expression": state.console_expression,
-            "console_device": state.console_device,
-            "console_env": state.console_env,
         }
+        for panel in FORM_PANELS:
+            initial.update({f"{panel.KEY}_{name}": value
+                            for name, value in getattr(state, panel.KEY).form_initial().items()})
         for gate, on in state.feature_gates.items():
             initial[gate_field(gate)] = "on" if on else "off"
         side = state.compare
@@ -301,9 +300,8 @@ class PlaygroundForm(forms.Form):
                     "inventorySlug": "" if inventory_id and not self._sample_cluster(slug, inventory_id) else slug,
                     "inventoryId": inventory_id,
                     "compare": self._compared(data, inventory, slug, inventory_id),
-                    "capacity": {"max": data.get("capacity_max"), "strategy": data.get("capacity_strategy")},
-                    "console": {"expression": data.get("console_expression") or "",
-                                "device": data.get("console_device") or "", "env": data.get("console_env")},
+                    **{panel.KEY: {name: data.get(f"{panel.KEY}_{name}") for name in panel.FIELDS}
+                       for panel in FORM_PANELS},
                 }
             )
             clusters.check_state(self.state)

@@ -21,7 +21,6 @@ The work is the services' (``playground.services``, shared with ``api/``) and th
 the templates is ``results``, ``capacity`` and ``console``'s.
 """
 
-import dataclasses
 import logging
 from collections.abc import Callable
 
@@ -241,7 +240,7 @@ def store_cluster(request: HttpRequest) -> HttpResponse:
         # htmx swaps only successful answers: it gets the page with the error in it.
         response.status_code = 200 if request.htmx else status
         return response
-    state = dataclasses.replace(state, inventory="", inventory_slug="", inventory_id=stored.id)
+    state = state.with_inputs(inventory="", inventory_slug="", inventory_id=stored.id)
     return _render_editor(request, state, PlaygroundForm.for_state(state), cluster_stored=True)
 
 

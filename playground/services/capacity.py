@@ -16,11 +16,11 @@ from playground.state import State
 def copies(state: State) -> int:
     """How many copies to try: the panel's count, or the site's cap (as many as fit)."""
     cap = settings.CAPACITY_MAX_COPIES
-    return min(state.capacity_max or cap, cap)
+    return min(state.capacity.max or cap, cap)
 
 
 def plan(state: State):
     """(the planning report or None, its located errors) for the state's documents on its inventory; raises
     ``FeatureGateError`` when the state's gates are refused."""
-    return plan_texts(state.documents, state_inventory(state), state.gates(), strategy=state.capacity_strategy,
+    return plan_texts(state.documents, state_inventory(state), state.gates(), strategy=state.capacity.strategy,
                       max_copies=copies(state), limits=state.limits())
