@@ -17,7 +17,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from allocator.authoring.console import DeviceNotFound, DeviceRef
-from allocator.reading.diagnostics import NOT_FOUND, DiagnosticError
+from allocator.reading.diagnostics import NOT_FOUND
 from playground import clusters
 from playground.limits import engine_limits
 from playground.models import Example, SampleInventory, Share
@@ -26,7 +26,7 @@ from playground.services.analyze import Analysis, analyze
 from playground.services.capacity import plan
 from playground.services.compare import compare
 from playground.services.convert import NotConverted, convert
-from playground.services.evaluate import evaluate_on, read_slices
+from playground.services.evaluate import Unreadable, evaluate_on, read_all_slices
 from playground.state import State
 
 from . import docs
@@ -160,18 +160,11 @@ class EvaluateView(APIView):
         serializer.is_valid(raise_exception=True)
         given = serializer.validated_data
         ref = DeviceRef(**given["device"])
-        slices, errors = [], []
-        for text in given["texts"]:
-            try:
-                found, refused = read_slices(text, engine_limits(stored=given["stored"]))
-            except DiagnosticError as err:  # not YAML at all, or beyond the limits
-                raise InvalidInput(diagnostic_errors(err.diagnostics)) from None
-            errors.extend(refused)
-            slices.extend(found)
-        if errors:
-            raise InvalidInput(diagnostic_errors(errors))
         try:
+            slices = read_all_slices(given["texts"], engine_limits(stored=given["stored"]))
             answer = evaluate_on(given["expression"], ref, slices, given["gates"])
+        except Unreadable as refused:
+            raise InvalidInput(diagnostic_errors(refused.diagnostics)) from None
         except DeviceNotFound as err:
             raise InvalidInput([error(str(err), type=NOT_FOUND, field="device")]) from None
         return Response(EvaluateResponseSerializer({"expression": given["expression"],
