@@ -73,7 +73,7 @@ class Checker:
         return t
 
     def c_lit(self, n):
-        v = n.a
+        v = n.value
         if v is None:
             return T.NULL
         if type(v) is bool:
@@ -87,31 +87,31 @@ class Checker:
         return T.STRING if type(v) is str else T.BYTES
 
     def c_ident(self, n):
-        t = self.lookup_var(n.a)
-        if t is None and n.a in TYPE_NAMES:
-            return T.type_of(T.parse_type(n.a) if n.a != "list" else T.list_of(T.DYN))
+        t = self.lookup_var(n.name)
+        if t is None and n.name in TYPE_NAMES:
+            return T.type_of(T.parse_type(n.name) if n.name != "list" else T.list_of(T.DYN))
         if t is None:
-            raise CheckError(n.pos, f"undeclared reference to '{n.a}' (in container '')")
+            raise CheckError(n.pos, f"undeclared reference to '{n.name}' (in container '')")
         return t
 
     def _qualified_name(self, n):
         """If n is a dotted identifier chain not naming a variable, return its text (e.g. 'optional')."""
         parts = []
-        while n.kind == "select" and not n.c:
-            parts.append(n.b)
-            n = n.a
-        if n.kind != "ident" or self.lookup_var(n.a) is not None:
+        while n.kind == "select" and not n.mode:
+            parts.append(n.field)
+            n = n.operand
+        if n.kind != "ident" or self.lookup_var(n.name) is not None:
             return None
-        parts.append(n.a)
+        parts.append(n.name)
         return ".".join(reversed(parts))
 
     def c_select(self, n):
-        ot = self.check(n.a)
-        base = ot[1] if n.c == "opt" and ot[0] == "opt" else ot
+        ot = self.check(n.operand)
+        base = ot[1] if n.mode == "opt" and ot[0] == "opt" else ot
         rt = self._field_type(n, base)
-        if n.c == "has":
+        if n.mode == "has":
             return T.BOOL
-        if n.c == "opt":
+        if n.mode == "opt":
             return T.opt_of(rt)
         return rt
 
@@ -119,9 +119,9 @@ class Checker:
         k = ot[0]
         if k == "obj":
             fields = self.env.objects.get(ot[1])
-            if fields is None or n.b not in fields:
-                raise CheckError(n.pos, f"undefined field '{n.b}'")
-            return fields[n.b]
+            if fields is None or n.field not in fields:
+                raise CheckError(n.pos, f"undefined field '{n.field}'")
+            return fields[n.field]
         if k == "map":
             if not T.assignable(ot[1], T.STRING, {}):
                 raise CheckError(n.pos, f"type '{T.fmt(ot)}' does not support field selection")
@@ -132,9 +132,9 @@ class Checker:
 
     def c_list(self, n):
         elem = None
-        for i, e in enumerate(n.a):
+        for i, e in enumerate(n.elements):
             et = self.check(e)
-            if i in n.b:
+            if i in n.optional_indexes:
                 if et[0] != "opt" and not T.is_dyn(et):
                     raise CheckError(e.pos, f"expected type 'optional_type({T.fmt(et)})' but found '{T.fmt(et)}'")
                 et = et[1] if et[0] == "opt" else T.DYN
@@ -145,7 +145,7 @@ class Checker:
 
     def c_map(self, n):
         kt = vt = None
-        for key, val, opt in n.a:
+        for key, val, opt in n.entries:
             k_t = self.check(key)
             v_t = self.check(val)
             if k_t[0] not in ("int", "uint", "bool", "string", "dyn", "any", "error"):
@@ -162,19 +162,19 @@ class Checker:
         return T.map_of(kt or T.FREE, vt or T.FREE)
 
     def c_struct(self, n):
-        raise CheckError(n.pos, f"undeclared reference to '{n.a}' (in container '')")
+        raise CheckError(n.pos, f"undeclared reference to '{n.type_name}' (in container '')")
 
     def c_bind(self, n):
-        self.scopes.append({n.a: self.check(n.b)})
+        self.scopes.append({n.name: self.check(n.init)})
         try:
-            return self.check(n.c)
+            return self.check(n.body)
         finally:
             self.scopes.pop()
 
     def c_comp(self, n):
-        kind = n.a
-        rt = self.check(n.b)
-        two = len(n.c) == 2
+        kind = n.macro
+        rt = self.check(n.range)
+        two = len(n.variables) == 2
         if rt[0] == "list":
             v1, v2 = (T.INT, rt[1]) if two else (rt[1], None)
         elif rt[0] == "map":
@@ -182,14 +182,14 @@ class Checker:
         elif T.is_dyn(rt):
             v1, v2 = T.DYN, T.DYN
         else:
-            raise CheckError(n.b.pos, f"expression of type '{T.fmt(rt)}' cannot be range of a comprehension "
+            raise CheckError(n.range.pos, f"expression of type '{T.fmt(rt)}' cannot be range of a comprehension "
                                       "(must be list, map, or dynamic)")
-        scope = {n.c[0]: v1}
+        scope = {n.variables[0]: v1}
         if two:
-            scope[n.c[1]] = v2
+            scope[n.variables[1]] = v2
         self.scopes.append(scope)
         try:
-            bodies = [self.check(b) for b in n.d]
+            bodies = [self.check(b) for b in n.bodies]
         finally:
             self.scopes.pop()
         if kind in ("all", "exists"):
@@ -223,15 +223,15 @@ class Checker:
             raise CheckError(n.pos, f"found no matching overload for '{fn}' applied to '(bool, {T.fmt(bt)})'")
 
     def c_call(self, n):
-        name, target, args = n.a, n.b, n.c
+        name, target, args = n.function, n.target, n.args
         # qualified global function names: optional.of, lists.range, sets.contains, strings.quote, ...
         if target is not None:
             qual = self._qualified_name(target)
             if qual is not None and FUNCTIONS.get(qual + "." + name):
                 name = qual + "." + name
-                n.a = name
+                n.function = name
                 target = None
-                n.b = None
+                n.target = None
         if name in ("_&&_", "_||_"):
             lt, rt = self.check(args[0]), self.check(args[1])
             for t in (lt, rt):
@@ -267,9 +267,9 @@ class Checker:
         results = {m[1] for m in matches}
         if name == "matches" and args:
             pat = args[-1]
-            if pat.kind == "lit" and type(pat.a) is str:
+            if pat.kind == "lit" and type(pat.value) is str:
                 try:
-                    compile_regex(pat.a)
+                    compile_regex(pat.value)
                 except CELError as e:
                     raise CheckError(pat.pos, f"invalid matches argument: {e.message}") from None
         return results.pop() if len(results) == 1 else T.DYN
@@ -296,13 +296,11 @@ def heterogeneous_literals(root: Node) -> list[tuple[int, str]]:
         issues.append((node.pos, f"expected type '{T.fmt(expected)}' but found '{T.fmt(found)}'"))
 
     def visit(n, exempt):
-        if n is None or not isinstance(n, Node):
-            return
         k = n.kind
         if k == "list" and not exempt:
             first = None
-            for i, e in enumerate(n.a):
-                et = e.type[1] if i in n.b and e.type[0] == "opt" else e.type
+            for i, e in enumerate(n.elements):
+                et = e.type[1] if i in n.optional_indexes and e.type[0] == "opt" else e.type
                 if first is None or T.has_free(first):
                     first = et if first is None or not T.has_free(et) else first
                 elif not _equivalent(first, et):
@@ -310,7 +308,7 @@ def heterogeneous_literals(root: Node) -> list[tuple[int, str]]:
                     break
         elif k == "map" and not exempt:
             first_k = first_v = None
-            for key, val, opt in n.a:
+            for key, val, opt in n.entries:
                 kt, vt = key.type, (val.type[1] if opt and val.type[0] == "opt" else val.type)
                 if first_k is None:
                     first_k, first_v = kt, vt
@@ -319,27 +317,10 @@ def heterogeneous_literals(root: Node) -> list[tuple[int, str]]:
                     mismatch(key, first_k, kt)
                 if not _equivalent(first_v, vt):
                     mismatch(val, first_v, vt)
-        if k == "call":
-            exempt = exempt or n.a == "format"
-            visit(n.b, exempt)
-            for a in n.c:
-                visit(a, exempt)
-        elif k == "list":
-            for e in n.a:
-                visit(e, exempt)
-        elif k == "map":
-            for key, val, _ in n.a:
-                visit(key, exempt)
-                visit(val, exempt)
-        elif k == "select":
-            visit(n.a, exempt)
-        elif k == "comp":
-            visit(n.b, exempt)
-            for b in n.d:
-                visit(b, exempt)
-        elif k == "bind":
-            visit(n.b, exempt)
-            visit(n.c, exempt)
+        if k == "call" and n.function == "format":
+            exempt = True
+        for child in n.children():
+            visit(child, exempt)
 
     visit(root, False)
     return issues
@@ -419,11 +400,11 @@ class Compiler:
         return n.kind == "lit" or id(n) in self.constants
 
     def k_lit(self, n):
-        v = n.a
+        v = n.value
         return lambda act: v
 
     def k_ident(self, n):
-        name = n.a
+        name = n.name
         for scope in reversed(self.scopes):
             if name in scope:
                 if scope[name] == "bind":
@@ -435,9 +416,9 @@ class Compiler:
         return lambda act: act[name]
 
     def k_select(self, n):
-        operand = self.compile(n.a)
-        field = n.b
-        mode = n.c
+        operand = self.compile(n.operand)
+        field = n.field
+        mode = n.mode
         if mode == "has":
             def has(act):
                 o = operand(act)
@@ -470,10 +451,10 @@ class Compiler:
         return sel
 
     def k_list(self, n):
-        elems = [self.compile(e) for e in n.a]
-        opts = n.b
+        elems = [self.compile(e) for e in n.elements]
+        opts = n.optional_indexes
         if not opts:
-            if all(self._is_constant(e) for e in n.a):
+            if all(self._is_constant(e) for e in n.elements):
                 self.constants.add(id(n))
             return lambda act: [e(act) for e in elems]
 
@@ -492,8 +473,8 @@ class Compiler:
         return mk
 
     def k_map(self, n):
-        entries = [(self.compile(k), self.compile(v), opt) for k, v, opt in n.a]
-        if all(not opt and self._is_constant(k) and self._is_constant(v) for k, v, opt in n.a):
+        entries = [(self.compile(k), self.compile(v), opt) for k, v, opt in n.entries]
+        if all(not opt and self._is_constant(k) and self._is_constant(v) for k, v, opt in n.entries):
             self.constants.add(id(n))
 
         def mk(act):
@@ -516,11 +497,11 @@ class Compiler:
         return mk
 
     def k_bind(self, n):
-        name = n.a
-        init = self.compile(n.b)
+        name = n.name
+        init = self.compile(n.init)
         self.scopes.append({name: "bind"})
         try:
-            body = self.compile(n.c)
+            body = self.compile(n.body)
         finally:
             self.scopes.pop()
 
@@ -531,14 +512,14 @@ class Compiler:
         return bind
 
     def k_comp(self, n):
-        kind = n.a
+        kind = n.macro
         per = max(1, min(self.per_iteration.get(n.id, 1), 1000))
-        rng = self.compile(n.b)
-        v1 = n.c[0]
-        v2 = n.c[1] if len(n.c) == 2 else None
-        self.scopes.append({v: "iter" for v in n.c})
+        rng = self.compile(n.range)
+        v1 = n.variables[0]
+        v2 = n.variables[1] if len(n.variables) == 2 else None
+        self.scopes.append({v: "iter" for v in n.variables})
         try:
-            bodies = [self.compile(b) for b in n.d]
+            bodies = [self.compile(b) for b in n.bodies]
         finally:
             self.scopes.pop()
 
@@ -658,11 +639,11 @@ class Compiler:
         raise AssertionError(kind)  # pragma: no cover
 
     def k_call(self, n):
-        name = n.a
+        name = n.function
         if name == "_&&_" or name == "_||_":
             return self._logic(n)
         if name == "_?_:_":
-            c, a, b = (self.compile(x) for x in n.c)
+            c, a, b = (self.compile(x) for x in n.args)
 
             def cond(act):
                 v = c(act)
@@ -674,10 +655,10 @@ class Compiler:
             return cond
         if name in ("optMap", "optFlatMap"):
             raise CELError("unsupported")  # pragma: no cover
-        args = ([self.compile(n.b)] if n.b is not None else []) + [self.compile(a) for a in n.c]
+        args = ([self.compile(n.target)] if n.target is not None else []) + [self.compile(a) for a in n.args]
         ovs = self.overloads[n.id]
         static_ok = len(ovs) == 1 and all(
-            not T.is_dyn(a.type) for a in (([n.b] if n.b is not None else []) + list(n.c)))
+            not T.is_dyn(a.type) for a in (([n.target] if n.target is not None else []) + list(n.args)))
         if name == "_[_]":
             c0, c1 = args
             return lambda act: index_value(c0(act), c1(act))
@@ -696,9 +677,9 @@ class Compiler:
                 return eq
             # cel-go's `!=` is "Equal is not true": a failed comparison reads as unequal.
             return lambda act: not equal_is_true(a0(act), a1(act))
-        if name == "@in" and n.c[1].kind in ("list", "map") and _hashes_lookup(n.c[1]):
+        if name == "@in" and n.args[1].kind in ("list", "map") and _hashes_lookup(n.args[1]):
             return self._hashed_in(self._generic_call(ovs, args))
-        if name in CONVERSIONS and n.b is None and len(n.c) == 1 and self._is_constant(n.c[0]):
+        if name in CONVERSIONS and n.target is None and len(n.args) == 1 and self._is_constant(n.args[0]):
             return self._fold(n, self._generic_call(ovs, args))
         if static_ok and ovs[0].charge is None:
             impl = ovs[0].impl
@@ -745,9 +726,9 @@ class Compiler:
         return dispatch
 
     def _logic(self, n):
-        left = self.compile(n.c[0])
-        right = self.compile(n.c[1])
-        stop = n.a == "_||_"  # value that decides
+        left = self.compile(n.args[0])
+        right = self.compile(n.args[1])
+        stop = n.function == "_||_"  # value that decides
 
         def logic(act):
             try:
@@ -785,7 +766,9 @@ def _hashes_lookup(container: Node) -> bool:
     map); list literals when the optimiser turned them into a set: constant elements of primitive types."""
     if container.kind == "map":
         return True
-    return all(e.kind == "lit" and type(e.a) is not bytes and e.a is not None for e in container.a) and bool(container.a)
+    return bool(container.elements) and all(
+        element.kind == "lit" and type(element.value) is not bytes and element.value is not None
+        for element in container.elements)
 
 
 def _bool(v):

@@ -162,7 +162,7 @@ class Coster:
 
     def path(self, n: Node) -> tuple | None:
         if n.kind == "ident":
-            local = self._local(n.a)
+            local = self._local(n.name)
             if local is not None:
                 return local.path
         return self.paths.get(n.id)
@@ -172,12 +172,12 @@ class Coster:
         if n.id in self.sizes:
             return self.sizes[n.id]
         if n.kind == "lit":
-            v = n.a
+            v = n.value
             return fixed(len(v) if isinstance(v, (str, bytes)) else 1)
         if n.kind == "list":
-            return fixed(len(n.a))
+            return fixed(len(n.elements))
         if n.kind == "map":
-            return fixed(len(n.a))
+            return fixed(len(n.entries))
         path = self.path(n)
         if path:
             declared = device_size(path)
@@ -187,7 +187,7 @@ class Coster:
         if n.type is not None and _scalar(n.type):
             return ONE
         if n.kind == "ident":
-            local = self._local(n.a)
+            local = self._local(n.name)
             if local is not None and local.size is not None:
                 return local.size
         return None
@@ -200,7 +200,7 @@ class Coster:
         if n.id in self.entries:
             return self.entries[n.id]
         if n.kind == "ident":
-            local = self._local(n.a)
+            local = self._local(n.name)
             if local is not None:
                 return local.entry
         return None
@@ -210,28 +210,28 @@ class Coster:
         return ZERO
 
     def _ident(self, n):
-        local = self._local(n.a)
-        self.paths[n.id] = local.path if local is not None else (n.a,)
+        local = self._local(n.name)
+        self.paths[n.id] = local.path if local is not None else (n.name,)
         return ONE
 
     def _select(self, n):
-        operand = self.cost(n.a)
-        if n.c == "has":
+        operand = self.cost(n.operand)
+        if n.mode == "has":
             return ONE + operand
-        if n.c == "opt":  # `a.?b` is the call _?._(a, "b") in cel-go: a plain function call
+        if n.mode == "opt":  # `a.?b` is the call _?._(a, "b") in cel-go: a plain function call
             return ONE + operand
         cost = operand
-        if n.a.type[0] in ("map", "obj", "param"):
+        if n.operand.type[0] in ("map", "obj", "param"):
             cost = cost + ONE
-        base = self.path(n.a)
+        base = self.path(n.operand)
         if base is not None:
-            self.paths[n.id] = base + (n.b,)
+            self.paths[n.id] = base + (n.field,)
         return cost
 
     def _list(self, n):
         total = ZERO
-        item = Est(MAX, 0) if n.a else ZERO
-        for e in n.a:
+        item = Est(MAX, 0) if n.elements else ZERO
+        for e in n.elements:
             total = total + self.cost(e)
             item = item.union(self.size_or_unknown(e))
         self.entries[n.id] = Entry("list", ONE, item)
@@ -239,9 +239,9 @@ class Coster:
 
     def _map(self, n):
         total = ZERO
-        key = Est(MAX, 0) if n.a else ZERO
-        val = Est(MAX, 0) if n.a else ZERO
-        for k, v, _ in n.a:
+        key = Est(MAX, 0) if n.entries else ZERO
+        val = Est(MAX, 0) if n.entries else ZERO
+        for k, v, _ in n.entries:
             total = total + self.cost(k) + self.cost(v)
             key = key.union(self.size_or_unknown(k))
             val = val.union(self.size_or_unknown(v))
@@ -252,14 +252,14 @@ class Coster:
         return fixed(40)
 
     def _bind(self, n):
-        total = fixed(LIST_CREATE) + self.cost(n.b)  # the expansion iterates over an empty list literal
-        self._push(n.a, self.path(n.b), self.size(n.b), self.entry(n.b))
-        total = total + self.cost(n.c)
-        self._pop(n.a)
-        size = self.size(n.c)
+        total = fixed(LIST_CREATE) + self.cost(n.init)  # the expansion iterates over an empty list literal
+        self._push(n.name, self.path(n.init), self.size(n.init), self.entry(n.init))
+        total = total + self.cost(n.body)
+        self._pop(n.name)
+        size = self.size(n.body)
         if size is not None:
             self.sizes[n.id] = size
-        entry = self.entry(n.c)
+        entry = self.entry(n.body)
         if entry is not None:
             self.entries[n.id] = entry
         return total
@@ -280,15 +280,15 @@ class Coster:
     }
 
     def _comp(self, n):
-        kind = n.a
-        rng = n.b
+        kind = n.macro
+        rng = n.range
         total = self.cost(rng)
         init, cond, step_extra, result, result_size = self._MACROS.get(kind, (0, 0, 1, 1, "one"))
         total = total + fixed(init)
         entry = self.entry(rng)
         container = entry.container if entry is not None else ("list" if rng.type[0] == "list" else "map")
         base = self.path(rng)
-        names = list(n.c)
+        names = list(n.variables)
         if len(names) == 2:
             key_path = base + ("@indices" if container == "list" else "@keys",) if base is not None else None
             val_path = base + ("@items" if container == "list" else "@values",) if base is not None else None
@@ -301,7 +301,7 @@ class Coster:
                 sub, size = "@keys", (entry.key if entry else None)
             self._push(names[0], base + (sub,) if base is not None else None, size, None)
         body = ZERO
-        for b in n.d:
+        for b in n.bodies:
             body = body + self.cost(b)
         item = self._local(names[-1])
         item_size = item.size or (device_size(item.path) if item.path else None) or UNKNOWN
@@ -317,15 +317,15 @@ class Coster:
             self.sizes[n.id] = ONE
         else:
             self.sizes[n.id] = count
-            if n.d:
-                produced = item_size if kind == "filter" else (self.size(n.d[-1]) or UNKNOWN)
+            if n.bodies:
+                produced = item_size if kind == "filter" else (self.size(n.bodies[-1]) or UNKNOWN)
                 self.entries[n.id] = Entry("list" if n.type[0] == "list" else "map", ONE, Est(0, produced.hi))
         return total
 
     def _call(self, n):
-        name = n.a
-        args = list(n.c)
-        if name == "dyn" and n.b is None and len(args) == 1:
+        name = n.function
+        args = list(n.args)
+        if name == "dyn" and n.target is None and len(args) == 1:
             c = self.cost(args[0])
             size = self.size(args[0])
             if size is not None:
@@ -346,7 +346,7 @@ class Coster:
                 self.entries[n.id] = e1.union(e2)
             return cond + yes.union(no)
         total = ZERO
-        target = n.b
+        target = n.target
         if target is not None:
             total = total + self.cost(target)
         overloads = self.overloads.get(n.id) or []
@@ -374,7 +374,7 @@ class Coster:
     # -- one overload: (cost including the arguments but not the target, result size or None)
     def _function(self, n, ov, target, args, arg_costs):
         args_sum = sum(arg_costs, ZERO)
-        name, oid = n.a, ov.oid
+        name, oid = n.function, ov.oid
         size = self.size_or_unknown
         special = self._kubernetes(name, oid, target, args)
         if special is not None:
@@ -420,7 +420,7 @@ class Coster:
             return list_size.times(factor) + ONE + fixed(LIST_CREATE), list_size
 
         def int_literal(node, default):
-            return node.a if node.kind == "lit" and type(node.a) is int and node.a >= 0 else default
+            return node.value if node.kind == "lit" and type(node.value) is int and node.value >= 0 else default
 
         if name == "lists.range" and target is None and len(args) == 1:
             return allocating(1, fixed(int_literal(args[0], MAX)))
@@ -475,8 +475,8 @@ class Coster:
         if name == "split" and target is not None:
             s = size(target)
             top = s.hi
-            if len(args) > 1 and args[1].kind == "lit" and type(args[1].a) is int:
-                top = args[1].a % (1 << 64)
+            if len(args) > 1 and args[1].kind == "lit" and type(args[1].value) is int:
+                top = args[1].value % (1 << 64)
             return s.times(2 * STRING_TRAVERSAL), Est(0, top)
         if name == "join" and target is not None:
             listed = size(target)
@@ -577,7 +577,7 @@ def explain_cost(source: str, root: Node, coster: Coster, limit: int) -> str:
         text += f"; the costliest part is `{part}` ({_figure(coster.parts[node.id].hi)})"
     per = coster.per_iteration.get(node.id)
     if per is not None and node.kind == "comp":
-        count = coster.size_or_unknown(node.b).hi
+        count = coster.size_or_unknown(node.range).hi
         text += (f": it runs its body up to {_figure(count)} times at up to {_figure(per)} each"
                  if count < _UNBOUNDED else ": it iterates over something of unknown size")
     elif coster.parts[node.id].hi >= _UNBOUNDED:

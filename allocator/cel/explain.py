@@ -163,8 +163,8 @@ class _Explainer:
 
     def through(self, n: Node, act: dict, want: bool, value, error) -> bool:
         """Explain ``n`` by its operands if it combines verdicts; False when ``n`` is itself the part."""
-        if n.kind == "call" and n.a in ("_&&_", "_||_") and n.b is None:
-            operands = _chain(n, n.a)
+        if n.kind == "call" and n.function in ("_&&_", "_||_") and n.target is None:
+            operands = _chain(n, n.function)
             outcomes = [self.value(operand, act) for operand in operands]
             if error is None:
                 # n is a bool: the operands that have that value decided it, any error beside them was absorbed.
@@ -184,24 +184,24 @@ class _Explainer:
                 return True
             # An operand that is not a bool (the operator itself fails: no such overload), or no operand
             # fails alone (together they exceeded the cost limit): n is the part.
-        elif n.kind == "call" and n.a == "!_" and n.b is None:
-            inner, inner_error = self.value(n.c[0], act)
+        elif n.kind == "call" and n.function == "!_" and n.target is None:
+            inner, inner_error = self.value(n.args[0], act)
             if inner_error is not None or type(inner) is bool:
-                self.why(n.c[0], act, not want)
+                self.why(n.args[0], act, not want)
                 return True
-        elif n.kind == "call" and n.a == "_?_:_":
-            cond, cond_error = self.value(n.c[0], act)
+        elif n.kind == "call" and n.function == "_?_:_":
+            cond, cond_error = self.value(n.args[0], act)
             if cond_error is not None:
-                self.why(n.c[0], act, True)  # the condition failed: only its error reaches the result
+                self.why(n.args[0], act, True)  # the condition failed: only its error reaches the result
                 return True
             if type(cond) is bool:
-                self.why(n.c[1] if cond else n.c[2], act, want)  # only the branch taken is evaluated
+                self.why(n.args[1] if cond else n.args[2], act, want)  # only the branch taken is evaluated
                 return True
         elif n.kind == "bind":
             inner_act = dict(act)
-            inner_act[n.a] = LazyBinding(self.closures[n.b.id], act)
+            inner_act[n.name] = LazyBinding(self.closures[n.init.id], act)
             self.acts.append(inner_act)
-            self.why(n.c, inner_act, want)
+            self.why(n.body, inner_act, want)
             return True
         return False
 
@@ -214,10 +214,10 @@ class _Explainer:
         verdict = "error" if error is not None else ("true" if value else "false")
         part = Part(n.start, n.end, self.source[n.start:n.end], verdict, error=error)
         kinds = (None, None)
-        if n.kind == "call" and n.a in _COMPARISONS and len(n.c) == 2:
-            part.operator = _COMPARISONS[n.a]
-            left, lerr = self.value(n.c[0], act)
-            right, rerr = self.value(n.c[1], act)
+        if n.kind == "call" and n.function in _COMPARISONS and len(n.args) == 2:
+            part.operator = _COMPARISONS[n.function]
+            left, lerr = self.value(n.args[0], act)
+            right, rerr = self.value(n.args[1], act)
             part.left = show(left) if lerr is None else None
             part.right = show(right) if rerr is None else None
             if lerr is None and rerr is None:
@@ -225,8 +225,8 @@ class _Explainer:
         if error is not None:
             part.hint = runtime_hint(error, left=kinds[0], right=kinds[1])
         part.reads = self.reads(n, act)
-        if n.kind == "select" and n.c == "has" and error is None and value is False:
-            part.reads = [Read(f"{self.source[n.a.start:n.a.end]}.{n.b}", n.b, None)]
+        if n.kind == "select" and n.mode == "has" and error is None and value is False:
+            part.reads = [Read(f"{self.source[n.operand.start:n.operand.end]}.{n.field}", n.field, None)]
         return part
 
     def reads(self, n: Node, act: dict) -> list[Read]:
@@ -255,16 +255,17 @@ def _kind(value) -> str:
 
 def _chain(n: Node, op: str) -> list[Node]:
     """The operands of a chain of the same operator, left to right (cel-go balances such chains)."""
-    if n.kind == "call" and n.a == op and n.b is None:
-        return _chain(n.c[0], op) + _chain(n.c[1], op)
+    if n.kind == "call" and n.function == op and n.target is None:
+        return _chain(n.args[0], op) + _chain(n.args[1], op)
     return [n]
 
 
 def _is_device_read(n: Node) -> bool:
     """``device.driver``, ``device.attributes["d"].x``, ``device.capacity["d"]["x"]``, ``d.x`` on a bound map."""
-    if n.kind == "select" and n.c != "has":
+    if n.kind == "select" and n.mode != "has":
         return True
-    return n.kind == "call" and n.a in ("_[_]", "_[?_]") and n.c[1].kind == "lit" and type(n.c[1].a) is str
+    return (n.kind == "call" and n.function in ("_[_]", "_[?_]") and n.args[1].kind == "lit"
+            and type(n.args[1].value) is str)
 
 
 def _device_reads(n: Node):
@@ -273,9 +274,9 @@ def _device_reads(n: Node):
         yield n
         return
     if n.kind == "comp":
-        yield from _device_reads(n.b)
+        yield from _device_reads(n.range)
         return
-    for child in _children(n):
+    for child in n.children():
         yield from _device_reads(child)
 
 
@@ -285,29 +286,11 @@ def _reads_a_value(n: Node) -> bool:
     return t is None or not (t[0] == "map" or t == T.DEVICE)
 
 
-def _children(n: Node):
-    if n.kind == "call":
-        if n.b is not None:
-            yield n.b
-        yield from n.c
-    elif n.kind == "select":
-        yield n.a
-    elif n.kind == "list":
-        yield from n.a
-    elif n.kind == "map":
-        for key, val, _ in n.a:
-            yield key
-            yield val
-    elif n.kind == "bind":
-        yield n.b
-        yield n.c
-
-
 def _short_name(n: Node) -> str:
     if n.kind == "select":
-        return n.b
-    if n.kind == "call" and n.c[1].kind == "lit":
-        return str(n.c[1].a)
+        return n.field
+    if n.kind == "call" and n.args[1].kind == "lit":
+        return str(n.args[1].value)
     return "value"  # pragma: no cover - _is_device_read admits only the forms above
 
 

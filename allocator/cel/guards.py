@@ -107,30 +107,30 @@ class _Walker:
         self.comparisons: list[tuple[Node, str, Read | None, bool]] = []
 
     def text(self, n: Node, binds: dict) -> str:
-        if n.kind == "ident" and n.a in binds:
-            return binds[n.a]
+        if n.kind == "ident" and n.name in binds:
+            return binds[n.name]
         return re.sub(r"\s+", "", self.source[n.start:n.end]).replace("'", '"')
 
     def present(self, n: Node, binds: dict) -> tuple[str, str] | None:
         """(operand, name) when ``n`` is ``has(operand.name)`` or ``"name" in operand``."""
-        if n.kind == "select" and n.c == "has":
-            return self.text(n.a, binds), n.b
-        if n.kind == "call" and n.a == "@in" and len(n.c) == 2 and n.c[0].kind == "lit" and type(n.c[0].a) is str:
-            return self.text(n.c[1], binds), n.c[0].a
+        if n.kind == "select" and n.mode == "has":
+            return self.text(n.operand, binds), n.field
+        if n.kind == "call" and n.function == "@in" and len(n.args) == 2 and n.args[0].kind == "lit" and type(n.args[0].value) is str:
+            return self.text(n.args[1], binds), n.args[0].value
         return None
 
     def absent(self, n: Node, binds: dict) -> tuple[str, str] | None:
         """(operand, name) when ``n`` is the negation of a presence test."""
-        if n.kind == "call" and n.a == "!_" and n.b is None:
-            return self.present(n.c[0], binds)
+        if n.kind == "call" and n.function == "!_" and n.target is None:
+            return self.present(n.args[0], binds)
         return None
 
     def read(self, n: Node, binds: dict, guards: frozenset) -> Read | None:
-        if n.kind == "select" and n.c == "":
-            operand, name = self.text(n.a, binds), n.b
-        elif (n.kind == "call" and n.a == "_[_]" and n.b is None and len(n.c) == 2 and n.c[1].kind == "lit"
-              and type(n.c[1].a) is str):
-            operand, name = self.text(n.c[0], binds), n.c[1].a
+        if n.kind == "select" and n.mode == "":
+            operand, name = self.text(n.operand, binds), n.field
+        elif (n.kind == "call" and n.function == "_[_]" and n.target is None and len(n.args) == 2 and n.args[1].kind == "lit"
+              and type(n.args[1].value) is str):
+            operand, name = self.text(n.args[0], binds), n.args[1].value
         else:
             return None
         if operand in ("device", "device.attributes", "device.capacity"):
@@ -143,36 +143,36 @@ class _Walker:
         test = self.present(n, binds)
         if test is not None:
             self.presence.add(test)
-        if n.kind == "call" and n.a in ("_&&_", "_||_") and n.b is None:
-            operands = _chain(n, n.a)
-            check = self.present if n.a == "_&&_" else self.absent
+        if n.kind == "call" and n.function in ("_&&_", "_||_") and n.target is None:
+            operands = _chain(n, n.function)
+            check = self.present if n.function == "_&&_" else self.absent
             added = {k for k in (check(o, binds) for o in operands) if k is not None}
             for o in operands:
                 self.walk(o, binds, guards | added)
             return
-        if n.kind == "call" and n.a == "_?_:_" and len(n.c) == 3:
-            cond, yes, no = n.c
+        if n.kind == "call" and n.function == "_?_:_" and len(n.args) == 3:
+            cond, yes, no = n.args
             self.walk(cond, binds, guards)
             self.walk(yes, binds, guards | self._when_true(cond, binds))
             self.walk(no, binds, guards | self._when_false(cond, binds))
             return
         if n.kind == "bind":
-            self.walk(n.b, binds, guards)
-            self.walk(n.c, {**binds, n.a: self.text(n.b, binds)}, guards)
+            self.walk(n.init, binds, guards)
+            self.walk(n.body, {**binds, n.name: self.text(n.init, binds)}, guards)
             return
         found = self.read(n, binds, guards)
         if found is not None:
             self.reads.append(found)
-        if n.kind == "call" and n.a in _EQUALITY and len(n.c) == 2:
+        if n.kind == "call" and n.function in _EQUALITY and len(n.args) == 2:
             self._comparison(n, binds, guards)
         for child in children(n):
             self.walk(child, binds, guards)
 
     def _comparison(self, n: Node, binds: dict, guards: frozenset) -> None:
-        left, right = n.c
+        left, right = n.args
         for lit, other, first in ((left, right, True), (right, left, False)):
-            if lit.kind == "lit" and type(lit.a) is str:
-                self.comparisons.append((n, _EQUALITY[n.a], self.read(other, binds, guards), first))
+            if lit.kind == "lit" and type(lit.value) is str:
+                self.comparisons.append((n, _EQUALITY[n.function], self.read(other, binds, guards), first))
                 return
 
     def _when_true(self, cond: Node, binds: dict) -> frozenset:
@@ -185,6 +185,6 @@ class _Walker:
 
 
 def _chain(n: Node, op: str) -> list[Node]:
-    if n.kind == "call" and n.a == op and n.b is None:
-        return _chain(n.c[0], op) + _chain(n.c[1], op)
+    if n.kind == "call" and n.function == op and n.target is None:
+        return _chain(n.args[0], op) + _chain(n.args[1], op)
     return [n]

@@ -10,51 +10,28 @@ from __future__ import annotations
 
 import re
 
+from allocator.cel.nodes import (
+    Bind,
+    Call,
+    Comprehension,
+    Ident,
+    ListLiteral,
+    Literal,
+    MapEntry,
+    MapLiteral,
+    Node,
+    Select,
+    StructField,
+    StructLiteral,
+    children,
+)
+
+__all__ = ["Node", "ParseError", "children", "parse", "tokenize"]
 MAX_RECURSION = 250
 
 RESERVED = frozenset(
     "as break const continue else for function if import let loop package namespace return var void while".split()
 )
-
-
-class Node:
-    """One AST node. ``kind`` is lit/ident/select/call/list/map/struct/comp/bind."""
-
-    __slots__ = ("kind", "pos", "a", "b", "c", "d", "e", "type", "id", "start", "end")
-
-    def __init__(self, kind, pos, a=None, b=None, c=None, d=None, e=None):
-        self.kind = kind
-        self.pos = pos
-        # The source span [start, end) of the whole sub-expression (explanations underline it).
-        self.start = pos
-        self.end = pos
-        self.a = a
-        self.b = b
-        self.c = c
-        self.d = d
-        self.e = e
-        self.type = None
-        self.id = 0
-
-    def __repr__(self):  # pragma: no cover - debugging aid
-        return f"Node({self.kind}, {self.a!r}, {self.b!r}, {self.c!r})"
-
-
-# call: a=function name, b=target (or None), c=list of args
-# select: a=operand, b=field, c=mode ("" normal, "has" presence test, "opt" optional)
-# comp: a=kind, b=range, c=(var1, var2), d=list of body nodes, e=macro name (for messages)
-# bind: a=name, b=init, c=body
-# list: a=elements, b=frozenset of optional indexes
-# map: a=list of (key, value, optional)
-# struct: a=type name, b=list of (field, value, optional)
-
-
-def _children(args):
-    for a in args:
-        if isinstance(a, Node):
-            yield a
-        elif isinstance(a, (list, tuple)):
-            yield from _children(a)
 
 
 class ParseError(Exception):
@@ -244,16 +221,17 @@ class Parser:
             return self.take()
         self.fail(t, f"'{text}'")
 
-    def node(self, kind, pos, *args):
-        n = Node(kind, pos, *args)
-        n.id = self.next_id
+    def node(self, made: Node) -> Node:
+        """``made`` numbered and given its span."""
+        made.id = self.next_id
         self.next_id += 1
         # Nodes are made once their last token is read: the span ends there and starts at the
         # earliest of the node's own token and its children.
+        pos = made.pos
         last = self.toks[self.i - 1] if self.i > 0 else None
-        n.end = max(pos, last.pos + len(last.text)) if last is not None else pos
-        n.start = min([pos, *(c.start for c in _children(args))])
-        return n
+        made.end = max(pos, last.pos + len(last.text)) if last is not None else pos
+        made.start = min([pos, *(child.start for child in made.children())])
+        return made
 
     def enter(self, pos):
         self.depth += 1
@@ -277,7 +255,7 @@ class Parser:
                 a = self.logical("||")
                 self.expect(":")
                 b = self.expr()
-                return self.node("call", q.pos, "_?_:_", None, [cond, a, b])
+                return self.node(Call(q.pos, "_?_:_", None, [cond, a, b]))
             return cond
         finally:
             self.depth -= 1
@@ -301,7 +279,7 @@ class Parser:
         mid = (lo + hi + 1) // 2
         left = self._balance(fn, items, positions, lo, mid - 1)
         right = self._balance(fn, items, positions, mid, hi)
-        n = self.node("call", positions[mid - 1], fn, None, [left, right])
+        n = self.node(Call(positions[mid - 1], fn, None, [left, right]))
         n.start, n.end = left.start, right.end
         return n
 
@@ -322,7 +300,7 @@ class Parser:
             if self.depth + chain > MAX_RECURSION:
                 raise ParseError([(t.pos, f"Syntax error: expression recursion limit exceeded: {MAX_RECURSION}")])
             right = sub()
-            left = self.node("call", t.pos, name, None, [left, right])
+            left = self.node(Call(t.pos, name, None, [left, right]))
 
     def relation(self):
         return self._binary_chain(_REL_OPS, self.calc)
@@ -349,7 +327,7 @@ class Parser:
             else:
                 operand = self.member()
             for op in reversed(ops):
-                operand = self.node("call", op.pos, "!_" if op.text == "!" else "-_", None, [operand])
+                operand = self.node(Call(op.pos, "!_" if op.text == "!" else "-_", None, [operand]))
             return operand
         return self.member()
 
@@ -376,7 +354,7 @@ class Parser:
                     args = self.args(")")
                     e = self.make_call(name_tok.text, e, args, open_tok.pos)
                 else:
-                    e = self.node("select", t.pos, e, name_tok.text, "opt" if opt else "")
+                    e = self.node(Select(t.pos, e, name_tok.text, "opt" if opt else ""))
             elif t.text == "[":
                 self.take()
                 opt = False
@@ -385,7 +363,7 @@ class Parser:
                     opt = True
                 idx = self.expr()
                 self.expect("]")
-                e = self.node("call", t.pos, "_[?_]" if opt else "_[_]", None, [e, idx])
+                e = self.node(Call(t.pos, "_[?_]" if opt else "_[_]", None, [e, idx]))
             else:
                 return e
 
@@ -429,7 +407,7 @@ class Parser:
         return self._literal(pos, v)
 
     def _literal(self, pos: int, value):
-        n = self.node("lit", pos, value)
+        n = self.node(Literal(pos, value))
         n.start = pos
         return n
 
@@ -441,15 +419,15 @@ class Parser:
             return self._number(t)
         if k == "string" or k == "bytes":
             self.take()
-            return self.node("lit", t.pos, t.value)
+            return self.node(Literal(t.pos, t.value))
         if k == "ident":
             name = t.text
             if name in ("true", "false"):
                 self.take()
-                return self.node("lit", t.pos, name == "true")
+                return self.node(Literal(t.pos, name == "true"))
             if name == "null":
                 self.take()
-                return self.node("lit", t.pos, None)
+                return self.node(Literal(t.pos, None))
             if name in RESERVED or name == "in":
                 raise ParseError([(t.pos, f"Syntax error: reserved identifier: {name}")])
             self.take()
@@ -461,7 +439,7 @@ class Parser:
                 return call
             if self.is_op("{") and self._looks_like_struct():
                 return self.struct(name, t.pos)
-            return self.node("ident", t.pos, name)
+            return self.node(Ident(t.pos, name))
         if k == "op":
             if t.text == "(":
                 self.take()
@@ -496,12 +474,12 @@ class Parser:
             if f.kind != "ident":
                 self.fail(f, "IDENTIFIER")
             self.expect(":")
-            fields.append((f.text, self.expr(), opt))
+            fields.append(StructField(f.text, self.expr(), opt))
             if not self.is_op(","):
                 break
             self.take()
         self.expect("}")
-        return self.node("struct", pos, name, fields)
+        return self.node(StructLiteral(pos, name, fields))
 
     def list_literal(self, pos):
         elems = []
@@ -515,7 +493,7 @@ class Parser:
                 break
             self.take()
         self.expect("]")
-        return self.node("list", pos, elems, frozenset(opts))
+        return self.node(ListLiteral(pos, elems, frozenset(opts)))
 
     def map_literal(self, pos):
         entries = []
@@ -527,12 +505,12 @@ class Parser:
             k = self.expr()
             self.expect(":")
             v = self.expr()
-            entries.append((k, v, opt))
+            entries.append(MapEntry(k, v, opt))
             if not self.is_op(","):
                 break
             self.take()
         self.expect("}")
-        return self.node("map", pos, entries)
+        return self.node(MapLiteral(pos, entries))
 
     # -- macros
     def make_call(self, name, target, args, pos):
@@ -540,21 +518,21 @@ class Parser:
         if target is None:
             if name == "has" and n == 1:
                 arg = args[0]
-                if arg.kind != "select" or arg.c:
+                if arg.kind != "select" or arg.mode:
                     raise ParseError([(arg.pos if arg.kind != "select" else arg.pos,
                                        "invalid argument to has() macro")])
-                arg.c = "has"
+                arg.mode = "has"
                 arg.start = min(arg.start, pos - len("has"))
                 last = self.toks[self.i - 1]
                 arg.end = last.pos + len(last.text)
                 return arg
-            return self.node("call", pos, name, None, args)
+            return self.node(Call(pos, name, None, args))
         # cel.bind(var, init, body)
-        if name == "bind" and n == 3 and target.kind == "ident" and target.a == "cel":
+        if name == "bind" and n == 3 and target.kind == "ident" and target.name == "cel":
             v = args[0]
             if v.kind != "ident":
                 raise ParseError([(v.pos, "cel.bind() variable names must be simple identifiers")])
-            bind = self.node("bind", pos, v.a, args[1], args[2])
+            bind = self.node(Bind(pos, v.name, args[1], args[2]))
             bind.start = target.start  # the span of `cel.bind(...)` starts at `cel`
             return bind
         macro = None
@@ -571,7 +549,7 @@ class Parser:
         elif name == "sortBy" and n == 2:
             macro = "sortBy"
         if macro is None:
-            return self.node("call", pos, name, target, args)
+            return self.node(Call(pos, name, target, args))
         two_var = macro in ("transformList", "transformMap", "transformMapEntry") or \
             (macro in ("all", "exists", "exists_one") and n == 3)
         nvars = 2 if two_var else 1
@@ -579,7 +557,7 @@ class Parser:
         for a in args[:nvars]:
             if a.kind != "ident":
                 raise ParseError([(a.pos, "argument must be a simple name")])
-            names.append(a.a)
+            names.append(a.name)
         if two_var and names[0] == names[1]:
             raise ParseError([(args[1].pos, f"overlapping declarations of name '{names[0]}'")])
         for nm in names:
@@ -587,32 +565,7 @@ class Parser:
                 raise ParseError([(pos, "iteration variable overwrites accumulator variable")])
         if macro == "map" and n == 3:
             macro = "map_filter"
-        return self.node("comp", pos, macro, target, tuple(names), args[nvars:], name)
-
-
-def children(n: Node):
-    """The sub-expressions of ``n`` in source order; a macro's are its range, then its body."""
-    if n.kind == "call":
-        if n.b is not None:
-            yield n.b
-        yield from n.c
-    elif n.kind == "select":
-        yield n.a
-    elif n.kind == "list":
-        yield from n.a
-    elif n.kind == "map":
-        for key, val, _ in n.a:
-            yield key
-            yield val
-    elif n.kind == "struct":
-        for _, val, _ in n.b:
-            yield val
-    elif n.kind == "comp":
-        yield n.b
-        yield from (n.d or [])
-    elif n.kind == "bind":
-        yield n.b
-        yield n.c
+        return self.node(Comprehension(pos, macro, target, tuple(names), args[nvars:], name))
 
 
 def parse(src: str) -> Node:

@@ -114,54 +114,38 @@ def _only_static(n, found: set) -> bool:
     if kind == "lit":
         return True
     if kind == "ident":
-        return n.a != "device"
+        return n.name != "device"
     read = _static_read(n)
     if read is not None:
         if read:
             found.add(read)
         return True
-    if kind == "comp":
-        if "device" in n.c:
-            return False
-        children = [n.b, *n.d]
-    elif kind == "bind":
-        if n.a == "device":
-            return False
-        children = [n.b, n.c]
-    elif kind == "call":
-        children = ([n.b] if n.b is not None else []) + list(n.c)
-    elif kind == "select":
-        children = [n.a]
-    elif kind == "list":
-        children = list(n.a)
-    elif kind == "map":
-        children = [x for key, value, _ in n.a for x in (key, value)]
-    elif kind == "struct":
-        children = [value for _, value, _ in n.b]
-    else:
-        return False  # a node this analysis does not know: assume the worst
-    return all(_only_static(child, found) for child in children)
+    if kind == "comp" and "device" in n.variables:
+        return False
+    if kind == "bind" and n.name == "device":
+        return False
+    return all(_only_static(child, found) for child in n.children())
 
 
 def _is_device(n) -> bool:
-    return n.kind == "ident" and n.a == "device"
+    return n.kind == "ident" and n.name == "device"
 
 
 def _literal_index(n):
     """(operand, key) of ``x["key"]`` with a string literal, else None."""
-    if n.kind == "call" and n.a == "_[_]" and n.b is None and len(n.c) == 2:
-        key = n.c[1]
-        if key.kind == "lit" and type(key.a) is str:
-            return n.c[0], key.a
+    if n.kind == "call" and n.function == "_[_]" and n.target is None and len(n.args) == 2:
+        key = n.args[1]
+        if key.kind == "lit" and type(key.value) is str:
+            return n.args[0], key.value
     return None
 
 
 def _static_read(n) -> tuple | None:
     """() for ``device.driver``-like reads, (map, domain, name) for an entry, None for anything else."""
-    if n.kind == "select" and n.c in ("", "has"):
-        if _is_device(n.a) and n.b in _DEVICE_FIELDS:
+    if n.kind == "select" and n.mode in ("", "has"):
+        if _is_device(n.operand) and n.field in _DEVICE_FIELDS:
             return ()
-        operand, name = n.a, n.b
+        operand, name = n.operand, n.field
     else:
         found = _literal_index(n)
         if found is None:
@@ -172,8 +156,8 @@ def _static_read(n) -> tuple | None:
     if found is None:
         return None
     outer, domain = found
-    if outer.kind == "select" and outer.c == "" and _is_device(outer.a) and outer.b in _DEVICE_MAPS:
-        return outer.b, domain, name
+    if outer.kind == "select" and outer.mode == "" and _is_device(outer.operand) and outer.field in _DEVICE_MAPS:
+        return outer.field, domain, name
     return None
 
 
