@@ -107,7 +107,7 @@ class Checker:
 
     def c_select(self, n):
         ot = self.check(n.operand)
-        base = ot[1] if n.mode == "opt" and ot[0] == "opt" else ot
+        base = ot.elem if n.mode == "opt" and ot.kind == "opt" else ot
         rt = self._field_type(n, base)
         if n.mode == "has":
             return T.BOOL
@@ -116,16 +116,16 @@ class Checker:
         return rt
 
     def _field_type(self, n, ot):
-        k = ot[0]
+        k = ot.kind
         if k == "obj":
-            fields = self.env.objects.get(ot[1])
+            fields = self.env.objects.get(ot.name)
             if fields is None or n.field not in fields:
                 raise CheckError(n.pos, f"undefined field '{n.field}'")
             return fields[n.field]
         if k == "map":
-            if not T.assignable(ot[1], T.STRING, {}):
+            if not T.assignable(ot.key, T.STRING, {}):
                 raise CheckError(n.pos, f"type '{T.fmt(ot)}' does not support field selection")
-            return ot[2]
+            return ot.value
         if T.is_dyn(ot) or k == "param":
             return T.DYN
         raise CheckError(n.pos, f"type '{T.fmt(ot)}' does not support field selection")
@@ -135,9 +135,9 @@ class Checker:
         for i, e in enumerate(n.elements):
             et = self.check(e)
             if i in n.optional_indexes:
-                if et[0] != "opt" and not T.is_dyn(et):
+                if et.kind != "opt" and not T.is_dyn(et):
                     raise CheckError(e.pos, f"expected type 'optional_type({T.fmt(et)})' but found '{T.fmt(et)}'")
-                et = et[1] if et[0] == "opt" else T.DYN
+                et = et.elem if et.kind == "opt" else T.DYN
             # Elements of different types make a list(dyn); heterogeneous_literals then refuses it
             # unless it is exempt (inside format()), as cel-go's validator does.
             elem = et if elem is None else (T.join(elem, et) or T.DYN)
@@ -148,13 +148,13 @@ class Checker:
         for key, val, opt in n.entries:
             k_t = self.check(key)
             v_t = self.check(val)
-            if k_t[0] not in ("int", "uint", "bool", "string", "dyn", "any", "error"):
+            if k_t.kind not in ("int", "uint", "bool", "string", "dyn", "any", "error"):
                 raise CheckError(key.pos, f"unsupported map key type: {T.fmt(k_t)}")
             if opt:
-                if v_t[0] != "opt" and not T.is_dyn(v_t):
+                if v_t.kind != "opt" and not T.is_dyn(v_t):
                     raise CheckError(val.pos, f"expected type 'optional_type({T.fmt(v_t)})' but found "
                                               f"'{T.fmt(v_t)}'")
-                v_t = v_t[1] if v_t[0] == "opt" else T.DYN
+                v_t = v_t.elem if v_t.kind == "opt" else T.DYN
             if kt is None:
                 kt, vt = k_t, v_t
             else:
@@ -175,10 +175,10 @@ class Checker:
         kind = n.macro
         rt = self.check(n.range)
         two = len(n.variables) == 2
-        if rt[0] == "list":
-            v1, v2 = (T.INT, rt[1]) if two else (rt[1], None)
-        elif rt[0] == "map":
-            v1, v2 = (rt[1], rt[2]) if two else (rt[1], None)
+        if rt.kind == "list":
+            v1, v2 = (T.INT, rt.elem) if two else (rt.elem, None)
+        elif rt.kind == "map":
+            v1, v2 = (rt.key, rt.value) if two else (rt.key, None)
         elif T.is_dyn(rt):
             v1, v2 = T.DYN, T.DYN
         else:
@@ -213,9 +213,9 @@ class Checker:
                 self._require_bool(bodies[0], n, "_?_:_")
             if kind == "transformMap":
                 return T.map_of(v1, bodies[-1])
-            return bodies[-1] if bodies[-1][0] == "map" else T.map_of(T.DYN, T.DYN)
+            return bodies[-1] if bodies[-1].kind == "map" else T.map_of(T.DYN, T.DYN)
         if kind == "sortBy":
-            return rt if rt[0] == "list" else T.list_of(T.DYN)
+            return rt if rt.kind == "list" else T.list_of(T.DYN)
         raise CheckError(n.pos, f"unknown macro {kind}")  # pragma: no cover
 
     def _require_bool(self, bt, n, fn):
@@ -300,7 +300,7 @@ def heterogeneous_literals(root: Node) -> list[tuple[int, str]]:
         if k == "list" and not exempt:
             first = None
             for i, e in enumerate(n.elements):
-                et = e.type[1] if i in n.optional_indexes and e.type[0] == "opt" else e.type
+                et = e.type.elem if i in n.optional_indexes and e.type.kind == "opt" else e.type
                 if first is None or T.has_free(first):
                     first = et if first is None or not T.has_free(et) else first
                 elif not _equivalent(first, et):
@@ -309,7 +309,7 @@ def heterogeneous_literals(root: Node) -> list[tuple[int, str]]:
         elif k == "map" and not exempt:
             first_k = first_v = None
             for key, val, opt in n.entries:
-                kt, vt = key.type, (val.type[1] if opt and val.type[0] == "opt" else val.type)
+                kt, vt = key.type, (val.type.elem if opt and val.type.kind == "opt" else val.type)
                 if first_k is None:
                     first_k, first_v = kt, vt
                     continue
@@ -410,7 +410,7 @@ class Compiler:
                 if scope[name] == "bind":
                     return lambda act: act[name].get()
                 break
-        if n.type[0] == "type" and name in TYPE_NAMES:
+        if n.type.kind == "type" and name in TYPE_NAMES:
             tv = TypeValue(name)
             return lambda act: tv
         return lambda act: act[name]

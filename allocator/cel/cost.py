@@ -127,7 +127,7 @@ def device_size(path: tuple) -> Est | None:
 
 
 def _scalar(t) -> bool:
-    return t[0] in ("int", "uint", "double", "bool") or (t[0] == "opt" and _scalar(t[1]))
+    return t.kind in ("int", "uint", "double", "bool") or (t.kind == "opt" and _scalar(t.elem))
 
 
 def _is_string_like(t) -> bool:
@@ -221,7 +221,7 @@ class Coster:
         if n.mode == "opt":  # `a.?b` is the call _?._(a, "b") in cel-go: a plain function call
             return ONE + operand
         cost = operand
-        if n.operand.type[0] in ("map", "obj", "param"):
+        if n.operand.type.kind in ("map", "obj", "param"):
             cost = cost + ONE
         base = self.path(n.operand)
         if base is not None:
@@ -286,7 +286,7 @@ class Coster:
         init, cond, step_extra, result, result_size = self._MACROS.get(kind, (0, 0, 1, 1, "one"))
         total = total + fixed(init)
         entry = self.entry(rng)
-        container = entry.container if entry is not None else ("list" if rng.type[0] == "list" else "map")
+        container = entry.container if entry is not None else ("list" if rng.type.kind == "list" else "map")
         base = self.path(rng)
         names = list(n.variables)
         if len(names) == 2:
@@ -319,7 +319,7 @@ class Coster:
             self.sizes[n.id] = count
             if n.bodies:
                 produced = item_size if kind == "filter" else (self.size(n.bodies[-1]) or UNKNOWN)
-                self.entries[n.id] = Entry("list" if n.type[0] == "list" else "map", ONE, Est(0, produced.hi))
+                self.entries[n.id] = Entry("list" if n.type.kind == "list" else "map", ONE, Est(0, produced.hi))
         return total
 
     def _call(self, n):
@@ -440,7 +440,7 @@ class Coster:
         if name == "distinct" and not args:
             return allocating(2, s * s)
         if name == "sort" and not args:
-            elem = target.type[1] if target.type[0] == "list" else T.DYN
+            elem = target.type.elem if target.type.kind == "list" else T.DYN
             return allocating(2 + (STRING_TRAVERSAL if _is_string_like(elem) else 0), s * s)
         return None
 
@@ -453,9 +453,9 @@ class Coster:
         if name == "includes" and oid == "dra_includes_dyn_dyn" and target is not None:
             return Est(0, _ATTRIBUTE_VALUES_MAX), None
         if name in ("isSorted", "sum", "max", "min", "indexOf", "lastIndexOf", "includes") and target is not None:
-            if target.type[0] == "list":
+            if target.type.kind == "list":
                 elem_cost = ONE
-                elem = target.type[1]
+                elem = target.type.elem
                 if _is_string_like(elem):
                     base = self.path(target)
                     elem_size = device_size(base + ("@items",)) if base else None
@@ -481,7 +481,7 @@ class Coster:
         if name == "join" and target is not None:
             listed = size(target)
             joined = ZERO
-            if target.type[0] == "list":
+            if target.type.kind == "list":
                 base = self.path(target)
                 elem_size = device_size(base + ("@items",)) if base else None
                 joined = listed * (elem_size or UNKNOWN)
@@ -521,10 +521,10 @@ class Coster:
                     "compareTo", "add", "sub", "major", "minor", "patch", "getScheme", "getHostname", "getHost",
                     "getPort", "getEscapedPath", "getQuery"):
             return ONE, None
-        if name == "_==_" and len(args) == 2 and args[0].type == args[1].type and args[0].type[0] == "obj":
-            if args[0].type in (T.QUANTITY, T.SEMVER, T.IPT, T.CIDRT):
+        if name == "_==_" and len(args) == 2 and args[0].type == args[1].type and args[0].type.kind == "obj":
+            if args[0].type in (T.QUANTITY, T.SEMVER, T.IP, T.CIDR):
                 return ONE, None
-            if args[0].type == T.URLT:
+            if args[0].type == T.URL:
                 return ONE.times(STRING_TRAVERSAL), None
         return None
 

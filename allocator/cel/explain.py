@@ -283,7 +283,7 @@ def _device_reads(n: Node):
 def _reads_a_value(n: Node) -> bool:
     """A read of a leaf value (an attribute, a capacity, the driver), not of a whole map."""
     t = n.type
-    return t is None or not (t[0] == "map" or t == T.DEVICE)
+    return t is None or not (t.kind == "map" or t == T.DEVICE)
 
 
 def _short_name(n: Node) -> str:

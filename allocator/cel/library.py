@@ -1048,7 +1048,7 @@ decl("validate", ["kubernetes.NamedFormat", "string"], "optional_type(list(strin
 
 def value_matches(t, v) -> bool:
     """Does runtime value v belong to static type t (used for runtime overload dispatch)?"""
-    k = t[0]
+    k = t.kind
     if k in ("dyn", "any", "param", "error"):
         return True
     tv = type(v)
@@ -1078,5 +1078,5 @@ def value_matches(t, v) -> bool:
         if tv is QuantityRef:
             tv = Quantity
         return {"kubernetes.Quantity": Quantity, "kubernetes.Semver": Version, "net.IP": IP, "net.CIDR": CIDR,
-                "kubernetes.URL": URL, "kubernetes.NamedFormat": NamedFormat}.get(t[1]) is tv
+                "kubernetes.URL": URL, "kubernetes.NamedFormat": NamedFormat}.get(t.name) is tv
     return False
