@@ -31,16 +31,16 @@ SEMVER_FORMAT = ("a version has three numbers, MAJOR.MINOR.PATCH, optionally wit
 
 def no_overload(message: str) -> tuple[str, list[str]] | None:
     """(cel-go's operator function, the operand types) of a "found no matching overload" error."""
-    m = _NO_OVERLOAD.search(message)
-    return (m.group(1), [t.strip() for t in m.group(2).split(",")]) if m else None
+    match = _NO_OVERLOAD.search(message)
+    return (match.group(1), [t.strip() for t in match.group(2).split(",")]) if match else None
 
 
 def compile_hint(message: str) -> str | None:
     """Advice for a compile error of cel-go (``message`` is its text)."""
-    m = _NO_OVERLOAD.search(message)
-    if m:
-        op = m.group(1)
-        types = [t.strip() for t in m.group(2).split(",")]
+    match = _NO_OVERLOAD.search(message)
+    if match:
+        op = match.group(1)
+        types = [t.strip() for t in match.group(2).split(",")]
         opaque = [t for t in types if t in (_QUANTITY, _SEMVER)]
         if op in _ORDERING and opaque:
             one, what, fn = ("quantity", "quantities", "quantity") if opaque[0] == _QUANTITY else \

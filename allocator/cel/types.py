@@ -67,18 +67,18 @@ def type_of(denoted: CelType) -> CelType:
     return CelType("type", (denoted,))
 
 
-def fmt(t: CelType) -> str:
-    kind = t.kind
+def fmt(cel_type: CelType) -> str:
+    kind = cel_type.kind
     if kind == "list":
-        return f"list({fmt(t.elem)})"
+        return f"list({fmt(cel_type.elem)})"
     if kind == "map":
-        return f"map({fmt(t.key)}, {fmt(t.value)})"
+        return f"map({fmt(cel_type.key)}, {fmt(cel_type.value)})"
     if kind == "opt":
-        return f"optional_type({fmt(t.elem)})"
+        return f"optional_type({fmt(cel_type.elem)})"
     if kind == "type":
-        return f"type({fmt(t.elem)})"
+        return f"type({fmt(cel_type.elem)})"
     if kind in ("obj", "param"):
-        return t.name
+        return cel_type.name
     if kind == "error":
         return "*error*"
     return kind
@@ -113,18 +113,18 @@ def _split_top(text: str) -> list[str]:
     return parts
 
 
-def is_dyn(t: CelType) -> bool:
-    return t.kind in ("dyn", "any", "error")
+def is_dyn(cel_type: CelType) -> bool:
+    return cel_type.kind in ("dyn", "any", "error")
 
 
-def substitute(t: CelType, bindings: dict) -> CelType:
+def substitute(cel_type: CelType, bindings: dict) -> CelType:
     """``t`` with its type parameters replaced by their ``bindings`` (an unbound one by ``FREE``)."""
-    if t.kind == "param":
-        bound = bindings.get(t.name)
+    if cel_type.kind == "param":
+        bound = bindings.get(cel_type.name)
         return substitute(bound, bindings) if bound is not None else FREE
-    if t.params:
-        return CelType(t.kind, tuple(substitute(param, bindings) for param in t.params))
-    return t
+    if cel_type.params:
+        return CelType(cel_type.kind, tuple(substitute(param, bindings) for param in cel_type.params))
+    return cel_type
 
 
 def assignable(formal: CelType, actual: CelType, bindings: dict) -> bool:
@@ -184,8 +184,8 @@ def most_general(first: CelType, second: CelType) -> CelType:
     return first if less_specific(first, second) else second
 
 
-def has_free(t: CelType) -> bool:
-    return t == FREE or any(has_free(param) for param in t.params)
+def has_free(cel_type: CelType) -> bool:
+    return cel_type == FREE or any(has_free(param) for param in cel_type.params)
 
 
 def join(first: CelType, second: CelType) -> CelType | None:

@@ -21,31 +21,31 @@ from allocator.cel.values import (
 )
 
 
-def _div_int(a, b):
-    if b == 0:
+def _div_int(dividend, divisor):
+    if divisor == 0:
         raise CELError("division by zero")
-    if a == INT64_MIN and b == -1:
+    if dividend == INT64_MIN and divisor == -1:
         raise CELError("integer overflow")
-    q = abs(a) // abs(b)
-    return q if (a >= 0) == (b >= 0) else -q
+    quotient = abs(dividend) // abs(divisor)
+    return quotient if (dividend >= 0) == (divisor >= 0) else -quotient
 
 
-def _mod_int(a, b):
-    if b == 0:
+def _mod_int(dividend, divisor):
+    if divisor == 0:
         raise CELError("modulus by zero")
-    if a == INT64_MIN and b == -1:
+    if dividend == INT64_MIN and divisor == -1:
         raise CELError("integer overflow")
-    r = abs(a) % abs(b)
-    return r if a >= 0 else -r
+    remainder = abs(dividend) % abs(divisor)
+    return remainder if dividend >= 0 else -remainder
 
 
-def _div_double(a, b):
+def _div_double(dividend, divisor):
     try:
-        return a / b
+        return dividend / divisor
     except ZeroDivisionError:
-        if a == 0 or math.isnan(a):
+        if dividend == 0 or math.isnan(dividend):
             return math.nan
-        return math.copysign(math.inf, a) * math.copysign(1.0, b)
+        return math.copysign(math.inf, dividend) * math.copysign(1.0, divisor)
 
 
 decl("_+_", ["int", "int"], "int", lambda a, b: check_int(a + b))
@@ -77,17 +77,17 @@ decl("!_", ["bool"], "bool", lambda a: not a)
 _CMP = {"_<_": lambda c: c < 0, "_<=_": lambda c: c <= 0, "_>_": lambda c: c > 0, "_>=_": lambda c: c >= 0}
 
 
-def _cmp(a, b):
-    if isinstance(a, float) and math.isnan(a) or isinstance(b, float) and math.isnan(b):
+def _cmp(left, right):
+    if isinstance(left, float) and math.isnan(left) or isinstance(right, float) and math.isnan(right):
         return None
-    return (a > b) - (a < b)
+    return (left > right) - (left < right)
 
 
 for _op, _test in _CMP.items():
     def _mk(test):
-        def f(a, b):
-            c = _cmp(a, b)
-            return False if c is None else test(c)
+        def f(left, right):
+            order = _cmp(left, right)
+            return False if order is None else test(order)
         return f
     for _t in ("int", "uint", "double", "string", "bytes", "bool"):
         decl(_op, [_t, _t], "bool", _mk(_test))
@@ -99,13 +99,13 @@ decl("_==_", ["A", "A"], "bool", cel_equal, oid="equals")
 decl("_!=_", ["A", "A"], "bool", lambda a, b: not equal_is_true(a, b), oid="not_equals")
 
 
-def in_list(v, lst):
+def in_list(value, lst):
     # cel-go's list Contains: the element on the left, a failed comparison is "not this one".
-    return any(equal_is_true(v, x) for x in lst)
+    return any(equal_is_true(value, x) for x in lst)
 
 
-def _in_map(k, m):
-    return map_lookup(m, k)[0]
+def _in_map(key, mapping):
+    return map_lookup(mapping, key)[0]
 
 
 decl("@in", ["A", "list(A)"], "bool", in_list, oid="in_list")

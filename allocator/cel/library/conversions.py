@@ -24,8 +24,8 @@ from allocator.kube.quantity import Quantity
 from allocator.kube.semver import Version
 
 
-def _size(v):
-    return len(v)
+def _size(value):
+    return len(value)
 
 
 for _t in ("string", "bytes", "list(A)", "map(K, V)"):
@@ -33,18 +33,18 @@ for _t in ("string", "bytes", "list(A)", "map(K, V)"):
     decl("size", [_t], "int", _size, member=True)
 
 
-def _to_int(v):
-    t = type(v)
-    if t is int:
-        return v
-    if t is UInt:
-        return check_int(int(v))
-    if t is float:
-        if math.isnan(v) or math.isinf(v) or v <= -9.223372036854776e18 or v >= 9.223372036854776e18:
+def _to_int(value):
+    kind = type(value)
+    if kind is int:
+        return value
+    if kind is UInt:
+        return check_int(int(value))
+    if kind is float:
+        if math.isnan(value) or math.isinf(value) or value <= -9.223372036854776e18 or value >= 9.223372036854776e18:
             raise CELError("integer overflow")
-        return int(v)
-    if t is str:
-        return _parse_decimal(v, "int", INT64_MIN, INT64_MAX)
+        return int(value)
+    if kind is str:
+        return _parse_decimal(value, "int", INT64_MIN, INT64_MAX)
     raise CELError("no such overload")
 
 
@@ -60,72 +60,72 @@ def _parse_decimal(text, type_name, low, high):
     raise CELError(f"type conversion error from 'string' to '{type_name}'")
 
 
-def _to_uint(v):
-    t = type(v)
-    if t is str:
-        return _parse_decimal(v, "uint", 0, (1 << 64) - 1)
-    if t is float:
-        if math.isnan(v) or v < 0 or v >= 1.8446744073709552e19:
+def _to_uint(value):
+    kind = type(value)
+    if kind is str:
+        return _parse_decimal(value, "uint", 0, (1 << 64) - 1)
+    if kind is float:
+        if math.isnan(value) or value < 0 or value >= 1.8446744073709552e19:
             raise CELError("unsigned integer overflow")
-        return UInt(int(v))
-    return check_uint(int(v))
+        return UInt(int(value))
+    return check_uint(int(value))
 
 
-def _to_double(v):
-    if type(v) is str:
+def _to_double(value):
+    if type(value) is str:
         try:
-            if v.strip() != v or "_" in v:  # Python accepts these, Go's ParseFloat does not
-                raise ValueError(v)
-            return float(v)
+            if value.strip() != value or "_" in value:  # Python accepts these, Go's ParseFloat does not
+                raise ValueError(value)
+            return float(value)
         except ValueError:
             raise CELError("type conversion error from 'string' to 'double'") from None
-    return float(v)
+    return float(value)
 
 
-def format_double(v: float) -> str:
-    if math.isnan(v):
+def format_double(value: float) -> str:
+    if math.isnan(value):
         return "NaN"
-    if math.isinf(v):
-        return "+Inf" if v > 0 else "-Inf"
-    r = repr(v)
-    if "e" in r:
-        mant, exp = r.split("e")
+    if math.isinf(value):
+        return "+Inf" if value > 0 else "-Inf"
+    text = repr(value)
+    if "e" in text:
+        mant, exp = text.split("e")
         if mant.endswith(".0"):
             mant = mant[:-2]
         sign = exp[0] if exp[0] in "+-" else "+"
         digits = exp.lstrip("+-").rjust(2, "0")
         return f"{mant}e{sign}{digits}"
-    if r.endswith(".0"):
-        r = r[:-2]
-    return r
+    if text.endswith(".0"):
+        text = text[:-2]
+    return text
 
 
-def to_string(v):
-    t = type(v)
-    if t is str:
-        return v
-    if t is bool:
-        return "true" if v else "false"
-    if t is int or t is UInt:
-        return str(int(v))
-    if t is float:
-        return format_double(v)
-    if t is bytes:
+def to_string(value):
+    kind = type(value)
+    if kind is str:
+        return value
+    if kind is bool:
+        return "true" if value else "false"
+    if kind is int or kind is UInt:
+        return str(int(value))
+    if kind is float:
+        return format_double(value)
+    if kind is bytes:
         try:
-            return v.decode("utf-8")
+            return value.decode("utf-8")
         except UnicodeDecodeError:
             raise CELError("invalid UTF-8 in bytes, cannot convert to string") from None
-    if t in (IP, CIDR, Quantity, Version):
-        return str(v)
+    if kind in (IP, CIDR, Quantity, Version):
+        return str(value)
     raise CELError("no such overload")
 
 
-def _to_bool(v):
-    if type(v) is bool:
-        return v
-    if v in ("1", "t", "T", "TRUE", "true", "True"):
+def _to_bool(value):
+    if type(value) is bool:
+        return value
+    if value in ("1", "t", "T", "TRUE", "true", "True"):
         return True
-    if v in ("0", "f", "F", "FALSE", "false", "False"):
+    if value in ("0", "f", "F", "FALSE", "false", "False"):
         return False
     raise CELError("type conversion error from 'string' to 'bool'")
 

@@ -39,22 +39,22 @@ def decl(fn, args, result, impl, *, member=False, oid=None, charge=None, gate=No
     return ov
 
 
-def check_int(v):
-    if v < INT64_MIN or v > INT64_MAX:
+def check_int(value):
+    if value < INT64_MIN or value > INT64_MAX:
         raise CELError("integer overflow")
-    return v
+    return value
 
 
-def check_uint(v):
-    if v < 0 or v > UINT64_MAX:
+def check_uint(value):
+    if value < 0 or value > UINT64_MAX:
         raise CELError("unsigned integer overflow")
-    return UInt(v)
+    return UInt(value)
 
 
-def check_str(s):
-    if len(s) > MAX_STRING:
+def check_str(text):
+    if len(text) > MAX_STRING:
         raise CELError("operation cancelled: actual cost limit exceeded")
-    return s
+    return text
 
 
 def size_charge(*idx):

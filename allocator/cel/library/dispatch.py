@@ -16,37 +16,37 @@ from allocator.kube.quantity import Quantity
 from allocator.kube.semver import Version
 
 
-def value_matches(t, v) -> bool:
+def value_matches(cel_type, value) -> bool:
     """Does runtime value v belong to static type t (used for runtime overload dispatch)?"""
-    k = t.kind
-    if k in ("dyn", "any", "param", "error"):
+    kind = cel_type.kind
+    if kind in ("dyn", "any", "param", "error"):
         return True
-    tv = type(v)
-    if k == "int":
+    tv = type(value)
+    if kind == "int":
         return tv is int
-    if k == "uint":
+    if kind == "uint":
         return tv is UInt
-    if k == "double":
+    if kind == "double":
         return tv is float
-    if k == "bool":
+    if kind == "bool":
         return tv is bool
-    if k == "string":
+    if kind == "string":
         return tv is str
-    if k == "bytes":
+    if kind == "bytes":
         return tv is bytes
-    if k == "null_type":
-        return v is None
-    if k == "list":
+    if kind == "null_type":
+        return value is None
+    if kind == "list":
         return tv is list or tv is tuple
-    if k == "map":
-        return isinstance(v, dict)
-    if k == "opt":
+    if kind == "map":
+        return isinstance(value, dict)
+    if kind == "opt":
         return tv is Optional
-    if k == "type":
+    if kind == "type":
         return tv is TypeValue
-    if k == "obj":
+    if kind == "obj":
         if tv is QuantityRef:
             tv = Quantity
         return {"kubernetes.Quantity": Quantity, "kubernetes.Semver": Version, "net.IP": IP, "net.CIDR": CIDR,
-                "kubernetes.URL": URL, "kubernetes.NamedFormat": NamedFormat}.get(t.name) is tv
+                "kubernetes.URL": URL, "kubernetes.NamedFormat": NamedFormat}.get(cel_type.name) is tv
     return False

@@ -13,8 +13,8 @@ from allocator.cel.values import (
 
 def _includes(target, arg):
     if isinstance(target, (list, tuple)):
-        for i, item in enumerate(target):
-            if i >= 48:
+        for index, item in enumerate(target):
+            if index >= 48:
                 raise CELError("'includes' function cannot be applied to lists longer than 48 values")
             try:
                 if cel_equal(item, arg):

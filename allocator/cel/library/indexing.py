@@ -15,39 +15,39 @@ from allocator.cel.values import (
 )
 
 
-def index_value(c, k):
-    if isinstance(c, (list, tuple)):
-        tk = type(k)
+def index_value(container, key):
+    if isinstance(container, (list, tuple)):
+        tk = type(key)
         if tk is float:
-            if not k.is_integer():
-                raise CELError(f"unsupported index value {k} in list")
-            k = int(k)
+            if not key.is_integer():
+                raise CELError(f"unsupported index value {key} in list")
+            key = int(key)
         elif tk is not int and tk is not UInt:
             raise CELError("no such overload")
-        if k < 0 or k >= len(c):
-            raise CELError(f"index out of bounds: {k}")
-        return c[k]
-    if isinstance(c, dict):
-        found, v = map_lookup(c, k)
+        if key < 0 or key >= len(container):
+            raise CELError(f"index out of bounds: {key}")
+        return container[key]
+    if isinstance(container, dict):
+        found, value = map_lookup(container, key)
         if not found:
-            default = getattr(c, "default", None)
+            default = getattr(container, "default", None)
             if default is not None:
                 return default
-            raise CELError(f"no such key: {format_key(k)}")
-        return v
+            raise CELError(f"no such key: {format_key(key)}")
+        return value
     raise CELError("no such overload")
 
 
-def opt_index(c, k):
-    if isinstance(c, Optional):
-        if not c.present:
+def opt_index(container, key):
+    if isinstance(container, Optional):
+        if not container.present:
             return NONE
-        c = c.value
+        container = container.value
     try:
-        if isinstance(c, dict):
-            found, v = map_lookup(c, k)
-            return Optional(v, True) if found else NONE
-        return Optional(index_value(c, k), True)
+        if isinstance(container, dict):
+            found, value = map_lookup(container, key)
+            return Optional(value, True) if found else NONE
+        return Optional(index_value(container, key), True)
     except CELError as e:
         if str(e).startswith("index out of bounds"):
             return NONE

@@ -37,10 +37,10 @@ def _is_sorted(lst):
     return all(_lt_or_eq(lst[i], lst[i + 1]) for i in range(len(lst) - 1))
 
 
-def _lt_or_eq(a, b):
-    if isinstance(a, (Quantity, Version)):
-        return a.compare(b) <= 0 if isinstance(a, Version) else a.cmp(b) <= 0
-    return a <= b
+def _lt_or_eq(left, right):
+    if isinstance(left, (Quantity, Version)):
+        return left.compare(right) <= 0 if isinstance(left, Version) else left.cmp(right) <= 0
+    return left <= right
 
 
 def _sum(lst):
@@ -72,17 +72,17 @@ def _min_max(pick_min):
     return f
 
 
-def _list_index_of(lst, v):
-    for i, x in enumerate(lst):
-        if equal_is_true(x, v):
-            return i
+def _list_index_of(lst, value):
+    for index, x in enumerate(lst):
+        if equal_is_true(x, value):
+            return index
     return -1
 
 
-def _list_last_index_of(lst, v):
-    for i in range(len(lst) - 1, -1, -1):
-        if equal_is_true(lst[i], v):
-            return i
+def _list_last_index_of(lst, value):
+    for index in range(len(lst) - 1, -1, -1):
+        if equal_is_true(lst[index], value):
+            return index
     return -1
 
 
@@ -96,12 +96,12 @@ decl("lastIndexOf", ["list(A)", "A"], "int", _list_last_index_of, member=True)
 
 
 # --------------------------------------------------------------------------- cel-go lists extension
-def _range(n):
-    if n < 0:
+def _range(count):
+    if count < 0:
         return []
-    if n > 1_000_000:
+    if count > 1_000_000:
         raise CELError("operation cancelled: actual cost limit exceeded")
-    return list(range(n))
+    return list(range(count))
 
 
 def _distinct(lst):
@@ -154,8 +154,8 @@ decl("last", ["list(A)"], "optional_type(A)", lambda lst: Optional(lst[-1], True
 
 
 # --------------------------------------------------------------------------- sets
-def _sets_contains(a, b):
-    return all(in_list(x, a) for x in b)
+def _sets_contains(container, contained):
+    return all(in_list(x, container) for x in contained)
 
 
 decl("sets.contains", ["list(A)", "list(A)"], "bool", _sets_contains,

@@ -35,13 +35,13 @@ def _format_named(name):
     return Optional(NamedFormat(name), True) if name in _FORMATS else NONE
 
 
-def _validate(f, s):
-    pattern, max_len = _FORMATS[f.name]
+def _validate(named, text):
+    pattern, max_len = _FORMATS[named.name]
     errs = []
-    if len(s) > max_len:
+    if len(text) > max_len:
         errs.append(f"must be no more than {max_len} characters")
-    if not re2.search(pattern, s):
-        errs.append(f"must be a valid {f.name}")
+    if not re2.search(pattern, text):
+        errs.append(f"must be a valid {named.name}")
     return Optional(errs, True) if errs else NONE
 
 

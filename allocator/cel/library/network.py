@@ -14,45 +14,45 @@ from allocator.cel.values import (
 )
 
 
-def _parse_ip(s):
-    if "%" in s:
-        raise CELError(f"IP Address {s!r} with zone value is not allowed".replace("'", '"'))
+def _parse_ip(text):
+    if "%" in text:
+        raise CELError(f"IP Address {text!r} with zone value is not allowed".replace("'", '"'))
     try:
-        a = ipaddress.ip_address(s)
+        address = ipaddress.ip_address(text)
     except ValueError:
-        raise CELError(f'IP Address "{s}" parse error during conversion from string: ParseAddr("{s}"): '
+        raise CELError(f'IP Address "{text}" parse error during conversion from string: ParseAddr("{text}"): '
                        "unable to parse IP") from None
-    if isinstance(a, ipaddress.IPv6Address) and a.ipv4_mapped is not None and "." in s:
-        raise CELError(f'IPv4-mapped IPv6 address "{s}" is not allowed')
-    return IP(a)
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None and "." in text:
+        raise CELError(f'IPv4-mapped IPv6 address "{text}" is not allowed')
+    return IP(address)
 
 
-def _is_ip(s):
+def _is_ip(text):
     try:
-        _parse_ip(s)
+        _parse_ip(text)
     except CELError:
         return False
     return True
 
 
-def _parse_cidr(s):
-    addr_s, sep, plen = s.partition("/")
+def _parse_cidr(text):
+    addr_s, sep, plen = text.partition("/")
     if not sep:
-        raise CELError(f'network address parse error during conversion from string: network address "{s}" '
+        raise CELError(f'network address parse error during conversion from string: network address "{text}" '
                        "must have a prefix length")
     ip = _parse_ip(addr_s).addr
     try:
-        p = int(plen)
-        net = ipaddress.ip_network(f"{ip}/{p}", strict=False)
+        prefix = int(plen)
+        net = ipaddress.ip_network(f"{ip}/{prefix}", strict=False)
     except ValueError:
-        raise CELError(f'network address parse error during conversion from string: netip.ParsePrefix("{s}"): '
+        raise CELError(f'network address parse error during conversion from string: netip.ParsePrefix("{text}"): '
                        "bad bits after slash") from None
     return CIDR(ip, net)
 
 
-def _is_cidr(s):
+def _is_cidr(text):
     try:
-        _parse_cidr(s)
+        _parse_cidr(text)
     except CELError:
         return False
     return True
@@ -63,24 +63,24 @@ def _family(ip):
 
 
 def _is_global_unicast(ip):
-    a = ip.addr
-    if a.is_multicast or a.is_loopback or a.is_link_local or a.is_unspecified:
+    address = ip.addr
+    if address.is_multicast or address.is_loopback or address.is_link_local or address.is_unspecified:
         return False
-    if a.version == 4 and a == ipaddress.ip_address("255.255.255.255"):
+    if address.version == 4 and address == ipaddress.ip_address("255.255.255.255"):
         return False
     return True
 
 
-def _contains_ip(c, ip):
+def _contains_ip(cidr, ip):
     if isinstance(ip, str):
         ip = _parse_ip(ip)
-    return ip.addr.version == c.net.version and ip.addr in c.net
+    return ip.addr.version == cidr.net.version and ip.addr in cidr.net
 
 
-def _contains_cidr(c, other):
+def _contains_cidr(cidr, other):
     if isinstance(other, str):
         other = _parse_cidr(other)
-    return other.net.version == c.net.version and other.net.subnet_of(c.net)
+    return other.net.version == cidr.net.version and other.net.subnet_of(cidr.net)
 
 
 decl("ip", ["string"], "net.IP", _parse_ip)

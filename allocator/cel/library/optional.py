@@ -16,24 +16,24 @@ decl("optional.of", ["A"], "optional_type(A)", lambda v: Optional(v, True))
 decl("optional.none", [], "optional_type(T)", lambda: NONE)
 
 
-def _is_zero(v):
-    if v is None or v is False:
+def _is_zero(value):
+    if value is None or value is False:
         return True
-    t = type(v)
-    if t in (int, UInt, float):
-        return v == 0
-    if t in (str, bytes, list, dict):
-        return len(v) == 0
+    kind = type(value)
+    if kind in (int, UInt, float):
+        return value == 0
+    if kind in (str, bytes, list, dict):
+        return len(value) == 0
     return False
 
 
 decl("optional.ofNonZeroValue", ["A"], "optional_type(A)", lambda v: NONE if _is_zero(v) else Optional(v, True))
 
 
-def _opt_value(o):
-    if not o.present:
+def _opt_value(optional):
+    if not optional.present:
         raise CELError("optional.none() dereference")
-    return o.value
+    return optional.value
 
 
 decl("hasValue", ["optional_type(A)"], "bool", lambda o: o.present, member=True)

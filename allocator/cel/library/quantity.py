@@ -12,26 +12,26 @@ from allocator.cel.values import (
 from allocator.kube.quantity import Quantity
 
 
-def _quantity(s):
+def _quantity(text):
     try:
-        return Quantity.parse(s)
+        return Quantity.parse(text)
     except ValueError as e:
         raise CELError(str(e)) from None
 
 
-def _is_quantity(s):
+def _is_quantity(text):
     try:
-        Quantity.parse(s)
+        Quantity.parse(text)
     except ValueError:
         return False
     return True
 
 
-def _as_integer(q):
-    v = q.as_integer()
-    if v is None:
+def _as_integer(quantity):
+    value = quantity.as_integer()
+    if value is None:
         raise CELError("cannot convert value to integer")
-    return v
+    return value
 
 
 decl("quantity", ["string"], "kubernetes.Quantity", _quantity, oid="string_to_quantity")

@@ -11,9 +11,9 @@ from allocator.cel.values import (
 from allocator.kube.semver import Version
 
 
-def _semver(s, normalize=False):
+def _semver(text, normalize=False):
     try:
-        return Version.parse(s, normalize)
+        return Version.parse(text, normalize)
     except ValueError as e:
         raise CELError(str(e)) from None
 

@@ -32,21 +32,21 @@ _RE2_OPTIONS.log_errors = False
 
 
 def compile_regex(pattern: str):
-    r = _REGEX_CACHE.get(pattern)
-    if r is None:
+    compiled = _REGEX_CACHE.get(pattern)
+    if compiled is None:
         try:
-            r = re2.compile(pattern, _RE2_OPTIONS)
+            compiled = re2.compile(pattern, _RE2_OPTIONS)
         except re2.error as e:
             msg = e.args[0].decode() if e.args and isinstance(e.args[0], bytes) else str(e)
             raise CELError(f"error parsing regexp: {msg}") from None
         if len(_REGEX_CACHE) > 512:
             _REGEX_CACHE.clear()
-        _REGEX_CACHE[pattern] = r
-    return r
+        _REGEX_CACHE[pattern] = compiled
+    return compiled
 
 
-def _matches(s, p):
-    return _regex(p).search(s) is not None
+def _matches(text, pattern):
+    return _regex(pattern).search(text) is not None
 
 
 def _regex_charge(args):
@@ -60,15 +60,15 @@ decl("startsWith", ["string", "string"], "bool", lambda s, x: s.startswith(x), m
 decl("endsWith", ["string", "string"], "bool", lambda s, x: s.endswith(x), member=True)
 
 
-def _find(s, p):
-    m = _regex(p).search(s)
-    return m.group(0) if m else ""
+def _find(text, pattern):
+    match = _regex(pattern).search(text)
+    return match.group(0) if match else ""
 
 
-def _find_all(s, p, limit=-1):
+def _find_all(text, pattern, limit=-1):
     if limit == 0:
         return []
-    out = [m.group(0) for m in _regex(p).finditer(s)]
+    out = [m.group(0) for m in _regex(pattern).finditer(text)]
     return out if limit < 0 else out[:limit]
 
 
@@ -77,62 +77,62 @@ decl("findAll", ["string", "string"], "list(string)", _find_all, member=True, ch
 decl("findAll", ["string", "string", "int"], "list(string)", _find_all, member=True, charge=_regex_charge)
 
 
-def _char_at(s, i):
-    if i < 0 or i > len(s):
-        raise CELError(f"index out of range: {i}")
-    return s[i:i + 1]
+def _char_at(text, index):
+    if index < 0 or index > len(text):
+        raise CELError(f"index out of range: {index}")
+    return text[index:index + 1]
 
 
-def _index_of(s, sub, start=0):
-    if start < 0 or start > len(s):
+def _index_of(text, sub, start=0):
+    if start < 0 or start > len(text):
         raise CELError(f"index out of range: {start}")
-    return s.find(sub, start)
+    return text.find(sub, start)
 
 
-def _last_index_of(s, sub, end=None):
+def _last_index_of(text, sub, end=None):
     if end is None:
-        return s.rfind(sub)
-    if end < 0 or end > len(s):
+        return text.rfind(sub)
+    if end < 0 or end > len(text):
         raise CELError(f"index out of range: {end}")
-    return s.rfind(sub, 0, end + len(sub))
+    return text.rfind(sub, 0, end + len(sub))
 
 
-def _lower_ascii(s):
-    return "".join(c.lower() if "A" <= c <= "Z" else c for c in s)
+def _lower_ascii(text):
+    return "".join(c.lower() if "A" <= c <= "Z" else c for c in text)
 
 
-def _upper_ascii(s):
-    return "".join(c.upper() if "a" <= c <= "z" else c for c in s)
+def _upper_ascii(text):
+    return "".join(c.upper() if "a" <= c <= "z" else c for c in text)
 
 
-def _replace(s, old, new, n=-1):
-    if old == "" and len(s) * max(1, len(new)) > MAX_STRING:
+def _replace(text, old, new, count=-1):
+    if old == "" and len(text) * max(1, len(new)) > MAX_STRING:
         raise CELError("operation cancelled: actual cost limit exceeded")
-    r = s.replace(old, new) if n < 0 else s.replace(old, new, n)
-    return check_str(r)
+    replaced = text.replace(old, new) if count < 0 else text.replace(old, new, count)
+    return check_str(replaced)
 
 
-def _split(s, sep, n=-1):
-    if n == 0:
+def _split(text, sep, count=-1):
+    if count == 0:
         return []
     if sep == "":
-        parts = list(s)
-        if n > 0 and len(parts) > n:
-            parts = parts[: n - 1] + ["".join(parts[n - 1:])]
+        parts = list(text)
+        if count > 0 and len(parts) > count:
+            parts = parts[: count - 1] + ["".join(parts[count - 1:])]
         return parts
-    return s.split(sep) if n < 0 else s.split(sep, n - 1)
+    return text.split(sep) if count < 0 else text.split(sep, count - 1)
 
 
-def _substring(s, start, end=None):
+def _substring(text, start, end=None):
     if end is None:
-        end = len(s)
-    if start < 0 or start > len(s):
+        end = len(text)
+    if start < 0 or start > len(text):
         raise CELError(f"index out of range: {start}")
-    if end < 0 or end > len(s):
+    if end < 0 or end > len(text):
         raise CELError(f"index out of range: {end}")
     if start > end:
         raise CELError(f"invalid substring range. start: {start}, end: {end}")
-    return s[start:end]
+    return text[start:end]
 
 
 _UNICODE_SPACE = "\t\n\v\f\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a" \
@@ -146,18 +146,18 @@ def _join(lst, sep=""):
     return check_str(sep.join(lst))
 
 
-def _quote(s):
+def _quote(text):
     out = ['"']
-    for c in s:
-        if c == '"':
+    for char in text:
+        if char == '"':
             out.append('\\"')
-        elif c == "\\":
+        elif char == "\\":
             out.append("\\\\")
-        elif c in "\a\b\f\n\r\t\v":
+        elif char in "\a\b\f\n\r\t\v":
             out.append({"\a": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t",
-                        "\v": "\\v"}[c])
+                        "\v": "\\v"}[char])
         else:
-            out.append(c)
+            out.append(char)
     out.append('"')
     return "".join(out)
 
@@ -182,56 +182,56 @@ decl("strings.quote", ["string"], "string", _quote)
 
 
 def _format_arg(verb, arg, precision):
-    t = type(arg)
+    kind = type(arg)
     if verb == "s":
-        if t in (list, tuple):
+        if kind in (list, tuple):
             return "[" + ", ".join(_format_arg("s", x, None) for x in arg) + "]"
         if isinstance(arg, dict):
-            items = sorted(((_format_arg("s", k, None), _format_arg("s", v, None)) for k, v in arg.items()))
-            return "{" + ", ".join(f"{k}: {v}" for k, v in items) + "}"
+            items = sorted(((_format_arg("s", k, None), _format_arg("s", number, None)) for k, number in arg.items()))
+            return "{" + ", ".join(f"{k}: {number}" for k, number in items) + "}"
         if arg is None:
             return "null"
-        if t is TypeValue:
+        if kind is TypeValue:
             return arg.name
-        if t is Optional:
+        if kind is Optional:
             return f"optional.of({_format_arg('s', arg.value, None)})" if arg.present else "optional.none()"
         return to_string(arg)
     if verb == "d":
-        if t is bool or t not in (int, UInt, float) or (t is float and not (math.isnan(arg) or math.isinf(arg))):
+        if kind is bool or kind not in (int, UInt, float) or (kind is float and not (math.isnan(arg) or math.isinf(arg))):
             raise CELError(f"error during formatting: decimal clause can only be used on integers, was given "
                            f"{type_name(arg)}")
-        return str(int(arg)) if t is not float else format_double(arg)
+        return str(int(arg)) if kind is not float else format_double(arg)
     if verb in "fe":
-        if t not in (int, UInt, float) or t is bool:
+        if kind not in (int, UInt, float) or kind is bool:
             raise CELError(f"error during formatting: fixed-point clause can only be used on doubles, was given "
                            f"{type_name(arg)}")
-        p = 6 if precision is None else precision
-        v = float(arg)
-        if math.isnan(v):
+        digits = 6 if precision is None else precision
+        number = float(arg)
+        if math.isnan(number):
             return "NaN"
-        if math.isinf(v):
-            return "Infinity" if v > 0 else "-Infinity"
-        return f"{v:.{p}{verb}}"
+        if math.isinf(number):
+            return "Infinity" if number > 0 else "-Infinity"
+        return f"{number:.{digits}{verb}}"
     if verb in "xX":
-        if t is str:
-            r = arg.encode().hex()
-        elif t is bytes:
-            r = arg.hex()
-        elif t in (int, UInt):
-            r = format(arg, "x") if arg >= 0 else "-" + format(-arg, "x")
+        if kind is str:
+            text = arg.encode().hex()
+        elif kind is bytes:
+            text = arg.hex()
+        elif kind in (int, UInt):
+            text = format(arg, "x") if arg >= 0 else "-" + format(-arg, "x")
         else:
             raise CELError("error during formatting: only integers, byte buffers, and strings can be formatted "
                            f"as hex, was given {type_name(arg)}")
-        return r.upper() if verb == "X" else r
+        return text.upper() if verb == "X" else text
     if verb == "o":
-        if t not in (int, UInt):
+        if kind not in (int, UInt):
             raise CELError(f"error during formatting: octal clause can only be used on integers, was given "
                            f"{type_name(arg)}")
         return format(arg, "o") if arg >= 0 else "-" + format(-arg, "o")
     if verb == "b":
-        if t is bool:
+        if kind is bool:
             return "1" if arg else "0"
-        if t not in (int, UInt):
+        if kind not in (int, UInt):
             raise CELError(f"error during formatting: only integers and bools can be formatted as binary, was "
                            f"given {type_name(arg)}")
         return format(arg, "b") if arg >= 0 else "-" + format(-arg, "b")
@@ -240,31 +240,31 @@ def _format_arg(verb, arg, precision):
 
 def _format(fmt_str, args):
     out = []
-    i = 0
-    n = len(fmt_str)
+    index = 0
+    length = len(fmt_str)
     argi = 0
-    while i < n:
-        c = fmt_str[i]
-        if c != "%":
-            out.append(c)
-            i += 1
+    while index < length:
+        char = fmt_str[index]
+        if char != "%":
+            out.append(char)
+            index += 1
             continue
-        i += 1
-        if i < n and fmt_str[i] == "%":
+        index += 1
+        if index < length and fmt_str[index] == "%":
             out.append("%")
-            i += 1
+            index += 1
             continue
         precision = None
-        if i < n and fmt_str[i] == ".":
-            j = i + 1
-            while j < n and fmt_str[j].isdigit():
-                j += 1
-            precision = int(fmt_str[i + 1:j] or "0")
-            i = j
-        if i >= n:
+        if index < length and fmt_str[index] == ".":
+            end = index + 1
+            while end < length and fmt_str[end].isdigit():
+                end += 1
+            precision = int(fmt_str[index + 1:end] or "0")
+            index = end
+        if index >= length:
             raise CELError("could not parse formatting clause: unexpected end of string")
-        verb = fmt_str[i]
-        i += 1
+        verb = fmt_str[index]
+        index += 1
         if argi >= len(args):
             raise CELError(f"index {argi} out of range")
         out.append(_format_arg(verb, args[argi], precision))

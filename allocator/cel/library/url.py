@@ -13,34 +13,34 @@ from allocator.cel.values import (
 )
 
 
-def _parse_url(s):
+def _parse_url(text):
     try:
-        p = urllib.parse.urlsplit(s)
+        parts = urllib.parse.urlsplit(text)
     except ValueError:
-        p = None
-    if p is None or not p.scheme or (not p.netloc and not p.path.startswith("/")) or " " in s:
-        if p is None or not (s.startswith("/") or p.scheme):
-            raise CELError(f"URL parse error during conversion from string: parse \"{s}\": invalid URI for request")
-    hostname = p.hostname or ""
+        parts = None
+    if parts is None or not parts.scheme or (not parts.netloc and not parts.path.startswith("/")) or " " in text:
+        if parts is None or not (text.startswith("/") or parts.scheme):
+            raise CELError(f"URL parse error during conversion from string: parse \"{text}\": invalid URI for request")
+    hostname = parts.hostname or ""
     try:
-        port = str(p.port) if p.port is not None else ""
+        port = str(parts.port) if parts.port is not None else ""
     except ValueError:
-        raise CELError(f"URL parse error during conversion from string: parse \"{s}\": invalid port") from None
-    host = p.netloc.rpartition("@")[2]
-    return URL(s, p.scheme, host, hostname.strip("[]"), port, p.path, p.query)
+        raise CELError(f"URL parse error during conversion from string: parse \"{text}\": invalid port") from None
+    host = parts.netloc.rpartition("@")[2]
+    return URL(text, parts.scheme, host, hostname.strip("[]"), port, parts.path, parts.query)
 
 
-def _is_url(s):
+def _is_url(text):
     try:
-        _parse_url(s)
+        _parse_url(text)
     except CELError:
         return False
     return True
 
 
-def _query(u):
+def _query(parsed):
     out: dict[str, list[str]] = {}
-    for k, v in urllib.parse.parse_qsl(u.query, keep_blank_values=True):
+    for k, v in urllib.parse.parse_qsl(parsed.query, keep_blank_values=True):
         out.setdefault(k, []).append(v)
     return out
 
