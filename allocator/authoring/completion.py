@@ -429,18 +429,13 @@ CEL_DOCS = {
 
 
 def _type_text(t) -> str:
-    if isinstance(t, tuple):
-        head, *rest = t
-        if head == "obj":
-            return rest[0]
-        if head == "param":
-            return rest[0]
-        if head == "opt":
-            return f"optional({_type_text(rest[0])})"
-        if not rest:
-            return head
-        return f"{head}({', '.join(_type_text(r) for r in rest)})"
-    return str(t)
+    if t.kind in ("obj", "param"):
+        return t.name
+    if t.kind == "opt":
+        return f"optional({_type_text(t.elem)})"
+    if not t.params:
+        return t.kind
+    return f"{t.kind}({', '.join(_type_text(param) for param in t.params)})"
 
 
 def _gate_status(gate: str, release: str, enabled: frozenset[str]) -> str:

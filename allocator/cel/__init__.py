@@ -127,9 +127,9 @@ def _attribute_value(attr):
     raise CELRuntimeError("unsupported attribute value")
 
 
-def _version(s):
+def _version(text):
     try:
-        return Version.parse(s)
+        return Version.parse(text)
     except ValueError as e:
         raise CELRuntimeError(f"parse semantic version: {e}") from None
 

@@ -67,209 +67,209 @@ class Checker:
                 return scope[name]
         return self.env.variables.get(name)
 
-    def check(self, n: Node):
-        t = getattr(self, "c_" + n.kind)(n)
-        n.type = t
-        return t
+    def check(self, node: Node):
+        found = getattr(self, "c_" + node.kind)(node)
+        node.type = found
+        return found
 
-    def c_lit(self, n):
-        v = n.a
-        if v is None:
+    def c_lit(self, node):
+        value = node.value
+        if value is None:
             return T.NULL
-        if type(v) is bool:
+        if type(value) is bool:
             return T.BOOL
-        if type(v) is UInt:
+        if type(value) is UInt:
             return T.UINT
-        if type(v) is int:
+        if type(value) is int:
             return T.INT
-        if type(v) is float:
+        if type(value) is float:
             return T.DOUBLE
-        return T.STRING if type(v) is str else T.BYTES
+        return T.STRING if type(value) is str else T.BYTES
 
-    def c_ident(self, n):
-        t = self.lookup_var(n.a)
-        if t is None and n.a in TYPE_NAMES:
-            return T.type_of(T.parse_type(n.a) if n.a != "list" else T.list_of(T.DYN))
-        if t is None:
-            raise CheckError(n.pos, f"undeclared reference to '{n.a}' (in container '')")
-        return t
+    def c_ident(self, node):
+        found = self.lookup_var(node.name)
+        if found is None and node.name in TYPE_NAMES:
+            return T.type_of(T.parse_type(node.name) if node.name != "list" else T.list_of(T.DYN))
+        if found is None:
+            raise CheckError(node.pos, f"undeclared reference to '{node.name}' (in container '')")
+        return found
 
-    def _qualified_name(self, n):
+    def _qualified_name(self, node):
         """If n is a dotted identifier chain not naming a variable, return its text (e.g. 'optional')."""
         parts = []
-        while n.kind == "select" and not n.c:
-            parts.append(n.b)
-            n = n.a
-        if n.kind != "ident" or self.lookup_var(n.a) is not None:
+        while node.kind == "select" and not node.mode:
+            parts.append(node.field)
+            node = node.operand
+        if node.kind != "ident" or self.lookup_var(node.name) is not None:
             return None
-        parts.append(n.a)
+        parts.append(node.name)
         return ".".join(reversed(parts))
 
-    def c_select(self, n):
-        ot = self.check(n.a)
-        base = ot[1] if n.c == "opt" and ot[0] == "opt" else ot
-        rt = self._field_type(n, base)
-        if n.c == "has":
+    def c_select(self, node):
+        ot = self.check(node.operand)
+        base = ot.elem if node.mode == "opt" and ot.kind == "opt" else ot
+        rt = self._field_type(node, base)
+        if node.mode == "has":
             return T.BOOL
-        if n.c == "opt":
+        if node.mode == "opt":
             return T.opt_of(rt)
         return rt
 
-    def _field_type(self, n, ot):
-        k = ot[0]
-        if k == "obj":
-            fields = self.env.objects.get(ot[1])
-            if fields is None or n.b not in fields:
-                raise CheckError(n.pos, f"undefined field '{n.b}'")
-            return fields[n.b]
-        if k == "map":
-            if not T.assignable(ot[1], T.STRING, {}):
-                raise CheckError(n.pos, f"type '{T.fmt(ot)}' does not support field selection")
-            return ot[2]
-        if T.is_dyn(ot) or k == "param":
+    def _field_type(self, node, ot):
+        kind = ot.kind
+        if kind == "obj":
+            fields = self.env.objects.get(ot.name)
+            if fields is None or node.field not in fields:
+                raise CheckError(node.pos, f"undefined field '{node.field}'")
+            return fields[node.field]
+        if kind == "map":
+            if not T.assignable(ot.key, T.STRING, {}):
+                raise CheckError(node.pos, f"type '{T.fmt(ot)}' does not support field selection")
+            return ot.value
+        if T.is_dyn(ot) or kind == "param":
             return T.DYN
-        raise CheckError(n.pos, f"type '{T.fmt(ot)}' does not support field selection")
+        raise CheckError(node.pos, f"type '{T.fmt(ot)}' does not support field selection")
 
-    def c_list(self, n):
+    def c_list(self, node):
         elem = None
-        for i, e in enumerate(n.a):
-            et = self.check(e)
-            if i in n.b:
-                if et[0] != "opt" and not T.is_dyn(et):
-                    raise CheckError(e.pos, f"expected type 'optional_type({T.fmt(et)})' but found '{T.fmt(et)}'")
-                et = et[1] if et[0] == "opt" else T.DYN
+        for index, element in enumerate(node.elements):
+            et = self.check(element)
+            if index in node.optional_indexes:
+                if et.kind != "opt" and not T.is_dyn(et):
+                    raise CheckError(element.pos, f"expected type 'optional_type({T.fmt(et)})' but found '{T.fmt(et)}'")
+                et = et.elem if et.kind == "opt" else T.DYN
             # Elements of different types make a list(dyn); heterogeneous_literals then refuses it
             # unless it is exempt (inside format()), as cel-go's validator does.
             elem = et if elem is None else (T.join(elem, et) or T.DYN)
         return T.list_of(elem or T.FREE)
 
-    def c_map(self, n):
+    def c_map(self, node):
         kt = vt = None
-        for key, val, opt in n.a:
+        for key, val, opt in node.entries:
             k_t = self.check(key)
             v_t = self.check(val)
-            if k_t[0] not in ("int", "uint", "bool", "string", "dyn", "any", "error"):
+            if k_t.kind not in ("int", "uint", "bool", "string", "dyn", "any", "error"):
                 raise CheckError(key.pos, f"unsupported map key type: {T.fmt(k_t)}")
             if opt:
-                if v_t[0] != "opt" and not T.is_dyn(v_t):
+                if v_t.kind != "opt" and not T.is_dyn(v_t):
                     raise CheckError(val.pos, f"expected type 'optional_type({T.fmt(v_t)})' but found "
                                               f"'{T.fmt(v_t)}'")
-                v_t = v_t[1] if v_t[0] == "opt" else T.DYN
+                v_t = v_t.elem if v_t.kind == "opt" else T.DYN
             if kt is None:
                 kt, vt = k_t, v_t
             else:
                 kt, vt = T.join(kt, k_t) or T.DYN, T.join(vt, v_t) or T.DYN
         return T.map_of(kt or T.FREE, vt or T.FREE)
 
-    def c_struct(self, n):
-        raise CheckError(n.pos, f"undeclared reference to '{n.a}' (in container '')")
+    def c_struct(self, node):
+        raise CheckError(node.pos, f"undeclared reference to '{node.type_name}' (in container '')")
 
-    def c_bind(self, n):
-        self.scopes.append({n.a: self.check(n.b)})
+    def c_bind(self, node):
+        self.scopes.append({node.name: self.check(node.init)})
         try:
-            return self.check(n.c)
+            return self.check(node.body)
         finally:
             self.scopes.pop()
 
-    def c_comp(self, n):
-        kind = n.a
-        rt = self.check(n.b)
-        two = len(n.c) == 2
-        if rt[0] == "list":
-            v1, v2 = (T.INT, rt[1]) if two else (rt[1], None)
-        elif rt[0] == "map":
-            v1, v2 = (rt[1], rt[2]) if two else (rt[1], None)
+    def c_comp(self, node):
+        kind = node.macro
+        rt = self.check(node.range)
+        two = len(node.variables) == 2
+        if rt.kind == "list":
+            v1, v2 = (T.INT, rt.elem) if two else (rt.elem, None)
+        elif rt.kind == "map":
+            v1, v2 = (rt.key, rt.value) if two else (rt.key, None)
         elif T.is_dyn(rt):
             v1, v2 = T.DYN, T.DYN
         else:
-            raise CheckError(n.b.pos, f"expression of type '{T.fmt(rt)}' cannot be range of a comprehension "
+            raise CheckError(node.range.pos, f"expression of type '{T.fmt(rt)}' cannot be range of a comprehension "
                                       "(must be list, map, or dynamic)")
-        scope = {n.c[0]: v1}
+        scope = {node.variables[0]: v1}
         if two:
-            scope[n.c[1]] = v2
+            scope[node.variables[1]] = v2
         self.scopes.append(scope)
         try:
-            bodies = [self.check(b) for b in n.d]
+            bodies = [self.check(b) for b in node.bodies]
         finally:
             self.scopes.pop()
         if kind in ("all", "exists"):
             for bt in bodies:
-                self._require_bool(bt, n, "_&&_" if kind == "all" else "_||_")
+                self._require_bool(bt, node, "_&&_" if kind == "all" else "_||_")
             return T.BOOL
         if kind == "exists_one":
-            self._require_bool(bodies[0], n, "_?_:_")
+            self._require_bool(bodies[0], node, "_?_:_")
             return T.BOOL
         if kind == "map":
             return T.list_of(bodies[0])
         if kind in ("map_filter", "filter"):
-            self._require_bool(bodies[0], n, "_?_:_")
+            self._require_bool(bodies[0], node, "_?_:_")
             return T.list_of(bodies[1]) if kind == "map_filter" else T.list_of(v1)
         if kind == "transformList":
             if len(bodies) == 2:
-                self._require_bool(bodies[0], n, "_?_:_")
+                self._require_bool(bodies[0], node, "_?_:_")
             return T.list_of(bodies[-1])
         if kind in ("transformMap", "transformMapEntry"):
             if len(bodies) == 2:
-                self._require_bool(bodies[0], n, "_?_:_")
+                self._require_bool(bodies[0], node, "_?_:_")
             if kind == "transformMap":
                 return T.map_of(v1, bodies[-1])
-            return bodies[-1] if bodies[-1][0] == "map" else T.map_of(T.DYN, T.DYN)
+            return bodies[-1] if bodies[-1].kind == "map" else T.map_of(T.DYN, T.DYN)
         if kind == "sortBy":
-            return rt if rt[0] == "list" else T.list_of(T.DYN)
-        raise CheckError(n.pos, f"unknown macro {kind}")  # pragma: no cover
+            return rt if rt.kind == "list" else T.list_of(T.DYN)
+        raise CheckError(node.pos, f"unknown macro {kind}")  # pragma: no cover
 
-    def _require_bool(self, bt, n, fn):
+    def _require_bool(self, bt, node, fn):
         if bt != T.BOOL and not T.is_dyn(bt):
-            raise CheckError(n.pos, f"found no matching overload for '{fn}' applied to '(bool, {T.fmt(bt)})'")
+            raise CheckError(node.pos, f"found no matching overload for '{fn}' applied to '(bool, {T.fmt(bt)})'")
 
-    def c_call(self, n):
-        name, target, args = n.a, n.b, n.c
+    def c_call(self, node):
+        name, target, args = node.function, node.target, node.args
         # qualified global function names: optional.of, lists.range, sets.contains, strings.quote, ...
         if target is not None:
             qual = self._qualified_name(target)
             if qual is not None and FUNCTIONS.get(qual + "." + name):
                 name = qual + "." + name
-                n.a = name
+                node.function = name
                 target = None
-                n.b = None
+                node.target = None
         if name in ("_&&_", "_||_"):
             lt, rt = self.check(args[0]), self.check(args[1])
             for t in (lt, rt):
                 if t != T.BOOL and not T.is_dyn(t):
-                    raise CheckError(n.pos, f"found no matching overload for '{name}' applied to "
+                    raise CheckError(node.pos, f"found no matching overload for '{name}' applied to "
                                             f"'({T.fmt(lt)}, {T.fmt(rt)})'")
             return T.BOOL
         if name == "_?_:_":
             ct, at, bt = (self.check(a) for a in args)
-            j = T.join(at, bt) if ct == T.BOOL or T.is_dyn(ct) else None
-            if j is None:
-                raise CheckError(n.pos, f"found no matching overload for '_?_:_' applied to "
+            joined = T.join(at, bt) if ct == T.BOOL or T.is_dyn(ct) else None
+            if joined is None:
+                raise CheckError(node.pos, f"found no matching overload for '_?_:_' applied to "
                                         f"'({T.fmt(ct)}, {T.fmt(at)}, {T.fmt(bt)})'")
-            return j
+            return joined
         arg_types = [self.check(a) for a in args]
         ttype = self.check(target) if target is not None else None
         overloads = self.env.overloads(name)
         if not overloads:
-            raise CheckError(n.pos, f"undeclared reference to '{name}' (in container '')")
+            raise CheckError(node.pos, f"undeclared reference to '{name}' (in container '')")
         all_types = ([ttype] if target is not None else []) + arg_types
         matches = []
         for ov in overloads:
             if ov.member != (target is not None) or len(ov.args) != len(all_types):
                 continue
-            b = {}
-            if all(T.assignable(f, a, b) for f, a in zip(ov.args, all_types, strict=True)):
-                matches.append((ov, T.substitute(ov.result, b)))
+            bindings = {}
+            if all(T.assignable(f, a, bindings) for f, a in zip(ov.args, all_types, strict=True)):
+                matches.append((ov, T.substitute(ov.result, bindings)))
         if not matches:
             sig = ", ".join(T.fmt(t) for t in arg_types)
             prefix = T.fmt(ttype) + "." if target is not None else ""
-            raise CheckError(n.pos, f"found no matching overload for '{name}' applied to '{prefix}({sig})'")
-        self.overloads[n.id] = [m[0] for m in matches]
+            raise CheckError(node.pos, f"found no matching overload for '{name}' applied to '{prefix}({sig})'")
+        self.overloads[node.id] = [m[0] for m in matches]
         results = {m[1] for m in matches}
         if name == "matches" and args:
             pat = args[-1]
-            if pat.kind == "lit" and type(pat.a) is str:
+            if pat.kind == "lit" and type(pat.value) is str:
                 try:
-                    compile_regex(pat.a)
+                    compile_regex(pat.value)
                 except CELError as e:
                     raise CheckError(pat.pos, f"invalid matches argument: {e.message}") from None
         return results.pop() if len(results) == 1 else T.DYN
@@ -277,13 +277,13 @@ class Checker:
 
 def check(env: Env, root: Node):
     """The static type of the expression and the overloads each call resolved to."""
-    c = Checker(env)
-    return c.check(root), c.overloads
+    checker = Checker(env)
+    return checker.check(root), checker.overloads
 
 
-def _equivalent(a, b) -> bool:
+def _equivalent(first, second) -> bool:
     """Same static type; a type parameter left free (see ``T.FREE``) would have been bound to match."""
-    return a == b or T.has_free(a) or T.has_free(b)
+    return first == second or T.has_free(first) or T.has_free(second)
 
 
 def heterogeneous_literals(root: Node) -> list[tuple[int, str]]:
@@ -295,23 +295,21 @@ def heterogeneous_literals(root: Node) -> list[tuple[int, str]]:
     def mismatch(node, expected, found):
         issues.append((node.pos, f"expected type '{T.fmt(expected)}' but found '{T.fmt(found)}'"))
 
-    def visit(n, exempt):
-        if n is None or not isinstance(n, Node):
-            return
-        k = n.kind
-        if k == "list" and not exempt:
+    def visit(node, exempt):
+        kind = node.kind
+        if kind == "list" and not exempt:
             first = None
-            for i, e in enumerate(n.a):
-                et = e.type[1] if i in n.b and e.type[0] == "opt" else e.type
+            for index, element in enumerate(node.elements):
+                et = element.type.elem if index in node.optional_indexes and element.type.kind == "opt" else element.type
                 if first is None or T.has_free(first):
                     first = et if first is None or not T.has_free(et) else first
                 elif not _equivalent(first, et):
-                    mismatch(e, first, et)
+                    mismatch(element, first, et)
                     break
-        elif k == "map" and not exempt:
+        elif kind == "map" and not exempt:
             first_k = first_v = None
-            for key, val, opt in n.a:
-                kt, vt = key.type, (val.type[1] if opt and val.type[0] == "opt" else val.type)
+            for key, val, opt in node.entries:
+                kt, vt = key.type, (val.type.elem if opt and val.type.kind == "opt" else val.type)
                 if first_k is None:
                     first_k, first_v = kt, vt
                     continue
@@ -319,27 +317,10 @@ def heterogeneous_literals(root: Node) -> list[tuple[int, str]]:
                     mismatch(key, first_k, kt)
                 if not _equivalent(first_v, vt):
                     mismatch(val, first_v, vt)
-        if k == "call":
-            exempt = exempt or n.a == "format"
-            visit(n.b, exempt)
-            for a in n.c:
-                visit(a, exempt)
-        elif k == "list":
-            for e in n.a:
-                visit(e, exempt)
-        elif k == "map":
-            for key, val, _ in n.a:
-                visit(key, exempt)
-                visit(val, exempt)
-        elif k == "select":
-            visit(n.a, exempt)
-        elif k == "comp":
-            visit(n.b, exempt)
-            for b in n.d:
-                visit(b, exempt)
-        elif k == "bind":
-            visit(n.b, exempt)
-            visit(n.c, exempt)
+        if kind == "call" and node.function == "format":
+            exempt = True
+        for child in node.children():
+            visit(child, exempt)
 
     visit(root, False)
     return issues
@@ -354,9 +335,9 @@ class Budget:
 
 
 def _charge(act, amount):
-    b = act["@budget"]
-    b.left -= amount
-    if b.left < 0:
+    budget = act["@budget"]
+    budget.left -= amount
+    if budget.left < 0:
         raise CostExceeded()
 
 
@@ -410,117 +391,117 @@ class Compiler:
         self.constants: set[int] = set()  # ids of nodes whose value is known when the program is built
         self.closures: dict[int, object] = {}  # node id -> its closure
 
-    def compile(self, n: Node):
-        closure = getattr(self, "k_" + n.kind)(n)
-        self.closures[n.id] = closure  # explanations evaluate sub-expressions with these
+    def compile(self, node: Node):
+        closure = getattr(self, "k_" + node.kind)(node)
+        self.closures[node.id] = closure  # explanations evaluate sub-expressions with these
         return closure
 
-    def _is_constant(self, n: Node) -> bool:
-        return n.kind == "lit" or id(n) in self.constants
+    def _is_constant(self, node: Node) -> bool:
+        return node.kind == "lit" or id(node) in self.constants
 
-    def k_lit(self, n):
-        v = n.a
-        return lambda act: v
+    def k_lit(self, node):
+        value = node.value
+        return lambda act: value
 
-    def k_ident(self, n):
-        name = n.a
+    def k_ident(self, node):
+        name = node.name
         for scope in reversed(self.scopes):
             if name in scope:
                 if scope[name] == "bind":
                     return lambda act: act[name].get()
                 break
-        if n.type[0] == "type" and name in TYPE_NAMES:
+        if node.type.kind == "type" and name in TYPE_NAMES:
             tv = TypeValue(name)
             return lambda act: tv
         return lambda act: act[name]
 
-    def k_select(self, n):
-        operand = self.compile(n.a)
-        field = n.b
-        mode = n.c
+    def k_select(self, node):
+        operand = self.compile(node.operand)
+        field = node.field
+        mode = node.mode
         if mode == "has":
             def has(act):
-                o = operand(act)
-                if isinstance(o, dict):
-                    return field in o
+                value = operand(act)
+                if isinstance(value, dict):
+                    return field in value
                 raise CELError("invalid type for field selection.")
             return has
         if mode == "opt":
             def opt_sel(act):
-                o = operand(act)
-                if isinstance(o, Optional):
-                    if not o.present:
+                value = operand(act)
+                if isinstance(value, Optional):
+                    if not value.present:
                         return NONE
-                    o = o.value
-                if isinstance(o, dict):
-                    if field in o:
-                        return Optional(o[field], True)
+                    value = value.value
+                if isinstance(value, dict):
+                    if field in value:
+                        return Optional(value[field], True)
                     return NONE
                 raise CELError("no such overload")
             return opt_sel
 
         def sel(act):
-            o = operand(act)
-            if isinstance(o, dict):
+            value = operand(act)
+            if isinstance(value, dict):
                 try:
-                    return o[field]
+                    return value[field]
                 except KeyError:
                     raise CELError(f"no such key: {field}") from None
             raise CELError("no such overload")
         return sel
 
-    def k_list(self, n):
-        elems = [self.compile(e) for e in n.a]
-        opts = n.b
+    def k_list(self, node):
+        elems = [self.compile(e) for e in node.elements]
+        opts = node.optional_indexes
         if not opts:
-            if all(self._is_constant(e) for e in n.a):
-                self.constants.add(id(n))
+            if all(self._is_constant(e) for e in node.elements):
+                self.constants.add(id(node))
             return lambda act: [e(act) for e in elems]
 
         def mk(act):
             out = []
-            for i, e in enumerate(elems):
-                v = e(act)
-                if i in opts:
-                    if not isinstance(v, Optional):
+            for index, element in enumerate(elems):
+                value = element(act)
+                if index in opts:
+                    if not isinstance(value, Optional):
                         raise CELError("no such overload")
-                    if v.present:
-                        out.append(v.value)
+                    if value.present:
+                        out.append(value.value)
                 else:
-                    out.append(v)
+                    out.append(value)
             return out
         return mk
 
-    def k_map(self, n):
-        entries = [(self.compile(k), self.compile(v), opt) for k, v, opt in n.a]
-        if all(not opt and self._is_constant(k) and self._is_constant(v) for k, v, opt in n.a):
-            self.constants.add(id(n))
+    def k_map(self, node):
+        entries = [(self.compile(k), self.compile(v), opt) for k, v, opt in node.entries]
+        if all(not opt and self._is_constant(k) and self._is_constant(v) for k, v, opt in node.entries):
+            self.constants.add(id(node))
 
         def mk(act):
             out = {}
             for kf, vf, opt in entries:
-                k = kf(act)
-                if type(k) not in (int, str, bool) and not isinstance(k, int):
+                key = kf(act)
+                if type(key) not in (int, str, bool) and not isinstance(key, int):
                     raise CELError("unsupported key type")
-                if map_lookup(out, k)[0]:
+                if map_lookup(out, key)[0]:
                     raise CELError("Failed with repeated key")
-                v = vf(act)
+                value = vf(act)
                 if opt:
-                    if not isinstance(v, Optional):
+                    if not isinstance(value, Optional):
                         raise CELError("no such overload")
-                    if not v.present:
+                    if not value.present:
                         continue
-                    v = v.value
-                out[k] = v
+                    value = value.value
+                out[key] = value
             return out
         return mk
 
-    def k_bind(self, n):
-        name = n.a
-        init = self.compile(n.b)
+    def k_bind(self, node):
+        name = node.name
+        init = self.compile(node.init)
         self.scopes.append({name: "bind"})
         try:
-            body = self.compile(n.c)
+            body = self.compile(node.body)
         finally:
             self.scopes.pop()
 
@@ -530,37 +511,37 @@ class Compiler:
             return body(inner)
         return bind
 
-    def k_comp(self, n):
-        kind = n.a
-        per = max(1, min(self.per_iteration.get(n.id, 1), 1000))
-        rng = self.compile(n.b)
-        v1 = n.c[0]
-        v2 = n.c[1] if len(n.c) == 2 else None
-        self.scopes.append({v: "iter" for v in n.c})
+    def k_comp(self, node):
+        kind = node.macro
+        per = max(1, min(self.per_iteration.get(node.id, 1), 1000))
+        rng = self.compile(node.range)
+        v1 = node.variables[0]
+        v2 = node.variables[1] if len(node.variables) == 2 else None
+        self.scopes.append({v: "iter" for v in node.variables})
         try:
-            bodies = [self.compile(b) for b in n.d]
+            bodies = [self.compile(b) for b in node.bodies]
         finally:
             self.scopes.pop()
 
         def items(act):
-            r = rng(act)
-            if isinstance(r, (list, tuple)):
-                return list(enumerate(r)) if v2 else [(x, None) for x in r]
-            if isinstance(r, dict):
-                return list(r.items()) if v2 else [(k, None) for k in r]
-            raise CELError(f"got '{go_type_name(r)}', expected iterable type")
+            iterated = rng(act)
+            if isinstance(iterated, (list, tuple)):
+                return list(enumerate(iterated)) if v2 else [(x, None) for x in iterated]
+            if isinstance(iterated, dict):
+                return list(iterated.items()) if v2 else [(k, None) for k in iterated]
+            raise CELError(f"got '{go_type_name(iterated)}', expected iterable type")
 
         def loop(act):
             seq = items(act)
             inner = dict(act)
             budget = act["@budget"]
-            for a, b in seq:
+            for first, second in seq:
                 budget.left -= per
                 if budget.left < 0:
                     raise CostExceeded()
-                inner[v1] = a
+                inner[v1] = first
                 if v2 is not None:
-                    inner[v2] = b
+                    inner[v2] = second
                 yield inner
 
         if kind in ("all", "exists"):
@@ -571,18 +552,18 @@ class Compiler:
                 err = None
                 for inner in loop(act):
                     try:
-                        r = pred(inner)
+                        result = pred(inner)
                     except Abort:
                         raise
                     except CELError as e:
                         if err is None:
                             err = e
                         continue
-                    if type(r) is not bool:
+                    if type(result) is not bool:
                         if err is None:
                             err = CELError("no such overload")
                         continue
-                    if r is want:
+                    if result is want:
                         return want
                 if err is not None:
                     raise err
@@ -594,41 +575,41 @@ class Compiler:
             def one(act):
                 count = 0
                 for inner in loop(act):
-                    r = pred(inner)
-                    if type(r) is not bool:
+                    result = pred(inner)
+                    if type(result) is not bool:
                         raise CELError("no such overload")
-                    if r:
+                    if result:
                         count += 1
                 return count == 1
             return one
         if kind == "map":
-            f = bodies[0]
-            return lambda act: [f(inner) for inner in loop(act)]
+            transform = bodies[0]
+            return lambda act: [transform(inner) for inner in loop(act)]
         if kind == "map_filter":
-            p, f = bodies
-            return lambda act: [f(inner) for inner in loop(act) if _bool(p(inner))]
+            predicate, transform = bodies
+            return lambda act: [transform(inner) for inner in loop(act) if _bool(predicate(inner))]
         if kind == "filter":
-            p = bodies[0]
-            return lambda act: [inner[v1] for inner in loop(act) if _bool(p(inner))]
+            predicate = bodies[0]
+            return lambda act: [inner[v1] for inner in loop(act) if _bool(predicate(inner))]
         if kind == "transformList":
             if len(bodies) == 2:
-                p, f = bodies
-                return lambda act: [f(inner) for inner in loop(act) if _bool(p(inner))]
-            f = bodies[0]
-            return lambda act: [f(inner) for inner in loop(act)]
+                predicate, transform = bodies
+                return lambda act: [transform(inner) for inner in loop(act) if _bool(predicate(inner))]
+            transform = bodies[0]
+            return lambda act: [transform(inner) for inner in loop(act)]
         if kind in ("transformMap", "transformMapEntry"):
-            p = bodies[0] if len(bodies) == 2 else None
-            f = bodies[-1]
+            predicate = bodies[0] if len(bodies) == 2 else None
+            transform = bodies[-1]
 
             def tmap(act):
                 out = {}
                 for inner in loop(act):
-                    if p is not None and not _bool(p(inner)):
+                    if predicate is not None and not _bool(predicate(inner)):
                         continue
                     if kind == "transformMap":
-                        out[inner[v1]] = f(inner)
+                        out[inner[v1]] = transform(inner)
                     else:
-                        entry = f(inner)
+                        entry = transform(inner)
                         if not isinstance(entry, dict):
                             raise CELError("no such overload")
                         for k, v in entry.items():
@@ -638,10 +619,10 @@ class Compiler:
                 return out
             return tmap
         if kind == "sortBy":
-            f = bodies[0]
+            transform = bodies[0]
 
             def sort_by(act):
-                pairs = [(inner[v1], f(inner)) for inner in loop(act)]
+                pairs = [(inner[v1], transform(inner)) for inner in loop(act)]
                 from allocator.cel.library import sort_values
 
                 keys = sort_values([k for _, k in pairs])
@@ -657,27 +638,27 @@ class Compiler:
             return sort_by
         raise AssertionError(kind)  # pragma: no cover
 
-    def k_call(self, n):
-        name = n.a
+    def k_call(self, node):
+        name = node.function
         if name == "_&&_" or name == "_||_":
-            return self._logic(n)
+            return self._logic(node)
         if name == "_?_:_":
-            c, a, b = (self.compile(x) for x in n.c)
+            condition, if_true, if_false = (self.compile(arg) for arg in node.args)
 
-            def cond(act):
-                v = c(act)
-                if v is True:
-                    return a(act)
-                if v is False:
-                    return b(act)
+            def conditional(act):
+                value = condition(act)
+                if value is True:
+                    return if_true(act)
+                if value is False:
+                    return if_false(act)
                 raise CELError("no such overload")
-            return cond
+            return conditional
         if name in ("optMap", "optFlatMap"):
             raise CELError("unsupported")  # pragma: no cover
-        args = ([self.compile(n.b)] if n.b is not None else []) + [self.compile(a) for a in n.c]
-        ovs = self.overloads[n.id]
+        args = ([self.compile(node.target)] if node.target is not None else []) + [self.compile(a) for a in node.args]
+        ovs = self.overloads[node.id]
         static_ok = len(ovs) == 1 and all(
-            not T.is_dyn(a.type) for a in (([n.b] if n.b is not None else []) + list(n.c)))
+            not T.is_dyn(a.type) for a in (([node.target] if node.target is not None else []) + list(node.args)))
         if name == "_[_]":
             c0, c1 = args
             return lambda act: index_value(c0(act), c1(act))
@@ -688,18 +669,18 @@ class Compiler:
             a0, a1 = args
             if name == "_==_":
                 def eq(act):
-                    x = a0(act)
-                    y = a1(act)
-                    if type(x) is str and type(y) is str:
-                        return x == y
-                    return cel_equal(x, y)
+                    left = a0(act)
+                    right = a1(act)
+                    if type(left) is str and type(right) is str:
+                        return left == right
+                    return cel_equal(left, right)
                 return eq
             # cel-go's `!=` is "Equal is not true": a failed comparison reads as unequal.
             return lambda act: not equal_is_true(a0(act), a1(act))
-        if name == "@in" and n.c[1].kind in ("list", "map") and _hashes_lookup(n.c[1]):
+        if name == "@in" and node.args[1].kind in ("list", "map") and _hashes_lookup(node.args[1]):
             return self._hashed_in(self._generic_call(ovs, args))
-        if name in CONVERSIONS and n.b is None and len(n.c) == 1 and self._is_constant(n.c[0]):
-            return self._fold(n, self._generic_call(ovs, args))
+        if name in CONVERSIONS and node.target is None and len(node.args) == 1 and self._is_constant(node.args[0]):
+            return self._fold(node, self._generic_call(ovs, args))
         if static_ok and ovs[0].charge is None:
             impl = ovs[0].impl
             if len(args) == 1:
@@ -712,13 +693,13 @@ class Compiler:
 
         return self._generic_call(ovs, args)
 
-    def _fold(self, n, call):
+    def _fold(self, node, call):
         """Evaluate a conversion of a constant now, as cel-go's optimiser does; failing refuses the program."""
         try:
             value = call({"@budget": Budget(COST_LIMIT)})
         except CELError as e:
             raise ProgramError(e.message) from None
-        self.constants.add(id(n))
+        self.constants.add(id(node))
         return lambda act: value
 
     @staticmethod
@@ -744,10 +725,10 @@ class Compiler:
             raise CELError("no such overload")
         return dispatch
 
-    def _logic(self, n):
-        left = self.compile(n.c[0])
-        right = self.compile(n.c[1])
-        stop = n.a == "_||_"  # value that decides
+    def _logic(self, node):
+        left = self.compile(node.args[0])
+        right = self.compile(node.args[1])
+        stop = node.function == "_||_"  # value that decides
 
         def logic(act):
             try:
@@ -785,10 +766,12 @@ def _hashes_lookup(container: Node) -> bool:
     map); list literals when the optimiser turned them into a set: constant elements of primitive types."""
     if container.kind == "map":
         return True
-    return all(e.kind == "lit" and type(e.a) is not bytes and e.a is not None for e in container.a) and bool(container.a)
+    return bool(container.elements) and all(
+        element.kind == "lit" and type(element.value) is not bytes and element.value is not None
+        for element in container.elements)
 
 
-def _bool(v):
-    if type(v) is not bool:
+def _bool(value):
+    if type(value) is not bool:
         raise CELError("no such overload")
-    return v
+    return value

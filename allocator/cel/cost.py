@@ -34,19 +34,19 @@ _ATTRIBUTE_VALUES_MAX = 48  # ResourceSliceMaxAttributeValuesPerDevice
 _ATTRIBUTE_MAX = 64  # max(DeviceAttributeMaxValueLength, values per device) of the newest declaration
 
 
-def _add(x: int, y: int) -> int:
-    return MAX if x + y > MAX else x + y
+def _add(left: int, right: int) -> int:
+    return MAX if left + right > MAX else left + right
 
 
-def _mul(x: int, y: int) -> int:
-    return MAX if x * y > MAX else x * y
+def _mul(left: int, right: int) -> int:
+    return MAX if left * right > MAX else left * right
 
 
-def _factor(x: int, f: float) -> int:
-    if x > 0 and f > 0 and x > MAX / f:
+def _factor(amount: int, factor: float) -> int:
+    if amount > 0 and factor > 0 and amount > MAX / factor:
         return MAX
-    v = math.ceil(x * f)
-    return MAX if v >= 2 ** 64 else v
+    product = math.ceil(amount * factor)
+    return MAX if product >= 2 ** 64 else product
 
 
 @dataclass(frozen=True)
@@ -56,21 +56,21 @@ class Est:
     lo: int
     hi: int
 
-    def __add__(self, o: Est) -> Est:
-        return Est(_add(self.lo, o.lo), _add(self.hi, o.hi))
+    def __add__(self, other: Est) -> Est:
+        return Est(_add(self.lo, other.lo), _add(self.hi, other.hi))
 
-    def __mul__(self, o: Est) -> Est:
-        return Est(_mul(self.lo, o.lo), _mul(self.hi, o.hi))
+    def __mul__(self, other: Est) -> Est:
+        return Est(_mul(self.lo, other.lo), _mul(self.hi, other.hi))
 
-    def times(self, f: float) -> Est:
-        return Est(_factor(self.lo, f), _factor(self.hi, f))
+    def times(self, factor: float) -> Est:
+        return Est(_factor(self.lo, factor), _factor(self.hi, factor))
 
-    def union(self, o: Est) -> Est:
-        return Est(min(self.lo, o.lo), max(self.hi, o.hi))
+    def union(self, other: Est) -> Est:
+        return Est(min(self.lo, other.lo), max(self.hi, other.hi))
 
 
-def fixed(v: int) -> Est:
-    return Est(v, v)
+def fixed(value: int) -> Est:
+    return Est(value, value)
 
 
 UNKNOWN = Est(0, MAX)
@@ -86,10 +86,10 @@ class Entry:
     key: Est
     val: Est
 
-    def union(self, o: Entry | None) -> Entry | None:
-        if o is None:
+    def union(self, other: Entry | None) -> Entry | None:
+        if other is None:
             return None
-        return Entry(self.container, self.key.union(o.key), self.val.union(o.val))
+        return Entry(self.container, self.key.union(other.key), self.val.union(other.val))
 
 
 @dataclass
@@ -126,12 +126,12 @@ def device_size(path: tuple) -> Est | None:
                    "bool": 1, "quantity": 0}[node])
 
 
-def _scalar(t) -> bool:
-    return t[0] in ("int", "uint", "double", "bool") or (t[0] == "opt" and _scalar(t[1]))
+def _scalar(cel_type) -> bool:
+    return cel_type.kind in ("int", "uint", "double", "bool") or (cel_type.kind == "opt" and _scalar(cel_type.elem))
 
 
-def _is_string_like(t) -> bool:
-    return t in (T.STRING, T.BYTES)
+def _is_string_like(cel_type) -> bool:
+    return cel_type in (T.STRING, T.BYTES)
 
 
 class Coster:
@@ -145,10 +145,10 @@ class Coster:
         self.per_iteration: dict[int, int] = {}  # comprehension node id -> max cost of one iteration
 
     # -- bookkeeping shared by all node kinds
-    def cost(self, n: Node) -> Est:
-        c = getattr(self, "_" + n.kind)(n)
-        self.parts[n.id] = c
-        return c
+    def cost(self, node: Node) -> Est:
+        estimate = getattr(self, "_" + node.kind)(node)
+        self.parts[node.id] = estimate
+        return estimate
 
     def _push(self, name, path, size, entry):
         self.locals.setdefault(name, []).append(_Local(path, size, entry))
@@ -160,108 +160,108 @@ class Coster:
         stack = self.locals.get(name)
         return stack[-1] if stack else None
 
-    def path(self, n: Node) -> tuple | None:
-        if n.kind == "ident":
-            local = self._local(n.a)
+    def path(self, node: Node) -> tuple | None:
+        if node.kind == "ident":
+            local = self._local(node.name)
             if local is not None:
                 return local.path
-        return self.paths.get(n.id)
+        return self.paths.get(node.id)
 
-    def size(self, n: Node) -> Est | None:
+    def size(self, node: Node) -> Est | None:
         """cel-go's computeSize: recorded, literal, declared (by path), scalar, or a local's size."""
-        if n.id in self.sizes:
-            return self.sizes[n.id]
-        if n.kind == "lit":
-            v = n.a
-            return fixed(len(v) if isinstance(v, (str, bytes)) else 1)
-        if n.kind == "list":
-            return fixed(len(n.a))
-        if n.kind == "map":
-            return fixed(len(n.a))
-        path = self.path(n)
+        if node.id in self.sizes:
+            return self.sizes[node.id]
+        if node.kind == "lit":
+            value = node.value
+            return fixed(len(value) if isinstance(value, (str, bytes)) else 1)
+        if node.kind == "list":
+            return fixed(len(node.elements))
+        if node.kind == "map":
+            return fixed(len(node.entries))
+        path = self.path(node)
         if path:
             declared = device_size(path)
             if declared is not None:
-                self.sizes[n.id] = declared
+                self.sizes[node.id] = declared
                 return declared
-        if n.type is not None and _scalar(n.type):
+        if node.type is not None and _scalar(node.type):
             return ONE
-        if n.kind == "ident":
-            local = self._local(n.a)
+        if node.kind == "ident":
+            local = self._local(node.name)
             if local is not None and local.size is not None:
                 return local.size
         return None
 
-    def size_or_unknown(self, n: Node) -> Est:
-        s = self.size(n)
-        return s if s is not None else UNKNOWN
+    def size_or_unknown(self, node: Node) -> Est:
+        measured = self.size(node)
+        return measured if measured is not None else UNKNOWN
 
-    def entry(self, n: Node) -> Entry | None:
-        if n.id in self.entries:
-            return self.entries[n.id]
-        if n.kind == "ident":
-            local = self._local(n.a)
+    def entry(self, node: Node) -> Entry | None:
+        if node.id in self.entries:
+            return self.entries[node.id]
+        if node.kind == "ident":
+            local = self._local(node.name)
             if local is not None:
                 return local.entry
         return None
 
     # -- node kinds
-    def _lit(self, n):
+    def _lit(self, node):
         return ZERO
 
-    def _ident(self, n):
-        local = self._local(n.a)
-        self.paths[n.id] = local.path if local is not None else (n.a,)
+    def _ident(self, node):
+        local = self._local(node.name)
+        self.paths[node.id] = local.path if local is not None else (node.name,)
         return ONE
 
-    def _select(self, n):
-        operand = self.cost(n.a)
-        if n.c == "has":
+    def _select(self, node):
+        operand = self.cost(node.operand)
+        if node.mode == "has":
             return ONE + operand
-        if n.c == "opt":  # `a.?b` is the call _?._(a, "b") in cel-go: a plain function call
+        if node.mode == "opt":  # `a.?b` is the call _?._(a, "b") in cel-go: a plain function call
             return ONE + operand
         cost = operand
-        if n.a.type[0] in ("map", "obj", "param"):
+        if node.operand.type.kind in ("map", "obj", "param"):
             cost = cost + ONE
-        base = self.path(n.a)
+        base = self.path(node.operand)
         if base is not None:
-            self.paths[n.id] = base + (n.b,)
+            self.paths[node.id] = base + (node.field,)
         return cost
 
-    def _list(self, n):
+    def _list(self, node):
         total = ZERO
-        item = Est(MAX, 0) if n.a else ZERO
-        for e in n.a:
+        item = Est(MAX, 0) if node.elements else ZERO
+        for e in node.elements:
             total = total + self.cost(e)
             item = item.union(self.size_or_unknown(e))
-        self.entries[n.id] = Entry("list", ONE, item)
+        self.entries[node.id] = Entry("list", ONE, item)
         return total + fixed(LIST_CREATE)
 
-    def _map(self, n):
+    def _map(self, node):
         total = ZERO
-        key = Est(MAX, 0) if n.a else ZERO
-        val = Est(MAX, 0) if n.a else ZERO
-        for k, v, _ in n.a:
+        key = Est(MAX, 0) if node.entries else ZERO
+        val = Est(MAX, 0) if node.entries else ZERO
+        for k, v, _ in node.entries:
             total = total + self.cost(k) + self.cost(v)
             key = key.union(self.size_or_unknown(k))
             val = val.union(self.size_or_unknown(v))
-        self.entries[n.id] = Entry("map", key, val)
+        self.entries[node.id] = Entry("map", key, val)
         return total + fixed(MAP_CREATE)
 
-    def _struct(self, n):  # pragma: no cover - the checker refuses message literals
+    def _struct(self, node):  # pragma: no cover - the checker refuses message literals
         return fixed(40)
 
-    def _bind(self, n):
-        total = fixed(LIST_CREATE) + self.cost(n.b)  # the expansion iterates over an empty list literal
-        self._push(n.a, self.path(n.b), self.size(n.b), self.entry(n.b))
-        total = total + self.cost(n.c)
-        self._pop(n.a)
-        size = self.size(n.c)
+    def _bind(self, node):
+        total = fixed(LIST_CREATE) + self.cost(node.init)  # the expansion iterates over an empty list literal
+        self._push(node.name, self.path(node.init), self.size(node.init), self.entry(node.init))
+        total = total + self.cost(node.body)
+        self._pop(node.name)
+        size = self.size(node.body)
         if size is not None:
-            self.sizes[n.id] = size
-        entry = self.entry(n.c)
+            self.sizes[node.id] = size
+        entry = self.entry(node.body)
         if entry is not None:
-            self.entries[n.id] = entry
+            self.entries[node.id] = entry
         return total
 
     # Per macro as cel-go expands it: (cost of the accumulator's initial value, of the loop condition,
@@ -279,16 +279,16 @@ class Coster:
         "sortBy": (LIST_CREATE, 0, 12, 1, "range"),
     }
 
-    def _comp(self, n):
-        kind = n.a
-        rng = n.b
+    def _comp(self, node):
+        kind = node.macro
+        rng = node.range
         total = self.cost(rng)
         init, cond, step_extra, result, result_size = self._MACROS.get(kind, (0, 0, 1, 1, "one"))
         total = total + fixed(init)
         entry = self.entry(rng)
-        container = entry.container if entry is not None else ("list" if rng.type[0] == "list" else "map")
+        container = entry.container if entry is not None else ("list" if rng.type.kind == "list" else "map")
         base = self.path(rng)
-        names = list(n.c)
+        names = list(node.variables)
         if len(names) == 2:
             key_path = base + ("@indices" if container == "list" else "@keys",) if base is not None else None
             val_path = base + ("@items" if container == "list" else "@values",) if base is not None else None
@@ -301,7 +301,7 @@ class Coster:
                 sub, size = "@keys", (entry.key if entry else None)
             self._push(names[0], base + (sub,) if base is not None else None, size, None)
         body = ZERO
-        for b in n.d:
+        for b in node.bodies:
             body = body + self.cost(b)
         item = self._local(names[-1])
         item_size = item.size or (device_size(item.path) if item.path else None) or UNKNOWN
@@ -312,27 +312,27 @@ class Coster:
             per = Est(cond + step_extra, per.hi)
         count = self.size_or_unknown(rng)
         total = total + fixed(result) + count * per
-        self.per_iteration[n.id] = per.hi
+        self.per_iteration[node.id] = per.hi
         if result_size == "one":
-            self.sizes[n.id] = ONE
+            self.sizes[node.id] = ONE
         else:
-            self.sizes[n.id] = count
-            if n.d:
-                produced = item_size if kind == "filter" else (self.size(n.d[-1]) or UNKNOWN)
-                self.entries[n.id] = Entry("list" if n.type[0] == "list" else "map", ONE, Est(0, produced.hi))
+            self.sizes[node.id] = count
+            if node.bodies:
+                produced = item_size if kind == "filter" else (self.size(node.bodies[-1]) or UNKNOWN)
+                self.entries[node.id] = Entry("list" if node.type.kind == "list" else "map", ONE, Est(0, produced.hi))
         return total
 
-    def _call(self, n):
-        name = n.a
-        args = list(n.c)
-        if name == "dyn" and n.b is None and len(args) == 1:
+    def _call(self, node):
+        name = node.function
+        args = list(node.args)
+        if name == "dyn" and node.target is None and len(args) == 1:
             c = self.cost(args[0])
             size = self.size(args[0])
             if size is not None:
-                self.sizes[n.id] = size
+                self.sizes[node.id] = size
             entry = self.entry(args[0])
             if entry is not None:
-                self.entries[n.id] = entry
+                self.entries[node.id] = entry
             return ONE + c
         arg_costs = [self.cost(a) for a in args]
         if name in ("_&&_", "_||_"):
@@ -340,22 +340,22 @@ class Coster:
             return Est(lhs.lo, (lhs + rhs).hi)
         if name == "_?_:_":
             cond, yes, no = arg_costs
-            self.sizes[n.id] = self.size_or_unknown(args[1]).union(self.size_or_unknown(args[2]))
+            self.sizes[node.id] = self.size_or_unknown(args[1]).union(self.size_or_unknown(args[2]))
             e1, e2 = self.entry(args[1]), self.entry(args[2])
             if e1 is not None and e2 is not None:
-                self.entries[n.id] = e1.union(e2)
+                self.entries[node.id] = e1.union(e2)
             return cond + yes.union(no)
         total = ZERO
-        target = n.b
+        target = node.target
         if target is not None:
             total = total + self.cost(target)
-        overloads = self.overloads.get(n.id) or []
+        overloads = self.overloads.get(node.id) or []
         if not overloads:
             return total + ONE + sum(arg_costs, ZERO)
         fn = Est(MAX, 0)
         result: Est | None = None
         for ov in overloads:
-            cost, size = self._function(n, ov, target, args, arg_costs)
+            cost, size = self._function(node, ov, target, args, arg_costs)
             fn = fn.union(cost)
             if size is not None:
                 result = size if result is None else result.union(size)
@@ -364,17 +364,17 @@ class Coster:
                 result = entry.val if entry is not None else None
                 base = self.path(args[0])
                 if base is not None:
-                    self.paths[n.id] = base + ("@items" if ov.oid == "index_list" else "@values",)
+                    self.paths[node.id] = base + ("@items" if ov.oid == "index_list" else "@values",)
             if result is None:
-                result = self.size(n)
+                result = self.size(node)
         if result is not None:
-            self.sizes[n.id] = result
+            self.sizes[node.id] = result
         return total + fn
 
     # -- one overload: (cost including the arguments but not the target, result size or None)
-    def _function(self, n, ov, target, args, arg_costs):
+    def _function(self, node, ov, target, args, arg_costs):
         args_sum = sum(arg_costs, ZERO)
-        name, oid = n.a, ov.oid
+        name, oid = node.function, ov.oid
         size = self.size_or_unknown
         special = self._kubernetes(name, oid, target, args)
         if special is not None:
@@ -384,21 +384,21 @@ class Coster:
             result = size(args[0]) + size(args[1])
             e1, e2 = self.entry(args[0]), self.entry(args[1])
             if e1 is not None and e2 is not None:
-                self.entries[n.id] = e1.union(e2)
+                self.entries[node.id] = e1.union(e2)
             if oid == "add_list":
                 return ONE + args_sum, result
             return result.times(STRING_TRAVERSAL) + args_sum, result
         if name == "format" and target is not None:
             return size(target).times(STRING_TRAVERSAL) + args_sum, None
         if name == "strings.quote" and len(args) == 1:
-            s = size(args[0])
-            return s.times(STRING_TRAVERSAL) + args_sum, Est(_add(s.lo, 2), _add(_mul(s.hi, 2), 2))
+            length = size(args[0])
+            return length.times(STRING_TRAVERSAL) + args_sum, Est(_add(length.lo, 2), _add(_mul(length.hi, 2), 2))
         if name == "bytes" and ov.args == (T.STRING,):
-            s = size(args[0])
-            return s.times(STRING_TRAVERSAL) + args_sum, Est(s.lo, _mul(s.hi, 4))
+            length = size(args[0])
+            return length.times(STRING_TRAVERSAL) + args_sum, Est(length.lo, _mul(length.hi, 4))
         if name == "string" and ov.args == (T.BYTES,):
-            s = size(args[0])
-            return s.times(STRING_TRAVERSAL) + args_sum, Est(s.lo // 4, s.hi)
+            length = size(args[0])
+            return length.times(STRING_TRAVERSAL) + args_sum, Est(length.lo // 4, length.hi)
         if name in ("startsWith", "endsWith") and target is not None and len(args) == 1:
             return size(args[0]).times(STRING_TRAVERSAL) + args_sum, None
         if oid == "in_list":
@@ -420,7 +420,7 @@ class Coster:
             return list_size.times(factor) + ONE + fixed(LIST_CREATE), list_size
 
         def int_literal(node, default):
-            return node.a if node.kind == "lit" and type(node.a) is int and node.a >= 0 else default
+            return node.value if node.kind == "lit" and type(node.value) is int and node.value >= 0 else default
 
         if name == "lists.range" and target is None and len(args) == 1:
             return allocating(1, fixed(int_literal(args[0], MAX)))
@@ -429,19 +429,19 @@ class Coster:
                 factor = 2 if name == "sets.equivalent" else 1
                 return (self.size_or_unknown(args[0]) * self.size_or_unknown(args[1])).times(factor) + ONE, None
             return None
-        s = self.size_or_unknown(target)
+        length = self.size_or_unknown(target)
         if name == "slice" and len(args) == 2:
-            start, end = int_literal(args[0], 0), int_literal(args[1], s.hi)
+            start, end = int_literal(args[0], 0), int_literal(args[1], length.hi)
             return allocating(1, fixed(max(end - start, 0)))
         if name == "reverse" and not args:
-            return allocating(1, s)
+            return allocating(1, length)
         if name == "flatten" and len(args) <= 1:
-            return allocating(int_literal(args[0], MAX) if args else 1, s)
+            return allocating(int_literal(args[0], MAX) if args else 1, length)
         if name == "distinct" and not args:
-            return allocating(2, s * s)
+            return allocating(2, length * length)
         if name == "sort" and not args:
-            elem = target.type[1] if target.type[0] == "list" else T.DYN
-            return allocating(2 + (STRING_TRAVERSAL if _is_string_like(elem) else 0), s * s)
+            elem = target.type.elem if target.type.kind == "list" else T.DYN
+            return allocating(2 + (STRING_TRAVERSAL if _is_string_like(elem) else 0), length * length)
         return None
 
     def _kubernetes(self, name, oid, target, args):
@@ -453,9 +453,9 @@ class Coster:
         if name == "includes" and oid == "dra_includes_dyn_dyn" and target is not None:
             return Est(0, _ATTRIBUTE_VALUES_MAX), None
         if name in ("isSorted", "sum", "max", "min", "indexOf", "lastIndexOf", "includes") and target is not None:
-            if target.type[0] == "list":
+            if target.type.kind == "list":
                 elem_cost = ONE
-                elem = target.type[1]
+                elem = target.type.elem
                 if _is_string_like(elem):
                     base = self.path(target)
                     elem_size = device_size(base + ("@items",)) if base else None
@@ -465,23 +465,23 @@ class Coster:
                 return size(target), None
             return size(target).times(STRING_TRAVERSAL), None
         if name in ("url",) and len(args) == 1:
-            s = size(args[0])
-            return s.times(STRING_TRAVERSAL), s
+            length = size(args[0])
+            return length.times(STRING_TRAVERSAL), length
         if name in ("lowerAscii", "upperAscii", "substring", "trim") and target is not None:
-            s = size(target)
-            return s.times(STRING_TRAVERSAL), s
+            length = size(target)
+            return length.times(STRING_TRAVERSAL), length
         if name == "replace" and target is not None and len(args) >= 2:
             return self._replace(size(target), size(args[0]), size(args[1]))
         if name == "split" and target is not None:
-            s = size(target)
-            top = s.hi
-            if len(args) > 1 and args[1].kind == "lit" and type(args[1].a) is int:
-                top = args[1].a % (1 << 64)
-            return s.times(2 * STRING_TRAVERSAL), Est(0, top)
+            length = size(target)
+            top = length.hi
+            if len(args) > 1 and args[1].kind == "lit" and type(args[1].value) is int:
+                top = args[1].value % (1 << 64)
+            return length.times(2 * STRING_TRAVERSAL), Est(0, top)
         if name == "join" and target is not None:
             listed = size(target)
             joined = ZERO
-            if target.type[0] == "list":
+            if target.type.kind == "list":
                 base = self.path(target)
                 elem_size = device_size(base + ("@items",)) if base else None
                 joined = listed * (elem_size or UNKNOWN)
@@ -490,9 +490,9 @@ class Coster:
                 joined = joined + size(args[0]) * separators
             return joined.times(STRING_TRAVERSAL), joined
         if name in ("find", "findAll") and target is not None and args:
-            s = size(target)
-            text = (s + ONE).times(STRING_TRAVERSAL)
-            return text * size(args[0]).times(REGEX_LENGTH), Est(0, s.hi)
+            length = size(target)
+            text = (length + ONE).times(STRING_TRAVERSAL)
+            return text * size(args[0]).times(REGEX_LENGTH), Est(0, length.hi)
         if name in ("cidr", "isIP", "isCIDR") and args:
             return size(args[0]).times(STRING_TRAVERSAL), None
         if name == "ip":
@@ -521,10 +521,10 @@ class Coster:
                     "compareTo", "add", "sub", "major", "minor", "patch", "getScheme", "getHostname", "getHost",
                     "getPort", "getEscapedPath", "getQuery"):
             return ONE, None
-        if name == "_==_" and len(args) == 2 and args[0].type == args[1].type and args[0].type[0] == "obj":
-            if args[0].type in (T.QUANTITY, T.SEMVER, T.IPT, T.CIDRT):
+        if name == "_==_" and len(args) == 2 and args[0].type == args[1].type and args[0].type.kind == "obj":
+            if args[0].type in (T.QUANTITY, T.SEMVER, T.IP, T.CIDR):
                 return ONE, None
-            if args[0].type == T.URLT:
+            if args[0].type == T.URL:
                 return ONE.times(STRING_TRAVERSAL), None
         return None
 
@@ -556,8 +556,8 @@ def estimate(root: Node, overloads: dict[int, list]) -> tuple[int, Coster]:
 _UNBOUNDED = 1 << 60
 
 
-def _figure(v: int) -> str:
-    return "unbounded" if v >= _UNBOUNDED else f"{v:,}"
+def _figure(value: int) -> str:
+    return "unbounded" if value >= _UNBOUNDED else f"{value:,}"
 
 
 def explain_cost(source: str, root: Node, coster: Coster, limit: int) -> str:
@@ -577,7 +577,7 @@ def explain_cost(source: str, root: Node, coster: Coster, limit: int) -> str:
         text += f"; the costliest part is `{part}` ({_figure(coster.parts[node.id].hi)})"
     per = coster.per_iteration.get(node.id)
     if per is not None and node.kind == "comp":
-        count = coster.size_or_unknown(node.b).hi
+        count = coster.size_or_unknown(node.range).hi
         text += (f": it runs its body up to {_figure(count)} times at up to {_figure(per)} each"
                  if count < _UNBOUNDED else ": it iterates over something of unknown size")
     elif coster.parts[node.id].hi >= _UNBOUNDED:

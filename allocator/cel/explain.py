@@ -117,22 +117,22 @@ class _Explainer:
         self.acts.append(act)
         return act
 
-    def value(self, n: Node, act: dict):
+    def value(self, node: Node, act: dict):
         """(value, error message): evaluate one sub-expression as the selector did, once per activation."""
-        key = (n.id, id(act))
+        key = (node.id, id(act))
         found = self.values.get(key)
         if found is None:
-            found = self.values[key] = self._evaluate(n, act)
+            found = self.values[key] = self._evaluate(node, act)
         return found
 
-    def _evaluate(self, n: Node, act: dict):
+    def _evaluate(self, node: Node, act: dict):
         # Each evaluation may spend what the whole selector may: the explanation evaluates parts the
         # selector evaluated within its limit, and their sum must not make one of them fail.
         self.budget.left = COST_LIMIT
         try:
-            return self.closures[n.id](act), None
+            return self.closures[node.id](act), None
         except Abort as e:  # ends the whole evaluation: no operator absorbs it
-            self.aborted.add(n.id)
+            self.aborted.add(node.id)
             return None, e.message
         except CELError as e:
             return None, e.message
@@ -141,7 +141,7 @@ class _Explainer:
         except Exception as e:  # noqa: BLE001 - a bug of ours is shown as such, never raised into a page
             return None, internal_error_message(e)
 
-    def why(self, n: Node, act: dict, want: bool) -> None:
+    def why(self, node: Node, act: dict, want: bool) -> None:
         """Explain why ``n`` is not ``want``: it evaluated to the other bool, or failed.
 
         Only what reaches ``n``'s value is explained, as CEL evaluates: an ``&&`` that is false is false
@@ -152,19 +152,19 @@ class _Explainer:
         """
         if len(self.parts) >= _MAX_PARTS:
             return
-        value, error = self.value(n, act)
+        value, error = self.value(node, act)
         if error is None and value is want:
             return  # nothing to explain: n is what was wanted
         before = len(self.parts)
-        if self.through(n, act, want, value, error) and len(self.parts) > before:
+        if self.through(node, act, want, value, error) and len(self.parts) > before:
             return
         if len(self.parts) < _MAX_PARTS:  # n decided itself (or its operands, each alone, do not show why)
-            self.parts.append(self.leaf(n, act))
+            self.parts.append(self.leaf(node, act))
 
-    def through(self, n: Node, act: dict, want: bool, value, error) -> bool:
+    def through(self, node: Node, act: dict, want: bool, value, error) -> bool:
         """Explain ``n`` by its operands if it combines verdicts; False when ``n`` is itself the part."""
-        if n.kind == "call" and n.a in ("_&&_", "_||_") and n.b is None:
-            operands = _chain(n, n.a)
+        if node.kind == "call" and node.function in ("_&&_", "_||_") and node.target is None:
+            operands = _chain(node, node.function)
             outcomes = [self.value(operand, act) for operand in operands]
             if error is None:
                 # n is a bool: the operands that have that value decided it, any error beside them was absorbed.
@@ -184,63 +184,63 @@ class _Explainer:
                 return True
             # An operand that is not a bool (the operator itself fails: no such overload), or no operand
             # fails alone (together they exceeded the cost limit): n is the part.
-        elif n.kind == "call" and n.a == "!_" and n.b is None:
-            inner, inner_error = self.value(n.c[0], act)
+        elif node.kind == "call" and node.function == "!_" and node.target is None:
+            inner, inner_error = self.value(node.args[0], act)
             if inner_error is not None or type(inner) is bool:
-                self.why(n.c[0], act, not want)
+                self.why(node.args[0], act, not want)
                 return True
-        elif n.kind == "call" and n.a == "_?_:_":
-            cond, cond_error = self.value(n.c[0], act)
+        elif node.kind == "call" and node.function == "_?_:_":
+            cond, cond_error = self.value(node.args[0], act)
             if cond_error is not None:
-                self.why(n.c[0], act, True)  # the condition failed: only its error reaches the result
+                self.why(node.args[0], act, True)  # the condition failed: only its error reaches the result
                 return True
             if type(cond) is bool:
-                self.why(n.c[1] if cond else n.c[2], act, want)  # only the branch taken is evaluated
+                self.why(node.args[1] if cond else node.args[2], act, want)  # only the branch taken is evaluated
                 return True
-        elif n.kind == "bind":
+        elif node.kind == "bind":
             inner_act = dict(act)
-            inner_act[n.a] = LazyBinding(self.closures[n.b.id], act)
+            inner_act[node.name] = LazyBinding(self.closures[node.init.id], act)
             self.acts.append(inner_act)
-            self.why(n.c, inner_act, want)
+            self.why(node.body, inner_act, want)
             return True
         return False
 
-    def leaf(self, n: Node, act: dict) -> Part:
-        value, error = self.value(n, act)
+    def leaf(self, node: Node, act: dict) -> Part:
+        value, error = self.value(node, act)
         if error is None and type(value) is not bool:
             name = type_name(value)
             error = (f"CEL result of type {name} could not be converted to bool: type conversion error from "
                      f"'{name}' to 'bool'")
         verdict = "error" if error is not None else ("true" if value else "false")
-        part = Part(n.start, n.end, self.source[n.start:n.end], verdict, error=error)
+        part = Part(node.start, node.end, self.source[node.start:node.end], verdict, error=error)
         kinds = (None, None)
-        if n.kind == "call" and n.a in _COMPARISONS and len(n.c) == 2:
-            part.operator = _COMPARISONS[n.a]
-            left, lerr = self.value(n.c[0], act)
-            right, rerr = self.value(n.c[1], act)
+        if node.kind == "call" and node.function in _COMPARISONS and len(node.args) == 2:
+            part.operator = _COMPARISONS[node.function]
+            left, lerr = self.value(node.args[0], act)
+            right, rerr = self.value(node.args[1], act)
             part.left = show(left) if lerr is None else None
             part.right = show(right) if rerr is None else None
             if lerr is None and rerr is None:
                 kinds = (_kind(left), _kind(right))
         if error is not None:
             part.hint = runtime_hint(error, left=kinds[0], right=kinds[1])
-        part.reads = self.reads(n, act)
-        if n.kind == "select" and n.c == "has" and error is None and value is False:
-            part.reads = [Read(f"{self.source[n.a.start:n.a.end]}.{n.b}", n.b, None)]
+        part.reads = self.reads(node, act)
+        if node.kind == "select" and node.mode == "has" and error is None and value is False:
+            part.reads = [Read(f"{self.source[node.operand.start:node.operand.end]}.{node.field}", node.field, None)]
         return part
 
-    def reads(self, n: Node, act: dict) -> list[Read]:
+    def reads(self, node: Node, act: dict) -> list[Read]:
         found: list[Read] = []
         seen: set[str] = set()
-        for r in _device_reads(n):
-            text = self.source[r.start:r.end]
+        for read in _device_reads(node):
+            text = self.source[read.start:read.end]
             if text in seen:
                 continue
             seen.add(text)
-            value, error = self.value(r, act)
-            if error is None and value is None and r.kind != "lit":
+            value, error = self.value(read, act)
+            if error is None and value is None and read.kind != "lit":
                 continue  # not evaluable on its own (inside a macro)
-            found.append(Read(text, _short_name(r), show(value) if error is None else None))
+            found.append(Read(text, _short_name(read), show(value) if error is None else None))
         return found
 
 
@@ -253,61 +253,44 @@ def _kind(value) -> str:
     return type_name(value)
 
 
-def _chain(n: Node, op: str) -> list[Node]:
+def _chain(node: Node, op: str) -> list[Node]:
     """The operands of a chain of the same operator, left to right (cel-go balances such chains)."""
-    if n.kind == "call" and n.a == op and n.b is None:
-        return _chain(n.c[0], op) + _chain(n.c[1], op)
-    return [n]
+    if node.kind == "call" and node.function == op and node.target is None:
+        return _chain(node.args[0], op) + _chain(node.args[1], op)
+    return [node]
 
 
-def _is_device_read(n: Node) -> bool:
+def _is_device_read(node: Node) -> bool:
     """``device.driver``, ``device.attributes["d"].x``, ``device.capacity["d"]["x"]``, ``d.x`` on a bound map."""
-    if n.kind == "select" and n.c != "has":
+    if node.kind == "select" and node.mode != "has":
         return True
-    return n.kind == "call" and n.a in ("_[_]", "_[?_]") and n.c[1].kind == "lit" and type(n.c[1].a) is str
+    return (node.kind == "call" and node.function in ("_[_]", "_[?_]") and node.args[1].kind == "lit"
+            and type(node.args[1].value) is str)
 
 
-def _device_reads(n: Node):
+def _device_reads(node: Node):
     """The outermost reads inside ``n``, not descending into macros (their variables are local)."""
-    if _is_device_read(n) and _reads_a_value(n):
-        yield n
+    if _is_device_read(node) and _reads_a_value(node):
+        yield node
         return
-    if n.kind == "comp":
-        yield from _device_reads(n.b)
+    if node.kind == "comp":
+        yield from _device_reads(node.range)
         return
-    for child in _children(n):
+    for child in node.children():
         yield from _device_reads(child)
 
 
-def _reads_a_value(n: Node) -> bool:
+def _reads_a_value(node: Node) -> bool:
     """A read of a leaf value (an attribute, a capacity, the driver), not of a whole map."""
-    t = n.type
-    return t is None or not (t[0] == "map" or t == T.DEVICE)
+    cel_type = node.type
+    return cel_type is None or not (cel_type.kind == "map" or cel_type == T.DEVICE)
 
 
-def _children(n: Node):
-    if n.kind == "call":
-        if n.b is not None:
-            yield n.b
-        yield from n.c
-    elif n.kind == "select":
-        yield n.a
-    elif n.kind == "list":
-        yield from n.a
-    elif n.kind == "map":
-        for key, val, _ in n.a:
-            yield key
-            yield val
-    elif n.kind == "bind":
-        yield n.b
-        yield n.c
-
-
-def _short_name(n: Node) -> str:
-    if n.kind == "select":
-        return n.b
-    if n.kind == "call" and n.c[1].kind == "lit":
-        return str(n.c[1].a)
+def _short_name(node: Node) -> str:
+    if node.kind == "select":
+        return node.field
+    if node.kind == "call" and node.args[1].kind == "lit":
+        return str(node.args[1].value)
     return "value"  # pragma: no cover - _is_device_read admits only the forms above
 
 

@@ -57,7 +57,7 @@ def has_guard(expression: str, key: str) -> ExprFix | None:
         return None
     atom = chain[-1]
     for parent in reversed(chain[:-1]):
-        if parent.kind == "call" and parent.a in _LOGIC:
+        if parent.kind == "call" and parent.function in _LOGIC:
             break
         atom = parent
     text = expression[atom.start:atom.end]
@@ -69,8 +69,8 @@ def _presence(expression: str, read: Read) -> str | None:
     node = read.node
     if node.kind == "select":
         return f"has({expression[node.start:node.end]})"
-    if node.kind == "call" and node.a == "_[_]" and node.c and len(node.c) == 2:
-        target = node.c[0]
+    if node.kind == "call" and node.function == "_[_]" and node.args and len(node.args) == 2:
+        target = node.args[0]
         return f"{quoted(read.name)} in {expression[target.start:target.end]}"
     return None
 
@@ -82,19 +82,9 @@ def _ancestors(root: Node, target: Node) -> list[Node]:
         node, path = stack.pop()
         if (node.kind, node.start, node.end) == (target.kind, target.start, target.end):
             return path
-        for child in _children(node):
+        for child in node.children():
             stack.append((child, path + [child]))
     return []
-
-
-def _children(node: Node) -> list[Node]:
-    out = []
-    for value in (node.a, node.b, node.c, node.d, node.e):
-        if isinstance(value, Node):
-            out.append(value)
-        elif isinstance(value, list | tuple):
-            out.extend(v for v in value if isinstance(v, Node))
-    return out
 
 
 def compare_to(expression: str, operator_call: str, opaque_first: bool, wrap: str | None,
@@ -111,20 +101,20 @@ def compare_to(expression: str, operator_call: str, opaque_first: bool, wrap: st
     stack = [root]
     while stack:
         node = stack.pop()
-        if node.kind == "call" and node.a == operator_call and node.c and len(node.c) == 2:
+        if node.kind == "call" and node.function == operator_call and node.args and len(node.args) == 2:
             found.append(node)
-        stack.extend(_children(node))
+        stack.extend(node.children())
     if offset is not None and len(found) > 1:
         found = [n for n in found if n.start <= offset < n.end] or found
     if len(found) != 1:
         return None
     node = found[0]
-    left, right = node.c
+    left, right = node.args
     texts = [expression[left.start:left.end], expression[right.start:right.end]]
     other = 1 if opaque_first else 0
     if wrap is not None:
-        literal = node.c[other]
-        if not (literal.kind == "lit" and isinstance(literal.a, str)):
+        literal = node.args[other]
+        if not (literal.kind == "lit" and isinstance(literal.value, str)):
             return None
         texts[other] = f"{wrap}({texts[other]})"
     # a OP b is a.compareTo(b) OP 0, whichever side is the quantity or version (a dyn side is one at runtime)
@@ -141,10 +131,10 @@ def ordered_string_literals(expression: str) -> list[tuple[Node, Node, Node]]:
     stack = [root]
     while stack:
         node = stack.pop()
-        if node.kind == "call" and node.a in _ORDERING and node.c and len(node.c) == 2:
-            left, right = node.c
+        if node.kind == "call" and node.function in _ORDERING and node.args and len(node.args) == 2:
+            left, right = node.args
             for literal, other in ((left, right), (right, left)):
-                if literal.kind == "lit" and isinstance(literal.a, str) and other.kind != "lit":
+                if literal.kind == "lit" and isinstance(literal.value, str) and other.kind != "lit":
                     out.append((node, literal, other))
-        stack.extend(_children(node))
+        stack.extend(node.children())
     return sorted(out, key=lambda t: t[0].start)

@@ -40,8 +40,8 @@ class Read:
     @property
     def domain(self) -> tuple[str, str] | None:
         """("attributes" or "capacity", domain) when the operand is ``device.attributes["<domain>"]``."""
-        m = _DOMAIN_MAP.fullmatch(self.operand)
-        return (m.group(1), m.group(2)) if m else None
+        match = _DOMAIN_MAP.fullmatch(self.operand)
+        return (match.group(1), match.group(2)) if match else None
 
 
 @dataclass(frozen=True)
@@ -91,12 +91,12 @@ def string_comparisons(expression: str, within: tuple[int, int] | None = None) -
     found = analyze(expression)
     if found is None:
         return []
-    return [(n, op, read, first) for n, op, read, first in found.literal_comparisons
-            if read is not None and _inside(n, within)]
+    return [(node, op, read, first) for node, op, read, first in found.literal_comparisons
+            if read is not None and _inside(node, within)]
 
 
-def _inside(n: Node, span: tuple[int, int] | None) -> bool:
-    return span is None or (span[0] <= n.start and n.end <= span[1])
+def _inside(node: Node, span: tuple[int, int] | None) -> bool:
+    return span is None or (span[0] <= node.start and node.end <= span[1])
 
 
 class _Walker:
@@ -106,73 +106,73 @@ class _Walker:
         self.presence: set[tuple[str, str]] = set()
         self.comparisons: list[tuple[Node, str, Read | None, bool]] = []
 
-    def text(self, n: Node, binds: dict) -> str:
-        if n.kind == "ident" and n.a in binds:
-            return binds[n.a]
-        return re.sub(r"\s+", "", self.source[n.start:n.end]).replace("'", '"')
+    def text(self, node: Node, binds: dict) -> str:
+        if node.kind == "ident" and node.name in binds:
+            return binds[node.name]
+        return re.sub(r"\s+", "", self.source[node.start:node.end]).replace("'", '"')
 
-    def present(self, n: Node, binds: dict) -> tuple[str, str] | None:
+    def present(self, node: Node, binds: dict) -> tuple[str, str] | None:
         """(operand, name) when ``n`` is ``has(operand.name)`` or ``"name" in operand``."""
-        if n.kind == "select" and n.c == "has":
-            return self.text(n.a, binds), n.b
-        if n.kind == "call" and n.a == "@in" and len(n.c) == 2 and n.c[0].kind == "lit" and type(n.c[0].a) is str:
-            return self.text(n.c[1], binds), n.c[0].a
+        if node.kind == "select" and node.mode == "has":
+            return self.text(node.operand, binds), node.field
+        if node.kind == "call" and node.function == "@in" and len(node.args) == 2 and node.args[0].kind == "lit" and type(node.args[0].value) is str:
+            return self.text(node.args[1], binds), node.args[0].value
         return None
 
-    def absent(self, n: Node, binds: dict) -> tuple[str, str] | None:
+    def absent(self, node: Node, binds: dict) -> tuple[str, str] | None:
         """(operand, name) when ``n`` is the negation of a presence test."""
-        if n.kind == "call" and n.a == "!_" and n.b is None:
-            return self.present(n.c[0], binds)
+        if node.kind == "call" and node.function == "!_" and node.target is None:
+            return self.present(node.args[0], binds)
         return None
 
-    def read(self, n: Node, binds: dict, guards: frozenset) -> Read | None:
-        if n.kind == "select" and n.c == "":
-            operand, name = self.text(n.a, binds), n.b
-        elif (n.kind == "call" and n.a == "_[_]" and n.b is None and len(n.c) == 2 and n.c[1].kind == "lit"
-              and type(n.c[1].a) is str):
-            operand, name = self.text(n.c[0], binds), n.c[1].a
+    def read(self, node: Node, binds: dict, guards: frozenset) -> Read | None:
+        if node.kind == "select" and node.mode == "":
+            operand, name = self.text(node.operand, binds), node.field
+        elif (node.kind == "call" and node.function == "_[_]" and node.target is None and len(node.args) == 2 and node.args[1].kind == "lit"
+              and type(node.args[1].value) is str):
+            operand, name = self.text(node.args[0], binds), node.args[1].value
         else:
             return None
         if operand in ("device", "device.attributes", "device.capacity"):
             return None  # a field of the device, or a domain: never missing (an unknown domain reads as {})
-        return Read(n, operand, name, (operand, name) in guards)
+        return Read(node, operand, name, (operand, name) in guards)
 
-    def walk(self, n: Node, binds: dict, guards: frozenset) -> None:
-        if not isinstance(n, Node):
+    def walk(self, node: Node, binds: dict, guards: frozenset) -> None:
+        if not isinstance(node, Node):
             return
-        test = self.present(n, binds)
+        test = self.present(node, binds)
         if test is not None:
             self.presence.add(test)
-        if n.kind == "call" and n.a in ("_&&_", "_||_") and n.b is None:
-            operands = _chain(n, n.a)
-            check = self.present if n.a == "_&&_" else self.absent
+        if node.kind == "call" and node.function in ("_&&_", "_||_") and node.target is None:
+            operands = _chain(node, node.function)
+            check = self.present if node.function == "_&&_" else self.absent
             added = {k for k in (check(o, binds) for o in operands) if k is not None}
             for o in operands:
                 self.walk(o, binds, guards | added)
             return
-        if n.kind == "call" and n.a == "_?_:_" and len(n.c) == 3:
-            cond, yes, no = n.c
+        if node.kind == "call" and node.function == "_?_:_" and len(node.args) == 3:
+            cond, yes, no = node.args
             self.walk(cond, binds, guards)
             self.walk(yes, binds, guards | self._when_true(cond, binds))
             self.walk(no, binds, guards | self._when_false(cond, binds))
             return
-        if n.kind == "bind":
-            self.walk(n.b, binds, guards)
-            self.walk(n.c, {**binds, n.a: self.text(n.b, binds)}, guards)
+        if node.kind == "bind":
+            self.walk(node.init, binds, guards)
+            self.walk(node.body, {**binds, node.name: self.text(node.init, binds)}, guards)
             return
-        found = self.read(n, binds, guards)
+        found = self.read(node, binds, guards)
         if found is not None:
             self.reads.append(found)
-        if n.kind == "call" and n.a in _EQUALITY and len(n.c) == 2:
-            self._comparison(n, binds, guards)
-        for child in children(n):
+        if node.kind == "call" and node.function in _EQUALITY and len(node.args) == 2:
+            self._comparison(node, binds, guards)
+        for child in children(node):
             self.walk(child, binds, guards)
 
-    def _comparison(self, n: Node, binds: dict, guards: frozenset) -> None:
-        left, right = n.c
+    def _comparison(self, node: Node, binds: dict, guards: frozenset) -> None:
+        left, right = node.args
         for lit, other, first in ((left, right, True), (right, left, False)):
-            if lit.kind == "lit" and type(lit.a) is str:
-                self.comparisons.append((n, _EQUALITY[n.a], self.read(other, binds, guards), first))
+            if lit.kind == "lit" and type(lit.value) is str:
+                self.comparisons.append((node, _EQUALITY[node.function], self.read(other, binds, guards), first))
                 return
 
     def _when_true(self, cond: Node, binds: dict) -> frozenset:
@@ -184,7 +184,7 @@ class _Walker:
         return frozenset(k for k in (self.absent(t, binds) for t in tests) if k is not None)
 
 
-def _chain(n: Node, op: str) -> list[Node]:
-    if n.kind == "call" and n.a == op and n.b is None:
-        return _chain(n.c[0], op) + _chain(n.c[1], op)
-    return [n]
+def _chain(node: Node, op: str) -> list[Node]:
+    if node.kind == "call" and node.function == op and node.target is None:
+        return _chain(node.args[0], op) + _chain(node.args[1], op)
+    return [node]

@@ -31,16 +31,16 @@ SEMVER_FORMAT = ("a version has three numbers, MAJOR.MINOR.PATCH, optionally wit
 
 def no_overload(message: str) -> tuple[str, list[str]] | None:
     """(cel-go's operator function, the operand types) of a "found no matching overload" error."""
-    m = _NO_OVERLOAD.search(message)
-    return (m.group(1), [t.strip() for t in m.group(2).split(",")]) if m else None
+    match = _NO_OVERLOAD.search(message)
+    return (match.group(1), [t.strip() for t in match.group(2).split(",")]) if match else None
 
 
 def compile_hint(message: str) -> str | None:
     """Advice for a compile error of cel-go (``message`` is its text)."""
-    m = _NO_OVERLOAD.search(message)
-    if m:
-        op = m.group(1)
-        types = [t.strip() for t in m.group(2).split(",")]
+    match = _NO_OVERLOAD.search(message)
+    if match:
+        op = match.group(1)
+        types = [t.strip() for t in match.group(2).split(",")]
         opaque = [t for t in types if t in (_QUANTITY, _SEMVER)]
         if op in _ORDERING and opaque:
             one, what, fn = ("quantity", "quantities", "quantity") if opaque[0] == _QUANTITY else \
@@ -205,8 +205,8 @@ def _fitted_fix(expression: str, part: dict, hint: str, published: dict,
     if hint.startswith("a version is not a string"):
         for node, _operator, read, first in string_comparisons(expression, span):
             if is_version(read):
-                literal = node.c[0] if first else node.c[1]
-                wrapped = semver_wrapped(literal.a)
+                literal = node.args[0] if first else node.args[1]
+                wrapped = semver_wrapped(literal.value)
                 return None if "MAJOR.MINOR.PATCH" in wrapped else semver_literal(literal, wrapped)
         return None
     error = part.get("error") or ""
@@ -230,10 +230,10 @@ def _fitted_fix(expression: str, part: dict, hint: str, published: dict,
 
 def _domain_literal(read: Read):
     """The string literal of the domain in ``device.attributes["<domain>"]`` of ``read``, or None."""
-    operand = read.node.a if read.node.kind == "select" else (read.node.c[0] if read.node.c else None)
-    if operand is not None and operand.kind == "call" and operand.a == "_[_]" and len(operand.c) == 2:
-        literal = operand.c[1]
-        if literal.kind == "lit" and isinstance(literal.a, str) and literal.end - literal.start == len(literal.a) + 2:
+    operand = read.node.operand if read.node.kind == "select" else (read.node.args[0] if read.node.args else None)
+    if operand is not None and operand.kind == "call" and operand.function == "_[_]" and len(operand.args) == 2:
+        literal = operand.args[1]
+        if literal.kind == "lit" and isinstance(literal.value, str) and literal.end - literal.start == len(literal.value) + 2:
             return literal
     return None
 
@@ -243,8 +243,8 @@ def _name_span(expression: str, read: Read) -> tuple[int, int] | None:
     node = read.node
     if node.kind == "select" and expression[node.end - len(read.name):node.end] == read.name:
         return node.end - len(read.name), node.end
-    if node.kind == "call" and node.c and len(node.c) == 2:
-        literal = node.c[1]
+    if node.kind == "call" and node.args and len(node.args) == 2:
+        literal = node.args[1]
         if literal.kind == "lit" and literal.end - literal.start == len(read.name) + 2:
             return literal.start + 1, literal.end - 1
     return None
@@ -255,7 +255,7 @@ def _fitted_hint(expression: str, part: dict, published: dict, is_version: Calla
     span = (part["start"], part["end"])
     for node, operator, read, first in string_comparisons(expression, span):
         if is_version(read):
-            literal = (node.c[0] if first else node.c[1]).a
+            literal = (node.args[0] if first else node.args[1]).value
             return version_string_hint(literal, operator, first, expression[read.node.start:read.node.end])
     error = part.get("error") or ""
     if part.get("verdict") != "error" or "no such key:" not in error:

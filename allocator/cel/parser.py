@@ -10,51 +10,28 @@ from __future__ import annotations
 
 import re
 
+from allocator.cel.nodes import (
+    Bind,
+    Call,
+    Comprehension,
+    Ident,
+    ListLiteral,
+    Literal,
+    MapEntry,
+    MapLiteral,
+    Node,
+    Select,
+    StructField,
+    StructLiteral,
+    children,
+)
+
+__all__ = ["Node", "ParseError", "children", "parse", "tokenize"]
 MAX_RECURSION = 250
 
 RESERVED = frozenset(
     "as break const continue else for function if import let loop package namespace return var void while".split()
 )
-
-
-class Node:
-    """One AST node. ``kind`` is lit/ident/select/call/list/map/struct/comp/bind."""
-
-    __slots__ = ("kind", "pos", "a", "b", "c", "d", "e", "type", "id", "start", "end")
-
-    def __init__(self, kind, pos, a=None, b=None, c=None, d=None, e=None):
-        self.kind = kind
-        self.pos = pos
-        # The source span [start, end) of the whole sub-expression (explanations underline it).
-        self.start = pos
-        self.end = pos
-        self.a = a
-        self.b = b
-        self.c = c
-        self.d = d
-        self.e = e
-        self.type = None
-        self.id = 0
-
-    def __repr__(self):  # pragma: no cover - debugging aid
-        return f"Node({self.kind}, {self.a!r}, {self.b!r}, {self.c!r})"
-
-
-# call: a=function name, b=target (or None), c=list of args
-# select: a=operand, b=field, c=mode ("" normal, "has" presence test, "opt" optional)
-# comp: a=kind, b=range, c=(var1, var2), d=list of body nodes, e=macro name (for messages)
-# bind: a=name, b=init, c=body
-# list: a=elements, b=frozenset of optional indexes
-# map: a=list of (key, value, optional)
-# struct: a=type name, b=list of (field, value, optional)
-
-
-def _children(args):
-    for a in args:
-        if isinstance(a, Node):
-            yield a
-        elif isinstance(a, (list, tuple)):
-            yield from _children(a)
 
 
 class ParseError(Exception):
@@ -94,51 +71,51 @@ def _decode_string(body: str, raw: bool, is_bytes: bool, pos: int):
     if raw:
         return body.encode("utf-8") if is_bytes else body
     out: list = []
-    i = 0
-    n = len(body)
+    index = 0
+    length = len(body)
     buf = bytearray() if is_bytes else None
-    while i < n:
-        c = body[i]
-        if c != "\\":
+    while index < length:
+        char = body[index]
+        if char != "\\":
             if is_bytes:
-                buf.extend(c.encode("utf-8"))
+                buf.extend(char.encode("utf-8"))
             else:
-                out.append(c)
-            i += 1
+                out.append(char)
+            index += 1
             continue
-        if i + 1 >= n:
+        if index + 1 >= length:
             raise ParseError([(pos, "Syntax error: invalid escape sequence")])
-        e = body[i + 1]
-        if e in _ESCAPES:
-            ch = _ESCAPES[e]
+        escape = body[index + 1]
+        if escape in _ESCAPES:
+            ch = _ESCAPES[escape]
             if is_bytes:
                 buf.extend(ch.encode())
             else:
                 out.append(ch)
-            i += 2
-        elif e in "xXuU" or e in "01234567":
-            if e in "xX":
-                digits, base, width = body[i + 2:i + 4], 16, 2
-            elif e == "u":
-                digits, base, width = body[i + 2:i + 6], 16, 4
-            elif e == "U":
-                digits, base, width = body[i + 2:i + 10], 16, 8
+            index += 2
+        elif escape in "xXuU" or escape in "01234567":
+            if escape in "xX":
+                digits, base, width = body[index + 2:index + 4], 16, 2
+            elif escape == "u":
+                digits, base, width = body[index + 2:index + 6], 16, 4
+            elif escape == "U":
+                digits, base, width = body[index + 2:index + 10], 16, 8
             else:
-                digits, base, width = body[i + 1:i + 4], 8, 3
+                digits, base, width = body[index + 1:index + 4], 8, 3
             if len(digits) != width or not all(d in "0123456789abcdefABCDEF"[: 16 if base == 16 else 8]
                                                for d in digits):
                 raise ParseError([(pos, "Syntax error: invalid escape sequence")])
-            v = int(digits, base)
-            if is_bytes and e in "xX01234567":
-                buf.append(v & 0xFF)
+            code = int(digits, base)
+            if is_bytes and escape in "xX01234567":
+                buf.append(code & 0xFF)
             else:
-                if v > 0x10FFFF or 0xD800 <= v <= 0xDFFF:
+                if code > 0x10FFFF or 0xD800 <= code <= 0xDFFF:
                     raise ParseError([(pos, "Syntax error: invalid unicode code point")])
                 if is_bytes:
-                    buf.extend(chr(v).encode("utf-8"))
+                    buf.extend(chr(code).encode("utf-8"))
                 else:
-                    out.append(chr(v))
-            i += (2 + width) if e in "xXuU" else (1 + width)
+                    out.append(chr(code))
+            index += (2 + width) if escape in "xXuU" else (1 + width)
         else:
             raise ParseError([(pos, "Syntax error: invalid escape sequence")])
     return bytes(buf) if is_bytes else "".join(out)
@@ -147,22 +124,22 @@ def _decode_string(body: str, raw: bool, is_bytes: bool, pos: int):
 def tokenize(src: str) -> list[Tok]:
     toks: list[Tok] = []
     pos = 0
-    n = len(src)
-    while pos < n:
-        m = _TOKEN_RE.match(src, pos)
-        if not m:
+    length = len(src)
+    while pos < length:
+        match = _TOKEN_RE.match(src, pos)
+        if not match:
             raise ParseError([(pos, f"Syntax error: token recognition error at: '{src[pos]}'")])
-        kind = m.lastgroup
-        text = m.group()
+        kind = match.lastgroup
+        text = match.group()
         if kind == "ws":
-            pos = m.end()
+            pos = match.end()
             continue
         if kind == "str":
             prefix = text.rstrip("'\"")
             quote = text[len(prefix):]
             raw = "r" in prefix.lower()
             is_bytes = "b" in prefix.lower()
-            start = m.end()
+            start = match.end()
             if len(quote) == 3:
                 end = src.find(quote, start)
                 while end != -1 and not raw and _escaped(src, start, end):
@@ -172,31 +149,31 @@ def tokenize(src: str) -> list[Tok]:
                 body = src[start:end]
                 stop = end + 3
             else:
-                i = start
-                while i < n and src[i] != quote and src[i] != "\n":
-                    if src[i] == "\\" and not raw:
-                        i += 1
-                    i += 1
-                if i >= n or src[i] != quote:
-                    raise ParseError([(pos, f"Syntax error: token recognition error at: '{src[pos:i]}'")])
-                body = src[start:i]
-                stop = i + 1
+                index = start
+                while index < length and src[index] != quote and src[index] != "\n":
+                    if src[index] == "\\" and not raw:
+                        index += 1
+                    index += 1
+                if index >= length or src[index] != quote:
+                    raise ParseError([(pos, f"Syntax error: token recognition error at: '{src[pos:index]}'")])
+                body = src[start:index]
+                stop = index + 1
             toks.append(Tok("bytes" if is_bytes else "string", src[pos:stop], pos,
                             _decode_string(body, raw, is_bytes, pos)))
             pos = stop
             continue
         toks.append(Tok(kind, text, pos))
-        pos = m.end()
-    toks.append(Tok("eof", "<EOF>", n))
+        pos = match.end()
+    toks.append(Tok("eof", "<EOF>", length))
     return toks
 
 
 def _escaped(src, start, end):
-    k = end - 1
+    index = end - 1
     count = 0
-    while k >= start and src[k] == "\\":
+    while index >= start and src[index] == "\\":
         count += 1
-        k -= 1
+        index -= 1
     return count % 2 == 1
 
 
@@ -219,18 +196,18 @@ class Parser:
         self.errors: list[tuple[int, str]] = []
 
     # -- helpers
-    def peek(self, k=0) -> Tok:
-        return self.toks[min(self.i + k, len(self.toks) - 1)]
+    def peek(self, ahead=0) -> Tok:
+        return self.toks[min(self.i + ahead, len(self.toks) - 1)]
 
     def take(self) -> Tok:
-        t = self.toks[self.i]
+        tok = self.toks[self.i]
         if self.i < len(self.toks) - 1:
             self.i += 1
-        return t
+        return tok
 
-    def is_op(self, text, k=0):
-        t = self.peek(k)
-        return t.kind == "op" and t.text == text
+    def is_op(self, text, ahead=0):
+        tok = self.peek(ahead)
+        return tok.kind == "op" and tok.text == text
 
     def fail(self, tok: Tok, expecting: str | None = None):
         shown = tok.text if tok.kind != "eof" else "<EOF>"
@@ -239,21 +216,22 @@ class Parser:
         raise ParseError([(tok.pos, msg)])
 
     def expect(self, text):
-        t = self.peek()
-        if t.kind == "op" and t.text == text:
+        tok = self.peek()
+        if tok.kind == "op" and tok.text == text:
             return self.take()
-        self.fail(t, f"'{text}'")
+        self.fail(tok, f"'{text}'")
 
-    def node(self, kind, pos, *args):
-        n = Node(kind, pos, *args)
-        n.id = self.next_id
+    def node(self, made: Node) -> Node:
+        """``made`` numbered and given its span."""
+        made.id = self.next_id
         self.next_id += 1
         # Nodes are made once their last token is read: the span ends there and starts at the
         # earliest of the node's own token and its children.
+        pos = made.pos
         last = self.toks[self.i - 1] if self.i > 0 else None
-        n.end = max(pos, last.pos + len(last.text)) if last is not None else pos
-        n.start = min([pos, *(c.start for c in _children(args))])
-        return n
+        made.end = max(pos, last.pos + len(last.text)) if last is not None else pos
+        made.start = min([pos, *(child.start for child in made.children())])
+        return made
 
     def enter(self, pos):
         self.depth += 1
@@ -262,22 +240,22 @@ class Parser:
 
     # -- grammar
     def parse(self) -> Node:
-        e = self.expr()
-        t = self.peek()
-        if t.kind != "eof":
-            self.fail(t, "<EOF>")
-        return e
+        root = self.expr()
+        tok = self.peek()
+        if tok.kind != "eof":
+            self.fail(tok, "<EOF>")
+        return root
 
     def expr(self) -> Node:
         self.enter(self.peek().pos)
         try:
             cond = self.logical("||")
             if self.is_op("?"):
-                q = self.take()
-                a = self.logical("||")
+                question = self.take()
+                if_true = self.logical("||")
                 self.expect(":")
-                b = self.expr()
-                return self.node("call", q.pos, "_?_:_", None, [cond, a, b])
+                if_false = self.expr()
+                return self.node(Call(question.pos, "_?_:_", None, [cond, if_true, if_false]))
             return cond
         finally:
             self.depth -= 1
@@ -301,28 +279,28 @@ class Parser:
         mid = (lo + hi + 1) // 2
         left = self._balance(fn, items, positions, lo, mid - 1)
         right = self._balance(fn, items, positions, mid, hi)
-        n = self.node("call", positions[mid - 1], fn, None, [left, right])
-        n.start, n.end = left.start, right.end
-        return n
+        call = self.node(Call(positions[mid - 1], fn, None, [left, right]))
+        call.start, call.end = left.start, right.end
+        return call
 
     def _binary_chain(self, ops, sub):
         left = sub()
         chain = 0
         while True:
-            t = self.peek()
+            tok = self.peek()
             name = None
-            if t.kind == "op" and t.text in ops:
-                name = ops[t.text]
-            elif t.kind == "ident" and t.text == "in" and "in" in ops:
+            if tok.kind == "op" and tok.text in ops:
+                name = ops[tok.text]
+            elif tok.kind == "ident" and tok.text == "in" and "in" in ops:
                 name = ops["in"]
             if name is None:
                 return left
             self.take()
             chain += 1
             if self.depth + chain > MAX_RECURSION:
-                raise ParseError([(t.pos, f"Syntax error: expression recursion limit exceeded: {MAX_RECURSION}")])
+                raise ParseError([(tok.pos, f"Syntax error: expression recursion limit exceeded: {MAX_RECURSION}")])
             right = sub()
-            left = self.node("call", t.pos, name, None, [left, right])
+            left = self.node(Call(tok.pos, name, None, [left, right]))
 
     def relation(self):
         return self._binary_chain(_REL_OPS, self.calc)
@@ -334,12 +312,12 @@ class Parser:
         return self._binary_chain(_MUL_OPS, self.unary)
 
     def unary(self):
-        t = self.peek()
-        if t.kind == "op" and t.text in ("!", "-"):
+        tok = self.peek()
+        if tok.kind == "op" and tok.text in ("!", "-"):
             ops = []
-            while self.is_op(t.text):
+            while self.is_op(tok.text):
                 ops.append(self.take())
-            if t.text == "-" and len(ops) % 2 == 1 and self.peek().kind in ("int", "float") and \
+            if tok.text == "-" and len(ops) % 2 == 1 and self.peek().kind in ("int", "float") and \
                     not self._continues_member(1):
                 # negative literal folding
                 lit = self.take()
@@ -349,20 +327,20 @@ class Parser:
             else:
                 operand = self.member()
             for op in reversed(ops):
-                operand = self.node("call", op.pos, "!_" if op.text == "!" else "-_", None, [operand])
+                operand = self.node(Call(op.pos, "!_" if op.text == "!" else "-_", None, [operand]))
             return operand
         return self.member()
 
-    def _continues_member(self, k):
-        return self.is_op(".", k) or self.is_op("[", k)
+    def _continues_member(self, ahead):
+        return self.is_op(".", ahead) or self.is_op("[", ahead)
 
     def member(self):
-        e = self.primary()
+        operand = self.primary()
         while True:
-            t = self.peek()
-            if t.kind != "op":
-                return e
-            if t.text == ".":
+            tok = self.peek()
+            if tok.kind != "op":
+                return operand
+            if tok.text == ".":
                 self.take()
                 opt = False
                 if self.is_op("?"):
@@ -374,10 +352,10 @@ class Parser:
                 if not opt and self.is_op("("):
                     open_tok = self.take()
                     args = self.args(")")
-                    e = self.make_call(name_tok.text, e, args, open_tok.pos)
+                    operand = self.make_call(name_tok.text, operand, args, open_tok.pos)
                 else:
-                    e = self.node("select", t.pos, e, name_tok.text, "opt" if opt else "")
-            elif t.text == "[":
+                    operand = self.node(Select(tok.pos, operand, name_tok.text, "opt" if opt else ""))
+            elif tok.text == "[":
                 self.take()
                 opt = False
                 if self.is_op("?"):
@@ -385,9 +363,9 @@ class Parser:
                     opt = True
                 idx = self.expr()
                 self.expect("]")
-                e = self.node("call", t.pos, "_[?_]" if opt else "_[_]", None, [e, idx])
+                operand = self.node(Call(tok.pos, "_[?_]" if opt else "_[_]", None, [operand, idx]))
             else:
-                return e
+                return operand
 
     def args(self, close):
         items = []
@@ -405,79 +383,79 @@ class Parser:
             self.expect(close)
             return items
 
-    def _number(self, t: Tok, negate=False, at: int | None = None):
+    def _number(self, tok: Tok, negate=False, at: int | None = None):
         """The literal of token ``t`` (negated, with its minus sign at ``at``)."""
-        text = t.text
-        pos = t.pos if at is None else at
-        if t.kind == "float":
-            v = float(text)
-            return self._literal(pos, -v if negate else v)
+        text = tok.text
+        pos = tok.pos if at is None else at
+        if tok.kind == "float":
+            value = float(text)
+            return self._literal(pos, -value if negate else value)
         unsigned = text[-1] in "uU"
         body = text[:-1] if unsigned else text
-        v = int(body, 16) if body[:2].lower() == "0x" else int(body)
+        value = int(body, 16) if body[:2].lower() == "0x" else int(body)
         if unsigned:
-            if negate or v > UINT64_MAX:
+            if negate or value > UINT64_MAX:
                 raise ParseError([(pos, f"Syntax error: invalid uint literal: {text}")] if not negate else
                                  [(pos, "Syntax error: unsigned literal cannot be negated")])
             from allocator.cel.values import UInt  # local import: values has no parser dependency
 
-            return self._literal(pos, UInt(v))
+            return self._literal(pos, UInt(value))
         if negate:
-            v = -v
-        if v < INT64_MIN or v > INT64_MAX:
+            value = -value
+        if value < INT64_MIN or value > INT64_MAX:
             raise ParseError([(pos, f"Syntax error: invalid int literal: {'-' if negate else ''}{text}")])
-        return self._literal(pos, v)
+        return self._literal(pos, value)
 
     def _literal(self, pos: int, value):
-        n = self.node("lit", pos, value)
-        n.start = pos
-        return n
+        literal = self.node(Literal(pos, value))
+        literal.start = pos
+        return literal
 
     def primary(self):
-        t = self.peek()
-        k = t.kind
-        if k in ("int", "hex", "float"):
+        tok = self.peek()
+        kind = tok.kind
+        if kind in ("int", "hex", "float"):
             self.take()
-            return self._number(t)
-        if k == "string" or k == "bytes":
+            return self._number(tok)
+        if kind == "string" or kind == "bytes":
             self.take()
-            return self.node("lit", t.pos, t.value)
-        if k == "ident":
-            name = t.text
+            return self.node(Literal(tok.pos, tok.value))
+        if kind == "ident":
+            name = tok.text
             if name in ("true", "false"):
                 self.take()
-                return self.node("lit", t.pos, name == "true")
+                return self.node(Literal(tok.pos, name == "true"))
             if name == "null":
                 self.take()
-                return self.node("lit", t.pos, None)
+                return self.node(Literal(tok.pos, None))
             if name in RESERVED or name == "in":
-                raise ParseError([(t.pos, f"Syntax error: reserved identifier: {name}")])
+                raise ParseError([(tok.pos, f"Syntax error: reserved identifier: {name}")])
             self.take()
             if self.is_op("("):
                 open_tok = self.take()
                 args = self.args(")")
                 call = self.make_call(name, None, args, open_tok.pos)
-                call.start = min(call.start, t.pos)
+                call.start = min(call.start, tok.pos)
                 return call
             if self.is_op("{") and self._looks_like_struct():
-                return self.struct(name, t.pos)
-            return self.node("ident", t.pos, name)
-        if k == "op":
-            if t.text == "(":
+                return self.struct(name, tok.pos)
+            return self.node(Ident(tok.pos, name))
+        if kind == "op":
+            if tok.text == "(":
                 self.take()
-                e = self.expr()
+                inner = self.expr()
                 self.expect(")")
-                return e
-            if t.text == "[":
+                return inner
+            if tok.text == "[":
                 self.take()
-                return self.list_literal(t.pos)
-            if t.text == "{":
+                return self.list_literal(tok.pos)
+            if tok.text == "{":
                 self.take()
-                return self.map_literal(t.pos)
-            if t.text == "." and self.peek(1).kind == "ident":
+                return self.map_literal(tok.pos)
+            if tok.text == "." and self.peek(1).kind == "ident":
                 self.take()
                 return self.primary()
-        self.fail(t, None)
+        self.fail(tok, None)
 
     def _looks_like_struct(self):
         # Name{ field: ... } or Name{}
@@ -492,16 +470,16 @@ class Parser:
             if self.is_op("?"):
                 self.take()
                 opt = True
-            f = self.take()
-            if f.kind != "ident":
-                self.fail(f, "IDENTIFIER")
+            field_tok = self.take()
+            if field_tok.kind != "ident":
+                self.fail(field_tok, "IDENTIFIER")
             self.expect(":")
-            fields.append((f.text, self.expr(), opt))
+            fields.append(StructField(field_tok.text, self.expr(), opt))
             if not self.is_op(","):
                 break
             self.take()
         self.expect("}")
-        return self.node("struct", pos, name, fields)
+        return self.node(StructLiteral(pos, name, fields))
 
     def list_literal(self, pos):
         elems = []
@@ -515,7 +493,7 @@ class Parser:
                 break
             self.take()
         self.expect("]")
-        return self.node("list", pos, elems, frozenset(opts))
+        return self.node(ListLiteral(pos, elems, frozenset(opts)))
 
     def map_literal(self, pos):
         entries = []
@@ -524,95 +502,70 @@ class Parser:
             if self.is_op("?"):
                 self.take()
                 opt = True
-            k = self.expr()
+            key = self.expr()
             self.expect(":")
-            v = self.expr()
-            entries.append((k, v, opt))
+            value = self.expr()
+            entries.append(MapEntry(key, value, opt))
             if not self.is_op(","):
                 break
             self.take()
         self.expect("}")
-        return self.node("map", pos, entries)
+        return self.node(MapLiteral(pos, entries))
 
     # -- macros
     def make_call(self, name, target, args, pos):
-        n = len(args)
+        count = len(args)
         if target is None:
-            if name == "has" and n == 1:
+            if name == "has" and count == 1:
                 arg = args[0]
-                if arg.kind != "select" or arg.c:
+                if arg.kind != "select" or arg.mode:
                     raise ParseError([(arg.pos if arg.kind != "select" else arg.pos,
                                        "invalid argument to has() macro")])
-                arg.c = "has"
+                arg.mode = "has"
                 arg.start = min(arg.start, pos - len("has"))
                 last = self.toks[self.i - 1]
                 arg.end = last.pos + len(last.text)
                 return arg
-            return self.node("call", pos, name, None, args)
+            return self.node(Call(pos, name, None, args))
         # cel.bind(var, init, body)
-        if name == "bind" and n == 3 and target.kind == "ident" and target.a == "cel":
-            v = args[0]
-            if v.kind != "ident":
-                raise ParseError([(v.pos, "cel.bind() variable names must be simple identifiers")])
-            bind = self.node("bind", pos, v.a, args[1], args[2])
+        if name == "bind" and count == 3 and target.kind == "ident" and target.name == "cel":
+            variable = args[0]
+            if variable.kind != "ident":
+                raise ParseError([(variable.pos, "cel.bind() variable names must be simple identifiers")])
+            bind = self.node(Bind(pos, variable.name, args[1], args[2]))
             bind.start = target.start  # the span of `cel.bind(...)` starts at `cel`
             return bind
         macro = None
-        if name in ("all", "exists", "exists_one") and n in (2, 3):
+        if name in ("all", "exists", "exists_one") and count in (2, 3):
             macro = name
-        elif name == "existsOne" and n in (2, 3):
+        elif name == "existsOne" and count in (2, 3):
             macro = "exists_one"
-        elif name == "map" and n in (2, 3):
+        elif name == "map" and count in (2, 3):
             macro = "map"
-        elif name == "filter" and n == 2:
+        elif name == "filter" and count == 2:
             macro = "filter"
-        elif name in ("transformList", "transformMap", "transformMapEntry") and n in (3, 4):
+        elif name in ("transformList", "transformMap", "transformMapEntry") and count in (3, 4):
             macro = name
-        elif name == "sortBy" and n == 2:
+        elif name == "sortBy" and count == 2:
             macro = "sortBy"
         if macro is None:
-            return self.node("call", pos, name, target, args)
+            return self.node(Call(pos, name, target, args))
         two_var = macro in ("transformList", "transformMap", "transformMapEntry") or \
-            (macro in ("all", "exists", "exists_one") and n == 3)
+            (macro in ("all", "exists", "exists_one") and count == 3)
         nvars = 2 if two_var else 1
         names = []
         for a in args[:nvars]:
             if a.kind != "ident":
                 raise ParseError([(a.pos, "argument must be a simple name")])
-            names.append(a.a)
+            names.append(a.name)
         if two_var and names[0] == names[1]:
             raise ParseError([(args[1].pos, f"overlapping declarations of name '{names[0]}'")])
         for nm in names:
             if nm in ("__result__", "@result", "@it"):
                 raise ParseError([(pos, "iteration variable overwrites accumulator variable")])
-        if macro == "map" and n == 3:
+        if macro == "map" and count == 3:
             macro = "map_filter"
-        return self.node("comp", pos, macro, target, tuple(names), args[nvars:], name)
-
-
-def children(n: Node):
-    """The sub-expressions of ``n`` in source order; a macro's are its range, then its body."""
-    if n.kind == "call":
-        if n.b is not None:
-            yield n.b
-        yield from n.c
-    elif n.kind == "select":
-        yield n.a
-    elif n.kind == "list":
-        yield from n.a
-    elif n.kind == "map":
-        for key, val, _ in n.a:
-            yield key
-            yield val
-    elif n.kind == "struct":
-        for _, val, _ in n.b:
-            yield val
-    elif n.kind == "comp":
-        yield n.b
-        yield from (n.d or [])
-    elif n.kind == "bind":
-        yield n.b
-        yield n.c
+        return self.node(Comprehension(pos, macro, target, tuple(names), args[nvars:], name))
 
 
 def parse(src: str) -> Node:

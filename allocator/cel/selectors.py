@@ -109,61 +109,45 @@ def static_reads(root) -> frozenset | None:
     return frozenset(found) if root is not None and _only_static(root, found) else None
 
 
-def _only_static(n, found: set) -> bool:
-    kind = n.kind
+def _only_static(node, found: set) -> bool:
+    kind = node.kind
     if kind == "lit":
         return True
     if kind == "ident":
-        return n.a != "device"
-    read = _static_read(n)
+        return node.name != "device"
+    read = _static_read(node)
     if read is not None:
         if read:
             found.add(read)
         return True
-    if kind == "comp":
-        if "device" in n.c:
-            return False
-        children = [n.b, *n.d]
-    elif kind == "bind":
-        if n.a == "device":
-            return False
-        children = [n.b, n.c]
-    elif kind == "call":
-        children = ([n.b] if n.b is not None else []) + list(n.c)
-    elif kind == "select":
-        children = [n.a]
-    elif kind == "list":
-        children = list(n.a)
-    elif kind == "map":
-        children = [x for key, value, _ in n.a for x in (key, value)]
-    elif kind == "struct":
-        children = [value for _, value, _ in n.b]
-    else:
-        return False  # a node this analysis does not know: assume the worst
-    return all(_only_static(child, found) for child in children)
+    if kind == "comp" and "device" in node.variables:
+        return False
+    if kind == "bind" and node.name == "device":
+        return False
+    return all(_only_static(child, found) for child in node.children())
 
 
-def _is_device(n) -> bool:
-    return n.kind == "ident" and n.a == "device"
+def _is_device(node) -> bool:
+    return node.kind == "ident" and node.name == "device"
 
 
-def _literal_index(n):
+def _literal_index(node):
     """(operand, key) of ``x["key"]`` with a string literal, else None."""
-    if n.kind == "call" and n.a == "_[_]" and n.b is None and len(n.c) == 2:
-        key = n.c[1]
-        if key.kind == "lit" and type(key.a) is str:
-            return n.c[0], key.a
+    if node.kind == "call" and node.function == "_[_]" and node.target is None and len(node.args) == 2:
+        key = node.args[1]
+        if key.kind == "lit" and type(key.value) is str:
+            return node.args[0], key.value
     return None
 
 
-def _static_read(n) -> tuple | None:
+def _static_read(node) -> tuple | None:
     """() for ``device.driver``-like reads, (map, domain, name) for an entry, None for anything else."""
-    if n.kind == "select" and n.c in ("", "has"):
-        if _is_device(n.a) and n.b in _DEVICE_FIELDS:
+    if node.kind == "select" and node.mode in ("", "has"):
+        if _is_device(node.operand) and node.field in _DEVICE_FIELDS:
             return ()
-        operand, name = n.a, n.b
+        operand, name = node.operand, node.field
     else:
-        found = _literal_index(n)
+        found = _literal_index(node)
         if found is None:
             return None
         operand, name = found
@@ -172,8 +156,8 @@ def _static_read(n) -> tuple | None:
     if found is None:
         return None
     outer, domain = found
-    if outer.kind == "select" and outer.c == "" and _is_device(outer.a) and outer.b in _DEVICE_MAPS:
-        return outer.b, domain, name
+    if outer.kind == "select" and outer.mode == "" and _is_device(outer.operand) and outer.field in _DEVICE_MAPS:
+        return outer.field, domain, name
     return None
 
 
@@ -563,15 +547,15 @@ class SelectorEvaluator:
     def _first_false(self, memory: _Memory, expressions, content: int, driver: str, device: model.Device,
                      allow_multiple: bool, device_id, owner: str) -> int:
         """Index of the first selector that is false, -1 when all are true. Raises on CEL errors."""
-        for i, expression in enumerate(expressions):
+        for index, expression in enumerate(expressions):
             compiled = self._compile(expression)
             if isinstance(compiled, CELCompileError):
-                raise AllocatorError(f"{owner}: selector #{i}: CEL compile error: {compile_error_text(compiled)}")
+                raise AllocatorError(f"{owner}: selector #{index}: CEL compile error: {compile_error_text(compiled)}")
             outcome = self._evaluated(memory, expression, compiled, content, driver, device, allow_multiple)
             if outcome is not True:
                 if outcome is False:
-                    return i
-                raise SelectorRuntimeError(owner, i, device_id, str(outcome), expression) from outcome
+                    return index
+                raise SelectorRuntimeError(owner, index, device_id, str(outcome), expression) from outcome
         return -1
 
 

@@ -1,184 +1,205 @@
-"""Static CEL types as small tuples, with formatting like cel-go and assignability."""
+"""Static CEL types (``CelType``), with formatting like cel-go and assignability."""
 
 from __future__ import annotations
 
-INT = ("int",)
-UINT = ("uint",)
-DOUBLE = ("double",)
-BOOL = ("bool",)
-STRING = ("string",)
-BYTES = ("bytes",)
-NULL = ("null_type",)
-DYN = ("dyn",)
+from typing import NamedTuple
+
+
+class CelType(NamedTuple):
+    """A static type: ``kind`` is int, uint, double, bool, string, bytes, null_type, dyn, any, error, or
+    list, map, opt (optional_type), type (a type value) with their ``params`` (list(E): (E,), map(K, V):
+    (K, V)), or obj (a named object type) and param (a type parameter such as ``A`` in a signature)
+    with their ``name``. A tuple underneath: equal, hashable and cheap to compare."""
+
+    kind: str
+    params: tuple[CelType, ...] = ()
+    name: str = ""
+
+    @property
+    def elem(self) -> CelType:
+        """The element of a list, the value of an optional, the type a type value denotes."""
+        return self.params[0]
+
+    @property
+    def key(self) -> CelType:
+        return self.params[0]
+
+    @property
+    def value(self) -> CelType:
+        """A map's value type."""
+        return self.params[1]
+
+
+INT = CelType("int")
+UINT = CelType("uint")
+DOUBLE = CelType("double")
+BOOL = CelType("bool")
+STRING = CelType("string")
+BYTES = CelType("bytes")
+NULL = CelType("null_type")
+DYN = CelType("dyn")
 # A type parameter nothing bound (the element of `[]`, the value of `optional.none()`): cel-go keeps it a
 # variable that a later use can still bind; here it is a dyn that literal checks treat as a wildcard.
-FREE = ("dyn", "free")
-ANY = ("any",)
-ERROR = ("error",)
-QUANTITY = ("obj", "kubernetes.Quantity")
-SEMVER = ("obj", "kubernetes.Semver")
-IPT = ("obj", "net.IP")
-CIDRT = ("obj", "net.CIDR")
-URLT = ("obj", "kubernetes.URL")
-DEVICE = ("obj", "kubernetes.DRADevice")
+FREE = CelType("dyn", name="free")
+ANY = CelType("any")
+ERROR = CelType("error")
+QUANTITY = CelType("obj", name="kubernetes.Quantity")
+SEMVER = CelType("obj", name="kubernetes.Semver")
+IP = CelType("obj", name="net.IP")
+CIDR = CelType("obj", name="net.CIDR")
+URL = CelType("obj", name="kubernetes.URL")
+DEVICE = CelType("obj", name="kubernetes.DRADevice")
 
 
-def list_of(t):
-    return ("list", t)
+def list_of(elem: CelType) -> CelType:
+    return CelType("list", (elem,))
 
 
-def map_of(k, v):
-    return ("map", k, v)
+def map_of(key: CelType, value: CelType) -> CelType:
+    return CelType("map", (key, value))
 
 
-def opt_of(t):
-    return ("opt", t)
+def opt_of(value: CelType) -> CelType:
+    return CelType("opt", (value,))
 
 
-def type_of(t):
-    return ("type", t)
+def type_of(denoted: CelType) -> CelType:
+    return CelType("type", (denoted,))
 
 
-def fmt(t) -> str:
-    k = t[0]
-    if k == "list":
-        return f"list({fmt(t[1])})"
-    if k == "map":
-        return f"map({fmt(t[1])}, {fmt(t[2])})"
-    if k == "opt":
-        return f"optional_type({fmt(t[1])})"
-    if k == "type":
-        return f"type({fmt(t[1])})"
-    if k in ("obj", "param"):
-        return t[1]
-    if k == "error":
+def fmt(cel_type: CelType) -> str:
+    kind = cel_type.kind
+    if kind == "list":
+        return f"list({fmt(cel_type.elem)})"
+    if kind == "map":
+        return f"map({fmt(cel_type.key)}, {fmt(cel_type.value)})"
+    if kind == "opt":
+        return f"optional_type({fmt(cel_type.elem)})"
+    if kind == "type":
+        return f"type({fmt(cel_type.elem)})"
+    if kind in ("obj", "param"):
+        return cel_type.name
+    if kind == "error":
         return "*error*"
-    return k
+    return kind
 
 
-def parse_type(s: str):
+def parse_type(text: str) -> CelType:
     """Parse a type written like 'map(K, list(string))'. Single capital letters are type parameters."""
-    s = s.strip()
+    text = text.strip()
     for prefix, kind in (("list(", "list"), ("map(", "map"), ("optional_type(", "opt"), ("type(", "type")):
-        if s.startswith(prefix) and s.endswith(")"):
-            inner = s[len(prefix):-1]
-            parts = _split_top(inner)
-            return (kind, *[parse_type(p) for p in parts])
-    if len(s) == 1 and s.isupper():
-        return ("param", s)
-    if "." in s:
-        return ("obj", s)
-    return (s,)
+        if text.startswith(prefix) and text.endswith(")"):
+            inner = text[len(prefix):-1]
+            return CelType(kind, tuple(parse_type(part) for part in _split_top(inner)))
+    if len(text) == 1 and text.isupper():
+        return CelType("param", name=text)
+    if "." in text:
+        return CelType("obj", name=text)
+    return CelType(text)
 
 
-def _split_top(s):
-    parts, depth, cur = [], 0, ""
-    for c in s:
-        if c == "," and depth == 0:
-            parts.append(cur)
-            cur = ""
+def _split_top(text: str) -> list[str]:
+    """``text`` split at its commas outside parentheses."""
+    parts, depth, current = [], 0, ""
+    for char in text:
+        if char == "," and depth == 0:
+            parts.append(current)
+            current = ""
             continue
-        depth += c == "("
-        depth -= c == ")"
-        cur += c
-    parts.append(cur)
+        depth += char == "("
+        depth -= char == ")"
+        current += char
+    parts.append(current)
     return parts
 
 
-def is_dyn(t):
-    return t[0] in ("dyn", "any", "error")
+def is_dyn(cel_type: CelType) -> bool:
+    return cel_type.kind in ("dyn", "any", "error")
 
 
-def substitute(t, b):
-    k = t[0]
-    if k == "param":
-        r = b.get(t[1])
-        return substitute(r, b) if r is not None else FREE
-    if k in ("list", "opt", "type"):
-        return (k, substitute(t[1], b))
-    if k == "map":
-        return (k, substitute(t[1], b), substitute(t[2], b))
-    return t
+def substitute(cel_type: CelType, bindings: dict) -> CelType:
+    """``t`` with its type parameters replaced by their ``bindings`` (an unbound one by ``FREE``)."""
+    if cel_type.kind == "param":
+        bound = bindings.get(cel_type.name)
+        return substitute(bound, bindings) if bound is not None else FREE
+    if cel_type.params:
+        return CelType(cel_type.kind, tuple(substitute(param, bindings) for param in cel_type.params))
+    return cel_type
 
 
-def assignable(formal, actual, b) -> bool:
-    """Can a value of static type ``actual`` be passed where ``formal`` is expected (binding params in b)?
+def assignable(formal: CelType, actual: CelType, bindings: dict) -> bool:
+    """Can a value of static type ``actual`` be passed where ``formal`` is expected (binding params in
+    ``bindings``)?
 
     As cel-go's checker: a type parameter is bound to the first type it meets; a later argument must be
     assignable to that binding, which then widens to the more general of the two (``dyn`` stays ``dyn``).
     """
-    fk = formal[0]
-    if fk == "param":
-        name = formal[1]
-        bound = b.get(name)
+    formal_kind = formal.kind
+    if formal_kind == "param":
+        name = formal.name
+        bound = bindings.get(name)
         if bound is None:
-            b[name] = actual
+            bindings[name] = actual
             return True
         if bound == actual:
             return True
-        trial = dict(b)
+        trial = dict(bindings)
         if assignable(bound, actual, trial):
-            b.update(trial)
-            b[name] = most_general(actual, bound)
+            bindings.update(trial)
+            bindings[name] = most_general(actual, bound)
             return True
         return False
-    ak = actual[0]
-    if ak in ("dyn", "any", "error") or fk in ("dyn", "any"):
-        if fk in ("list", "map", "opt", "type"):
-            # bind nested params to dyn
-            for sub in formal[1:]:
-                assignable(sub, DYN, b)
+    actual_kind = actual.kind
+    if actual_kind in ("dyn", "any", "error") or formal_kind in ("dyn", "any"):
+        # bind nested params to dyn
+        for param in formal.params:
+            assignable(param, DYN, bindings)
         return True
-    if ak == "param":
+    if actual_kind == "param":
         return True
-    if fk != ak:
+    if formal_kind != actual_kind:
         return False
-    if fk in ("list", "opt", "type"):
-        return assignable(formal[1], actual[1], b)
-    if fk == "map":
-        return assignable(formal[1], actual[1], b) and assignable(formal[2], actual[2], b)
-    if fk == "obj":
-        return formal[1] == actual[1]
-    return True
+    if formal_kind == "obj":
+        return formal.name == actual.name
+    return all(assignable(param, actual_param, bindings)
+               for param, actual_param in zip(formal.params, actual.params, strict=True))
 
 
-def less_specific(t1, t2) -> bool:
-    """cel-go's isEqualOrLessSpecific: is t1 at most as specific as t2?"""
-    if t1[0] in ("dyn", "any", "param"):
+def less_specific(first: CelType, second: CelType) -> bool:
+    """cel-go's isEqualOrLessSpecific: is ``first`` at most as specific as ``second``?"""
+    if first.kind in ("dyn", "any", "param"):
         return True
-    if t2[0] in ("dyn", "any", "param"):
+    if second.kind in ("dyn", "any", "param"):
         return False
-    if t1[0] != t2[0]:
+    if first.kind != second.kind:
         return False
-    if t1[0] in ("list", "opt"):
-        return less_specific(t1[1], t2[1])
-    if t1[0] == "map":
-        return less_specific(t1[1], t2[1]) and less_specific(t1[2], t2[2])
-    if t1[0] == "type":
+    if first.kind == "type":
         return True
-    return t1 == t2
+    if first.params:
+        return all(less_specific(mine, theirs) for mine, theirs in zip(first.params, second.params, strict=True))
+    return first == second
 
 
-def most_general(t1, t2):
-    return t1 if less_specific(t1, t2) else t2
+def most_general(first: CelType, second: CelType) -> CelType:
+    return first if less_specific(first, second) else second
 
 
-def has_free(t) -> bool:
-    return t == FREE or (t[0] in ("list", "map", "opt", "type") and any(has_free(p) for p in t[1:]))
+def has_free(cel_type: CelType) -> bool:
+    return cel_type == FREE or any(has_free(param) for param in cel_type.params)
 
 
-def join(a, b):
+def join(first: CelType, second: CelType) -> CelType | None:
     """Least common type of two branches (for ternaries, list and map literals), or None if they clash."""
-    if a == b:
-        return a
-    if has_free(a) and assignable(a, b, {}):
-        return b
-    if has_free(b) and assignable(b, a, {}):
-        return a
-    if a[0] == "error":
-        return b
-    if b[0] == "error":
-        return a
-    if assignable(a, b, {}):
-        return most_general(a, b)
+    if first == second:
+        return first
+    if has_free(first) and assignable(first, second, {}):
+        return second
+    if has_free(second) and assignable(second, first, {}):
+        return first
+    if first.kind == "error":
+        return second
+    if second.kind == "error":
+        return first
+    if assignable(first, second, {}):
+        return most_general(first, second)
     return None

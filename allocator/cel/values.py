@@ -129,11 +129,11 @@ class URL:
 
 # --------------------------------------------------------------------------- type names
 
-def type_name(v) -> str:
+def type_name(value) -> str:
     """CEL type name of a runtime value (as cel-go's Type().TypeName())."""
-    if v is None:
+    if value is None:
         return "null_type"
-    t = type(v)
+    t = type(value)
     if t is bool:
         return "bool"
     if t is UInt:
@@ -148,7 +148,7 @@ def type_name(v) -> str:
         return "bytes"
     if t is list or t is tuple:
         return "list"
-    if t is dict or isinstance(v, dict):
+    if t is dict or isinstance(value, dict):
         return "map"
     if t is Quantity or t is QuantityRef:
         return "kubernetes.Quantity"
@@ -174,15 +174,15 @@ _GO_NAMES = {"bool": "types.Bool", "int": "types.Int", "uint": "types.Uint", "do
              "net.IPNet": "cel.CIDR", "kubernetes.URL": "cel.URL"}
 
 
-def go_type_name(v) -> str:
+def go_type_name(value) -> str:
     """The Go type name cel-go prints with %T for a value (used in a few messages)."""
-    return _GO_NAMES.get(type_name(v), type_name(v))
+    return _GO_NAMES.get(type_name(value), type_name(value))
 
 
 # --------------------------------------------------------------------------- equality
 
-def _num_kind(v):
-    t = type(v)
+def _num_kind(value):
+    t = type(value)
     return t is int or t is UInt or t is float
 
 
@@ -196,93 +196,93 @@ class QuantityRef(Quantity):
     __slots__ = ()
 
     @classmethod
-    def of(cls, q: Quantity) -> QuantityRef:
-        out = cls(q._m, q._e, q.format, int_form=q._int, cached=q._s)
+    def of(cls, quantity: Quantity) -> QuantityRef:
+        out = cls(quantity._m, quantity._e, quantity.format, int_form=quantity._int, cached=quantity._s)
         return out
 
 
 _OPAQUE = (Quantity, QuantityRef, Version, IP, CIDR, URL)
 
 
-def cel_equal(a, b) -> bool:
+def cel_equal(left, right) -> bool:
     """cel-go's ``types.Equal``: heterogeneous equality, dispatched on the left operand.
 
     The Kubernetes value types (quantity, semver, IP, CIDR, URL) only compare with their own type: on the
     left of ``==`` with anything else they are "no such overload" (a CELError), on the right they are just
     unequal. Lists and maps skip an element whose comparison fails, unless another element differs.
     """
-    if a is None or b is None:
-        return a is None and b is None
-    ta, tb = type(a), type(b)
+    if left is None or right is None:
+        return left is None and right is None
+    ta, tb = type(left), type(right)
     if ta in _OPAQUE:
         if ta is QuantityRef:
             ta = Quantity  # the pointer's method set holds the value's Equal
         if ta is not tb:
             raise CELError("no such overload")
-        return a == b
+        return left == right
     if ta is tb:
         if ta is list or ta is tuple:
-            return _lists_equal(a, b)
+            return _lists_equal(left, right)
         if ta is dict:
-            return _maps_equal(a, b)
-        return a == b  # NaN != NaN for floats
+            return _maps_equal(left, right)
+        return left == right  # NaN != NaN for floats
     if ta is bool or tb is bool:
         return False
-    if _num_kind(a) and _num_kind(b):
-        return a == b
-    if isinstance(a, dict) and isinstance(b, dict):
-        return _maps_equal(a, b)
-    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
-        return _lists_equal(a, b)
+    if _num_kind(left) and _num_kind(right):
+        return left == right
+    if isinstance(left, dict) and isinstance(right, dict):
+        return _maps_equal(left, right)
+    if isinstance(left, (list, tuple)) and isinstance(right, (list, tuple)):
+        return _lists_equal(left, right)
     return False
 
 
-def _element_unequal(a, b) -> bool:
+def _element_unequal(left, right) -> bool:
     """True only when the elements are certainly unequal: a failed comparison does not decide."""
     try:
-        return not cel_equal(a, b)
+        return not cel_equal(left, right)
     except CELError:
         return False
 
 
-def _lists_equal(a, b) -> bool:
-    return len(a) == len(b) and not any(_element_unequal(x, y) for x, y in zip(a, b, strict=True))
+def _lists_equal(left, right) -> bool:
+    return len(left) == len(right) and not any(_element_unequal(x, y) for x, y in zip(left, right, strict=True))
 
 
-def _maps_equal(a, b) -> bool:
-    if len(a) != len(b):
+def _maps_equal(left, right) -> bool:
+    if len(left) != len(right):
         return False
-    for k, v in a.items():
-        found, ov = map_lookup(b, k)
+    for k, v in left.items():
+        found, ov = map_lookup(right, k)
         if not found or _element_unequal(v, ov):
             return False
     return True
 
 
-def equal_is_true(a, b) -> bool:
+def equal_is_true(left, right) -> bool:
     """``Equal(a, b) == True`` as cel-go's containers and ``!=`` test it: a failed comparison is not equal."""
     try:
-        return cel_equal(a, b)
+        return cel_equal(left, right)
     except CELError:
         return False
 
 
-def map_lookup(m, key):
+def map_lookup(mapping, key):
     """Look a key up in a CEL map with numeric key normalisation; returns (found, value)."""
     tk = type(key)
     if tk is bool:
-        for k, v in m.items():
+        for k, v in mapping.items():
             if type(k) is bool and k == key:
                 return True, v
         return False, None
     if tk is str:
-        if key in m:
-            return True, m[key]
+        if key in mapping:
+            return True, mapping[key]
         return False, None
     if tk is int or tk is UInt or tk is float:
         if tk is float and not key.is_integer():
             return False, None
-        for k, v in m.items():
+        for k, v in mapping.items():
             if type(k) is not bool and type(k) is not str and k == key:
                 return True, v
         return False, None
@@ -295,5 +295,5 @@ def format_key(key) -> str:
     return str(key)
 
 
-def ip_parse(s: str):
-    return ipaddress.ip_address(s)
+def ip_parse(text: str):
+    return ipaddress.ip_address(text)

@@ -348,7 +348,7 @@ def _runtime_fix(error: str, expression: str, devices: list[_Device]):
         ordered = _ordered_version_string(expression, devices)
         if ordered is not None:
             node, literal, _read = ordered
-            return cel_fixes.compare_to(expression, node.a, literal is node.c[1], "semver", node.start)
+            return cel_fixes.compare_to(expression, node.function, literal is node.args[1], "semver", node.start)
     return None
 
 
@@ -365,8 +365,8 @@ def _ordered_version_string(expression: str, devices: list[_Device]):
 
 
 def _semver_fix(node, first: bool):
-    literal = node.c[0] if first else node.c[1]
-    wrapped = semver_wrapped(literal.a)
+    literal = node.args[0] if first else node.args[1]
+    wrapped = semver_wrapped(literal.value)
     if "MAJOR.MINOR.PATCH" in wrapped:
         return None  # the string is no version at all: no mechanical edit
     return cel_fixes.semver_literal(literal, wrapped)
@@ -385,14 +385,14 @@ def _runtime_hint(error: str, expression: str, devices: list[_Device]) -> str | 
     if error.startswith("no such overload"):
         for node, operator, read, first in string_comparisons(expression):
             if operator == "==" and not first and _is_version(read, devices):
-                literal = node.c[1].a
+                literal = node.args[1].value
                 return version_string_hint(literal, operator, first, expression[read.node.start:read.node.end])
         ordered = _ordered_version_string(expression, devices)
         if ordered is not None:
             return ("a version attribute is not a string and versions are not ordered with < or >: wrap the string "
                     f"in semver(\"...\") and compare with compareTo, e.g. "
-                    f"{expression[ordered[2].node.start:ordered[2].node.end]}.compareTo({semver_wrapped(ordered[1].a)})"
-                    f" {cel_fixes.ORDERING[ordered[0].a]} 0")
+                    f"{expression[ordered[2].node.start:ordered[2].node.end]}.compareTo({semver_wrapped(ordered[1].value)})"
+                    f" {cel_fixes.ORDERING[ordered[0].function]} 0")
     return runtime_hint(error)
 
 
@@ -419,7 +419,7 @@ def _version_strings(errs: Errors, locator, path: str, expression: str, in_class
             continue
         text = expression[node.start:node.end]
         line, col = _line_col(expression, node.start)
-        literal = (node.c[0] if first else node.c[1]).a
+        literal = (node.args[0] if first else node.args[1]).value
         outcome = "false" if operator == "==" else "true"
         fix = locator.fix(path, expression, _semver_fix(node, first))
         errs.add(FieldError(path, WARNING, fixes=[fix] if fix else [], detail=(

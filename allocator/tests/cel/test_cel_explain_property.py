@@ -151,11 +151,11 @@ def explained_verdict(parts) -> object:
 def _children(n):
     """(child, binds a variable?) for the children an explanation can descend to."""
     if n.kind == "call":
-        return [(c, False) for c in ([n.b] if n.b is not None else []) + list(n.c)]
+        return [(c, False) for c in ([n.target] if n.target is not None else []) + list(n.args)]
     if n.kind == "select":
-        return [(n.a, False)]
+        return [(n.operand, False)]
     if n.kind == "bind":
-        return [(n.b, False), (n.c, True)]
+        return [(n.init, False), (n.body, True)]
     return []  # literals, identifiers, aggregates and macros: an explanation stops there
 
 
@@ -164,7 +164,7 @@ def _inner(selector, n, binds: bool, act: dict) -> dict:
     if not binds:
         return act
     inner = dict(act)
-    inner[n.a] = LazyBinding(selector.closures[n.b.id], act)
+    inner[n.name] = LazyBinding(selector.closures[n.init.id], act)
     return inner
 
 
@@ -195,13 +195,13 @@ def evaluate(selector, n, act):
 
 
 def is_has_of(n, name: str, read_base: str, source: str) -> bool:
-    return n.kind == "select" and n.c == "has" and n.b == name and source[n.a.start:n.a.end] == read_base
+    return n.kind == "select" and n.mode == "has" and n.field == name and source[n.operand.start:n.operand.end] == read_base
 
 
 def operands(n, op: str) -> list:
     """The operands of a chain of ``op`` (``a && b && c`` is a tree of binary calls)."""
-    if n.kind == "call" and n.a == op and n.b is None:
-        return operands(n.c[0], op) + operands(n.c[1], op)
+    if n.kind == "call" and n.function == op and n.target is None:
+        return operands(n.args[0], op) + operands(n.args[1], op)
     return [n]
 
 
@@ -211,13 +211,13 @@ def guarded(path, source: str, name: str, read_base: str) -> bool:
     for (node, _), (child, _) in zip(path, path[1:], strict=False):
         if node.kind != "call":
             continue
-        siblings = [o for c in node.c if c is not child for o in operands(c, node.a)]
-        if node.a == "_&&_" and any(is_has_of(o, name, read_base, source) for o in siblings):
+        siblings = [o for c in node.args if c is not child for o in operands(c, node.function)]
+        if node.function == "_&&_" and any(is_has_of(o, name, read_base, source) for o in siblings):
             return True
-        if node.a == "_||_" and any(o.kind == "call" and o.a == "!_" and is_has_of(o.c[0], name, read_base, source)
+        if node.function == "_||_" and any(o.kind == "call" and o.function == "!_" and is_has_of(o.args[0], name, read_base, source)
                                     for o in siblings):
             return True
-        if node.a == "_?_:_" and child is node.c[1] and is_has_of(node.c[0], name, read_base, source):
+        if node.function == "_?_:_" and child is node.args[1] and is_has_of(node.args[0], name, read_base, source):
             return True
     return False
 
@@ -240,7 +240,7 @@ def check(expression: str, device: dict) -> None:
         if part.verdict == "error":
             # it fails, or (a value that is not a bool) is the selector's value itself
             assert error is not None or (type(value) is not bool and all(
-                n.kind == "bind" or (n.kind == "call" and n.a == "_?_:_") for n, _ in path[:-1])), (expression, part)
+                n.kind == "bind" or (n.kind == "call" and n.function == "_?_:_") for n, _ in path[:-1])), (expression, part)
             for ancestor, ancestor_act in path[:-1]:
                 ancestor_value, ancestor_error = evaluate(selector, ancestor, ancestor_act)
                 # An error reaches the top as an error; a value that is not a bool reaches it through

@@ -53,4 +53,4 @@ def test_a_sum_on_the_right_of_equals_is_no_such_overload(expression):
 def test_a_negative_literals_span_starts_at_its_minus_sign():
     root = compile_selector("-1 + 2 == 1").root
     assert (root.start, root.end) == (0, 11)
-    assert (root.c[0].start, root.c[0].c[0].start) == (0, 0)
+    assert (root.args[0].start, root.args[0].args[0].start) == (0, 0)
