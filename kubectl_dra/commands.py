@@ -78,9 +78,30 @@ def why(session: Session, namespace: str, pod_name: str) -> tuple[dict, int]:
     documents += [snapshot.strip(c) for c in claims.claims + claims.templates]
     stored, _ = snapshot.inventory_objects(_without(inventory, own))
     report = analyze(snapshot.dump(documents), snapshot.dump(stored), **session.engine_options()).to_dict()
+    analysis = _analysis(report)
+    _name_holders(analysis, inventory.allocated_claims(own))
     answer.update(scheduled=False, node=None, inventory=inventory.counts, valid=report["valid"],
-                  errors=_errors(report), analysis=_analysis(report))
+                  errors=_errors(report), analysis=analysis)
     return answer, EXIT_OK
+
+
+def _name_holders(analysis: dict, allocated: list[dict]) -> None:
+    """Devices already allocated get ``heldBy``: the claim holding them and the pods it is reserved for.
+
+    The engine says "already allocated to another claim"; on a live cluster we know which one, and a person
+    deciding what to free needs its name."""
+    holders: dict[tuple[str, str, str], dict] = {}
+    for claim in allocated:
+        metadata = claim.get("metadata") or {}
+        status = claim.get("status") or {}
+        holder = {"claim": f"{metadata.get('namespace')}/{metadata.get('name')}",
+                  "reservedFor": [r.get("name") for r in status.get("reservedFor") or []]}
+        for result in ((status.get("allocation") or {}).get("devices") or {}).get("results") or []:
+            holders[(result["driver"], result["pool"], result["device"])] = holder
+    for request in analysis["requests"]:
+        for device in request.get("devices") or []:
+            if device.get("reasonCode") == "allocated":
+                device["heldBy"] = holders.get((device["driver"], device["pool"], device["device"]))
 
 
 def _without(inventory: cluster.Inventory, claim_keys: set[tuple[str, str]]) -> cluster.Inventory:
@@ -137,7 +158,7 @@ def capacity(session: Session, paths: list[str], strategy: str, max_copies: int 
             command += ["--max", str(max_copies)]
         done = subprocess.run(command + [inventory_file, workload_file], capture_output=True, text=True)
     if done.returncode == 2 or not done.stdout.strip():
-        message = done.stderr.strip().replace(workload_file, "FILE").replace(inventory_file, "the cluster's objects")
+        message = done.stderr.strip().removeprefix("error: ").replace(workload_file, "FILE").replace(inventory_file, "the cluster's objects")
         raise InputError(message or f"capacity planning failed (exit {done.returncode})")
     return {"cluster": session.about(), "inventory": inventory.counts, "capacity": json.loads(done.stdout)}, \
         done.returncode

@@ -76,6 +76,10 @@ def _request_lines(request: dict) -> list[str]:
     refused = [d for d in devices if not d.get("matches") or d.get("takenBy")]
     for device in refused[:DEVICES_SHOWN]:
         why = device.get("reason") or (f"taken by {device['takenBy']}" if device.get("takenBy") else "")
+        held = device.get("heldBy")
+        if held:
+            pods = ", ".join(held["reservedFor"])
+            why = f"allocated to claim {held['claim']}" + (f" (reserved for pod {pods})" if pods else "")
         lines.append(f"    {device['pool']}/{device['device']}: {why}")
     if len(refused) > DEVICES_SHOWN:
         lines.append(f"    ... and {len(refused) - DEVICES_SHOWN} more (-o json lists every device)")

@@ -88,7 +88,7 @@ def test_it_explains_a_pending_pod_with_the_schedulers_words_and_the_engines_rea
     assert "The engine: no node fits." in out
     # the engine names the claim and request, and the devices the other claim holds
     assert "claim ml/pair, request gpus" in out
-    assert "taken by" in out or "allocated" in out
+    assert f"{NODE}/gpu-0: allocated to claim ml/held" in out
 
     code, out, _ = run(capsys, "why", "trainer", "-o", "json")
     answer = json.loads(out)
