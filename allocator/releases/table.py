@@ -81,8 +81,10 @@ GATE_SPECS: MappingProxyType = MappingProxyType({
     "DRAExtendedResource": _specs(("1.34", False, ALPHA), ("1.36", True, BETA), ("1.37", True, GA, True)),
     "DRADeviceTaintRules": _specs(("1.35", False, ALPHA), ("1.36", False, BETA), ("1.37", True, GA)),
     "DRAListTypeAttributes": _specs(("1.36", False, ALPHA)),
-    # 1.37 has it off for emulated versions below 1.37 and on otherwise.
-    "DRAFractionalCapacityRange": _specs(("1.37", True, BETA)),
+    # 1.37 names two defaults: on only when the components' minimum compatibility version is 1.37. That
+    # version defaults to the binary's minus one, so a v1.37.2 kube-apiserver reports it off in its
+    # kubernetes_feature_enabled metric (seen by kubectl_dra's live test against the real binary).
+    "DRAFractionalCapacityRange": _specs(("1.37", False, BETA)),
     # DRA gates whose behaviour the engine does not simulate (``NOT_SIMULATED``):
     # known, so that setting them is not refused, and named where their fields appear.
     "DRASchedulerFilterTimeout": _specs(("1.34", True, BETA)),

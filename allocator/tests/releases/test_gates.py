@@ -17,13 +17,16 @@ from allocator.releases.gates import (
 from allocator.tests.helpers import ROOT
 
 
-def test_current_release_enables_every_dra_gate_but_the_alpha_ones_and_workload_claims():
+def test_current_release_enables_every_dra_gate_but_the_alpha_ones_workload_claims_and_fractional_ranges():
     values = defaults(CURRENT_RELEASE)
     assert values["DRAListTypeAttributes"] is False
     off = {g for g, on in values.items() if not on and exists_in(g, CURRENT_RELEASE)}
     assert off == {"DRAListTypeAttributes", "DRANodeAllocatableResources", "DRAWorkloadResourceClaims",
                    "DRADerivedAttributes", "DRADeviceCompatibilityGroups", "DRAOptionalNodeOperations",
-                   "GenericWorkload"}
+                   "GenericWorkload",
+                   # on only with the components' minimum compatibility version at 1.37; a v1.37.2
+                   # kube-apiserver's kubernetes_feature_enabled metric reports it off by default
+                   "DRAFractionalCapacityRange"}
     assert not exists_in("DRAControlPlaneController", CURRENT_RELEASE)  # classic DRA: 1.31 only
 
 

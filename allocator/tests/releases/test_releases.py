@@ -83,7 +83,7 @@ DEFAULTS = {
     "DRAExtendedResource": (None, None, None, False, False, True, True),
     "DRADeviceTaintRules": (None, None, None, None, False, False, True),
     "DRAListTypeAttributes": (None, None, None, None, None, False, False),
-    "DRAFractionalCapacityRange": (None, None, None, None, None, None, True),
+    "DRAFractionalCapacityRange": (None, None, None, None, None, None, False),
     "DRASchedulerFilterTimeout": (None, None, None, True, True, True, True),
     "DRANodeAllocatableResources": (None, None, None, None, None, False, False),
     "DRAWorkloadResourceClaims": (None, None, None, None, None, False, False),
