@@ -454,13 +454,13 @@ def unserved_errors(report: dict) -> list[dict]:
 
 
 class StoredObjectSerializer(serializers.Serializer):
-    kind = serializers.CharField(help_text="ResourceClaim or Pod.")
+    kind = serializers.CharField(help_text="ResourceClaim.")
     namespace = serializers.CharField()
     name = serializers.CharField()
 
 
 STORED_OBJECTS_HELP = (
-    "Present only when some are: the pending ResourceClaims and Pods of `documents` read as stored (created "
+    "Present only when some are: the pending ResourceClaims of `documents` read as stored (created "
     "earlier in the cluster), because they carry metadata.uid or metadata.resourceVersion as `kubectl get -o yaml` "
     "prints them. They are checked with the stored-object rules (the fields of a feature gate that is off now are "
     "kept, not dropped as on create), and the scheduler's allocator then refuses such fields as upstream's does "

@@ -68,10 +68,11 @@ def read_from_cluster(document) -> bool:
 
 
 def read_as_stored(documents) -> list[dict]:
-    """``{"kind", "namespace", "name"}`` of each object that is stored only because it was read from a cluster:
-    a pending claim or a pod that would otherwise have been checked as a create."""
+    """``{"kind", "namespace", "name"}`` of each pending claim that is stored only because it was read from a
+    cluster: the objects whose checks and allocation that changes (a pod's checks do not depend on the gates;
+    the inventory and allocated claims are stored anyway)."""
     return [{"kind": d.kind, "namespace": d.namespace, "name": d.name} for d in documents
-            if read_from_cluster(d) and (d.kind == "Pod" or (d.kind == "ResourceClaim" and d.obj.status.allocation is None))]
+            if read_from_cluster(d) and d.kind == "ResourceClaim" and d.obj.status.allocation is None]
 
 
 def as_the_scheduler_sees(documents, gates: FeatureGates) -> list:
