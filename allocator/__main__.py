@@ -549,7 +549,8 @@ def _refused(documents, gates) -> bool:
 
 def _validation_errors(documents, gates) -> list[str]:
     """What the apiserver would refuse: pending claims, templates and pods as created under ``gates``, the
-    inventory and allocated claims as stored objects (fields of a gate that is off now kept)."""
+    inventory, allocated claims and objects read from a cluster as stored objects (fields of a gate that is
+    off now kept)."""
     from allocator.kube.objects import ReadResult
     from allocator.releases.gates import stored_object_gates
     from allocator.validation import validate_documents

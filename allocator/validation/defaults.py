@@ -58,6 +58,14 @@ def claim_spec(spec, gates, warnings: Errors, path: str):
     return spec
 
 
+CLAIM_FIELD_GATES = ("DRAPrioritizedList", "DRADeviceTaints", "DRAAdminAccess", "DRAConsumableCapacity")
+
+
+def drops_claim_fields(gates) -> bool:
+    """Whether ``drop_disabled_claim_fields`` can drop anything under ``gates``."""
+    return any(_off(gates, gate) for gate in CLAIM_FIELD_GATES)
+
+
 def drop_disabled_claim_fields(spec, gates, warnings: Errors, path: str) -> None:
     """Remove from ``spec`` (in place) the fields the registry strategy drops on create under ``gates``; each
     one dropped gets a warning in ``warnings``."""

@@ -80,6 +80,8 @@ def as_the_scheduler_sees(documents, gates: FeatureGates) -> list:
     disabled features dropped from pending claims that are not stored and from every template's claim (the
     controller creates it); stored claims keep theirs, and the allocator refuses them as upstream's does.
     A document is replaced only when something is dropped."""
+    if not defaults.drops_claim_fields(gates):  # the usual case: nothing to copy
+        return list(documents)
     out = []
     for document in documents:
         if document.kind == "ResourceClaim" and not is_stored(document):
