@@ -52,7 +52,7 @@ def is_stored(document) -> bool:
     or ``metadata.resourceVersion`` set, as ``kubectl get -o yaml`` prints it). Other pending claims and pods
     are what a user is writing, which the apiserver checks as a create. A template is always checked as a
     create: the claims the scheduler meets are made from it by the resource-claim controller, through the
-    apiserver's create under the gates of now, whenever the template itself was stored."""
+    apiserver's create under the gates of now, however the template itself was stored."""
     if read_from_cluster(document):
         return True
     if document.kind in ("Pod", "ResourceClaimTemplate"):
@@ -69,8 +69,8 @@ def read_from_cluster(document) -> bool:
 
 def read_as_stored(documents) -> list[dict]:
     """``{"kind", "namespace", "name"}`` of each pending claim that is stored only because it was read from a
-    cluster: the objects whose checks and allocation that changes (a pod's checks do not depend on the gates;
-    the inventory and allocated claims are stored anyway)."""
+    cluster, the only objects whose checks and allocation that changes (a pod's checks do not depend on the
+    gates; the inventory and allocated claims are stored anyway)."""
     return [{"kind": d.kind, "namespace": d.namespace, "name": d.name} for d in documents
             if read_from_cluster(d) and d.kind == "ResourceClaim" and d.obj.status.allocation is None]
 
