@@ -335,6 +335,7 @@ def _capacity(args) -> int:
         print(f"error: {line}", file=sys.stderr)
     if _refused(documents, gates) or invalid:
         return EXIT_ERROR
+    documents, _ = _as_stored(documents, gates)
 
     def of_kind(kind):
         return [d.obj for d in documents if d.kind == kind]
@@ -383,6 +384,8 @@ def _allocate(args) -> int:
     # gates that are off now. What the release does not serve is refused whatever the object holds.
     if _refused(documents, gates):
         return EXIT_ERROR
+    # The claims as the apiserver stored them: created ones without the fields of disabled features.
+    documents, stored = _as_stored(documents, gates)
     try:
         work = build_workload(of_kind("ResourceClaim"), of_kind("ResourceClaimTemplate"), of_kind("Pod"))
     except PodClaimError as err:
@@ -420,6 +423,7 @@ def _allocate(args) -> int:
                 outcomes = search_nodes(pending, nodes=of_kind("Node"), **inputs).outcomes
         except AllocatorError as err:
             print(f"error: {err}", file=sys.stderr)
+            _note_stored(stored)
             return EXIT_ERROR
         refused = {id(o): unavailable_on(pinned, o.node) for o in outcomes if o.allocated} if pinned else {}
         # Among the nodes that fit, the best DRA score (allocator.workload.scoring); ties by name order.
@@ -444,6 +448,8 @@ def _allocate(args) -> int:
         documents = deallocated(documents, free[0])
         work = build_workload(of_kind("ResourceClaim"), of_kind("ResourceClaimTemplate"), of_kind("Pod"))
     retry = {"attempts": attempts, "deallocated": [a["deallocated"] for a in attempts]} if attempts else {}
+    if stored:
+        retry["storedObjects"] = stored
     if choices and fit is not None:  # the generated claim is printed with the others, last
         chosen = next(c for c, o in zip(choices, outcomes, strict=True) if o is fit)
         pending = chosen.claims
@@ -455,6 +461,7 @@ def _allocate(args) -> int:
         [outcome] = outcomes
         if outcome.error:  # upstream's Allocate failed on this node: an error, not "does not fit"
             print(f"error: {outcome.error} (node {args.node})", file=sys.stderr)
+            _note_stored(stored)
             return EXIT_ERROR
         if fit is None:
             print(f"cannot allocate the claims on node {args.node}: {reasons[id(outcome)]}", file=sys.stderr)
@@ -475,6 +482,7 @@ def _allocate(args) -> int:
            args.output)
     if error:  # no node fits and Allocate failed with an error on some: the error is the answer
         print(f"error: {error}", file=sys.stderr)
+        _note_stored(stored)
         return EXIT_ERROR
     if fit is None:
         print("cannot allocate the claims on any node", file=sys.stderr)
@@ -541,7 +549,8 @@ def _refused(documents, gates) -> bool:
 
 def _validation_errors(documents, gates) -> list[str]:
     """What the apiserver would refuse: pending claims, templates and pods as created under ``gates``, the
-    inventory and allocated claims as stored objects (fields of a gate that is off now kept)."""
+    inventory, allocated claims and objects read from a cluster as stored objects (fields of a gate that is
+    off now kept)."""
     from allocator.kube.objects import ReadResult
     from allocator.releases.gates import stored_object_gates
     from allocator.validation import validate_documents
@@ -549,6 +558,23 @@ def _validation_errors(documents, gates) -> list[str]:
     found = validate_documents(ReadResult(documents=documents), gates, serving=gates,
                                stored_gates=stored_object_gates(gates.release))
     return [str(d) for d in found if d.severity == "error"]
+
+
+def _as_stored(documents, gates):
+    """(the documents as the apiserver stores them, the objects read as stored): created claims and every
+    template's claims lose the fields of disabled features; objects read from a cluster keep theirs
+    (``allocator.validation.documents``)."""
+    from allocator.validation.documents import as_the_scheduler_sees, read_as_stored
+
+    return as_the_scheduler_sees(documents, gates), read_as_stored(documents)
+
+
+def _note_stored(stored: list[dict]) -> None:
+    """On stderr, beside an error: the objects read as stored, whose fields of disabled features were kept."""
+    from allocator.validation.documents import STORED_NOTE
+
+    for obj in stored:
+        print(f"note: {obj['kind']} {obj['namespace']}/{obj['name']}: {STORED_NOTE}", file=sys.stderr)
 
 
 def _claims_json(claims, results, versions: dict[int, str]) -> list[dict]:

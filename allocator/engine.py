@@ -37,6 +37,7 @@ from allocator.releases.gates import CURRENT_RELEASE, FeatureGates, make_gates, 
 from allocator.releases.serving import dra_off_message
 from allocator.validation import classic, inventory_warnings, validate_documents
 from allocator.validation.cel import ExpressionLocator
+from allocator.validation.documents import as_the_scheduler_sees, read_as_stored, read_from_cluster
 from allocator.validation.not_simulated import not_simulated
 from allocator.validation.warnings import selector_expressions
 from allocator.workload import extended
@@ -66,6 +67,8 @@ class Report:
     # (allocator, node, pending claims) of the allocation made, for listing the other grants
     granted: tuple | None = field(default=None, repr=False, compare=False)
     dra_off: str | None = None  # why the release's apiserver and scheduler know no DRA, and the gate to turn on
+    # {"kind", "namespace", "name"} of the user's objects read as stored (metadata.uid or resourceVersion set)
+    stored_objects: list[dict] = field(default_factory=list)
 
     @property
     def valid(self) -> bool:
@@ -80,7 +83,7 @@ class Report:
         return [d for _, d in self.diagnostics if d.severity == "warning"]
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out = {
             "kubernetesVersion": self.kubernetes_version,
             "draOff": self.dra_off,
             "featureGates": self.gates.as_dict(),
@@ -95,6 +98,9 @@ class Report:
             "nodes": self.nodes,
             "containers": self.containers,
         }
+        if self.stored_objects:  # only then, so that other answers stay as they were
+            out["storedObjects"] = self.stored_objects
+        return out
 
 
 def _diagnostic_dict(diagnostic: Diagnostic, source: str) -> dict[str, Any]:
@@ -151,10 +157,14 @@ def analyze(documents: str, inventory: str = "", node: str | None = None,
     report = Report(kubernetes_version=kubernetes_version, gates=gates, dra_off=dra_off_message(gates))
     docs = _read(documents, DOCUMENTS, report, limits)
     inv = _read(inventory, INVENTORY, report, limits)
-    report.diagnostics.extend((DOCUMENTS, d) for d in validate_documents(docs, gates, documents))
+    # Objects read from a cluster are stored: checked with the stored-object rules, not as created.
+    report.diagnostics.extend((DOCUMENTS, d) for d in validate_documents(
+        docs, gates, documents, stored_gates=stored_object_gates(kubernetes_version), stored=read_from_cluster))
+    report.stored_objects = read_as_stored(docs.documents)
     report.diagnostics.extend((INVENTORY, d) for d in _inventory_diagnostics(
         inventory, kubernetes_version, tuple(sorted(gates.overrides().items())), limits))
-    combined = ReadResult(documents=inv.documents + docs.documents)
+    # The claims as the apiserver stores them: created ones without the fields of disabled features.
+    combined = ReadResult(documents=inv.documents + as_the_scheduler_sees(docs.documents, gates))
     report.diagnostics.extend((DOCUMENTS, d) for d in inventory_warnings(docs, combined, gates, documents))
     # Fields and objects of DRA features the engine does not simulate: accepted, and said so.
     report.diagnostics.extend((DOCUMENTS, d) for d in not_simulated(docs, gates))

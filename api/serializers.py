@@ -443,20 +443,42 @@ def unserved_errors(report: dict) -> list[dict]:
     return [_entry(d) for d in report["diagnostics"] if d["type"] == NOT_SERVED]
 
 
+class StoredObjectSerializer(serializers.Serializer):
+    kind = serializers.CharField(help_text="ResourceClaim.")
+    namespace = serializers.CharField()
+    name = serializers.CharField()
+
+
+STORED_OBJECTS_HELP = (
+    "Present only when some are: the pending ResourceClaims of `documents` read as stored (created "
+    "earlier in the cluster), because they carry metadata.uid or metadata.resourceVersion as `kubectl get -o yaml` "
+    "prints them. They are checked with the stored-object rules (the fields of a feature gate that is off now are "
+    "kept, not dropped as on create), and the scheduler's allocator then refuses such fields as upstream's does "
+    "(\"has subrequests, but the DRAPrioritizedList feature is disabled\", ...).")
+
+
+def stored_objects_field():
+    return StoredObjectSerializer(many=True, required=False, help_text=STORED_OBJECTS_HELP)
+
+
 class ValidateResponseSerializer(serializers.Serializer):
     """``python -m allocator validate -o json``: diagnostics split into errors and warnings."""
 
     valid = serializers.BooleanField()
     errors = ErrorSerializer(many=True)
     warnings = ErrorSerializer(many=True)
+    storedObjects = stored_objects_field()
 
     def to_representation(self, report: dict) -> dict:
         diagnostics = report["diagnostics"]
-        return {
+        out = {
             "valid": report["valid"],
             "errors": [_entry(d) for d in diagnostics if d["severity"] != "warning"],
             "warnings": [_entry(d) for d in diagnostics if d["severity"] == "warning"],
         }
+        if report.get("storedObjects"):
+            out["storedObjects"] = report["storedObjects"]
+        return out
 
 
 class CounterTakerSerializer(serializers.Serializer):
@@ -662,6 +684,7 @@ class AllocateResponseSerializer(serializers.Serializer):
     scoring = ScoringSerializer(required=False, help_text=SCORING_HELP + " Present when scores chose the node.")
     binding = BindingSerializer(required=False, help_text=BINDING_HELP)
     extendedResources = ExtendedResourcesSerializer(many=True, required=False, help_text=EXTENDED_HELP)
+    storedObjects = stored_objects_field()
 
     def to_representation(self, allocation: dict) -> dict:
         out = {
@@ -684,6 +707,8 @@ class AllocateResponseSerializer(serializers.Serializer):
             out["binding"] = allocation["binding"]
         if allocation.get("extendedResources"):
             out["extendedResources"] = allocation["extendedResources"]
+        if allocation.get("storedObjects"):  # the report's, given beside the allocation by the view
+            out["storedObjects"] = allocation["storedObjects"]
         return out
 
 
@@ -896,6 +921,7 @@ class AnalyzeResponseSerializer(serializers.Serializer):
     allocation = AllocationSerializer()
     nodes = NodeFitSerializer(many=True)
     containers = ContainerDevicesSerializer(many=True)
+    storedObjects = stored_objects_field()
 
 
 class DifferenceSerializer(serializers.Serializer):

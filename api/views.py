@@ -102,7 +102,8 @@ class AllocateView(StateInputView):
         report = self.report(request)
         if not report["valid"]:
             raise InvalidInput(ValidateResponseSerializer(report).data["errors"])
-        return Response(AllocateResponseSerializer(report["allocation"]).data)
+        stored = {"storedObjects": report["storedObjects"]} if "storedObjects" in report else {}
+        return Response(AllocateResponseSerializer({**report["allocation"], **stored}).data)
 
 
 @docs.analyze

@@ -59,6 +59,9 @@ class Document:
     classic: dict[str, tuple] = field(default_factory=dict)
     # fields not every release of its version has (``release_fields``): path as written -> (type, field, position)
     versioned: dict[str, tuple] = field(default_factory=dict)
+    # metadata.uid or metadata.resourceVersion is set: the object was read from a cluster (as `kubectl get -o yaml`
+    # prints it), so it already passed the apiserver and is a stored object (``validation.documents.is_stored``)
+    from_cluster: bool = False
     where: _Where | None = field(default=None, repr=False, compare=False)
     located: tuple[dict[str, Position], Position | None] | None = field(default=None, repr=False, compare=False)
 
@@ -494,7 +497,8 @@ def _read_one(data, pos: Position | None, index: int, result: ReadResult, defaul
     located = None if where is not None else (decoder.positions, pos)
     result.documents.append(Document(kind=kind, api_version=api_version, obj=obj, index=index, present=present,
                                      where=where, located=located, classic=conversion.classic,
-                                     versioned={**conversion.versioned, **decoder.versioned}))
+                                     versioned={**conversion.versioned, **decoder.versioned},
+                                     from_cluster=bool(meta.get("uid") or meta.get("resourceVersion"))))
 
 
 def _positioned(source, body: dict):

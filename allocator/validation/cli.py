@@ -18,8 +18,14 @@ from allocator.kube.objects import read_documents
 from allocator.reading.diagnostics import NOT_SERVED, PARSE, Diagnostic, DiagnosticError
 from allocator.reading.inputfiles import InputError, read_input
 from allocator.reading.limits import from_flags
-from allocator.releases.gates import CURRENT_RELEASE, FeatureGateError, make_gates, parse_gate_list
-from allocator.validation.documents import validate_documents
+from allocator.releases.gates import (
+    CURRENT_RELEASE,
+    FeatureGateError,
+    make_gates,
+    parse_gate_list,
+    stored_object_gates,
+)
+from allocator.validation.documents import STORED_NOTE, read_as_stored, read_from_cluster, validate_documents
 from allocator.validation.not_simulated import not_simulated
 from allocator.validation.warnings import inventory_warnings
 
@@ -76,19 +82,27 @@ def run(args, stdout=None, stderr=None) -> int:
         loaded.append((source, text, result))
 
     inventory = [doc for _, _, result in loaded for doc in result.documents]
+    stored_gates = stored_object_gates(gates.release)
     for source, text, result in loaded:
-        found.extend((source, d) for d in validate_documents(result, gates, text))
+        # Objects read from a cluster are stored: fields of a gate that is off now are kept.
+        found.extend((source, d) for d in validate_documents(result, gates, text, stored_gates=stored_gates,
+                                                             stored=read_from_cluster))
         found.extend((source, d) for d in inventory_warnings(result, inventory, gates, text))
         found.extend((source, d) for d in not_simulated(result, gates))
 
     errors = [(s, d) for s, d in found if d.severity != "warning"]
     warnings = [(s, d) for s, d in found if d.severity == "warning"]
+    stored = [(source, obj) for source, _, result in loaded for obj in read_as_stored(result.documents)]
     if output == "text":
         for source, diag in errors + warnings:
             print(_text_line(source, diag), file=stdout)
+        for source, obj in stored:
+            print(f'{source}: note: {obj["kind"]} "{obj["namespace"]}/{obj["name"]}": {STORED_NOTE}', file=stdout)
     else:
         report = {"valid": not errors, "errors": [_entry(d) for _, d in errors],
                   "warnings": [_entry(d) for _, d in warnings]}
+        if stored:  # only then, so that other answers stay as they were
+            report["storedObjects"] = [obj for _, obj in stored]
         print(json.dumps(report, indent=2), file=stdout)
     # An object the release does not serve could not even be sent: like unreadable input.
     if unreadable or any(d.type == NOT_SERVED for _, d in errors):

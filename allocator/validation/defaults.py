@@ -49,6 +49,26 @@ def _dropped(warnings: Errors, path: str, gate: str) -> None:
 def claim_spec(spec, gates, warnings: Errors, path: str):
     """Defaulted copy of a ResourceClaimSpec with disabled fields removed."""
     spec = copy.deepcopy(spec)
+    drop_disabled_claim_fields(spec, gates, warnings, path)
+    for req in spec.devices.requests:
+        if req.exactly is not None:
+            _default_request(req.exactly)
+        for sub in req.first_available:
+            _default_request(sub)
+    return spec
+
+
+CLAIM_FIELD_GATES = ("DRAPrioritizedList", "DRADeviceTaints", "DRAAdminAccess", "DRAConsumableCapacity")
+
+
+def drops_claim_fields(gates) -> bool:
+    """Whether ``drop_disabled_claim_fields`` can drop anything under ``gates``."""
+    return any(_off(gates, gate) for gate in CLAIM_FIELD_GATES)
+
+
+def drop_disabled_claim_fields(spec, gates, warnings: Errors, path: str) -> None:
+    """Remove from ``spec`` (in place) the fields the registry strategy drops on create under ``gates``; each
+    one dropped gets a warning in ``warnings``."""
     requests = spec.devices.requests
     base = f"{path}.devices.requests"
     if _off(gates, "DRAPrioritizedList"):
@@ -81,12 +101,6 @@ def claim_spec(spec, gates, warnings: Errors, path: str):
                 if sub.capacity is not None:
                     _dropped(warnings, f"{base}[{i}].firstAvailable[{j}].capacity", "DRAConsumableCapacity")
                     sub.capacity = None
-    for req in requests:
-        if req.exactly is not None:
-            _default_request(req.exactly)
-        for sub in req.first_available:
-            _default_request(sub)
-    return spec
 
 
 def device_class(obj, gates, warnings: Errors):

@@ -36,16 +36,25 @@ def validate_document(document, gates: FeatureGates, text: str | None = None, *,
     return located(errs, document)
 
 
-def _with(obj, **changes):
+def _with(original, **changes):
     import dataclasses
 
-    return dataclasses.replace(obj, **changes)
+    return dataclasses.replace(original, **changes)
+
+
+# What the outputs say of an object read as stored (``read_as_stored``).
+STORED_NOTE = "read as stored: created earlier in the cluster"
 
 
 def is_stored(document) -> bool:
     """Whether an object stands for one the cluster already holds: the inventory (classes, slices, nodes,
-    taint rules) and claims with ``status.allocation``. Pending claims, templates and pods are what a user
-    is writing, which the apiserver checks as a create."""
+    taint rules), claims with ``status.allocation``, and any claim or pod read from a cluster (``metadata.uid``
+    or ``metadata.resourceVersion`` set, as ``kubectl get -o yaml`` prints it). Other pending claims and pods
+    are what a user is writing, which the apiserver checks as a create. A template is always checked as a
+    create: the claims the scheduler meets are made from it by the resource-claim controller, through the
+    apiserver's create under the gates of now, however the template itself was stored."""
+    if read_from_cluster(document):
+        return True
     if document.kind in ("Pod", "ResourceClaimTemplate"):
         return False
     if document.kind == "ResourceClaim":
@@ -53,9 +62,54 @@ def is_stored(document) -> bool:
     return True
 
 
+def read_from_cluster(document) -> bool:
+    """Whether ``document`` is stored because it was read from a cluster; never a template (see ``is_stored``)."""
+    return document.from_cluster and document.kind != "ResourceClaimTemplate"
+
+
+def read_as_stored(documents) -> list[dict]:
+    """``{"kind", "namespace", "name"}`` of each pending claim that is stored only because it was read from a
+    cluster, the only objects whose checks and allocation that changes (a pod's checks do not depend on the
+    gates; the inventory and allocated claims are stored anyway)."""
+    return [{"kind": d.kind, "namespace": d.namespace, "name": d.name} for d in documents
+            if read_from_cluster(d) and d.kind == "ResourceClaim" and d.obj.status.allocation is None]
+
+
+def as_the_scheduler_sees(documents, gates: FeatureGates) -> list:
+    """``documents`` with the claims the apiserver creates under ``gates`` as it stores them: the fields of
+    disabled features dropped from pending claims that are not stored and from every template's claim (the
+    controller creates it); stored claims keep theirs, and the allocator refuses them as upstream's does.
+    A document is replaced only when something is dropped."""
+    if not defaults.drops_claim_fields(gates):  # the usual case: nothing to copy
+        return list(documents)
+    out = []
+    for document in documents:
+        if document.kind == "ResourceClaim" and not is_stored(document):
+            spec = _dropped_spec(document.obj.spec, gates)
+            if spec is not None:
+                document = _with(document, obj=_with(document.obj, spec=spec))
+        elif document.kind == "ResourceClaimTemplate":
+            spec = _dropped_spec(document.obj.spec.spec, gates)
+            if spec is not None:
+                template_spec = _with(document.obj.spec, spec=spec)
+                document = _with(document, obj=_with(document.obj, spec=template_spec))
+        out.append(document)
+    return out
+
+
+def _dropped_spec(spec, gates: FeatureGates):
+    """A copy of the claim spec without the fields of disabled features, or None when it has none."""
+    import copy
+
+    dropped = Errors()
+    kept = copy.deepcopy(spec)
+    defaults.drop_disabled_claim_fields(kept, gates, dropped, "spec")
+    return kept if dropped.items else None
+
+
 def validate_documents(read_result, gates: FeatureGates | None = None, text: str | None = None, *,
                        include_read_errors: bool = True, serving: FeatureGates | None = None,
-                       stored_gates: FeatureGates | None = None) -> list[Diagnostic]:
+                       stored_gates: FeatureGates | None = None, stored=is_stored) -> list[Diagnostic]:
     """All diagnostics of a ``ReadResult``: decoding errors first, then each object's.
 
     ``text`` is the YAML the result was read from; with it, CEL compile errors
@@ -64,7 +118,8 @@ def validate_documents(read_result, gates: FeatureGates | None = None, text: str
     ``gates``) gets that refusal alone, as the apiserver answers it before
     validating anything. With ``stored_gates``, stored objects (``is_stored``)
     are checked with those gates instead (fields of a gate that is off now are
-    kept, as the scheduler sees them) and the rest as created under ``gates``.
+    kept, as the scheduler sees them) and the rest as created under ``gates``;
+    ``stored`` says which objects are stored (``read_from_cluster`` where only those are).
     """
     gates = gates or make_gates()
     serving = serving or gates
@@ -78,7 +133,7 @@ def validate_documents(read_result, gates: FeatureGates | None = None, text: str
         if refused is not None:
             out.append(refused)
             continue
-        gates = stored_gates if stored_gates is not None and is_stored(document) else writing
+        gates = stored_gates if stored_gates is not None and stored(document) else writing
         found = classic.diagnostics(document, gates)
         unknown = release_fields.unknown_fields(document, gates.release)
         if unknown or any(d.type == PARSE for d in found):

@@ -44,6 +44,7 @@ from allocator.reading.limits import DEFAULT, Limits
 from allocator.releases.gates import FeatureGates, stored_object_gates
 from allocator.releases.serving import read_errors
 from allocator.validation import validate_documents
+from allocator.validation.documents import as_the_scheduler_sees
 from allocator.workload import extended
 from allocator.workload.claims import Workload, build_workload
 from allocator.workload.controllers import PodSet, pod_sets, template_errors
@@ -221,6 +222,7 @@ def plan_texts(documents: str, inventory: str, gates: FeatureGates, strategy: st
                if d.severity == "error"] + template_errors(sets, read.documents, gates, stored_gates)
     if invalid:
         return None, invalid
+    read = ReadResult(documents=as_the_scheduler_sees(read.documents, gates))  # created claims as stored
     try:
         return plan(read.of_kind("ResourceClaim"), read.of_kind("ResourceClaimTemplate"), read.of_kind("Pod"),
                     read.of_kind("DeviceClass"), read.of_kind("ResourceSlice"), read.of_kind("Node"), gates,

@@ -70,11 +70,25 @@ spec:
 """
 
 
-def test_1_34_device_status_on_by_default_refuses_capacity_requests_without_consumable_capacity(files):
-    proc = run("allocate", "--kubernetes-version", "1.34", "--node", "n1", files(CAPACITY))
+# The same claim as read from a cluster (``kubectl get -o yaml``): created while DRAConsumableCapacity was on,
+# it keeps its capacity requests (the registry strategy drops them on create only).
+CAPACITY_STORED = CAPACITY.replace("metadata: {name: c}", 'metadata: {name: c, uid: 5d1c2a9e, resourceVersion: "7"}')
+
+
+def test_1_34_device_status_on_by_default_refuses_stored_capacity_requests_without_consumable_capacity(files):
+    proc = run("allocate", "--kubernetes-version", "1.34", "--node", "n1", files(CAPACITY_STORED))
     assert proc.returncode == 2
     assert proc.stderr == ("error: claim default/c, request a: has capacity requests, "
-                           "but the DRAConsumableCapacity feature is disabled\n")
+                           "but the DRAConsumableCapacity feature is disabled\n"
+                           "note: ResourceClaim default/c: read as stored: created earlier in the cluster\n")
+
+
+def test_1_34_created_capacity_requests_are_dropped_before_the_allocator_meets_them(files):
+    # Created under 1.34's default gates, the apiserver drops the capacity requests (with our warning on
+    # validate): the scheduler allocates the claim as one without them.
+    proc = run("allocate", "--kubernetes-version", "1.34", "--node", "n1", files(CAPACITY))
+    assert _devices(proc) == ["gpu-0"]
+    assert "capacity" not in json.loads(proc.stdout)["claims"][0]["spec"]["devices"]["requests"][0]["exactly"]
 
 
 def test_1_34_with_device_status_off_allocates_the_capacity_request(files):
