@@ -78,8 +78,13 @@ func schedule(objects []object, onlyNode *string) (*scheduleResult, error) {
 	ctx, cancel := context.WithCancel(klog.NewContext(context.Background(), klog.Background()))
 	defer cancel()
 	client := fakeAPIServer(decoded)
-	factory := informers.NewSharedInformerFactory(client, 0)
 
+	// The resource-claim controller first makes the pod's claims from its
+	// templates; the scheduler then starts on the cluster it left behind.
+	if err := makeClaimsFromTemplates(ctx, client, pod); err != nil {
+		return nil, err
+	}
+	factory := informers.NewSharedInformerFactory(client, 0)
 	sched, err := scheduler.New(ctx, client, factory, nil, func(string) events.EventRecorderLogger {
 		return events.NewFakeRecorder(100)
 	})
@@ -101,16 +106,9 @@ func schedule(objects []object, onlyNode *string) (*scheduleResult, error) {
 		}
 		return scheduled, err
 	}
-	controller, err := resourceclaim.NewController(klog.FromContext(ctx), client,
-		factory.Core().V1().Pods(), factory.Scheduling().V1beta1().PodGroups(),
-		factory.Resource().V1().ResourceClaims(), factory.Resource().V1().ResourceClaimTemplates())
-	if err != nil {
-		return nil, fmt.Errorf("starting the resource-claim controller: %w", err)
-	}
 	factory.Start(ctx.Done())
 	factory.WaitForCacheSync(ctx.Done())
 	var running sync.WaitGroup
-	running.Go(func() { controller.Run(ctx, 1) })
 	running.Go(func() { sched.Run(ctx) })
 
 	var final *v1.Pod
@@ -175,6 +173,50 @@ func schedule(objects []object, onlyNode *string) (*scheduleResult, error) {
 		return pa < pb
 	})
 	return result, nil
+}
+
+// makeClaimsFromTemplates runs the release's resource-claim controller until
+// every claim of the pod that comes from a template exists and is recorded in
+// the pod's status.
+func makeClaimsFromTemplates(parent context.Context, client *fake.Clientset, pod *v1.Pod) error {
+	fromTemplates := 0
+	for _, podClaim := range pod.Spec.ResourceClaims {
+		if podClaim.ResourceClaimTemplateName != nil {
+			fromTemplates++
+		}
+	}
+	if fromTemplates == 0 {
+		return nil
+	}
+	ctx, cancel := context.WithCancel(parent)
+	defer cancel()
+	factory := informers.NewSharedInformerFactory(client, 0)
+	controller, err := resourceclaim.NewController(klog.FromContext(ctx), client,
+		factory.Core().V1().Pods(), factory.Scheduling().V1beta1().PodGroups(),
+		factory.Resource().V1().ResourceClaims(), factory.Resource().V1().ResourceClaimTemplates())
+	if err != nil {
+		return fmt.Errorf("starting the resource-claim controller: %w", err)
+	}
+	factory.Start(ctx.Done())
+	factory.WaitForCacheSync(ctx.Done())
+	var running sync.WaitGroup
+	running.Go(func() { controller.Run(ctx, 1) })
+	defer func() {
+		cancel()
+		running.Wait()
+		factory.Shutdown()
+	}()
+	err = wait.PollUntilContextTimeout(ctx, 5*time.Millisecond, scheduleTimeout, true, func(ctx context.Context) (bool, error) {
+		current, err := client.CoreV1().Pods(pod.Namespace).Get(ctx, pod.Name, metav1.GetOptions{})
+		if err != nil {
+			return false, err
+		}
+		return len(current.Status.ResourceClaimStatuses) >= fromTemplates, nil
+	})
+	if err != nil {
+		return fmt.Errorf("the resource-claim controller made no claims for the pod: %w", err)
+	}
+	return nil
 }
 
 // refusal is the PodScheduled=False message the scheduler writes.
@@ -246,7 +288,7 @@ func schedulerObjects(objects []object, onlyNode *string) ([]runtime.Object, *v1
 		}
 		decoded = append(decoded, typed)
 	}
-	return decoded, pending, nil
+	return append(decoded, namespaceObjects(objects)...), pending, nil
 }
 
 // withPodCapacity gives a node written without status.allocatable room for

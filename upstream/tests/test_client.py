@@ -192,6 +192,31 @@ def test_the_components_refuse_a_gate_set_in_their_words(harness, gates, words):
 
 
 @needs_go
+def test_schedule_binds_the_pod_where_its_template_claim_fits(harness):
+    answer = harness.run({"documents": INVENTORY + TEMPLATE_AND_POD, "run": ["schedule"]})
+    assert answer["error"] is None, answer["error"]
+    scheduled = answer["schedule"]
+    assert scheduled["pod"] == "default/trainer" and scheduled["node"] == "node-b"
+    claim_name = scheduled["names"]["gpu"]
+    assert claim_name.startswith("trainer-gpu-") and len(claim_name) == len("trainer-gpu-") + 5
+    [made] = scheduled["claims"]
+    assert made["metadata"]["name"] == claim_name
+    assert made["status"]["allocation"]["devices"]["results"][0]["device"] == "gpu-1"
+    assert made["status"]["reservedFor"][0]["name"] == "trainer"
+
+
+@needs_go
+def test_schedule_states_each_nodes_reason_when_nothing_fits(harness):
+    documents = INVENTORY + TEMPLATE_AND_POD.replace("memory > 32", "memory > 100")
+    scheduled = harness.run({"documents": documents, "run": ["schedule"]})["schedule"]
+    assert scheduled["node"] is None
+    assert scheduled["message"] == ("0/2 nodes are available: 2 cannot allocate all claims. preemption: "
+                                    "0/2 nodes are available: 2 Preemption is not helpful for scheduling.")
+    assert [(n["name"], n["fits"], n["reason"]) for n in scheduled["nodes"]] == [
+        ("node-a", False, "cannot allocate all claims"), ("node-b", False, "cannot allocate all claims")]
+
+
+@needs_go
 @pytest.mark.skipif(not (CONFORMANCE / "cases").exists(),
                     reason="needs the conformance cases recorded from the upstream allocator, which live "
                            "beside the development checkout (../shared/conformance), not in the project")
