@@ -1,4 +1,4 @@
-//go:build !k8s134 && !k8s135 && !k8s136
+//go:build !k8s136
 
 // What differs between releases lives in the release_*.go files, one build
 // tag per release (k8s136 for 1.36, ...); this file is the current release's.
