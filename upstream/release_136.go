@@ -8,6 +8,7 @@ import (
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
+	resourceslicetracker "k8s.io/dynamic-resource-allocation/resourceslice/tracker"
 	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
 
@@ -35,4 +36,10 @@ func recordSchedulePod(sched *scheduler.Scheduler, record func(error)) {
 		record(err)
 		return result, err
 	}
+}
+
+// watchTaintRules gives the ResourceSlice tracker the informers kube-scheduler 1.36 gives it.
+func watchTaintRules(options *resourceslicetracker.Options, factory informers.SharedInformerFactory) {
+	options.TaintInformer = factory.Resource().V1beta2().DeviceTaintRules()
+	options.ClassInformer = factory.Resource().V1().DeviceClasses()
 }

@@ -14,6 +14,7 @@ import (
 	"k8s.io/apiserver/pkg/registry/rest"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
+	resourceslicetracker "k8s.io/dynamic-resource-allocation/resourceslice/tracker"
 	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
 
@@ -42,4 +43,9 @@ func recordSchedulePod(sched *scheduler.Scheduler, record func(error)) {
 		record(err)
 		return result, err
 	}
+}
+
+// watchTaintRules gives the ResourceSlice tracker the informers kube-scheduler gives it.
+func watchTaintRules(options *resourceslicetracker.Options, factory informers.SharedInformerFactory) {
+	options.TaintInformer = factory.Resource().V1().DeviceTaintRules()
 }

@@ -102,8 +102,13 @@ func schedule(objects []object, onlyNode *string) (*scheduleResult, error) {
 			diagnosis.Unlock()
 		}
 	})
+	// Started as kube-scheduler starts it: informers synced, then every
+	// event handler has seen the initial objects, then the scheduling loop.
 	factory.Start(ctx.Done())
 	factory.WaitForCacheSync(ctx.Done())
+	if err := sched.WaitForHandlersSync(ctx); err != nil {
+		return nil, fmt.Errorf("waiting for the scheduler's event handlers: %w", err)
+	}
 	var running sync.WaitGroup
 	running.Go(func() { sched.Run(ctx) })
 
