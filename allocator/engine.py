@@ -15,18 +15,14 @@ becomes diagnostics. Only an unknown feature gate or release raises
 from __future__ import annotations
 
 import functools
-import gc
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from allocator.allocation import search as search_limits
-from allocator.allocation.allocator import Allocator, AllocatorError, node_error
+from allocator.allocation.allocator import AllocatorError
 from allocator.allocation.alternatives import DEFAULT_TIMEOUT as DEFAULT_ALTERNATIVES_TIMEOUT
 from allocator.allocation.alternatives import MAX_LIMIT as MAX_ALTERNATIVES
 from allocator.allocation.encode import claim_to_json
-from allocator.allocation.explain import Explanation, explain
-from allocator.allocation.nodes import make_node
-from allocator.allocation.nodes import search_nodes as nodes_to_search
+from allocator.allocation.explain import Explanation
 from allocator.cel.fixes import ExprFix
 from allocator.kube import model
 from allocator.kube.convert_back import V1
@@ -41,10 +37,10 @@ from allocator.validation.not_simulated import not_simulated
 from allocator.validation.warnings import selector_expressions
 from allocator.workload import extended
 from allocator.workload.binding import binding_note
-from allocator.workload.claims import Workload, build_workload, claim_api_versions
-from allocator.workload.pinning import deallocated, freeable, pin_reason, pinned_claims, unavailable_on
+from allocator.workload.claims import build_workload
+from allocator.workload.pinning import pinned_claims
 from allocator.workload.pods import PodClaimError, container_devices
-from allocator.workload.scoring import pod_allocated_claims, score_nodes
+from allocator.workload.scheduling import Attempt, schedule
 
 DOCUMENTS = "documents"
 INVENTORY = "inventory"
@@ -182,156 +178,98 @@ def analyze(documents: str, inventory: str = "", node: str | None = None,
     if handed_over:
         report.allocation.update(status="controller", reasons=handed_over)
         return report
-    _schedule(report, combined, work, node, gates)
+    _schedule(report, combined, node, gates)
     _why_fixes(report, [(DOCUMENTS, documents, docs.documents), (INVENTORY, inventory, inv.documents)])
     if alternatives:
         _alternatives(report, alternatives, alternatives_timeout)
     return report
 
 
-def _schedule(report: Report, combined: ReadResult, work: Workload, node: str | None, gates: FeatureGates) -> None:
-    """Scheduling attempts until one places the pod or PostFilter can free nothing (``workload.pinning``).
+def _schedule(report: Report, combined: ReadResult, node: str | None, gates: FeatureGates) -> None:
+    """The scheduling cycle (``workload.scheduling``) shown in the report: the last attempt decides.
 
-    When no node fits and some node refused the pod only because one of its
-    allocated claims does not reach it, the scheduler's PostFilter frees one
-    such claim that no other pod uses, and the next attempt starts over with
-    it pending. Each failed attempt is kept in ``allocation.attempts``; the
-    report shows the last one.
+    Each failed attempt after which PostFilter freed a claim is kept in ``allocation.attempts``.
     """
+    found = schedule(combined.documents, node or None, gates)
     attempts: list[dict] = []
-    freed: list[str] = []
-    while True:
-        unavailable = _allocate(report, combined, work, node, gates, pinned_claims(work))
-        if not unavailable:
-            break
-        free = [c for c in unavailable if freeable(c, work)]
-        if not free:
-            report.allocation["reasons"].append(
-                "PostFilter frees no claim (still not schedulable): " + "; ".join(
-                    f"claim {c.metadata.name} is reserved for another pod" for c in unavailable))
-            report.allocation["notFreed"] = [c.metadata.name for c in unavailable]
-            break
-        chosen = free[0]
+    for attempt in found.retried:
+        _show(report, attempt, node, explained=False)
         attempts.append({
             "attempt": len(attempts) + 1, "status": report.allocation["status"],
             "reasons": report.allocation["reasons"], "nodes": report.nodes,
-            "deallocated": chosen.metadata.name, "deallocatable": [c.metadata.name for c in free],
+            "deallocated": attempt.freed.metadata.name, "deallocatable": [c.metadata.name for c in attempt.freeable],
         })
-        freed.append(chosen.metadata.name)
-        combined = ReadResult(documents=deallocated(combined.documents, chosen))
-        work = build_workload(combined.of_kind("ResourceClaim"), combined.of_kind("ResourceClaimTemplate"),
-                              combined.of_kind("Pod"))
         report.requests, report.nodes, report.containers = [], [], []
         report.explained_node, report.granted = None, None
         report.allocation = Report(kubernetes_version=report.kubernetes_version, gates=report.gates).allocation
+    _show(report, found.last, node, explained=True)
+    if found.not_freed:
+        report.allocation["reasons"].append(
+            "PostFilter frees no claim (still not schedulable): " + "; ".join(
+                f"claim {c.metadata.name} is reserved for another pod" for c in found.not_freed))
+        report.allocation["notFreed"] = [c.metadata.name for c in found.not_freed]
     if attempts:
         report.allocation["attempts"] = attempts
-        report.allocation["deallocated"] = freed
+        report.allocation["deallocated"] = [a["deallocated"] for a in attempts]
 
 
-def _allocate(report: Report, combined: ReadResult, work: Workload, node: str | None, gates: FeatureGates,
-              pinned: list[model.ResourceClaim] = ()) -> list[model.ResourceClaim]:
-    """Allocate on ``node`` or the best-scoring node that fits; the claims come back in the versions written in.
-
-    A node that the ``pinned`` claims' allocations do not reach does not fit. When no node fits
-    (and no error decided), returns the pinned claims some node refused the pod for, where the
-    pending claims could be allocated (what the scheduler's Filter notes for PostFilter).
-    """
-    nodes = combined.of_kind("Node")
-    slices = combined.of_kind("ResourceSlice")
+def _show(report: Report, attempt: Attempt, node: str | None, explained: bool) -> None:
+    """One attempt in the report: its outcome, the node table and, if ``explained``, the per-request explanation."""
     alloc = report.allocation
-    try:
-        allocator = Allocator(combined.of_kind("DeviceClass"), slices, work.allocated, gates, prove=search_limits.PROVE,
-                              taint_rules=combined.of_kind("DeviceTaintRule"))
-    except AllocatorError as err:
-        alloc.update(status="error", error=str(err), reasons=[str(err)])
-        return []
-    candidates = [make_node(node, nodes)] if node else (nodes_to_search(nodes, slices) or [make_node("")])
-    # Extended resources backed by DRA: per node, the pending claims and the pod's generated claim last.
-    choices = _extended_choices(combined, work, candidates, gates)
-    # Every candidate is tried, for the node table; the best-scoring node that fits is chosen.
-    outcomes = []
-    # Python's cyclic GC paused, as in Allocator.allocate_each: the search makes many short-lived objects
-    # while a big inventory stays alive, and each collection would walk the inventory again.
-    paused = gc.isenabled()
-    gc.disable()
-    try:
-        for outcome in (extended.allocate_choices(allocator, choices) if choices
-                        else allocator.allocate_every(candidates, work.pending)):
-            outcomes.append(outcome)
-        # Filter: a node the pod's allocated claims do not reach does not fit, even where the pending ones would.
-        refused = {id(o): unavailable_on(pinned, o.node) for o in outcomes if o.allocated} if pinned else {}
-        # Score: among the nodes that fit, the best DRA score (workload.scoring); ties by name order.
-        scoring = score_nodes([o for o in outcomes if o.allocated and not refused.get(id(o))], gates,
-                              pod_allocated_claims(work), node_given=bool(node))
-        chosen = scoring.chosen
-        results = chosen.results if chosen else None  # built lazily; may raise like upstream's Allocate
-    except AllocatorError as err:
-        alloc.update(status="error", error=str(err), reasons=[str(err)])
-        # Still show which devices match, seen from the node where the scheduler gave up.
-        failed_on = candidates[min(len(outcomes), len(candidates) - 1)]
-        _explain(report, allocator.explain(failed_on, work.pending), slices)
-        return []
-    finally:
-        if paused:
-            gc.enable()
+    slices = attempt.cluster.slices
+
+    def show_explanation() -> Explanation | None:
+        explanation = attempt.explanation() if explained else None
+        if explanation is not None:
+            _explain(report, explanation, slices)
+        return explanation
+
+    if attempt.given_up:
+        alloc.update(status="error", error=attempt.error, reasons=[attempt.error])
+        show_explanation()
+        return
+    outcomes, reasons, refused = attempt.outcomes, attempt.reasons, attempt.refused
+    scoring = attempt.scoring
     # "proof": what decided "does not fit" without searching (allocation.proofs), on nodes where one did.
-    reasons = {id(o): pin_reason(refused[id(o)]) if refused.get(id(o)) else o.reason for o in outcomes}
-    report.nodes = [{"name": o.node_name, "fits": o.allocated and not refused.get(id(o)),
+    report.nodes = [{"name": o.node_name, "fits": attempt.fits(o),
                      "reason": reasons[id(o)] or None, "error": bool(o.error),
                      **({"pinnedBy": [c.metadata.name for c in refused[id(o)]]} if refused.get(id(o)) else {}),
                      **({"proof": o.proof.to_dict()} if o.proof is not None else {}),
                      **scoring.node_fields(o)} for o in outcomes]
     alloc["scoring"] = scoring.to_dict()
-    error = node_error(outcomes)
-    if error:
+    if attempt.error:
         # Allocate failed with an error (invalid pools) where nothing fits: the scheduler reports that error.
-        failed = next(o for o in outcomes if o.error)
-        _explain(report, allocator.explain(failed.node, failed.claims if choices else work.pending), slices)
-        alloc.update(status="error", node=node, error=error,
+        show_explanation()
+        alloc.update(status="error", node=node, error=attempt.error,
                      reasons=[f"{o.node_name or '(any node)'}: {reasons[id(o)]}" for o in outcomes])
-        return []
-    if chosen is None:
-        first = next((o for o in outcomes if not refused.get(id(o))), outcomes[0])
-        explanation = first.explanation or allocator.explain(first.node, first.claims if choices else work.pending)
-        _explain(report, explanation, slices)
+        return
+    if attempt.chosen is None:
+        explanation = show_explanation()
         alloc.update(status="unsatisfiable", node=node,
                      reasons=[f"{o.node_name or '(any node)'}: {reasons[id(o)]}" for o in outcomes])
-        if explanation.counters:  # requests that run out of shared counters, with the numbers (explain.py)
+        if explanation is not None and explanation.counters:  # requests out of shared counters (explain.py)
             alloc["counters"] = explanation.counters
-        noted = {id(c) for claims in refused.values() for c in claims}
-        return [c for c in pinned if id(c) in noted]
-    pending = chosen.claims if choices else work.pending
-    _explain(report, explain(allocator, chosen.node, pending, chosen.search), slices)
-    report.granted = (allocator, chosen.node, pending)
-    versions = claim_api_versions(combined.documents, work)
+        return
+    show_explanation()
+    pending, results, chosen = attempt.granted, attempt.results, attempt.chosen
+    report.granted = (attempt.allocator, chosen.node, pending)
+    versions = attempt.claim_versions()
     alloc.update(status="allocated", node=chosen.node_name,
                  claims=[claim_to_json(c, r, versions.get(id(c), V1)) for c, r in zip(pending, results, strict=True)])
-    binding = binding_note(pending, results, gates)
+    binding = binding_note(pending, results, report.gates)
     if binding is not None:  # the grant waits for its drivers' binding conditions (workload.binding)
         alloc["binding"] = binding
-    by_claim = dict(zip((c.metadata.name for c in pending), results, strict=True))
-    for pod in work.pods:
-        for view in container_devices(pod, work.pod_claims[pod.metadata.name], by_claim):
+    by_claim = attempt.by_claim()
+    for pod in attempt.work.pods:
+        for view in container_devices(pod, attempt.work.pod_claims[pod.metadata.name], by_claim):
             report.containers.append({
                 "pod": view.pod, "container": view.container, "init": view.init, "podClaim": view.pod_claim,
                 "claim": view.claim, "request": view.request,
                 "devices": [{"request": d.request, "driver": d.driver, "pool": d.pool, "device": d.device}
                             for d in view.devices],
             })
-    if choices:
-        choice = next(c for c, o in zip(choices, outcomes, strict=True) if o is chosen)
-        _extended_report(report, choice, by_claim, choices)
-    return []
-
-
-def _extended_choices(combined: ReadResult, work: Workload, candidates: list[model.Node],
-                      gates: FeatureGates) -> list[extended.NodeChoice]:
-    plans = extended.plans_for(work.pods, combined.of_kind("DeviceClass"), gates)
-    if not plans:
-        return []
-    user_claims = {pod: bool(claims) for pod, claims in work.pod_claims.items()}
-    return extended.node_choices(plans, candidates, work.pending, gates, user_claims)
+    if attempt.choices:
+        _extended_report(report, attempt.choice, by_claim, attempt.choices)
 
 
 def _extended_report(report: Report, choice: extended.NodeChoice, by_claim: dict, choices: list) -> None:
