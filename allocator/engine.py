@@ -15,10 +15,11 @@ becomes diagnostics. Only an unknown feature gate or release raises
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from allocator.allocation.allocator import AllocatorError
+from allocator.allocation.allocator import Allocator, AllocatorError
 from allocator.allocation.alternatives import DEFAULT_TIMEOUT as DEFAULT_ALTERNATIVES_TIMEOUT
 from allocator.allocation.alternatives import MAX_LIMIT as MAX_ALTERNATIVES
 from allocator.allocation.encode import claim_to_json
@@ -46,6 +47,103 @@ DOCUMENTS = "documents"
 INVENTORY = "inventory"
 
 
+@dataclass(frozen=True)
+class DeviceResult:
+    """One device of a claim's allocation (``status.allocation.devices.results[]``), as the page reads it."""
+
+    request: str
+    driver: str
+    pool: str
+    device: str
+    admin_access: bool | None = None
+    binding_conditions: tuple[str, ...] = ()
+
+    @property
+    def key(self) -> str:
+        return f"{self.driver}/{self.pool}/{self.device}"
+
+    def to_dict(self) -> dict[str, str]:
+        return {"request": self.request, "driver": self.driver, "pool": self.pool, "device": self.device}
+
+
+@dataclass
+class ClaimGrant:
+    """A claim and the devices it was granted; ``written``: the claim with ``status.allocation``, in the
+    version it was written in (what the JSON carries)."""
+
+    name: str
+    namespace: str
+    results: list[DeviceResult]
+    written: dict | None = field(default=None, repr=False)
+
+    @classmethod
+    def of(cls, claim: model.ResourceClaim, results: Iterable, written: dict | None = None) -> ClaimGrant:
+        """From the claim and its results (``AllocationResult`` device results or the search's devices)."""
+        return cls(name=claim.metadata.name or claim.metadata.generate_name, namespace=claim.metadata.namespace,
+                   results=list(results), written=written)
+
+    @property
+    def ref(self) -> str:
+        """namespace/name, in ``default`` when the claim names no namespace."""
+        return f"{self.namespace or 'default'}/{self.name}"
+
+    def summary(self) -> dict:
+        return {"name": self.name, "namespace": self.namespace, "results": [r.to_dict() for r in self.results]}
+
+
+def _allocated_results(allocation: model.AllocationResult) -> list[DeviceResult]:
+    return [DeviceResult(request=r.request, driver=r.driver, pool=r.pool, device=r.device,
+                         admin_access=r.admin_access, binding_conditions=tuple(r.binding_conditions or ()))
+            for r in allocation.devices.results]
+
+
+@dataclass
+class Allocation:
+    """What the scheduler did with the pending claims (``allocation`` in the JSON).
+
+    ``status``: "skipped" (nothing to do, or the input is refused: ``reasons`` say why), "controller"
+    (classic DRA's controllers allocate), "allocated", "unsatisfiable" or "error". The fields after
+    ``error`` are left out of the JSON while None.
+    """
+
+    status: str = "skipped"
+    node: str | None = None
+    claims: list[ClaimGrant] = field(default_factory=list)
+    reasons: list[str] = field(default_factory=list)
+    error: str | None = None
+    scoring: dict | None = None  # the DRA Score among the nodes that fit (workload.scoring)
+    counters: list | None = None  # requests that run out of shared counters, with the numbers (explain.py)
+    binding: dict | None = None  # the grant waits for its drivers' binding conditions (workload.binding)
+    extended_resources: list[dict] | None = None  # per pod, its generated claim (workload.extended)
+    not_freed: list[str] | None = None  # pinned claims PostFilter could not free
+    attempts: list[dict] | None = None  # the failed attempts after which PostFilter freed a claim
+    deallocated: list[str] | None = None  # the claims it freed
+    alternatives: list[list[ClaimGrant]] | None = None  # the other grants on the chosen node
+    alternatives_search: dict | None = None  # whether that listing saw every grant, or why it stopped
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"status": self.status, "node": self.node,
+                               "claims": [c.written for c in self.claims], "reasons": self.reasons,
+                               "error": self.error}
+        optional = {"scoring": self.scoring, "counters": self.counters, "binding": self.binding,
+                    "extendedResources": self.extended_resources, "notFreed": self.not_freed,
+                    "attempts": self.attempts, "deallocated": self.deallocated,
+                    "alternatives": None if self.alternatives is None else
+                    [{"claims": [c.summary() for c in grant]} for grant in self.alternatives],
+                    "alternativesSearch": self.alternatives_search}
+        out.update((key, value) for key, value in optional.items() if value is not None)
+        return out
+
+
+@dataclass(frozen=True)
+class Granted:
+    """The allocation made, for listing the other grants: the prepared inventory, the node and the claims."""
+
+    allocator: Allocator
+    node: model.Node
+    claims: list[model.ResourceClaim]
+
+
 @dataclass
 class Report:
     kubernetes_version: str
@@ -54,13 +152,11 @@ class Report:
     ignored: list[str] = field(default_factory=list)
     diagnostics: list[tuple[str, Diagnostic]] = field(default_factory=list)  # (source, diagnostic)
     requests: list[dict] = field(default_factory=list)
-    allocation: dict = field(default_factory=lambda: {
-        "status": "skipped", "node": None, "claims": [], "reasons": [], "error": None})
+    allocation: Allocation = field(default_factory=Allocation)
     nodes: list[dict] = field(default_factory=list)
     containers: list[dict] = field(default_factory=list)
     explained_node: str | None = None  # the node the per-request explanation looks from
-    # (allocator, node, pending claims) of the allocation made, for listing the other grants
-    granted: tuple | None = field(default=None, repr=False, compare=False)
+    granted: Granted | None = field(default=None, repr=False, compare=False)
     dra_off: str | None = None  # why the release's apiserver and scheduler know no DRA, and the gate to turn on
 
     @property
@@ -87,7 +183,7 @@ class Report:
             "diagnostics": [_diagnostic_dict(d, source) for source, d in self.diagnostics],
             "requests": self.requests,
             "explainedNode": self.explained_node,
-            "allocation": self.allocation,
+            "allocation": self.allocation.to_dict(),
             "nodes": self.nodes,
             "containers": self.containers,
         }
@@ -164,19 +260,19 @@ def analyze(documents: str, inventory: str = "", node: str | None = None,
                                                          kind="Pod")))
         return report
     if report.dra_off:
-        report.allocation["reasons"] = [report.dra_off]
+        report.allocation.reasons = [report.dra_off]
         return report
     if not report.valid:
-        report.allocation["reasons"] = ["the objects are not valid: the apiserver would reject them"]
+        report.allocation.reasons = ["the objects are not valid: the apiserver would reject them"]
         return report
     # With nothing pending, a pod's allocated claims still keep it to the nodes their allocations reach.
     if not work.pending and not pinned_claims(work) and not extended.plans_for(
             work.pods, combined.of_kind("DeviceClass"), gates):
-        report.allocation["reasons"] = ["no pending ResourceClaim: nothing to allocate"]
+        report.allocation.reasons = ["no pending ResourceClaim: nothing to allocate"]
         return report
     handed_over = classic.handed_to_controllers(work, combined.documents, gates)
     if handed_over:
-        report.allocation.update(status="controller", reasons=handed_over)
+        report.allocation.status, report.allocation.reasons = "controller", handed_over
         return report
     _schedule(report, combined, node, gates)
     _why_fixes(report, [(DOCUMENTS, documents, docs.documents), (INVENTORY, inventory, inv.documents)])
@@ -195,22 +291,22 @@ def _schedule(report: Report, combined: ReadResult, node: str | None, gates: Fea
     for attempt in found.retried:
         _show(report, attempt, node, explained=False)
         attempts.append({
-            "attempt": len(attempts) + 1, "status": report.allocation["status"],
-            "reasons": report.allocation["reasons"], "nodes": report.nodes,
+            "attempt": len(attempts) + 1, "status": report.allocation.status,
+            "reasons": report.allocation.reasons, "nodes": report.nodes,
             "deallocated": attempt.freed.metadata.name, "deallocatable": [c.metadata.name for c in attempt.freeable],
         })
         report.requests, report.nodes, report.containers = [], [], []
         report.explained_node, report.granted = None, None
-        report.allocation = Report(kubernetes_version=report.kubernetes_version, gates=report.gates).allocation
+        report.allocation = Allocation()
     _show(report, found.last, node, explained=True)
     if found.not_freed:
-        report.allocation["reasons"].append(
+        report.allocation.reasons.append(
             "PostFilter frees no claim (still not schedulable): " + "; ".join(
                 f"claim {c.metadata.name} is reserved for another pod" for c in found.not_freed))
-        report.allocation["notFreed"] = [c.metadata.name for c in found.not_freed]
+        report.allocation.not_freed = [c.metadata.name for c in found.not_freed]
     if attempts:
-        report.allocation["attempts"] = attempts
-        report.allocation["deallocated"] = [a["deallocated"] for a in attempts]
+        report.allocation.attempts = attempts
+        report.allocation.deallocated = [a["deallocated"] for a in attempts]
 
 
 def _show(report: Report, attempt: Attempt, node: str | None, explained: bool) -> None:
@@ -225,7 +321,7 @@ def _show(report: Report, attempt: Attempt, node: str | None, explained: bool) -
         return explanation
 
     if attempt.given_up:
-        alloc.update(status="error", error=attempt.error, reasons=[attempt.error])
+        alloc.status, alloc.error, alloc.reasons = "error", attempt.error, [attempt.error]
         show_explanation()
         return
     outcomes, reasons, refused = attempt.outcomes, attempt.reasons, attempt.refused
@@ -236,29 +332,30 @@ def _show(report: Report, attempt: Attempt, node: str | None, explained: bool) -
                      **({"pinnedBy": [c.metadata.name for c in refused[id(o)]]} if refused.get(id(o)) else {}),
                      **({"proof": o.proof.to_dict()} if o.proof is not None else {}),
                      **scoring.node_fields(o)} for o in outcomes]
-    alloc["scoring"] = scoring.to_dict()
+    alloc.scoring = scoring.to_dict()
     if attempt.error:
         # Allocate failed with an error (invalid pools) where nothing fits: the scheduler reports that error.
         show_explanation()
-        alloc.update(status="error", node=node, error=attempt.error,
-                     reasons=[f"{o.node_name or '(any node)'}: {reasons[id(o)]}" for o in outcomes])
+        alloc.status, alloc.node, alloc.error = "error", node, attempt.error
+        alloc.reasons = [f"{o.node_name or '(any node)'}: {reasons[id(o)]}" for o in outcomes]
         return
     if attempt.chosen is None:
         explanation = show_explanation()
-        alloc.update(status="unsatisfiable", node=node,
-                     reasons=[f"{o.node_name or '(any node)'}: {reasons[id(o)]}" for o in outcomes])
+        alloc.status, alloc.node = "unsatisfiable", node
+        alloc.reasons = [f"{o.node_name or '(any node)'}: {reasons[id(o)]}" for o in outcomes]
         if explanation is not None and explanation.counters:  # requests out of shared counters (explain.py)
-            alloc["counters"] = explanation.counters
+            alloc.counters = explanation.counters
         return
     show_explanation()
     pending, results, chosen = attempt.granted, attempt.results, attempt.chosen
-    report.granted = (attempt.allocator, chosen.node, pending)
+    report.granted = Granted(attempt.allocator, chosen.node, pending)
     versions = attempt.claim_versions()
-    alloc.update(status="allocated", node=chosen.node_name,
-                 claims=[claim_to_json(c, r, versions.get(id(c), V1)) for c, r in zip(pending, results, strict=True)])
+    alloc.status, alloc.node = "allocated", chosen.node_name
+    alloc.claims = [ClaimGrant.of(c, _allocated_results(r), claim_to_json(c, r, versions.get(id(c), V1)))
+                    for c, r in zip(pending, results, strict=True)]
     binding = binding_note(pending, results, report.gates)
     if binding is not None:  # the grant waits for its drivers' binding conditions (workload.binding)
-        alloc["binding"] = binding
+        alloc.binding = binding
     by_claim = attempt.by_claim()
     for pod in attempt.work.pods:
         for view in container_devices(pod, attempt.work.pod_claims[pod.metadata.name], by_claim):
@@ -280,30 +377,29 @@ def _extended_report(report: Report, choice: extended.NodeChoice, by_claim: dict
     out = extended.summaries(choice, by_claim)
     for entry in out:
         report.containers.extend(entry["containers"])
-    report.allocation["extendedResources"] = out
+    report.allocation.extended_resources = out
 
 
 def _alternatives(report: Report, limit: int, timeout: float | None) -> None:
     """``allocation.alternatives``: the grants the search reaches on the chosen node, the scheduler's first."""
     alloc = report.allocation
-    alloc["alternatives"] = []
+    alloc.alternatives = []
     summary = {"limit": limit, "found": 0, "exhausted": False, "stopped": None, "steps": 0}
-    alloc["alternativesSearch"] = summary
+    alloc.alternatives_search = summary
     if report.granted is None:
         summary["stopped"] = "nothing was allocated, so there are no grants to list"
         return
-    allocator, node, claims = report.granted
+    granted = report.granted
     try:
-        found = allocator.alternatives(node, claims, limit, timeout)
+        found = granted.allocator.alternatives(granted.node, granted.claims, limit, timeout)
     except AllocatorError as err:  # what the scheduler's own search would have met too (not expected: it granted)
         summary["stopped"] = f"no grant listed: {err}"
         return
     for grant in found.grants:
-        alloc["alternatives"].append({"claims": [
-            {"name": claim.metadata.name or claim.metadata.generate_name, "namespace": claim.metadata.namespace,
-             "results": [{"request": d.request, "driver": d.device.driver, "pool": d.device.pool,
-                          "device": d.device.device} for d in devices]}
-            for claim, devices in zip(claims, grant.claims, strict=True)]})
+        alloc.alternatives.append([
+            ClaimGrant.of(claim, [DeviceResult(request=d.request, driver=d.device.driver, pool=d.device.pool,
+                                               device=d.device.device) for d in devices])
+            for claim, devices in zip(granted.claims, grant.claims, strict=True)])
     summary.update(found=len(found.grants), exhausted=found.exhausted, stopped=found.stopped, steps=found.steps)
 
 
