@@ -61,6 +61,7 @@ class Attempt:
     reasons: dict[int, str] = field(default_factory=dict)  # id(outcome) -> why its node does not fit
     scoring: Scoring | None = None
     chosen: AllocationOutcome | None = None
+    choice: extended.NodeChoice | None = None  # with extended resources: the chosen node's claims and plans
     results: list[model.AllocationResult] | None = None
     error: str = ""
     given_up: bool = False
@@ -79,13 +80,6 @@ class Attempt:
         if self.chosen is not None and self.choices:
             return self.chosen.claims
         return self.work.pending
-
-    @property
-    def choice(self) -> extended.NodeChoice | None:
-        """The extended-resources choice of the chosen node."""
-        if self.chosen is None or not self.choices:
-            return None
-        return next(c for c, o in zip(self.choices, self.outcomes, strict=True) if o is self.chosen)
 
     def by_claim(self) -> dict[str, model.AllocationResult]:
         return dict(zip((c.metadata.name for c in self.granted), self.results or [], strict=True))
@@ -163,11 +157,7 @@ def _attempt(cluster: Cluster, work: Workload, documents: list[Document], node: 
         attempt.error, attempt.given_up = str(err), True
         return attempt
     attempt.candidates = cluster.candidates(node)
-    # Extended resources backed by DRA: per node, the pending claims and the pod's generated claim last.
-    plans = extended.plans_for(work.pods, cluster.classes, gates)
-    if plans:
-        user_claims = {pod: bool(claims) for pod, claims in work.pod_claims.items()}
-        attempt.choices = extended.node_choices(plans, attempt.candidates, work.pending, gates, user_claims)
+    attempt.choices = _extended_choices(cluster, work, gates, attempt.candidates)
     # Python's cyclic GC paused, as in Allocator.allocate_each: the search makes many short-lived objects
     # while a big inventory stays alive, and each collection would walk the inventory again.
     paused = gc.isenabled()
@@ -184,11 +174,14 @@ def _attempt(cluster: Cluster, work: Workload, documents: list[Document], node: 
         attempt.scoring = score_nodes([o for o in attempt.outcomes if attempt.fits(o)], gates,
                                       pod_allocated_claims(work), node_given=node is not None)
         attempt.chosen = attempt.scoring.chosen
+        if attempt.chosen is not None and attempt.choices:
+            attempt.choice = next(c for c, o in zip(attempt.choices, attempt.outcomes, strict=True)
+                                  if o is attempt.chosen)
         # built lazily; may raise like upstream's Allocate
         attempt.results = attempt.chosen.results if attempt.chosen else None
     except AllocatorError as err:
         attempt.error, attempt.given_up = str(err), True
-        attempt.chosen, attempt.results = None, None
+        attempt.chosen, attempt.choice, attempt.results = None, None, None
         return attempt
     finally:
         if paused:
@@ -202,3 +195,37 @@ def _attempt(cluster: Cluster, work: Workload, documents: list[Document], node: 
         attempt.unavailable = [c for c in pinned if id(c) in noted]
     return attempt
 
+
+
+def first_fit(cluster: Cluster, work: Workload, gates: FeatureGates, nodes: list[model.Node],
+              plugin_used: dict[str, dict[str, int]] | None = None) -> Attempt:
+    """The cycle as capacity planning runs it for each copy: Filter on ``nodes`` in their order, and the
+    first that fits takes the pod (the planning strategy ordered them; no Score). Nodes that do not fit
+    are not explained, and ``outcomes`` stop at the one chosen. ``plugin_used``: node -> extended
+    resource -> what the device plugin already gave out there. Raises AllocatorError where the
+    scheduler gives up."""
+    attempt = Attempt(cluster=cluster, work=work, documents=[], node=None, allocator=cluster.allocator(gates),
+                      candidates=list(nodes))
+    attempt.choices = _extended_choices(cluster, work, gates, attempt.candidates, plugin_used)
+    if attempt.choices:
+        tries = ((choice, choice.node, choice.claims) for choice in attempt.choices if not choice.unfit)
+    else:
+        tries = ((None, node, work.pending) for node in nodes)
+    for choice, node, claims in tries:
+        outcome = attempt.allocator.allocate(node, claims, explain_failure=False)
+        attempt.outcomes.append(outcome)
+        if outcome.allocated:
+            attempt.chosen, attempt.choice, attempt.results = outcome, choice, outcome.results
+            break
+    return attempt
+
+
+def _extended_choices(cluster: Cluster, work: Workload, gates: FeatureGates, nodes: list[model.Node],
+                      plugin_used: dict[str, dict[str, int]] | None = None) -> list[extended.NodeChoice]:
+    """Extended resources backed by DRA: per node, the pending claims and the pod's generated claims last
+    (none when no pod asks for an extended resource a DeviceClass serves)."""
+    plans = extended.plans_for(work.pods, cluster.classes, gates)
+    if not plans:
+        return []
+    user_claims = {pod: bool(claims) for pod, claims in work.pod_claims.items()}
+    return extended.node_choices(plans, nodes, work.pending, gates, user_claims, plugin_used)
