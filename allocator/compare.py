@@ -32,8 +32,7 @@ def _request_devices(report: Report) -> dict[str, list[str]]:
 def _container_devices(report: Report) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
     for entry in report.containers:
-        key = f"[{entry['pod']}][{entry['container']}]"
-        out.setdefault(key, []).extend(f"{d['driver']}/{d['pool']}/{d['device']}" for d in entry["devices"])
+        out.setdefault(f"[{entry.pod}][{entry.container}]", []).extend(d.key for d in entry.devices)
     return out
 
 

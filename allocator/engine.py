@@ -98,6 +98,36 @@ def _allocated_results(allocation: model.AllocationResult) -> list[DeviceResult]
 
 
 @dataclass
+class ContainerDevices:
+    """The devices one container gets from one request of a claim (``containers[]`` in the JSON);
+    ``extended_resource``: the extended resource it asked for, when the claim is the generated one."""
+
+    pod: str
+    container: str
+    init: bool
+    pod_claim: str
+    claim: str
+    request: str
+    devices: list[DeviceResult]
+    extended_resource: str | None = None
+
+    @classmethod
+    def from_dict(cls, entry: dict) -> ContainerDevices:
+        return cls(pod=entry["pod"], container=entry["container"], init=entry["init"], pod_claim=entry["podClaim"],
+                   claim=entry["claim"], request=entry["request"], extended_resource=entry.get("extendedResource"),
+                   devices=[DeviceResult(request=d["request"], driver=d["driver"], pool=d["pool"], device=d["device"])
+                            for d in entry["devices"]])
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"pod": self.pod, "container": self.container, "init": self.init,
+                               "podClaim": self.pod_claim, "claim": self.claim, "request": self.request}
+        if self.extended_resource is not None:
+            out["extendedResource"] = self.extended_resource
+        out["devices"] = [d.to_dict() for d in self.devices]
+        return out
+
+
+@dataclass
 class Allocation:
     """What the scheduler did with the pending claims (``allocation`` in the JSON).
 
@@ -154,7 +184,7 @@ class Report:
     requests: list[dict] = field(default_factory=list)
     allocation: Allocation = field(default_factory=Allocation)
     nodes: list[dict] = field(default_factory=list)
-    containers: list[dict] = field(default_factory=list)
+    containers: list[ContainerDevices] = field(default_factory=list)
     explained_node: str | None = None  # the node the per-request explanation looks from
     granted: Granted | None = field(default=None, repr=False, compare=False)
     dra_off: str | None = None  # why the release's apiserver and scheduler know no DRA, and the gate to turn on
@@ -185,7 +215,7 @@ class Report:
             "explainedNode": self.explained_node,
             "allocation": self.allocation.to_dict(),
             "nodes": self.nodes,
-            "containers": self.containers,
+            "containers": [c.to_dict() for c in self.containers],
         }
 
 
@@ -359,12 +389,11 @@ def _show(report: Report, attempt: Attempt, node: str | None, explained: bool) -
     by_claim = attempt.by_claim()
     for pod in attempt.work.pods:
         for view in container_devices(pod, attempt.work.pod_claims[pod.metadata.name], by_claim):
-            report.containers.append({
-                "pod": view.pod, "container": view.container, "init": view.init, "podClaim": view.pod_claim,
-                "claim": view.claim, "request": view.request,
-                "devices": [{"request": d.request, "driver": d.driver, "pool": d.pool, "device": d.device}
-                            for d in view.devices],
-            })
+            report.containers.append(ContainerDevices(
+                pod=view.pod, container=view.container, init=view.init, pod_claim=view.pod_claim,
+                claim=view.claim, request=view.request,
+                devices=[DeviceResult(request=d.request, driver=d.driver, pool=d.pool, device=d.device)
+                         for d in view.devices]))
     if attempt.choices:
         _extended_report(report, attempt.choice, by_claim, attempt.choices)
 
@@ -376,7 +405,7 @@ def _extended_report(report: Report, choice: extended.NodeChoice, by_claim: dict
         row["extendedResources"] = rows.get(row["name"], [])
     out = extended.summaries(choice, by_claim)
     for entry in out:
-        report.containers.extend(entry["containers"])
+        report.containers.extend(ContainerDevices.from_dict(c) for c in entry["containers"])
     report.allocation.extended_resources = out
 
 

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from allocator.allocation.taint_rules import rule_taints_by_device
-from allocator.engine import ClaimGrant, Report
+from allocator.engine import ClaimGrant, ContainerDevices, Report
 from allocator.kube import model
 from allocator.kube.objects import read_documents
 from allocator.kube.quantity import Quantity
@@ -220,12 +220,12 @@ def grants_by_device(claims: Sequence[ClaimGrant]) -> tuple[dict[tuple[str, str,
     return by_device, list(legend.values())
 
 
-def containers_by_device(entries: list[dict]) -> dict[tuple[str, str, str], list[str]]:
+def containers_by_device(entries: Sequence[ContainerDevices]) -> dict[tuple[str, str, str], list[str]]:
     out: dict[tuple[str, str, str], list[str]] = {}
     for entry in entries:
-        who = f"{entry.get('pod')}/{entry.get('container')}"
-        for d in entry.get("devices") or []:
-            names = out.setdefault((d.get("driver", ""), d.get("pool", ""), d.get("device", "")), [])
+        who = f"{entry.pod}/{entry.container}"
+        for d in entry.devices:
+            names = out.setdefault((d.driver, d.pool, d.device), [])
             if who not in names:
                 names.append(who)
     return out
