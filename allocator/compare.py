@@ -62,8 +62,8 @@ def differences(left: Report, right: Report) -> list[dict]:
     out.extend(_keyed("allocation.devices", _request_devices(left), _request_devices(right)))
     out.extend(_keyed("containers", _container_devices(left), _container_devices(right)))
     same("allocation.reasons", la.reasons, ra.reasons)
-    out.extend(_keyed("nodes", {f"[{n['name']}].fits": n["fits"] for n in left.nodes},
-                      {f"[{n['name']}].fits": n["fits"] for n in right.nodes}))
+    out.extend(_keyed("nodes", {f"[{n.name}].fits": n.fits for n in left.nodes},
+                      {f"[{n.name}].fits": n.fits for n in right.nodes}))
     return out
 
 

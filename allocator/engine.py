@@ -128,6 +128,74 @@ class ContainerDevices:
 
 
 @dataclass
+class NodeRow:
+    """One node the scheduler tried (``nodes[]`` in the JSON): whether the pod fits there, and why not."""
+
+    name: str
+    fits: bool
+    reason: str | None
+    error: bool  # upstream's Allocate failed with an error on this node (invalid pools)
+    pinned_by: list[str] | None = None  # the pod's allocated claims that do not reach the node
+    proof: dict | None = None  # what decided "does not fit" without searching (allocation.proofs)
+    score: dict = field(default_factory=dict)  # "score" and "rawScore" where the node was scored
+    extended_resources: list[dict] | None = None  # per pod, what DRA and the device plugin serve here
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"name": self.name, "fits": self.fits, "reason": self.reason, "error": self.error}
+        if self.pinned_by is not None:
+            out["pinnedBy"] = self.pinned_by
+        if self.proof is not None:
+            out["proof"] = self.proof
+        out.update(self.score)
+        if self.extended_resources is not None:
+            out["extendedResources"] = self.extended_resources
+        return out
+
+
+@dataclass
+class RequestDevice:
+    """A device in reach of the explained node, for one request: whether it matches, and the reason if not."""
+
+    driver: str
+    pool: str
+    device: str
+    slice: str
+    node: str | None
+    matches: bool
+    chosen: bool
+    taken_by: str | None
+    reason: str | None
+    reason_code: str | None
+    why: list[dict] | None  # the parts of a selector that decided (span, verdict, values read, hint, fixes)
+    reason_short: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"driver": self.driver, "pool": self.pool, "device": self.device, "slice": self.slice,
+                "node": self.node, "matches": self.matches, "chosen": self.chosen, "takenBy": self.taken_by,
+                "reason": self.reason, "reasonCode": self.reason_code, "why": self.why,
+                "reasonShort": self.reason_short}
+
+
+@dataclass
+class RequestView:
+    """One request of a pending claim and every device in reach (``requests[]`` in the JSON)."""
+
+    claim: str
+    request: str
+    device_class: str
+    mode: str
+    count: int
+    selected: bool | None
+    error: str | None
+    devices: list[RequestDevice]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"claim": self.claim, "request": self.request, "deviceClass": self.device_class, "mode": self.mode,
+                "count": self.count, "selected": self.selected, "error": self.error,
+                "devices": [d.to_dict() for d in self.devices]}
+
+
+@dataclass
 class Allocation:
     """What the scheduler did with the pending claims (``allocation`` in the JSON).
 
@@ -181,9 +249,9 @@ class Report:
     objects: list[dict] = field(default_factory=list)
     ignored: list[str] = field(default_factory=list)
     diagnostics: list[tuple[str, Diagnostic]] = field(default_factory=list)  # (source, diagnostic)
-    requests: list[dict] = field(default_factory=list)
+    requests: list[RequestView] = field(default_factory=list)
     allocation: Allocation = field(default_factory=Allocation)
-    nodes: list[dict] = field(default_factory=list)
+    nodes: list[NodeRow] = field(default_factory=list)
     containers: list[ContainerDevices] = field(default_factory=list)
     explained_node: str | None = None  # the node the per-request explanation looks from
     granted: Granted | None = field(default=None, repr=False, compare=False)
@@ -211,10 +279,10 @@ class Report:
             "ignored": self.ignored,
             "valid": self.valid,
             "diagnostics": [_diagnostic_dict(d, source) for source, d in self.diagnostics],
-            "requests": self.requests,
+            "requests": [r.to_dict() for r in self.requests],
             "explainedNode": self.explained_node,
             "allocation": self.allocation.to_dict(),
-            "nodes": self.nodes,
+            "nodes": [n.to_dict() for n in self.nodes],
             "containers": [c.to_dict() for c in self.containers],
         }
 
@@ -322,7 +390,7 @@ def _schedule(report: Report, combined: ReadResult, node: str | None, gates: Fea
         _show(report, attempt, node, explained=False)
         attempts.append({
             "attempt": len(attempts) + 1, "status": report.allocation.status,
-            "reasons": report.allocation.reasons, "nodes": report.nodes,
+            "reasons": report.allocation.reasons, "nodes": [n.to_dict() for n in report.nodes],
             "deallocated": attempt.freed.metadata.name, "deallocatable": [c.metadata.name for c in attempt.freeable],
         })
         report.requests, report.nodes, report.containers = [], [], []
@@ -357,11 +425,10 @@ def _show(report: Report, attempt: Attempt, node: str | None, explained: bool) -
     outcomes, reasons, refused = attempt.outcomes, attempt.reasons, attempt.refused
     scoring = attempt.scoring
     # "proof": what decided "does not fit" without searching (allocation.proofs), on nodes where one did.
-    report.nodes = [{"name": o.node_name, "fits": attempt.fits(o),
-                     "reason": reasons[id(o)] or None, "error": bool(o.error),
-                     **({"pinnedBy": [c.metadata.name for c in refused[id(o)]]} if refused.get(id(o)) else {}),
-                     **({"proof": o.proof.to_dict()} if o.proof is not None else {}),
-                     **scoring.node_fields(o)} for o in outcomes]
+    report.nodes = [NodeRow(name=o.node_name, fits=attempt.fits(o), reason=reasons[id(o)] or None, error=bool(o.error),
+                            pinned_by=[c.metadata.name for c in refused[id(o)]] if refused.get(id(o)) else None,
+                            proof=o.proof.to_dict() if o.proof is not None else None,
+                            score=scoring.node_fields(o)) for o in outcomes]
     alloc.scoring = scoring.to_dict()
     if attempt.error:
         # Allocate failed with an error (invalid pools) where nothing fits: the scheduler reports that error.
@@ -402,7 +469,7 @@ def _extended_report(report: Report, choice: extended.NodeChoice, by_claim: dict
     """``allocation.extendedResources``: per pod, the generated claim and its containers (``workload.extended``)."""
     rows = extended.node_rows(choices)
     for row in report.nodes:
-        row["extendedResources"] = rows.get(row["name"], [])
+        row.extended_resources = rows.get(row.name, [])
     out = extended.summaries(choice, by_claim)
     for entry in out:
         report.containers.extend(ContainerDevices.from_dict(c) for c in entry["containers"])
@@ -438,13 +505,13 @@ def _why_fixes(report: Report, sources: list[tuple[str, str, list]]) -> None:
     one place is dropped. Every selector part of a ``why`` gets a ``fixes`` list."""
     places: dict[str, list] | None = None
     for req in report.requests:
-        for device in req["devices"]:
-            why = device.get("why")
+        for device in req.devices:
+            why = device.why
             if not why:
                 continue
             if places is None and any(part.get("fixes") for part in why):
                 places = _selector_places(sources)
-            device["why"] = [part if part.get("kind") == "counter" else
+            device.why = [part if part.get("kind") == "counter" else
                              {**part, "fixes": _mapped(part.get("fixes") or [], places or {})} for part in why]
 
 
@@ -477,16 +544,13 @@ def _explain(report: Report, explanation: Explanation, slices: list[model.Resour
     node_of_slice = {s.metadata.name: s.spec.node_name for s in slices}
     report.explained_node = explanation.node
     for req in explanation.requests:
-        report.requests.append({
-            "claim": req.claim, "request": req.request, "deviceClass": req.device_class, "mode": req.mode,
-            "count": req.count, "selected": req.selected, "error": req.error,
-            "devices": [{
-                "driver": d.driver, "pool": d.pool, "device": d.device, "slice": d.slice,
-                "node": node_of_slice.get(d.slice), "matches": d.matches, "chosen": d.chosen,
-                "takenBy": d.taken_by, "reason": d.reason.message if d.reason else None,
-                "reasonCode": d.reason.code if d.reason else None,
-                # the parts of a selector that decided (span, verdict, values read, hint)
-                "why": (d.reason.parts or None) if d.reason else None,
-                "reasonShort": (d.reason.short or d.reason.message) if d.reason else None,
-            } for d in req.devices],
-        })
+        report.requests.append(RequestView(
+            claim=req.claim, request=req.request, device_class=req.device_class, mode=req.mode,
+            count=req.count, selected=req.selected, error=req.error,
+            devices=[RequestDevice(
+                driver=d.driver, pool=d.pool, device=d.device, slice=d.slice, node=node_of_slice.get(d.slice),
+                matches=d.matches, chosen=d.chosen, taken_by=d.taken_by,
+                reason=d.reason.message if d.reason else None, reason_code=d.reason.code if d.reason else None,
+                why=(d.reason.parts or None) if d.reason else None,
+                reason_short=(d.reason.short or d.reason.message) if d.reason else None,
+            ) for d in req.devices]))
