@@ -1,6 +1,6 @@
 """What differs between two analyses of the same documents under two settings.
 
-``differences(left, right)`` takes two reports (``engine.analyze(...).to_dict()``)
+``differences(left, right)`` takes two reports (``engine.analyze(...)``)
 and lists, as ``{"path", "left", "right"}``, the outcomes a person compares:
 validity and the errors, whether the claims were allocated and on which
 node, the devices each request and each container got, the reasons given
@@ -14,35 +14,30 @@ brackets: ``allocation.devices[default/pair][gpus]``. A missing side is
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from allocator.engine import Report
 
 
-def _device(result: dict) -> str:
-    return f"{result['driver']}/{result['pool']}/{result['device']}"
-
-
-def _request_devices(report: dict) -> dict[str, list[str]]:
+def _request_devices(report: Report) -> dict[str, list[str]]:
     """``[namespace/claim][request]`` -> devices granted, in the order of the allocation."""
     out: dict[str, list[str]] = {}
-    for claim in report["allocation"]["claims"]:
-        meta = claim.get("metadata", {})
-        ref = f"{meta.get('namespace') or 'default'}/{meta.get('name') or meta.get('generateName', '')}"
-        results = (claim.get("status") or {}).get("allocation", {}).get("devices", {}).get("results", [])
-        for result in results:
-            out.setdefault(f"[{ref}][{result['request']}]", []).append(_device(result))
+    for claim in report.allocation.claims:
+        for result in claim.results:
+            out.setdefault(f"[{claim.ref}][{result.request}]", []).append(result.key)
     return out
 
 
-def _container_devices(report: dict) -> dict[str, list[str]]:
+def _container_devices(report: Report) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
-    for entry in report["containers"]:
-        key = f"[{entry['pod']}][{entry['container']}]"
-        out.setdefault(key, []).extend(_device(d) for d in entry["devices"])
+    for entry in report.containers:
+        out.setdefault(f"[{entry.pod}][{entry.container}]", []).extend(d.key for d in entry.devices)
     return out
 
 
-def _errors(report: dict) -> list[str]:
-    return [d["message"] for d in report["diagnostics"] if d["severity"] == "error"]
+def _errors(report: Report) -> list[str]:
+    return [d.message() for d in report.errors]
 
 
 def _keyed(prefix: str, left: dict[str, Any], right: dict[str, Any]) -> list[dict]:
@@ -50,7 +45,7 @@ def _keyed(prefix: str, left: dict[str, Any], right: dict[str, Any]) -> list[dic
             for key in sorted(left.keys() | right.keys()) if left.get(key) != right.get(key)]
 
 
-def differences(left: dict, right: dict) -> list[dict]:
+def differences(left: Report, right: Report) -> list[dict]:
     """The outcomes that differ between two reports, most telling first."""
     out: list[dict] = []
 
@@ -58,17 +53,17 @@ def differences(left: dict, right: dict) -> list[dict]:
         if a != b:
             out.append({"path": path, "left": a, "right": b})
 
-    same("valid", left["valid"], right["valid"])
+    same("valid", left.valid, right.valid)
     same("errors", _errors(left), _errors(right))
-    la, ra = left["allocation"], right["allocation"]
-    same("allocation.status", la["status"], ra["status"])
-    same("allocation.node", la["node"], ra["node"])
-    same("allocation.error", la["error"], ra["error"])
+    la, ra = left.allocation, right.allocation
+    same("allocation.status", la.status, ra.status)
+    same("allocation.node", la.node, ra.node)
+    same("allocation.error", la.error, ra.error)
     out.extend(_keyed("allocation.devices", _request_devices(left), _request_devices(right)))
     out.extend(_keyed("containers", _container_devices(left), _container_devices(right)))
-    same("allocation.reasons", la["reasons"], ra["reasons"])
-    out.extend(_keyed("nodes", {f"[{n['name']}].fits": n["fits"] for n in left["nodes"]},
-                      {f"[{n['name']}].fits": n["fits"] for n in right["nodes"]}))
+    same("allocation.reasons", la.reasons, ra.reasons)
+    out.extend(_keyed("nodes", {f"[{n.name}].fits": n.fits for n in left.nodes},
+                      {f"[{n.name}].fits": n.fits for n in right.nodes}))
     return out
 
 
@@ -76,5 +71,5 @@ def compare(left: dict, right: dict) -> dict:
     """Analyze the two sides (``engine.analyze`` keyword arguments each) and say what differs."""
     from allocator.engine import analyze
 
-    reports = analyze(**left).to_dict(), analyze(**right).to_dict()
-    return {"left": reports[0], "right": reports[1], "differences": differences(*reports)}
+    reports = analyze(**left), analyze(**right)
+    return {"left": reports[0].to_dict(), "right": reports[1].to_dict(), "differences": differences(*reports)}

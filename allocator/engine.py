@@ -15,18 +15,15 @@ becomes diagnostics. Only an unknown feature gate or release raises
 from __future__ import annotations
 
 import functools
-import gc
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from allocator.allocation import search as search_limits
-from allocator.allocation.allocator import Allocator, AllocatorError, node_error
+from allocator.allocation.allocator import Allocator, AllocatorError
 from allocator.allocation.alternatives import DEFAULT_TIMEOUT as DEFAULT_ALTERNATIVES_TIMEOUT
 from allocator.allocation.alternatives import MAX_LIMIT as MAX_ALTERNATIVES
 from allocator.allocation.encode import claim_to_json
-from allocator.allocation.explain import Explanation, explain
-from allocator.allocation.nodes import make_node
-from allocator.allocation.nodes import search_nodes as nodes_to_search
+from allocator.allocation.explain import Explanation
 from allocator.cel.fixes import ExprFix
 from allocator.kube import model
 from allocator.kube.convert_back import V1
@@ -42,13 +39,208 @@ from allocator.validation.not_simulated import not_simulated
 from allocator.validation.warnings import selector_expressions
 from allocator.workload import extended
 from allocator.workload.binding import binding_note
-from allocator.workload.claims import Workload, build_workload, claim_api_versions
-from allocator.workload.pinning import deallocated, freeable, pin_reason, pinned_claims, unavailable_on
+from allocator.workload.claims import build_workload
+from allocator.workload.pinning import pinned_claims
 from allocator.workload.pods import PodClaimError, container_devices
-from allocator.workload.scoring import pod_allocated_claims, score_nodes
+from allocator.workload.scheduling import Attempt, schedule
 
 DOCUMENTS = "documents"
 INVENTORY = "inventory"
+
+
+@dataclass(frozen=True)
+class DeviceResult:
+    """One device of a claim's allocation (``status.allocation.devices.results[]``), as the page reads it."""
+
+    request: str
+    driver: str
+    pool: str
+    device: str
+    admin_access: bool | None = None
+    binding_conditions: tuple[str, ...] = ()
+
+    @property
+    def key(self) -> str:
+        return f"{self.driver}/{self.pool}/{self.device}"
+
+    def to_dict(self) -> dict[str, str]:
+        return {"request": self.request, "driver": self.driver, "pool": self.pool, "device": self.device}
+
+
+@dataclass
+class ClaimGrant:
+    """A claim and the devices it was granted; ``written``: the claim with ``status.allocation``, in the
+    version it was written in (what the JSON carries)."""
+
+    name: str
+    namespace: str
+    results: list[DeviceResult]
+    written: dict | None = field(default=None, repr=False)
+
+    @classmethod
+    def of(cls, claim: model.ResourceClaim, results: Iterable, written: dict | None = None) -> ClaimGrant:
+        """From the claim and its results (``AllocationResult`` device results or the search's devices)."""
+        return cls(name=claim.metadata.name or claim.metadata.generate_name, namespace=claim.metadata.namespace,
+                   results=list(results), written=written)
+
+    @property
+    def ref(self) -> str:
+        """namespace/name, in ``default`` when the claim names no namespace."""
+        return f"{self.namespace or 'default'}/{self.name}"
+
+    def summary(self) -> dict:
+        return {"name": self.name, "namespace": self.namespace, "results": [r.to_dict() for r in self.results]}
+
+
+def _allocated_results(allocation: model.AllocationResult) -> list[DeviceResult]:
+    return [DeviceResult(request=r.request, driver=r.driver, pool=r.pool, device=r.device,
+                         admin_access=r.admin_access, binding_conditions=tuple(r.binding_conditions or ()))
+            for r in allocation.devices.results]
+
+
+@dataclass
+class ContainerDevices:
+    """The devices one container gets from one request of a claim (``containers[]`` in the JSON);
+    ``extended_resource``: the extended resource it asked for, when the claim is the generated one."""
+
+    pod: str
+    container: str
+    init: bool
+    pod_claim: str
+    claim: str
+    request: str
+    devices: list[DeviceResult]
+    extended_resource: str | None = None
+
+    @classmethod
+    def from_dict(cls, entry: dict) -> ContainerDevices:
+        return cls(pod=entry["pod"], container=entry["container"], init=entry["init"], pod_claim=entry["podClaim"],
+                   claim=entry["claim"], request=entry["request"], extended_resource=entry.get("extendedResource"),
+                   devices=[DeviceResult(request=d["request"], driver=d["driver"], pool=d["pool"], device=d["device"])
+                            for d in entry["devices"]])
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"pod": self.pod, "container": self.container, "init": self.init,
+                               "podClaim": self.pod_claim, "claim": self.claim, "request": self.request}
+        if self.extended_resource is not None:
+            out["extendedResource"] = self.extended_resource
+        out["devices"] = [d.to_dict() for d in self.devices]
+        return out
+
+
+@dataclass
+class NodeRow:
+    """One node the scheduler tried (``nodes[]`` in the JSON): whether the pod fits there, and why not."""
+
+    name: str
+    fits: bool
+    reason: str | None
+    error: bool  # upstream's Allocate failed with an error on this node (invalid pools)
+    pinned_by: list[str] | None = None  # the pod's allocated claims that do not reach the node
+    proof: dict | None = None  # what decided "does not fit" without searching (allocation.proofs)
+    score: dict = field(default_factory=dict)  # "score" and "rawScore" where the node was scored
+    extended_resources: list[dict] | None = None  # per pod, what DRA and the device plugin serve here
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"name": self.name, "fits": self.fits, "reason": self.reason, "error": self.error}
+        if self.pinned_by is not None:
+            out["pinnedBy"] = self.pinned_by
+        if self.proof is not None:
+            out["proof"] = self.proof
+        out.update(self.score)
+        if self.extended_resources is not None:
+            out["extendedResources"] = self.extended_resources
+        return out
+
+
+@dataclass
+class RequestDevice:
+    """A device in reach of the explained node, for one request: whether it matches, and the reason if not."""
+
+    driver: str
+    pool: str
+    device: str
+    slice: str
+    node: str | None
+    matches: bool
+    chosen: bool
+    taken_by: str | None
+    reason: str | None
+    reason_code: str | None
+    why: list[dict] | None  # the parts of a selector that decided (span, verdict, values read, hint, fixes)
+    reason_short: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"driver": self.driver, "pool": self.pool, "device": self.device, "slice": self.slice,
+                "node": self.node, "matches": self.matches, "chosen": self.chosen, "takenBy": self.taken_by,
+                "reason": self.reason, "reasonCode": self.reason_code, "why": self.why,
+                "reasonShort": self.reason_short}
+
+
+@dataclass
+class RequestView:
+    """One request of a pending claim and every device in reach (``requests[]`` in the JSON)."""
+
+    claim: str
+    request: str
+    device_class: str
+    mode: str
+    count: int
+    selected: bool | None
+    error: str | None
+    devices: list[RequestDevice]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"claim": self.claim, "request": self.request, "deviceClass": self.device_class, "mode": self.mode,
+                "count": self.count, "selected": self.selected, "error": self.error,
+                "devices": [d.to_dict() for d in self.devices]}
+
+
+@dataclass
+class Allocation:
+    """What the scheduler did with the pending claims (``allocation`` in the JSON).
+
+    ``status``: "skipped" (nothing to do, or the input is refused: ``reasons`` say why), "controller"
+    (classic DRA's controllers allocate), "allocated", "unsatisfiable" or "error". The fields after
+    ``error`` are left out of the JSON while None.
+    """
+
+    status: str = "skipped"
+    node: str | None = None
+    claims: list[ClaimGrant] = field(default_factory=list)
+    reasons: list[str] = field(default_factory=list)
+    error: str | None = None
+    scoring: dict | None = None  # the DRA Score among the nodes that fit (workload.scoring)
+    counters: list | None = None  # requests that run out of shared counters, with the numbers (explain.py)
+    binding: dict | None = None  # the grant waits for its drivers' binding conditions (workload.binding)
+    extended_resources: list[dict] | None = None  # per pod, its generated claim (workload.extended)
+    not_freed: list[str] | None = None  # pinned claims PostFilter could not free
+    attempts: list[dict] | None = None  # the failed attempts after which PostFilter freed a claim
+    deallocated: list[str] | None = None  # the claims it freed
+    alternatives: list[list[ClaimGrant]] | None = None  # the other grants on the chosen node
+    alternatives_search: dict | None = None  # whether that listing saw every grant, or why it stopped
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"status": self.status, "node": self.node,
+                               "claims": [c.written for c in self.claims], "reasons": self.reasons,
+                               "error": self.error}
+        optional = {"scoring": self.scoring, "counters": self.counters, "binding": self.binding,
+                    "extendedResources": self.extended_resources, "notFreed": self.not_freed,
+                    "attempts": self.attempts, "deallocated": self.deallocated,
+                    "alternatives": None if self.alternatives is None else
+                    [{"claims": [c.summary() for c in grant]} for grant in self.alternatives],
+                    "alternativesSearch": self.alternatives_search}
+        out.update((key, value) for key, value in optional.items() if value is not None)
+        return out
+
+
+@dataclass(frozen=True)
+class Granted:
+    """The allocation made, for listing the other grants: the prepared inventory, the node and the claims."""
+
+    allocator: Allocator
+    node: model.Node
+    claims: list[model.ResourceClaim]
 
 
 @dataclass
@@ -58,14 +250,12 @@ class Report:
     objects: list[dict] = field(default_factory=list)
     ignored: list[str] = field(default_factory=list)
     diagnostics: list[tuple[str, Diagnostic]] = field(default_factory=list)  # (source, diagnostic)
-    requests: list[dict] = field(default_factory=list)
-    allocation: dict = field(default_factory=lambda: {
-        "status": "skipped", "node": None, "claims": [], "reasons": [], "error": None})
-    nodes: list[dict] = field(default_factory=list)
-    containers: list[dict] = field(default_factory=list)
+    requests: list[RequestView] = field(default_factory=list)
+    allocation: Allocation = field(default_factory=Allocation)
+    nodes: list[NodeRow] = field(default_factory=list)
+    containers: list[ContainerDevices] = field(default_factory=list)
     explained_node: str | None = None  # the node the per-request explanation looks from
-    # (allocator, node, pending claims) of the allocation made, for listing the other grants
-    granted: tuple | None = field(default=None, repr=False, compare=False)
+    granted: Granted | None = field(default=None, repr=False, compare=False)
     dra_off: str | None = None  # why the release's apiserver and scheduler know no DRA, and the gate to turn on
     # {"kind", "namespace", "name"} of the user's objects read as stored (metadata.uid or resourceVersion set)
     stored_objects: list[dict] = field(default_factory=list)
@@ -92,11 +282,11 @@ class Report:
             "ignored": self.ignored,
             "valid": self.valid,
             "diagnostics": [_diagnostic_dict(d, source) for source, d in self.diagnostics],
-            "requests": self.requests,
+            "requests": [r.to_dict() for r in self.requests],
             "explainedNode": self.explained_node,
-            "allocation": self.allocation,
-            "nodes": self.nodes,
-            "containers": self.containers,
+            "allocation": self.allocation.to_dict(),
+            "nodes": [n.to_dict() for n in self.nodes],
+            "containers": [c.to_dict() for c in self.containers],
         }
         if self.stored_objects:  # only then, so that other answers stay as they were
             out["storedObjects"] = self.stored_objects
@@ -178,204 +368,144 @@ def analyze(documents: str, inventory: str = "", node: str | None = None,
                                                          kind="Pod")))
         return report
     if report.dra_off:
-        report.allocation["reasons"] = [report.dra_off]
+        report.allocation.reasons = [report.dra_off]
         return report
     if not report.valid:
-        report.allocation["reasons"] = ["the objects are not valid: the apiserver would reject them"]
+        report.allocation.reasons = ["the objects are not valid: the apiserver would reject them"]
         return report
     # With nothing pending, a pod's allocated claims still keep it to the nodes their allocations reach.
     if not work.pending and not pinned_claims(work) and not extended.plans_for(
             work.pods, combined.of_kind("DeviceClass"), gates):
-        report.allocation["reasons"] = ["no pending ResourceClaim: nothing to allocate"]
+        report.allocation.reasons = ["no pending ResourceClaim: nothing to allocate"]
         return report
     handed_over = classic.handed_to_controllers(work, combined.documents, gates)
     if handed_over:
-        report.allocation.update(status="controller", reasons=handed_over)
+        report.allocation.status, report.allocation.reasons = "controller", handed_over
         return report
-    _schedule(report, combined, work, node, gates)
+    _schedule(report, combined, node, gates)
     _why_fixes(report, [(DOCUMENTS, documents, docs.documents), (INVENTORY, inventory, inv.documents)])
     if alternatives:
         _alternatives(report, alternatives, alternatives_timeout)
     return report
 
 
-def _schedule(report: Report, combined: ReadResult, work: Workload, node: str | None, gates: FeatureGates) -> None:
-    """Scheduling attempts until one places the pod or PostFilter can free nothing (``workload.pinning``).
+def _schedule(report: Report, combined: ReadResult, node: str | None, gates: FeatureGates) -> None:
+    """The scheduling cycle (``workload.scheduling``) shown in the report: the last attempt decides.
 
-    When no node fits and some node refused the pod only because one of its
-    allocated claims does not reach it, the scheduler's PostFilter frees one
-    such claim that no other pod uses, and the next attempt starts over with
-    it pending. Each failed attempt is kept in ``allocation.attempts``; the
-    report shows the last one.
+    Each failed attempt after which PostFilter freed a claim is kept in ``allocation.attempts``.
     """
+    found = schedule(combined.documents, node or None, gates)
     attempts: list[dict] = []
-    freed: list[str] = []
-    while True:
-        unavailable = _allocate(report, combined, work, node, gates, pinned_claims(work))
-        if not unavailable:
-            break
-        free = [c for c in unavailable if freeable(c, work)]
-        if not free:
-            report.allocation["reasons"].append(
-                "PostFilter frees no claim (still not schedulable): " + "; ".join(
-                    f"claim {c.metadata.name} is reserved for another pod" for c in unavailable))
-            report.allocation["notFreed"] = [c.metadata.name for c in unavailable]
-            break
-        chosen = free[0]
+    for attempt in found.retried:
+        _show(report, attempt, node, explained=False)
         attempts.append({
-            "attempt": len(attempts) + 1, "status": report.allocation["status"],
-            "reasons": report.allocation["reasons"], "nodes": report.nodes,
-            "deallocated": chosen.metadata.name, "deallocatable": [c.metadata.name for c in free],
+            "attempt": len(attempts) + 1, "status": report.allocation.status,
+            "reasons": report.allocation.reasons, "nodes": [n.to_dict() for n in report.nodes],
+            "deallocated": attempt.freed.metadata.name, "deallocatable": [c.metadata.name for c in attempt.freeable],
         })
-        freed.append(chosen.metadata.name)
-        combined = ReadResult(documents=deallocated(combined.documents, chosen))
-        work = build_workload(combined.of_kind("ResourceClaim"), combined.of_kind("ResourceClaimTemplate"),
-                              combined.of_kind("Pod"))
         report.requests, report.nodes, report.containers = [], [], []
         report.explained_node, report.granted = None, None
-        report.allocation = Report(kubernetes_version=report.kubernetes_version, gates=report.gates).allocation
+        report.allocation = Allocation()
+    _show(report, found.last, node, explained=True)
+    if found.not_freed:
+        report.allocation.reasons.append(
+            "PostFilter frees no claim (still not schedulable): " + "; ".join(
+                f"claim {c.metadata.name} is reserved for another pod" for c in found.not_freed))
+        report.allocation.not_freed = [c.metadata.name for c in found.not_freed]
     if attempts:
-        report.allocation["attempts"] = attempts
-        report.allocation["deallocated"] = freed
+        report.allocation.attempts = attempts
+        report.allocation.deallocated = [a["deallocated"] for a in attempts]
 
 
-def _allocate(report: Report, combined: ReadResult, work: Workload, node: str | None, gates: FeatureGates,
-              pinned: list[model.ResourceClaim] = ()) -> list[model.ResourceClaim]:
-    """Allocate on ``node`` or the best-scoring node that fits; the claims come back in the versions written in.
-
-    A node that the ``pinned`` claims' allocations do not reach does not fit. When no node fits
-    (and no error decided), returns the pinned claims some node refused the pod for, where the
-    pending claims could be allocated (what the scheduler's Filter notes for PostFilter).
-    """
-    nodes = combined.of_kind("Node")
-    slices = combined.of_kind("ResourceSlice")
+def _show(report: Report, attempt: Attempt, node: str | None, explained: bool) -> None:
+    """One attempt in the report: its outcome, the node table and, if ``explained``, the per-request explanation."""
     alloc = report.allocation
-    try:
-        allocator = Allocator(combined.of_kind("DeviceClass"), slices, work.allocated, gates, prove=search_limits.PROVE,
-                              taint_rules=combined.of_kind("DeviceTaintRule"))
-    except AllocatorError as err:
-        alloc.update(status="error", error=str(err), reasons=[str(err)])
-        return []
-    candidates = [make_node(node, nodes)] if node else (nodes_to_search(nodes, slices) or [make_node("")])
-    # Extended resources backed by DRA: per node, the pending claims and the pod's generated claim last.
-    choices = _extended_choices(combined, work, candidates, gates)
-    # Every candidate is tried, for the node table; the best-scoring node that fits is chosen.
-    outcomes = []
-    # Python's cyclic GC paused, as in Allocator.allocate_each: the search makes many short-lived objects
-    # while a big inventory stays alive, and each collection would walk the inventory again.
-    paused = gc.isenabled()
-    gc.disable()
-    try:
-        for outcome in (extended.allocate_choices(allocator, choices) if choices
-                        else allocator.allocate_every(candidates, work.pending)):
-            outcomes.append(outcome)
-        # Filter: a node the pod's allocated claims do not reach does not fit, even where the pending ones would.
-        refused = {id(o): unavailable_on(pinned, o.node) for o in outcomes if o.allocated} if pinned else {}
-        # Score: among the nodes that fit, the best DRA score (workload.scoring); ties by name order.
-        scoring = score_nodes([o for o in outcomes if o.allocated and not refused.get(id(o))], gates,
-                              pod_allocated_claims(work), node_given=bool(node))
-        chosen = scoring.chosen
-        results = chosen.results if chosen else None  # built lazily; may raise like upstream's Allocate
-    except AllocatorError as err:
-        alloc.update(status="error", error=str(err), reasons=[str(err)])
-        # Still show which devices match, seen from the node where the scheduler gave up.
-        failed_on = candidates[min(len(outcomes), len(candidates) - 1)]
-        _explain(report, allocator.explain(failed_on, work.pending), slices)
-        return []
-    finally:
-        if paused:
-            gc.enable()
+    slices = attempt.cluster.slices
+
+    def show_explanation() -> Explanation | None:
+        explanation = attempt.explanation() if explained else None
+        if explanation is not None:
+            _explain(report, explanation, slices)
+        return explanation
+
+    if attempt.given_up:
+        alloc.status, alloc.error, alloc.reasons = "error", attempt.error, [attempt.error]
+        show_explanation()
+        return
+    outcomes, reasons, refused = attempt.outcomes, attempt.reasons, attempt.refused
+    scoring = attempt.scoring
     # "proof": what decided "does not fit" without searching (allocation.proofs), on nodes where one did.
-    reasons = {id(o): pin_reason(refused[id(o)]) if refused.get(id(o)) else o.reason for o in outcomes}
-    report.nodes = [{"name": o.node_name, "fits": o.allocated and not refused.get(id(o)),
-                     "reason": reasons[id(o)] or None, "error": bool(o.error),
-                     **({"pinnedBy": [c.metadata.name for c in refused[id(o)]]} if refused.get(id(o)) else {}),
-                     **({"proof": o.proof.to_dict()} if o.proof is not None else {}),
-                     **scoring.node_fields(o)} for o in outcomes]
-    alloc["scoring"] = scoring.to_dict()
-    error = node_error(outcomes)
-    if error:
+    report.nodes = [NodeRow(name=o.node_name, fits=attempt.fits(o), reason=reasons[id(o)] or None, error=bool(o.error),
+                            pinned_by=[c.metadata.name for c in refused[id(o)]] if refused.get(id(o)) else None,
+                            proof=o.proof.to_dict() if o.proof is not None else None,
+                            score=scoring.node_fields(o)) for o in outcomes]
+    alloc.scoring = scoring.to_dict()
+    if attempt.error:
         # Allocate failed with an error (invalid pools) where nothing fits: the scheduler reports that error.
-        failed = next(o for o in outcomes if o.error)
-        _explain(report, allocator.explain(failed.node, failed.claims if choices else work.pending), slices)
-        alloc.update(status="error", node=node, error=error,
-                     reasons=[f"{o.node_name or '(any node)'}: {reasons[id(o)]}" for o in outcomes])
-        return []
-    if chosen is None:
-        first = next((o for o in outcomes if not refused.get(id(o))), outcomes[0])
-        explanation = first.explanation or allocator.explain(first.node, first.claims if choices else work.pending)
-        _explain(report, explanation, slices)
-        alloc.update(status="unsatisfiable", node=node,
-                     reasons=[f"{o.node_name or '(any node)'}: {reasons[id(o)]}" for o in outcomes])
-        if explanation.counters:  # requests that run out of shared counters, with the numbers (explain.py)
-            alloc["counters"] = explanation.counters
-        noted = {id(c) for claims in refused.values() for c in claims}
-        return [c for c in pinned if id(c) in noted]
-    pending = chosen.claims if choices else work.pending
-    _explain(report, explain(allocator, chosen.node, pending, chosen.search), slices)
-    report.granted = (allocator, chosen.node, pending)
-    versions = claim_api_versions(combined.documents, work)
-    alloc.update(status="allocated", node=chosen.node_name,
-                 claims=[claim_to_json(c, r, versions.get(id(c), V1)) for c, r in zip(pending, results, strict=True)])
-    binding = binding_note(pending, results, gates)
+        show_explanation()
+        alloc.status, alloc.node, alloc.error = "error", node, attempt.error
+        alloc.reasons = [f"{o.node_name or '(any node)'}: {reasons[id(o)]}" for o in outcomes]
+        return
+    if attempt.chosen is None:
+        explanation = show_explanation()
+        alloc.status, alloc.node = "unsatisfiable", node
+        alloc.reasons = [f"{o.node_name or '(any node)'}: {reasons[id(o)]}" for o in outcomes]
+        if explanation is not None and explanation.counters:  # requests out of shared counters (explain.py)
+            alloc.counters = explanation.counters
+        return
+    show_explanation()
+    pending, results, chosen = attempt.granted, attempt.results, attempt.chosen
+    report.granted = Granted(attempt.allocator, chosen.node, pending)
+    versions = attempt.claim_versions()
+    alloc.status, alloc.node = "allocated", chosen.node_name
+    alloc.claims = [ClaimGrant.of(c, _allocated_results(r), claim_to_json(c, r, versions.get(id(c), V1)))
+                    for c, r in zip(pending, results, strict=True)]
+    binding = binding_note(pending, results, report.gates)
     if binding is not None:  # the grant waits for its drivers' binding conditions (workload.binding)
-        alloc["binding"] = binding
-    by_claim = dict(zip((c.metadata.name for c in pending), results, strict=True))
-    for pod in work.pods:
-        for view in container_devices(pod, work.pod_claims[pod.metadata.name], by_claim):
-            report.containers.append({
-                "pod": view.pod, "container": view.container, "init": view.init, "podClaim": view.pod_claim,
-                "claim": view.claim, "request": view.request,
-                "devices": [{"request": d.request, "driver": d.driver, "pool": d.pool, "device": d.device}
-                            for d in view.devices],
-            })
-    if choices:
-        choice = next(c for c, o in zip(choices, outcomes, strict=True) if o is chosen)
-        _extended_report(report, choice, by_claim, choices)
-    return []
-
-
-def _extended_choices(combined: ReadResult, work: Workload, candidates: list[model.Node],
-                      gates: FeatureGates) -> list[extended.NodeChoice]:
-    plans = extended.plans_for(work.pods, combined.of_kind("DeviceClass"), gates)
-    if not plans:
-        return []
-    user_claims = {pod: bool(claims) for pod, claims in work.pod_claims.items()}
-    return extended.node_choices(plans, candidates, work.pending, gates, user_claims)
+        alloc.binding = binding
+    by_claim = attempt.by_claim()
+    for pod in attempt.work.pods:
+        for view in container_devices(pod, attempt.work.pod_claims[pod.metadata.name], by_claim):
+            report.containers.append(ContainerDevices(
+                pod=view.pod, container=view.container, init=view.init, pod_claim=view.pod_claim,
+                claim=view.claim, request=view.request,
+                devices=[DeviceResult(request=d.request, driver=d.driver, pool=d.pool, device=d.device)
+                         for d in view.devices]))
+    if attempt.choices:
+        _extended_report(report, attempt.choice, by_claim, attempt.choices)
 
 
 def _extended_report(report: Report, choice: extended.NodeChoice, by_claim: dict, choices: list) -> None:
     """``allocation.extendedResources``: per pod, the generated claim and its containers (``workload.extended``)."""
     rows = extended.node_rows(choices)
     for row in report.nodes:
-        row["extendedResources"] = rows.get(row["name"], [])
+        row.extended_resources = rows.get(row.name, [])
     out = extended.summaries(choice, by_claim)
     for entry in out:
-        report.containers.extend(entry["containers"])
-    report.allocation["extendedResources"] = out
+        report.containers.extend(ContainerDevices.from_dict(c) for c in entry["containers"])
+    report.allocation.extended_resources = out
 
 
 def _alternatives(report: Report, limit: int, timeout: float | None) -> None:
     """``allocation.alternatives``: the grants the search reaches on the chosen node, the scheduler's first."""
     alloc = report.allocation
-    alloc["alternatives"] = []
+    alloc.alternatives = []
     summary = {"limit": limit, "found": 0, "exhausted": False, "stopped": None, "steps": 0}
-    alloc["alternativesSearch"] = summary
+    alloc.alternatives_search = summary
     if report.granted is None:
         summary["stopped"] = "nothing was allocated, so there are no grants to list"
         return
-    allocator, node, claims = report.granted
+    granted = report.granted
     try:
-        found = allocator.alternatives(node, claims, limit, timeout)
+        found = granted.allocator.alternatives(granted.node, granted.claims, limit, timeout)
     except AllocatorError as err:  # what the scheduler's own search would have met too (not expected: it granted)
         summary["stopped"] = f"no grant listed: {err}"
         return
     for grant in found.grants:
-        alloc["alternatives"].append({"claims": [
-            {"name": claim.metadata.name or claim.metadata.generate_name, "namespace": claim.metadata.namespace,
-             "results": [{"request": d.request, "driver": d.device.driver, "pool": d.device.pool,
-                          "device": d.device.device} for d in devices]}
-            for claim, devices in zip(claims, grant.claims, strict=True)]})
+        alloc.alternatives.append([
+            ClaimGrant.of(claim, [DeviceResult(request=d.request, driver=d.device.driver, pool=d.device.pool,
+                                               device=d.device.device) for d in devices])
+            for claim, devices in zip(granted.claims, grant.claims, strict=True)])
     summary.update(found=len(found.grants), exhausted=found.exhausted, stopped=found.stopped, steps=found.steps)
 
 
@@ -385,13 +515,13 @@ def _why_fixes(report: Report, sources: list[tuple[str, str, list]]) -> None:
     one place is dropped. Every selector part of a ``why`` gets a ``fixes`` list."""
     places: dict[str, list] | None = None
     for req in report.requests:
-        for device in req["devices"]:
-            why = device.get("why")
+        for device in req.devices:
+            why = device.why
             if not why:
                 continue
             if places is None and any(part.get("fixes") for part in why):
                 places = _selector_places(sources)
-            device["why"] = [part if part.get("kind") == "counter" else
+            device.why = [part if part.get("kind") == "counter" else
                              {**part, "fixes": _mapped(part.get("fixes") or [], places or {})} for part in why]
 
 
@@ -424,16 +554,13 @@ def _explain(report: Report, explanation: Explanation, slices: list[model.Resour
     node_of_slice = {s.metadata.name: s.spec.node_name for s in slices}
     report.explained_node = explanation.node
     for req in explanation.requests:
-        report.requests.append({
-            "claim": req.claim, "request": req.request, "deviceClass": req.device_class, "mode": req.mode,
-            "count": req.count, "selected": req.selected, "error": req.error,
-            "devices": [{
-                "driver": d.driver, "pool": d.pool, "device": d.device, "slice": d.slice,
-                "node": node_of_slice.get(d.slice), "matches": d.matches, "chosen": d.chosen,
-                "takenBy": d.taken_by, "reason": d.reason.message if d.reason else None,
-                "reasonCode": d.reason.code if d.reason else None,
-                # the parts of a selector that decided (span, verdict, values read, hint)
-                "why": (d.reason.parts or None) if d.reason else None,
-                "reasonShort": (d.reason.short or d.reason.message) if d.reason else None,
-            } for d in req.devices],
-        })
+        report.requests.append(RequestView(
+            claim=req.claim, request=req.request, device_class=req.device_class, mode=req.mode,
+            count=req.count, selected=req.selected, error=req.error,
+            devices=[RequestDevice(
+                driver=d.driver, pool=d.pool, device=d.device, slice=d.slice, node=node_of_slice.get(d.slice),
+                matches=d.matches, chosen=d.chosen, taken_by=d.taken_by,
+                reason=d.reason.message if d.reason else None, reason_code=d.reason.code if d.reason else None,
+                why=(d.reason.parts or None) if d.reason else None,
+                reason_short=(d.reason.short or d.reason.message) if d.reason else None,
+            ) for d in req.devices]))

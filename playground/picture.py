@@ -17,14 +17,15 @@ several are one group. The counter sets may sit in the devices' own slice
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from allocator.allocation.taint_rules import rule_taints_by_device
+from allocator.engine import ClaimGrant, ContainerDevices, Report
 from allocator.kube import model
 from allocator.kube.objects import read_documents
 from allocator.kube.quantity import Quantity
 from allocator.reading.diagnostics import DiagnosticError
-from allocator.releases.gates import FeatureGateError, make_gates
 from playground.limits import engine_limits
 
 # How many distinct request colours the stylesheet defines (.grant-0 ...).
@@ -206,46 +207,41 @@ def _location(s: model.ResourceSlice, device: model.Device) -> str:
     return ALL_NODES if (s.spec.all_nodes or device.all_nodes) else SELECTED_NODES
 
 
-def grants_by_device(report: dict) -> tuple[dict[tuple[str, str, str], list[Grant]], list[Grant]]:
+def grants_by_device(claims: Sequence[ClaimGrant]) -> tuple[dict[tuple[str, str, str], list[Grant]], list[Grant]]:
     """(driver, pool, device) -> the requests it was granted to, and the legend in allocation order."""
     by_device: dict[tuple[str, str, str], list[Grant]] = {}
     legend: dict[tuple[str, str], Grant] = {}
-    for claim in (report.get("allocation") or {}).get("claims") or []:
-        meta = claim.get("metadata") or {}
-        name = meta.get("name") or meta.get("generateName") or "?"
-        results = (((claim.get("status") or {}).get("allocation") or {}).get("devices") or {}).get("results") or []
-        for result in results:
-            key = (name, result.get("request", ""))
+    for claim in claims:
+        for result in claim.results:
+            key = (claim.name or "?", result.request)
             if key not in legend:
                 legend[key] = Grant(claim=key[0], request=key[1], color=len(legend) % PALETTE)
-            device = (result.get("driver", ""), result.get("pool", ""), result.get("device", ""))
-            by_device.setdefault(device, []).append(legend[key])
+            by_device.setdefault((result.driver, result.pool, result.device), []).append(legend[key])
     return by_device, list(legend.values())
 
 
-def containers_by_device(report: dict) -> dict[tuple[str, str, str], list[str]]:
+def containers_by_device(entries: Sequence[ContainerDevices]) -> dict[tuple[str, str, str], list[str]]:
     out: dict[tuple[str, str, str], list[str]] = {}
-    for entry in report.get("containers") or []:
-        who = f"{entry.get('pod')}/{entry.get('container')}"
-        for d in entry.get("devices") or []:
-            names = out.setdefault((d.get("driver", ""), d.get("pool", ""), d.get("device", "")), [])
+    for entry in entries:
+        who = f"{entry.pod}/{entry.container}"
+        for d in entry.devices:
+            names = out.setdefault((d.driver, d.pool, d.device), [])
             if who not in names:
                 names.append(who)
     return out
 
 
-def build(inventory: str, documents: str, report: dict | None, limits=None, fitting: set[str] | None = None,
+def build(inventory: str, documents: str, report: Report | None, limits=None, fitting: set[str] | None = None,
           limit: int | None = None) -> Picture:
     """Tiles for every device of the ResourceSlices in the inventory (and the documents).
 
     With ``limit``, at most that many nodes are drawn (``condense``, with the nodes
     in ``fitting``); the tiles of the others are counted, not detailed.
     """
-    report = report or {}
-    grants, legend = grants_by_device(report)
-    containers = containers_by_device(report)
-    allocation = report.get("allocation") or {}
-    chosen = allocation.get("node") if allocation.get("status") == "allocated" else None
+    grants, legend = grants_by_device(report.allocation.claims if report is not None else [])
+    containers = containers_by_device(report.containers if report is not None else [])
+    allocated = report is not None and report.allocation.status == "allocated"
+    chosen = report.allocation.node if allocated else None
     limits = limits or engine_limits()
     docs = _read(inventory, limits) + _read(documents, limits)
     node_names = sorted({d.obj.metadata.name for d in docs if d.kind == "Node"})
@@ -459,16 +455,13 @@ def _pool_view(nodes: dict[str, NodeView], pools: dict, where: str, s: model.Res
     return pool
 
 
-def _rule_taints(docs: list, report: dict) -> dict:
+def _rule_taints(docs: list, report: Report | None) -> dict:
     """(driver, pool, device) -> the taints DeviceTaintRules add, under the report's release and gates
-    (the engine decides which rules apply where; nothing when the report has no gates)."""
+    (the engine decides which rules apply where; nothing without a report)."""
     rules = [d.obj for d in docs if d.kind == "DeviceTaintRule"]
-    if not rules or not report.get("featureGates"):
+    if not rules or report is None:
         return {}
-    try:
-        gates = make_gates(report["featureGates"], report.get("kubernetesVersion") or "", locks=False)
-    except FeatureGateError:
-        return {}
+    gates = report.gates
     slices = [d.obj for d in docs if d.kind == "ResourceSlice"]
     classes = {d.obj.metadata.name: d.obj for d in docs if d.kind == "DeviceClass"}
     return rule_taints_by_device(slices, rules, classes, gates)

@@ -15,6 +15,7 @@ import yaml
 from allocator.allocation.alternatives import MAX_LIMIT as MAX_ALTERNATIVES
 from allocator.cel.hints import typo_first
 from allocator.compare import differences
+from allocator.engine import Allocation, ClaimGrant, Report
 from allocator.releases.gates import KNOWN_GATES, FeatureGateError, exists_in, locked_in
 from playground import clusters, conversion, picture
 from playground.state import State
@@ -71,17 +72,13 @@ def _short(claim: str) -> str:
     return claim.split("/", 1)[-1]
 
 
-def claims_table(report: dict, colors: dict[tuple[str, str], int]) -> list[dict]:
-    out = []
-    for claim in (report.get("allocation") or {}).get("claims") or []:
-        meta = claim.get("metadata") or {}
-        name = meta.get("name") or meta.get("generateName") or ""
-        allocation = (claim.get("status") or {}).get("allocation") or {}
-        results = []
-        for r in (allocation.get("devices") or {}).get("results") or []:
-            results.append({**r, "color": colors.get((name, r.get("request", "")))})
-        out.append({"name": name, "namespace": meta.get("namespace", ""), "results": results})
-    return out
+def claims_table(claims: list[ClaimGrant], colors: dict[tuple[str, str], int]) -> list[dict]:
+    """Per granted claim, its devices with the colour of their request."""
+    return [{"name": claim.name, "namespace": claim.namespace,
+             "results": [{"request": r.request, "driver": r.driver, "pool": r.pool, "device": r.device,
+                          "adminAccess": r.admin_access, "bindingConditions": list(r.binding_conditions),
+                          "color": colors.get((claim.name, r.request))} for r in claim.results]}
+            for claim in claims]
 
 
 def requests_table(report: dict, colors: dict[tuple[str, str], int]) -> list[dict]:
@@ -196,24 +193,22 @@ def extended_view(report: dict) -> list[dict]:
     return out
 
 
-def alternatives_view(report: dict) -> dict | None:
+def alternatives_view(allocation: Allocation) -> dict | None:
     """The other grants (``allocation.alternatives``) for the page: per grant, its devices per claim and request."""
-    alloc = report.get("allocation") or {}
-    if "alternativesSearch" not in alloc:
+    if allocation.alternatives_search is None:
         return None
     grants = []
-    for index, grant in enumerate(alloc.get("alternatives") or []):
-        claims = [{"name": c["name"], "results": [{**r, "key": f"{r['driver']}/{r['pool']}/{r['device']}"}
-                                                  for r in c["results"]]} for c in grant["claims"]]
+    for index, grant in enumerate(allocation.alternatives or []):
+        claims = [{"name": c.name, "results": [{**r.to_dict(), "key": r.key} for r in c.results]} for c in grant]
         grants.append({"number": index + 1, "claims": claims,
                        "devices": " ".join(r["key"] for c in claims for r in c["results"])})
-    return {"grants": grants, "search": alloc["alternativesSearch"]}
+    return {"grants": grants, "search": allocation.alternatives_search}
 
 
-def _column(state: State, report: dict, diffs: set[str]) -> dict:
+def _column(state: State, analyzed: Report, report: dict, diffs: set[str]) -> dict:
     """One column of a comparison: its settings and outcomes, each marked where it differs from the other."""
     colors: dict = {}
-    claims = claims_table(report, colors)
+    claims = claims_table(analyzed.allocation.claims, colors)
     for claim in claims:
         ref = f"{claim['namespace'] or 'default'}/{claim['name']}"
         for r in claim["results"]:
@@ -237,15 +232,16 @@ def _column(state: State, report: dict, diffs: set[str]) -> dict:
     }
 
 
-def comparison(state: State, left: dict) -> dict | None:
+def comparison(state: State, left: Report, left_dict: dict) -> dict | None:
     """Both columns of a comparison (``state.compare``) and what differs between them."""
     right_state = state.compared()
     if right_state is None:
         return None
-    right = clusters.analyze_state(right_state).to_dict()
+    right = clusters.analyze_state(right_state)
     found = differences(left, right)
     paths = {d["path"] for d in found}
-    return {"left": _column(state, left, paths), "right": _column(right_state, right, paths), "differences": found}
+    return {"left": _column(state, left, left_dict, paths),
+            "right": _column(right_state, right, right.to_dict(), paths), "differences": found}
 
 
 # Above this many nodes tried, the node table groups them by reason instead of a row each.
@@ -310,12 +306,13 @@ def nodes_view(report: dict, node_filter: str = "") -> dict:
 def context(state: State, node_filter: str = "", alternatives: int = 0) -> dict:
     """The template context for a state; ``alternatives`` > 0 also lists up to that many other grants."""
     try:
-        report = clusters.analyze_state(state, alternatives=alternatives).to_dict()
+        analyzed = clusters.analyze_state(state, alternatives=alternatives)
     except FeatureGateError as exc:
         # A stored share or example whose gate override the release now refuses (a locked gate): say so.
         return {"state_error": f"{exc}."}
+    report = analyzed.to_dict()
     fitting = {n.get("name") for n in report.get("nodes") or [] if n.get("fits")}
-    pic = picture.build(clusters.state_inventory(state), state.documents, report,
+    pic = picture.build(clusters.state_inventory(state), state.documents, analyzed,
                         limits=state.analyze_kwargs()["limits"], fitting=fitting, limit=PICTURE_NODES)
     colors = {(g.claim, g.request): g.color for g in pic.legend}
     diagnostics = report.get("diagnostics") or []
@@ -330,12 +327,12 @@ def context(state: State, node_filter: str = "", alternatives: int = 0) -> dict:
         "documents_summary": objects_summary(report.get("objects") or [], "documents"),
         "gates": gates_table(report),
         "nodes": nodes_view(report, node_filter),
-        "claims": claims_table(report, colors),
+        "claims": claims_table(analyzed.allocation.claims, colors),
         "requests": requests_table(report, colors),
         "containers": containers_table(report, colors),
         "extended": extended_view(report),
         "status_yaml": status_yaml(report),
-        "alternatives": alternatives_view(report),
+        "alternatives": alternatives_view(analyzed.allocation),
         "max_alternatives": MAX_ALTERNATIVES,
-        "comparison": comparison(state, report),
+        "comparison": comparison(state, analyzed, report),
     }

@@ -33,10 +33,9 @@ import copy as copying
 from collections import Counter
 from dataclasses import dataclass, field, replace
 
-from allocator.allocation.allocator import Allocator, AllocatorError, node_error
+from allocator.allocation.allocator import AllocatorError, node_error
 from allocator.allocation.nodes import node_matches
 from allocator.allocation.nodes import search_nodes as nodes_to_search
-from allocator.allocation.search import PROVE
 from allocator.kube import model
 from allocator.kube.objects import ReadResult, read_documents
 from allocator.reading.diagnostics import INVALID, Diagnostic, DiagnosticError
@@ -47,8 +46,10 @@ from allocator.validation import validate_documents
 from allocator.validation.documents import as_the_scheduler_sees
 from allocator.workload import extended
 from allocator.workload.claims import Workload, build_workload
+from allocator.workload.cluster import Cluster
 from allocator.workload.controllers import PodSet, pod_sets, template_errors
 from allocator.workload.pods import PodClaimError
+from allocator.workload.scheduling import first_fit
 
 STRATEGIES = ("first", "spread", "pack")
 MAX_CONSUMERS = 256  # ResourceClaimReservedForMaxSize
@@ -128,22 +129,19 @@ def plan(claims: list[model.ResourceClaim], templates: list[model.ResourceClaimT
             break
         pinned = [c for c in _claims_of(work) if c.status.allocation is not None]
         reachable = [n for n in candidates if all(_usable_on(c, n) for c in pinned)]
-        allocator = Allocator(classes, slices, allocated, gates, prove=PROVE, taint_rules=taint_rules)
         used = _in_use(allocated, local)
         order = sorted(reachable, key=_order(strategy, used))
         # Extended resources backed by DRA: each node gets the copy's generated claims after its own
         # (workload.extended); the device plugin's allocatable shrinks by what earlier copies took.
-        plans = extended.plans_for(work.pods, classes, gates)
-        choices = extended.node_choices(plans, order, work.pending, gates,
-                                        {p: bool(c) for p, c in work.pod_claims.items()}, plugin_used) if plans else []
-        tries = ((choice, allocator.allocate(choice.node, choice.claims, explain_failure=False))
-                 for choice in choices if not choice.unfit) if plans else \
-            ((None, allocator.allocate(n, work.pending, explain_failure=False)) for n in order)
-        choice, outcome = next(((c, o) for c, o in tries if o.allocated), (None, None))
+        cluster = Cluster(classes=list(classes), slices=list(slices), nodes=list(nodes),
+                          taint_rules=list(taint_rules), allocated=list(allocated))
+        attempt = first_fit(cluster, work, gates, order, plugin_used)
+        choice, outcome = attempt.choice, attempt.chosen
         if outcome is None:
             report.stopped_by = "no node fits"
             report.unplaced = work.pending
-            report.next = {**_why_not(allocator, candidates, reachable, pinned, work.pending, choices),
+            report.next = {**_why_not(attempt.allocator, candidates, reachable, pinned, work.pending,
+                                      attempt.choices),
                            "workload": pod_set.label, "pods": names}
             report.error = report.next.pop("error", "")
             if report.error:

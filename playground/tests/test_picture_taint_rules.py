@@ -16,10 +16,11 @@ def tiles(documents: str, inventory: str, release: str, gates: dict | None = Non
         documents, inventory = (text.replace("resource.k8s.io/v1\n", "resource.k8s.io/v1beta2\n")
                                 for text in (documents, inventory))
         gates = {"DynamicResourceAllocation": True, **(gates or {})}
-    report = analyze(documents, inventory, kubernetes_version=release, feature_gates=gates).to_dict()
+    analyzed = analyze(documents, inventory, kubernetes_version=release, feature_gates=gates)
+    report = analyzed.to_dict()
     errors = [d["type"] for d in report["diagnostics"] if d["severity"] == "error"]
     assert errors == ([] if served else ["Not served"]), report["diagnostics"]
-    pic = picture.build(inventory, documents, report)
+    pic = picture.build(inventory, documents, analyzed)
     return {t.name: t for n in pic.nodes for p in n.pools for t in p.devices}
 
 

@@ -76,8 +76,8 @@ class SampleOutcomesTestCase(TestCase):
                 expect = sample_file(example.slug)["expectCompare"]
                 self.assertOutcome(expect, analyze(right).to_dict())
                 # The two columns differ: that is what the example shows.
-                left = analyze(example.state()).to_dict()
-                self.assertTrue(differences(left, analyze(right).to_dict()))
+                left = analyze(example.state())
+                self.assertTrue(differences(left, analyze(right)))
 
     def test_examples_that_open_with_other_grants_list_them_in_search_order(self):
         listing = [e for e in Example.objects.with_inventory() if e.alternatives]

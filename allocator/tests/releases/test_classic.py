@@ -72,17 +72,17 @@ def messages(report, severity="error"):
 def test_with_the_gate_the_fields_are_valid_and_the_controller_allocates_not_the_scheduler():
     report = analyze(claim(), INVENTORY, feature_gates=CLASSIC_ON, kubernetes_version="1.31")
     assert report.valid and messages(report, "warning") == []
-    assert report.allocation["status"] == "controller"
-    (reason,) = report.allocation["reasons"]
+    assert report.allocation.status == "controller"
+    (reason,) = report.allocation.reasons
     assert reason.startswith("claim default/classic has spec.controller gpu.example.com: in Kubernetes 1.31 with "
                              "DRAControlPlaneController the control-plane controller of that driver allocates it")
-    assert report.allocation["claims"] == []
+    assert report.allocation.claims == []
 
 
 def test_claims_from_a_classic_template_are_the_controllers_too():
     report = analyze(TEMPLATE_AND_POD, INVENTORY, feature_gates=CLASSIC_ON, kubernetes_version="1.31")
-    assert report.valid and report.allocation["status"] == "controller"
-    assert "claim default/trainer-gpu-" in report.allocation["reasons"][0]
+    assert report.valid and report.allocation.status == "controller"
+    assert "claim default/trainer-gpu-" in report.allocation.reasons[0]
 
 
 def test_the_controller_must_be_a_driver_name():
@@ -98,7 +98,7 @@ def test_without_the_gate_the_apiserver_drops_the_fields_and_the_scheduler_alloc
     assert report.valid
     assert [f for f, _ in messages(report, "warning")] == ["spec.controller"]
     assert "dropped on create: the feature gate DRAControlPlaneController is off" in messages(report, "warning")[0][1]
-    assert report.allocation["status"] == "allocated"
+    assert report.allocation.status == "allocated"
 
 
 @pytest.mark.parametrize("release", ["1.32", "1.33"])

@@ -95,8 +95,8 @@ def test_first_available_on_1_34_is_fine():
 def test_admin_access_in_v1alpha3_on_1_31_is_accepted_and_honoured():
     assert diagnostics(ADMIN_ACCESS_V1ALPHA3, "1.31") == []  # no gate yet: neither unknown nor dropped
     report = analyze(ADMIN_ACCESS_V1ALPHA3, INVENTORY_V1ALPHA3, feature_gates=DRA_ON, kubernetes_version="1.31")
-    assert report.valid and report.allocation["status"] == "allocated", report.allocation
-    (result,) = report.allocation["claims"][0]["status"]["allocation"]["devices"]["results"]
+    assert report.valid and report.allocation.status == "allocated", report.allocation
+    (result,) = report.allocation.claims[0].written["status"]["allocation"]["devices"]["results"]
     assert result["adminAccess"] is True
 
 

@@ -57,7 +57,7 @@ def refusals(report) -> list[str]:
 
 def test_v1_objects_on_1_31_with_dra_on_are_refused_with_the_served_version_named():
     report = analyze(V1_CLAIM, V1, feature_gates={"DynamicResourceAllocation": True}, kubernetes_version="1.31")
-    assert not report.valid and report.allocation["status"] == "skipped"
+    assert not report.valid and report.allocation.status == "skipped"
     found = refusals(report)
     assert len(found) == 3  # the claim, the class, the slice
     assert found[0] == ('apiVersion: Not served: no matches for kind "ResourceClaim" in version '
@@ -73,7 +73,7 @@ def test_v1alpha3_objects_on_1_31_with_dra_on_allocate():
                      feature_gates={"DynamicResourceAllocation": True}, kubernetes_version="1.31")
     assert report.valid, [str(d) for d in report.errors]
     assert report.dra_off is None
-    assert report.allocation["status"] == "allocated"
+    assert report.allocation.status == "allocated"
 
 
 @pytest.mark.parametrize("release", ["1.31", "1.32", "1.33"])
@@ -84,7 +84,7 @@ def test_dra_is_off_by_default_before_1_34_and_the_answer_names_the_gate(release
         f"Dynamic Resource Allocation is off: the feature gate DynamicResourceAllocation is {stage} and off by "
         f"default in Kubernetes {release}")
     assert "Turn on DynamicResourceAllocation" in report.dra_off
-    assert report.allocation["reasons"] == [report.dra_off]
+    assert report.allocation.reasons == [report.dra_off]
     assert all("while DynamicResourceAllocation is off" in m for m in refusals(report))
     assert report.to_dict()["draOff"] == report.dra_off
 
@@ -92,7 +92,7 @@ def test_dra_is_off_by_default_before_1_34_and_the_answer_names_the_gate(release
 def test_dra_set_off_on_1_34_says_it_was_set():
     report = analyze(V1_CLAIM, V1, feature_gates={"DynamicResourceAllocation": False}, kubernetes_version="1.34")
     assert "DynamicResourceAllocation is set to false" in report.dra_off
-    assert report.allocation["status"] == "skipped" and not report.valid
+    assert report.allocation.status == "skipped" and not report.valid
 
 
 @pytest.mark.parametrize("release", ["1.35", "1.36", "1.37"])
@@ -105,7 +105,7 @@ def test_dynamic_resource_allocation_is_locked_on_from_1_35(release):
 @pytest.mark.parametrize("release", RELEASES[3:])
 def test_v1_allocates_from_1_34_on(release):
     report = analyze(V1_CLAIM, V1, kubernetes_version=release)
-    assert report.valid and report.allocation["status"] == "allocated" and report.dra_off is None
+    assert report.valid and report.allocation.status == "allocated" and report.dra_off is None
 
 
 @pytest.mark.parametrize("release, version, served", [
@@ -120,7 +120,7 @@ def test_each_release_serves_its_versions(release, version, served):
     if release == "1.32" and version == "v1":
         served = False  # v1 arrived in 1.34
     assert bool(refusals(report)) is not served, refusals(report)
-    assert (report.allocation["status"] == "allocated") is served
+    assert (report.allocation.status == "allocated") is served
 
 
 def test_the_inventory_is_refused_too_and_says_where():

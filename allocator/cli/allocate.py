@@ -1,0 +1,198 @@
+"""``python -m allocator allocate``: the claims allocated as the scheduler would, on a node or the best that fits."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from allocator.cli.common import (
+    EXIT_ERROR,
+    EXIT_OK,
+    EXIT_UNSATISFIABLE,
+    GATES_HELP,
+    VERSION_HELP,
+    add_limit_flags,
+    as_stored,
+    gates_and_documents,
+    note_stored,
+    print_output,
+    refused,
+)
+
+HELP = """\
+Allocate the ResourceClaims of the input the way the Kubernetes scheduler would.
+
+Input: DeviceClasses, ResourceSlices, Nodes, ResourceClaims, and optionally
+ResourceClaimTemplates and Pods, as multi-document YAML, JSON or List objects
+(as `kubectl get -o yaml` prints them), from files or `-` (stdin). Claims
+without status.allocation are allocated together (as for one pod); claims
+with status.allocation hold their devices. A Pod's claims come first, in the
+order of its spec.resourceClaims; claims from templates are generated as the
+resource-claim controller does (<pod>-<claim>-<5 characters derived from a
+hash, so the same input gives the same name>). A namespaced object without
+namespace is in `default`. Objects the apiserver would reject are refused.
+
+With --node NAME, prints
+  {"node": NAME, "claims": [ResourceClaim with status.allocation, ...]}
+and exits 0; exits 1 when the claims cannot be allocated on that node (the
+reason on stderr). The node's labels come from its Node object, if given.
+
+Without --node, every node is tried: the Node objects of the input (else the
+node names the slices use), in name order. Prints
+  {"node": CHOSEN_NODE or null,
+   "claims": [the claims allocated on that node],
+   "nodes": [{"name": NODE, "fits": true|false, "reason": WHY_NOT,
+              "score": 0-100, "rawScore": N}, ...],
+   "scoring": {"scored": true|false, "note": WHY, "tied": [NODE, ...]}}
+and exits 0 when some node fits, 1 when none does. The chosen node is the
+first in name order that fits, or, from 1.35 when several fit, the one with
+the best DRA score (the scheduler's DynamicResources Score: firstAvailable
+subrequests ranked higher score more; "score" is normalised as the scheduler
+does, given only on the nodes scored); among equal scores the scheduler
+picks at random, we take the first by name. When the granted devices have
+binding conditions, "binding" says that the allocation is not final until
+the driver reports them, and what the scheduler does meanwhile (also with
+--node). A node where the scheduler's Allocate failed with an error
+(invalid resource pools) has "error": true; when no node fits and some
+failed so, the exit status is 2.
+
+Exit 2: unreadable or invalid input, an object in a version the release
+does not serve (none at all while DynamicResourceAllocation is off), an
+unknown release or feature gate, a locked gate set away from its value, or an
+error that makes the scheduler give up (a CEL error, an unknown DeviceClass,
+"invalid resource pools were encountered", ...); the message is on stderr.
+"""
+
+
+def add(commands) -> None:
+    parser = commands.add_parser("allocate", help="allocate claims on a node, or find the nodes that fit",
+                                 description=HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--node", metavar="NAME", help="the node to allocate on (default: try every node)")
+    parser.add_argument("--kubernetes-version", metavar="V", help=VERSION_HELP)
+    parser.add_argument("--feature-gates", metavar="K=V,...", default="", help=GATES_HELP)
+    parser.add_argument("-o", "--output", choices=("json", "yaml"), default="json", help="output format")
+    add_limit_flags(parser)
+    parser.add_argument("files", nargs="+", metavar="FILE", help="input file, or - for stdin")
+
+
+def run(args) -> int:
+    from allocator.validation.classic import handed_to_controllers
+    from allocator.workload.pods import PodClaimError
+    from allocator.workload.scheduling import schedule, workload_of
+
+    try:
+        gates, documents = gates_and_documents(args)
+    except SystemExit as stop:
+        return int(stop.code)
+    # What the user writes (pending claims, templates, pods) is checked as the apiserver checks a create
+    # under these gates; the inventory and allocated claims are stored objects, kept with the fields of
+    # gates that are off now. What the release does not serve is refused whatever the object holds.
+    if refused(documents, gates):
+        return EXIT_ERROR
+    # The claims as the apiserver stored them: created ones without the fields of disabled features.
+    documents, stored = as_stored(documents, gates)
+    try:
+        work = workload_of(documents)
+    except PodClaimError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return EXIT_ERROR
+    # Classic DRA (1.31): a claim with spec.controller is its driver's controller's to allocate, not the scheduler's.
+    handed_over = handed_to_controllers(work, documents, gates)
+    if handed_over:
+        for line in handed_over:
+            print(f"cannot allocate the claims: {line}", file=sys.stderr)
+        return EXIT_UNSATISFIABLE
+    # A pod's allocated claims pin its node; when no node fits, PostFilter frees one and the scheduler
+    # tries again (allocator.workload.pinning): each failed attempt is kept for the output.
+    found = schedule(documents, args.node, gates)
+    last = found.last
+    if last.given_up:
+        print(f"error: {last.error}", file=sys.stderr)
+        note_stored(stored)
+        return EXIT_ERROR
+    retry = _retry(found, stored)
+    not_freed = [f"claim {c.metadata.name} is reserved for another pod" for c in found.not_freed]
+    if args.node is not None:
+        return _on_node(args, last, retry, not_freed, gates, stored)
+    fit = last.chosen
+    print_output({"node": (fit.node_name or None) if fit else None,
+                  "claims": _claims_json(last) if fit else [],
+                  "nodes": _node_table(last), "scoring": last.scoring.to_dict(), **retry,
+                  **({"notFreed": [c.metadata.name for c in found.not_freed]} if found.not_freed else {}),
+                  **_binding(last, gates)},
+                 args.output)
+    if last.error:  # no node fits and Allocate failed with an error on some: the error is the answer
+        print(f"error: {last.error}", file=sys.stderr)
+        note_stored(stored)
+        return EXIT_ERROR
+    if fit is None:
+        print("cannot allocate the claims on any node", file=sys.stderr)
+        for o in last.outcomes:
+            print(f"  {o.node_name or '(no node)'}: {last.reasons[id(o)]}", file=sys.stderr)
+        if not_freed:
+            print(f"  PostFilter frees no claim (still not schedulable): {'; '.join(not_freed)}", file=sys.stderr)
+        return EXIT_UNSATISFIABLE
+    return EXIT_OK
+
+
+def _on_node(args, last, retry: dict, not_freed: list[str], gates, stored: list[dict]) -> int:
+    """``--node``: the claims allocated there, or why not."""
+    [outcome] = last.outcomes
+    if outcome.error:  # upstream's Allocate failed on this node: an error, not "does not fit"
+        print(f"error: {outcome.error} (node {args.node})", file=sys.stderr)
+        note_stored(stored)
+        return EXIT_ERROR
+    if last.chosen is None:
+        print(f"cannot allocate the claims on node {args.node}: {last.reasons[id(outcome)]}", file=sys.stderr)
+        if not_freed:
+            print(f"  PostFilter frees no claim (still not schedulable): {'; '.join(not_freed)}", file=sys.stderr)
+        return EXIT_UNSATISFIABLE
+    print_output({"node": args.node, "claims": _claims_json(last), **retry, **_binding(last, gates)}, args.output)
+    return EXIT_OK
+
+
+def _node_table(attempt) -> list[dict]:
+    """Each node tried; an inventory without nodes is tried on one nameless node: its name is null."""
+    refused, reasons = attempt.refused, attempt.reasons
+    return [{"name": o.node_name or None, "fits": attempt.fits(o),
+             **({} if attempt.fits(o) else {"reason": reasons[id(o)]}),
+             **({"pinnedBy": [c.metadata.name for c in refused[id(o)]]} if refused.get(id(o)) else {}),
+             **({"error": True} if o.error else {}), **attempt.scoring.node_fields(o)}
+            for o in attempt.outcomes]
+
+
+def _retry(found, stored: list[dict]) -> dict:
+    """The attempts PostFilter retried after, the objects read as stored, and the generated claims of
+    extended resources."""
+    out: dict = {}
+    if found.retried:
+        out["attempts"] = [{"attempt": number, "nodes": _node_table(attempt), "deallocated": attempt.freed.metadata.name,
+                            "deallocatable": [c.metadata.name for c in attempt.freeable]}
+                           for number, attempt in enumerate(found.retried, start=1)]
+        out["deallocated"] = [a["deallocated"] for a in out["attempts"]]
+    if stored:
+        out["storedObjects"] = stored
+    last = found.last
+    if last.choice is not None:  # the generated claim is printed with the others, last
+        from allocator.workload import extended
+
+        out["extendedResources"] = extended.summaries(last.choice, last.by_claim())
+    return out
+
+
+def _binding(attempt, gates) -> dict:
+    from allocator.workload.binding import binding_note
+
+    if attempt.chosen is None:
+        return {}
+    binding = binding_note(attempt.granted, attempt.results, gates)
+    return {"binding": binding} if binding else {}
+
+
+def _claims_json(attempt) -> list[dict]:
+    """The granted claims with status.allocation, each in the version it was written in."""
+    from allocator.allocation.encode import claim_to_json
+    from allocator.kube.convert_back import V1
+
+    versions = attempt.claim_versions()
+    return [claim_to_json(c, r, versions.get(id(c), V1)) for c, r in zip(attempt.granted, attempt.results, strict=True)]
