@@ -359,6 +359,7 @@ class _Reader:
         (``[a: b]``, ``{a}``, empty entries, a trailing comma, a comment) is
         left to libyaml.
         """
+        self.nested = 0  # (a collection given up on may have left a count behind)
         tokens = []
         end = 0
         for found in _FLOW_TOKEN.finditer(text):

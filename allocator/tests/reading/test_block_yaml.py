@@ -234,6 +234,15 @@ def test_limits_are_left_to_libyaml():
     assert _block(text, Limits(max_depth=3)) is None
 
 
+def test_flow_collections_count_against_the_limits_as_libyaml_counts_them():
+    text = "a:\n  b: {c: [1, {d: e}, []], f: g}\nh: [i, j]\n"
+    for name, top in (("max_values", 20), ("max_depth", 7)):
+        limits = [Limits(**{name: bound}) for bound in range(1, top)]
+        block = [limit for limit in limits if check(text, limit)]
+        libyaml = [limit for limit in limits if not isinstance(_libyaml(text, limit), Exception)]
+        assert block and block == libyaml, name  # read from the same bound on
+
+
 _SCALARS = st.one_of(
     st.none(), st.booleans(), st.integers(-10**6, 10**6),
     st.floats(allow_nan=False, allow_infinity=True, width=32),
