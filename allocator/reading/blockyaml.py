@@ -23,14 +23,21 @@ documents.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 
 from allocator.reading.limits import Limits
 
 # Left to libyaml: characters it refuses (outside its printable set) and the line breaks it has
-# beyond "\n" (\x85, \u2028, \u2029, \r), tabs and a byte-order mark.
-_NOT_PLAIN_TEXT = re.compile("[^\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]")
+# beyond "\n" (\x85, \u2028, \u2029, \r), tabs and a byte-order mark. Compiling the whole set takes
+# a few milliseconds of every command, so it is compiled only for text that is not ASCII.
+_NOT_PLAIN_ASCII = re.compile("[^\n\x20-\x7e]")
+
+
+@functools.cache
+def _not_plain_text() -> re.Pattern:
+    return re.compile("[^\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]")
 # One line: its indentation, a "- " list item mark, a plain key and the ": " after it, and the rest.
 _LINE = re.compile(r"^( *)(- +)?(?:([^\s'\"#?:,\[\]{}&*!|>%@`\-][^\n]*?):(?: +|$))?([^\n]*)$", re.MULTILINE)
 # Escapes of double-quoted scalars that mean something else or nothing in JSON (\/, \x, \e, a surrogate ...).
@@ -61,7 +68,8 @@ def read_block(text: str, limits: Limits, scalar, key, resolvable: frozenset[str
     marks give them; ``item_spans`` are those of the items of a top-level
     ``items:`` list.
     """
-    if "\n#" in text or text[:1] == "#" or _NOT_PLAIN_TEXT.search(text):
+    not_plain = _NOT_PLAIN_ASCII if text.isascii() else _not_plain_text()
+    if "\n#" in text or text[:1] == "#" or not_plain.search(text):
         raise Unsure  # comment lines at the left edge, or characters for libyaml to judge
     rows = _LINE.findall(text)
     lines = text.split("\n")
