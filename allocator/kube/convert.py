@@ -39,7 +39,7 @@ import difflib
 from dataclasses import dataclass, field
 
 from allocator.reading.diagnostics import PARSE, Diagnostic, DiagnosticError
-from allocator.reading.yamlsource import PosDict, Position, PosList
+from allocator.reading.positions import PosDict, Position, PosList
 from allocator.releases import fields as release_fields
 
 RESOURCE_GROUP = "resource.k8s.io"

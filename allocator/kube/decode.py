@@ -20,7 +20,7 @@ from typing import Any
 
 from allocator.kube import model
 from allocator.reading.diagnostics import PARSE, Diagnostic
-from allocator.reading.yamlsource import Position, position_in
+from allocator.reading.positions import Position, position_in
 
 # JSON names that are not the plain camelCase of the Python name.
 _JSON_NAME_OVERRIDES = {"share_id": "shareID"}

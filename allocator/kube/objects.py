@@ -28,7 +28,8 @@ from allocator.kube.text_fixes import add_text_fixes
 from allocator.reading.diagnostics import PARSE, Diagnostic, DiagnosticError
 from allocator.reading.limits import DEFAULT, Limits
 from allocator.reading.plainyaml import PlainDocument, Span, read_plain, snippet
-from allocator.reading.yamlsource import PosDict, Position, check_text, load_yaml_stream, position_in
+from allocator.reading.positions import PosDict, Position, position_in
+from allocator.reading.textcheck import check_text
 from allocator.releases import fields as release_fields
 
 _TOP_LEVEL = {"apiVersion", "kind", "metadata", "spec", "status"}
@@ -300,6 +301,8 @@ FAST_READER = True
 
 
 def _read_positioned(text: str, default_namespace: str, limits: Limits) -> ReadResult:
+    from allocator.reading.yamlsource import load_yaml_stream  # PyYAML: only when positions are needed
+
     raw_docs = load_yaml_stream(text, limits=limits)
     result = ReadResult()
     for index, (data, pos) in enumerate(_flatten(raw_docs)):
@@ -406,6 +409,8 @@ class _Where:
         text = snippet(self.whole.text, self.span) if self.span is not None else None
         if text is None:
             return None
+        from allocator.reading.yamlsource import load_yaml_stream
+
         try:
             (raw,) = load_yaml_stream(text, limits=self.whole.limits)
         except (DiagnosticError, ValueError):

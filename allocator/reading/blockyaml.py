@@ -23,20 +23,30 @@ documents.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 
 from allocator.reading.limits import Limits
 
 # Left to libyaml: characters it refuses (outside its printable set) and the line breaks it has
-# beyond "\n" (\x85, \u2028, \u2029, \r), tabs and a byte-order mark.
-_NOT_PLAIN_TEXT = re.compile("[^\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]")
+# beyond "\n" (\x85, \u2028, \u2029, \r), tabs and a byte-order mark. Compiling the whole set takes
+# a few milliseconds of every command, so it is compiled only for text that is not ASCII.
+_NOT_PLAIN_ASCII = re.compile("[^\n\x20-\x7e]")
+
+
+@functools.cache
+def _not_plain_text() -> re.Pattern:
+    return re.compile("[^\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]")
 # One line: its indentation, a "- " list item mark, a plain key and the ": " after it, and the rest.
 _LINE = re.compile(r"^( *)(- +)?(?:([^\s'\"#?:,\[\]{}&*!|>%@`\-][^\n]*?):(?: +|$))?([^\n]*)$", re.MULTILINE)
 # Escapes of double-quoted scalars that mean something else or nothing in JSON (\/, \x, \e, a surrogate ...).
 _OTHER_ESCAPE = re.compile(r'\\(?:[^"\\bfnrtu]|u[dD][89a-fA-F])')
 # Characters a plain scalar may not start with here ("-" only before a space or alone; checked apart).
 _INDICATORS = frozenset("?:,[]{}#&*!|>'\"%@`")
+# A token of a one-line flow collection: an indicator (":" only before a space), or a scalar, quoted on the
+# line or plain (no ":" or "#" in it, no space at its ends). Spaces between tokens are dropped.
+_FLOW_TOKEN = re.compile(r"""([\[\]{},]|:(?= ))|("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^\s\[\]{},:#'"](?:[^\[\]{},:#]*[^\s\[\]{},:#])?)""")
 _LONGEST_KEY = 1000  # libyaml refuses simple keys longer than 1024 characters
 
 
@@ -58,7 +68,8 @@ def read_block(text: str, limits: Limits, scalar, key, resolvable: frozenset[str
     marks give them; ``item_spans`` are those of the items of a top-level
     ``items:`` list.
     """
-    if "\n#" in text or text[:1] == "#" or _NOT_PLAIN_TEXT.search(text):
+    not_plain = _NOT_PLAIN_ASCII if text.isascii() else _not_plain_text()
+    if "\n#" in text or text[:1] == "#" or not_plain.search(text):
         raise Unsure  # comment lines at the left edge, or characters for libyaml to judge
     rows = _LINE.findall(text)
     lines = text.split("\n")
@@ -100,6 +111,8 @@ class _Reader:
         self.count = 0  # values, as the other readers count them against the limit
         self.keys: dict[str, str] = {}  # plain key -> key, resolved once
         self.values: dict[str, object] = {}  # plain scalar -> value, for scalars that resolve to non-text
+        self.depth = 0  # collections open around the value being read
+        self.nested = 0  # values inside the flow collection just read (the collection itself not counted)
 
     def document(self, first: int, stop: int):
         """The data on lines [first, stop), its span and its items' spans; (None, None, None) when empty.
@@ -193,9 +206,13 @@ class _Reader:
                             raise Unsure  # "-" alone: the item on the next lines
                         if container is items_list:
                             raise Unsure  # an item of ``items`` that is not a block mapping
+                        self.depth = len(stack)
                         value, row = read_value(rest, row, indent)
                         container.append(value)
-                        count += 1
+                        count += 1 + self.nested
+                        self.nested = 0
+                        if count > max_values:
+                            raise Unsure
                         continue
                     # An item that is a mapping: its keys sit where the first one does.
                     if len(stack) >= max_depth:
@@ -228,8 +245,12 @@ class _Reader:
                     row += 1
                     count += 1
                 else:
+                    self.depth = len(stack)
+                    if self.depth == 1 and key == "items" and rest[0] in "[{" and len(rest) > 2:
+                        raise Unsure  # a List's items in flow style: libyaml notes where each starts
                     container[key], row = read_value(rest, row, top[0])
-                    count += 1
+                    count += 1 + self.nested
+                    self.nested = 0
                 if count > max_values:
                     raise Unsure
             except Unsure:
@@ -321,7 +342,7 @@ class _Reader:
                 return {}, row + 1
             if text == "[]":
                 return [], row + 1
-            raise Unsure
+            return self._flow(text), row + 1
         if first in _INDICATORS or (first == "-" and (len(text) == 1 or text[1] == " ")):
             raise Unsure
         if ": " in text or text[-1] == ":":
@@ -337,6 +358,84 @@ class _Reader:
                     return None, row + 1
                 self.values[text] = found
         return found, row + 1
+
+    def _flow(self, text: str):
+        """A flow collection on one line (``{name: a, count: 2}``, ``[a, "b"]``), nested ones included.
+
+        Only the plain part of flow style: keys and values that are plain
+        scalars without ``:`` or ``#``, or quoted on the line; anything else
+        (``[a: b]``, ``{a}``, empty entries, a trailing comma, a comment) is
+        left to libyaml.
+        """
+        self.nested = 0  # (a collection given up on may have left a count behind)
+        tokens = []
+        end = 0
+        for found in _FLOW_TOKEN.finditer(text):
+            gap = text[end:found.start()]
+            if gap.strip(" ") or (gap and found.group(1) == ":"):
+                raise Unsure  # a character no token took, or a space before ":": outside this part
+            tokens.append(found.groups(""))
+            end = found.end()
+        if text[end:].strip(" "):
+            raise Unsure
+        value, at = self._flow_node(tokens, 0, self.depth)
+        if at != len(tokens):
+            raise Unsure
+        return value
+
+    def _flow_node(self, tokens: list[tuple], at: int, depth: int):
+        """The node starting at ``tokens[at]`` and the index after it; counts what it holds in ``nested``."""
+        if at >= len(tokens):
+            raise Unsure
+        mark, scalar = tokens[at]
+        if scalar:
+            return self._flow_scalar(scalar), at + 1
+        if mark not in ("{", "["):
+            raise Unsure
+        if depth >= self.limits.max_depth:
+            raise Unsure
+        closing, mapping = ("}", True) if mark == "{" else ("]", False)
+        out: dict | list = {} if mapping else []
+        at += 1
+        if at < len(tokens) and tokens[at][0] == closing:
+            return out, at + 1
+        while True:
+            if mapping:
+                key_mark, raw_key = tokens[at] if at < len(tokens) else ("", "")
+                if not raw_key or at + 1 >= len(tokens) or tokens[at + 1][0] != ":":
+                    raise Unsure  # a key without ": ", or not a scalar
+                key = self.key(self._flow_scalar(raw_key))
+                if key in out:
+                    raise Unsure
+                out[key], at = self._flow_node(tokens, at + 2, depth + 1)
+                self.nested += 2
+            else:
+                item, at = self._flow_node(tokens, at, depth + 1)
+                out.append(item)
+                self.nested += 1
+            if at >= len(tokens):
+                raise Unsure
+            mark = tokens[at][0]
+            if mark == closing:
+                return out, at + 1
+            if mark != "," or at + 1 >= len(tokens) or tokens[at + 1][0] in (",", closing):
+                raise Unsure  # an empty entry or a trailing comma
+            at += 1
+
+    def _flow_scalar(self, token: str):
+        """A scalar token of a flow collection: quoted, or plain and resolved as block values are."""
+        first = token[0]
+        if first == '"' or first == "'":
+            value, _ = self.value(token, 0, 0)
+            return value
+        if first in _INDICATORS or first == "-" and (len(token) == 1 or token[1] == " "):
+            raise Unsure
+        if first not in self.resolvable:
+            return token
+        value = self.scalar(token)
+        if value is None:
+            raise Unsure  # an empty or null entry: left to libyaml
+        return value
 
     def _literal(self, text: str, row: int, indent: int):
         """A ``|`` or ``|-`` block scalar whose lines follow ``row``; and the next row."""

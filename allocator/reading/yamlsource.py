@@ -1,9 +1,8 @@
 """Reading YAML or JSON text into Python data that remembers where it came from.
 
-Mappings become ``PosDict`` and sequences ``PosList``: ordinary dicts and
-lists that also hold the 1-based line and column of themselves, of each key
-and of each value. Converting between API versions moves these containers
-around, so positions survive the move.
+Mappings become ``PosDict`` and sequences ``PosList`` (``positions``):
+ordinary dicts and lists that also hold the 1-based line and column of
+themselves, of each key and of each value.
 
 The reader is defensive: alias expansion, nesting depth and total size are
 bounded by the caller's ``Limits`` (see ``limits``), and every failure is a
@@ -22,44 +21,11 @@ from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
 from allocator.reading.diagnostics import PARSE, Diagnostic, DiagnosticError
 from allocator.reading.indentation import indentation_problem
-from allocator.reading.limits import DEFAULT, MAX_ALIAS_VALUES, MAX_DEPTH, MAX_INPUT_BYTES, MAX_VALUES, Limits
+from allocator.reading.limits import DEFAULT, MAX_ALIAS_VALUES, MAX_DEPTH, MAX_VALUES, Limits
+from allocator.reading.positions import PosDict, Position, PosList, position_in
+from allocator.reading.textcheck import check_text, offset_position
 
-Position = tuple[int, int]  # (line, column), both 1-based
-
-
-class PosDict(dict):
-    """A mapping with positions: ``pos`` (itself), ``key_pos`` and ``value_pos``."""
-
-    def __init__(self, *args, pos: Position | None = None, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.pos = pos
-        self.key_pos: dict[str, Position] = {}
-        self.value_pos: dict[str, Position] = {}
-
-    def position_of(self, key: str) -> Position | None:
-        return self.value_pos.get(key) or self.key_pos.get(key) or self.pos
-
-
-class PosList(list):
-    """A sequence with positions: ``pos`` (itself) and ``item_pos``."""
-
-    def __init__(self, *args, pos: Position | None = None):
-        super().__init__(*args)
-        self.pos = pos
-        self.item_pos: list[Position | None] = []
-
-    def position_of(self, index: int) -> Position | None:
-        if 0 <= index < len(self.item_pos):
-            return self.item_pos[index] or self.pos
-        return self.pos
-
-
-def position_in(container, key) -> Position | None:
-    """The position of ``container[key]`` when ``container`` knows it."""
-    if hasattr(container, "position_of"):
-        return container.position_of(key)
-    return None
-
+__all__ = ["Position", "PosDict", "PosList", "RawDocument", "check_text", "load_yaml_stream", "position_in"]
 
 # libyaml's parser when present (about 10x faster); it reports the same marks.
 _BaseLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -166,13 +132,6 @@ def _count_nodes(loader, limits: Limits) -> None:
 _NODE_EVENTS = (yaml.ScalarEvent, yaml.AliasEvent, yaml.SequenceStartEvent, yaml.MappingStartEvent)
 
 
-def _offset_position(text: str, offset: int) -> Position:
-    """1-based (line, column) of a UTF-8 byte offset into ``text``."""
-    data = text.encode("utf-8", "surrogatepass")[:offset]
-    line_start = data.rfind(b"\n") + 1
-    return data.count(b"\n") + 1, len(data[line_start:].decode("utf-8", "replace")) + 1
-
-
 def _clamp(text: str, line: int, column: int) -> Position:
     """Keep an end-of-input mark on the last line of the text (libyaml puts it one line further)."""
     lines = text.split("\n")
@@ -199,30 +158,6 @@ class _Limit(Exception):
         super().__init__(message)
         self.node = node
         self.message = message
-
-
-def check_text(text: str, limits: Limits = DEFAULT) -> None:
-    """Refuse, located, what no reader should try: NUL bytes, lone surrogates, more bytes than allowed."""
-    if "\x00" in text:
-        at = text.index("\x00")
-        line, column = text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at)
-        raise _fail(line, column, "input contains NUL bytes (binary data?)")
-    # Only count bytes when the text might have too many: a character takes 1 to 4 bytes of UTF-8.
-    if 4 * len(text) > limits.max_input_bytes:
-        try:
-            size = len(text.encode("utf-8"))
-        except UnicodeEncodeError:
-            size = 0  # reported below, located
-        if size > limits.max_input_bytes:
-            raise _fail(1, 1, limits.refusal(
-                MAX_INPUT_BYTES, f"input too large: {size} bytes, more than {limits.max_input_bytes}"))
-    if not text.isascii():
-        try:
-            text.encode("utf-8")
-        except UnicodeEncodeError as exc:
-            line, column = _offset_position(text[: exc.start],
-                                            len(text[: exc.start].encode("utf-8", "surrogatepass")))
-            raise _fail(line, column, "input is not valid Unicode text (lone surrogate)") from None
 
 
 def load_yaml_stream(text: str, source: str = "<input>", limits: Limits = DEFAULT) -> list[RawDocument]:
@@ -262,7 +197,7 @@ def load_yaml_stream(text: str, source: str = "<input>", limits: Limits = DEFAUL
             detail = f"YAML syntax error: {exc.problem} ({exc.context})"
         raise DiagnosticError([_syntax_error(text, detail, line, column)]) from None
     except yaml.reader.ReaderError as exc:
-        line, column = _offset_position(text, exc.position)
+        line, column = offset_position(text, exc.position)
         raise _fail(line, column, f"YAML error: unacceptable character #x{exc.character:04x}: {exc.reason}") from None
     except yaml.YAMLError as exc:
         raise DiagnosticError([Diagnostic(field="", type=PARSE, detail=f"YAML error: {exc}", line=1, column=1)]) from None

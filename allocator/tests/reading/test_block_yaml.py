@@ -28,13 +28,10 @@ from allocator.tests.helpers import DATA, ROOT, example_files
 
 def _libyaml(text: str, limits: Limits):
     """What the libyaml-event reader gives, or the exception it stops with."""
-    loader = plainyaml._Loader(text)
     try:
-        return [(d.data, d.index, d.span, d.item_spans) for d in plainyaml._build(loader, limits)]
+        return [(d.data, d.index, d.span, d.item_spans) for d in plainyaml._read_events(text, limits)]
     except Exception as exc:  # noqa: BLE001 - any refusal counts: the line reader must refuse too
         return exc
-    finally:
-        loader.dispose()
 
 
 def _block(text: str, limits: Limits):
@@ -204,6 +201,16 @@ CORNERS = [
     "a: \"é\\\"q\\\"\"\n",
     "a: \"\\\\\"\n",
     "a: \"\\\"\n",
+    # Flow collections on one line, as hand-written claims have them.
+    "metadata: {name: train}\nspec: {devices: {requests: [{name: a, exactly: {count: 2}}]}}\n",
+    "a: {expression: \"device.driver == 'x' && device.capacity['x'].memory >= quantity('1Gi')\"}\n",
+    "a: [1, 0x1F, yes, 1.5, '2', \"3\", b c, -1, ~x]\n",
+    "a: {b: [], c: {}, d: [[1], [2, [3]]]}\n",
+    "- {a: 1}\n- [b, c]\n",
+    "a: [b, ]\n", "a: [b,]\n", "a: [, b]\n", "a: {b}\n", "a: {b: }\n", "a: {b: c, b: d}\n", "a: {b :c}\n",
+    "a: {b: c:d}\n", "a: [b: c]\n", "a: {b: c} d\n", "a: {b: c #d}\n", "a: [~, null, ]\n", "a: {? b: c}\n",
+    "a: {'b': \"c\\td\"}\n", "a: {\"b\":c}\n", "a: [-, b]\n", "a: [- b]\n", "a: {b: [c}\n", "a: [b, {c: d]}\n",
+    "a: {<<: {b: c}}\n", "a: {b: =}\n", "a: {1: x, true: y, 1.5: z}\n", "a: [&x b, *x]\n", "a: [!!str 1]\n",
 ]
 
 
@@ -227,6 +234,15 @@ def test_limits_are_left_to_libyaml():
     assert _block(text, Limits(max_depth=3)) is None
 
 
+def test_flow_collections_count_against_the_limits_as_libyaml_counts_them():
+    text = "a:\n  b: {c: [1, {d: e}, []], f: g}\nh: [i, j]\n"
+    for name, top in (("max_values", 20), ("max_depth", 7)):
+        limits = [Limits(**{name: bound}) for bound in range(1, top)]
+        block = [limit for limit in limits if check(text, limit)]
+        libyaml = [limit for limit in limits if not isinstance(_libyaml(text, limit), Exception)]
+        assert block and block == libyaml, name  # read from the same bound on
+
+
 _SCALARS = st.one_of(
     st.none(), st.booleans(), st.integers(-10**6, 10**6),
     st.floats(allow_nan=False, allow_infinity=True, width=32),
@@ -241,7 +257,10 @@ _KEYS = st.one_of(st.sampled_from(["name", "items", "yes", "1", "a b", "a: b", "
 _TREES = st.recursive(_SCALARS, lambda inner: st.one_of(st.lists(inner, max_size=4),
                                                         st.dictionaries(_KEYS, inner, max_size=4)), max_leaves=25)
 _STYLES = [dict(), dict(indent=4), dict(default_style='"'), dict(default_style="'"), dict(width=20),
-           dict(allow_unicode=True), dict(explicit_start=True)]
+           dict(allow_unicode=True), dict(explicit_start=True),
+           # flow style for the innermost collections, on one line or wrapped
+           dict(default_flow_style=None, width=10_000), dict(default_flow_style=None),
+           dict(default_flow_style=None, width=10_000, default_style='"')]
 
 
 # Objects as Kubernetes has them: mappings of mappings, with plainer text most of the time.
@@ -255,9 +274,10 @@ _OBJECTS = st.dictionaries(_KEYS, st.recursive(
 @settings(max_examples=400, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.one_of(_OBJECTS, _TREES), min_size=1, max_size=3), st.sampled_from(_STYLES))
 def test_generated_documents_agree_or_are_declined(docs, style):
-    text = yaml.safe_dump_all(docs, default_flow_style=False, sort_keys=False, **style)
+    style = {"default_flow_style": False, **style}
+    text = yaml.safe_dump_all(docs, sort_keys=False, **style)
     check(text)
-    check(yaml.safe_dump({"apiVersion": "v1", "kind": "List", "items": docs}, default_flow_style=False, **style))
+    check(yaml.safe_dump({"apiVersion": "v1", "kind": "List", "items": docs}, **style))
 
 
 def test_an_item_it_cannot_read_is_read_by_libyaml_alone_and_the_rest_stays_fast(monkeypatch):
