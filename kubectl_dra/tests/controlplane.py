@@ -220,3 +220,7 @@ def _wait_ready(plane: ControlPlane, log: Path, timeout: float = 120.0) -> None:
 
 def temporary_folder() -> Path:
     return Path(tempfile.mkdtemp(prefix="dra-controlplane-"))
+
+
+if __name__ == "__main__":  # CI builds it before the tests: DRA_CONTROLPLANE=build python3 -m kubectl_dra.tests.controlplane
+    print(build())

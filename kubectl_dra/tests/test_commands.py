@@ -291,3 +291,23 @@ def test_the_documented_cluster_role_grants_exactly_what_the_plugin_reads():
                 granted.add((verb, "url", url))
     wanted = {(a.verb, a.group, a.resource) for a in READS} | {("get", "url", u) for u in READS_NON_RESOURCE}
     assert granted == wanted
+
+
+def test_a_progress_line_appears_only_once_reading_takes_more_than_a_second():
+    import io
+
+    from kubectl_dra.connection import Progress
+
+    now = [0.0]
+    stream = io.StringIO()
+    progress = Progress(stream=stream, clock=lambda: now[0])
+    progress.update("reading nodes: 500 so far")
+    assert stream.getvalue() == ""
+    now[0] = 1.2
+    progress.update("reading nodes: 1000 so far")
+    now[0] = 1.5
+    progress.update("reading nodes: 1500 so far")  # within a second of the last line: not shown
+    now[0] = 2.3
+    progress.update("reading nodes: 2000 so far")
+    assert stream.getvalue().splitlines() == ["kubectl-dra: reading nodes: 1000 so far",
+                                              "kubectl-dra: reading nodes: 2000 so far"]

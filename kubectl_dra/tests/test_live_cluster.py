@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import shutil
 import time
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -188,6 +189,23 @@ def test_the_documented_role_is_enough_and_its_absence_is_named(plane, placed, c
     answer = json.loads(out)
     assert answer["cluster"]["featureGatesSource"].startswith("the apiserver's kubernetes_feature_enabled metric")
     assert answer["analysis"]["status"] == "unsatisfiable"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_snapshot_shared_to_a_site_answers_there_as_why_answers(plane, placed, capsys, live_server):
+    code, out, err = run(capsys, plane, "admin", "snapshot", "--share", live_server.url)
+    assert code == 0, err
+    share_id = out.strip().rsplit("/", 1)[1]
+    with urllib.request.urlopen(f"{live_server.url}/api/v1/shares/{share_id}", timeout=30) as response:
+        shared = json.loads(response.read())
+    assert "name: pair" in shared["documents"]
+    request = urllib.request.Request(
+        f"{live_server.url}/api/v1/analyze", headers={"Content-Type": "application/json"},
+        data=json.dumps({"documents": shared["documents"], "inventory": shared["inventoryId"]}).encode())
+    with urllib.request.urlopen(request, timeout=60) as response:
+        report = json.loads(response.read())
+    assert report["allocation"]["status"] == "unsatisfiable"
+    assert "claim ml/pair, request gpus" in " ".join(report["allocation"]["reasons"])
 
 
 def test_a_snapshot_gives_the_engine_the_answer_why_gives(plane, placed, capsys):

@@ -99,8 +99,8 @@ def test_a_stored_claim_keeps_the_fields_of_a_disabled_feature_and_the_allocator
     report = run(release, gates, claim(version, STORED, request_body(version)), version)
     assert not report.errors
     assert not [d for d in report.warnings if "dropped by the apiserver" in d.detail]
-    assert report.allocation["status"] == "error"
-    assert report.allocation["error"] == refusal
+    assert report.allocation.status == "error"
+    assert report.allocation.error == refusal
     assert report.to_dict()["storedObjects"] == [{"kind": "ResourceClaim", "namespace": "default", "name": "c"}]
 
 
@@ -114,20 +114,20 @@ def test_the_same_claim_created_now_loses_the_fields_first(release, gates, versi
         # Nothing is left of the request: the apiserver refuses the create.
         assert [d.detail for d in report.errors] == ["exactly one of `exactly` or `firstAvailable` is required"]
     else:
-        assert report.allocation["status"] == "allocated", report.allocation
-        [granted] = report.allocation["claims"]
+        assert report.allocation.status == "allocated", report.allocation
+        [granted] = [grant.written for grant in report.allocation.claims]
         assert granted["status"]["allocation"]["devices"]["results"][0]["device"] == "gpu-0"
 
 
 def test_resource_version_alone_makes_a_claim_stored():
     text = claim("v1", 'metadata: {name: c, resourceVersion: "5"}', first_available("v1"))
     report = run("1.34", {"DRAPrioritizedList": False}, text, "v1")
-    assert report.allocation["error"] == SUBREQUESTS
+    assert report.allocation.error == SUBREQUESTS
 
 
 def test_with_the_gate_on_a_stored_claim_is_allocated_and_still_listed():
     report = run("1.34", {}, claim("v1", STORED, first_available("v1")), "v1")
-    assert report.allocation["status"] == "allocated"
+    assert report.allocation.status == "allocated"
     assert report.to_dict()["storedObjects"] == [{"kind": "ResourceClaim", "namespace": "default", "name": "c"}]
 
 
@@ -168,8 +168,8 @@ def test_a_stored_template_s_claim_is_created_without_the_fields_of_a_disabled_f
     template = TEMPLATE.replace("        firstAvailable:\n        - {name: a, deviceClassName: gpu}\n",
                                 "        exactly: {deviceClassName: gpu, adminAccess: true}\n")
     report = run("1.34", {"DRAAdminAccess": False}, POD + "---\n" + template, "v1")
-    assert report.allocation["status"] == "allocated", report.allocation
-    [granted] = report.allocation["claims"]
+    assert report.allocation.status == "allocated", report.allocation
+    [granted] = [grant.written for grant in report.allocation.claims]
     assert "adminAccess" not in granted["spec"]["devices"]["requests"][0]["exactly"]
 
 
