@@ -1,0 +1,190 @@
+"""What differs between our answer and upstream's to one case, each difference with a category.
+
+Both answers have the harness's shape (``upstream/client.py``; ours from ``ours.answer``). Before comparing,
+what is random or incidental on either side is normalised: share IDs (random UUIDs upstream) become
+``share-1``, ``share-2`` ... in order of appearance, empty fields and ``false`` flags are dropped, and claims
+are compared by their allocation only (the rest of a claim is the input given back).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# The categories of the summary table, in its column order.
+CATEGORIES = ("gates", "create verdict", "create errors", "verdict", "error message", "node", "reasons",
+              "scores", "names", "devices", "shares", "config", "node selector", "allocation fields")
+
+
+@dataclass(frozen=True)
+class Difference:
+    category: str
+    where: str
+    ours: object
+    theirs: object
+
+    def to_dict(self) -> dict:
+        return {"category": self.category, "where": self.where, "ours": self.ours, "upstream": self.theirs}
+
+
+def differences(case: dict, ours: dict, theirs: dict) -> list[Difference]:
+    """Every difference between ``ours`` and ``theirs`` for the parts ``case["run"]`` asks for."""
+    out: list[Difference] = []
+    run = case.get("run", ["allocate"])
+    if "gates" in run:
+        mine, upstream = (ours.get("gates") or {}).get("refused"), (theirs.get("gates") or {}).get("refused")
+        if (mine is None) != (upstream is None) or (mine and mine != upstream):
+            out.append(Difference("gates", "gates", mine, upstream))
+            return out
+        if mine is not None:
+            return out
+    if "create" in run:
+        out += _create(ours.get("create") or [], theirs.get("create") or [])
+    if "schedule" in run:
+        out += _schedule(ours.get("schedule") or {}, theirs.get("schedule") or {})
+    if "allocate" in run:
+        out += _allocate(ours.get("allocate") or {}, theirs.get("allocate") or {})
+    return out
+
+
+def _create(ours: list[dict], theirs: list[dict]) -> list[Difference]:
+    out = []
+    upstream = {entry.get("index"): entry for entry in theirs}
+    for mine in ours:
+        other = upstream.get(mine["index"])
+        if other is None:
+            continue
+        where = f"create {mine['kind']} {mine.get('name')}"
+        if bool(mine["stored"]) != bool(other.get("stored")):
+            out.append(Difference("create verdict", where, mine["stored"], other.get("stored")))
+        if _error_set(mine.get("errors")) != _error_set(other.get("errors")):
+            out.append(Difference("create errors", where, mine.get("errors"), other.get("errors")))
+    return out
+
+
+def _error_set(errors) -> list[tuple]:
+    return sorted((e.get("field", ""), e.get("type", ""), e.get("detail", "")) for e in errors or [])
+
+
+def _allocate(ours: dict, theirs: dict) -> list[Difference]:
+    verdict_ours, verdict_theirs = _verdict(ours), _verdict(theirs)
+    if verdict_ours != verdict_theirs:
+        return [Difference("verdict", "allocate", verdict_ours, verdict_theirs)]
+    if verdict_ours == "error":
+        if ours.get("error") != theirs.get("error"):
+            return [Difference("error message", "allocate", ours.get("error"), theirs.get("error"))]
+        return []
+    return _claims(ours.get("claims") or [], theirs.get("claims") or [], "allocate")
+
+
+def _verdict(part: dict) -> str:
+    if part.get("error"):
+        return "error"
+    return "fits" if part.get("fits") else "does not fit"
+
+
+def _schedule(ours: dict, theirs: dict) -> list[Difference]:
+    out = []
+    if bool(ours.get("error")) != bool(theirs.get("error")):
+        return [Difference("verdict", "schedule", ours.get("error"), theirs.get("error"))]
+    if ours.get("error"):
+        if ours["error"] != theirs["error"]:
+            out.append(Difference("error message", "schedule", ours["error"], theirs["error"]))
+        return out
+    if ours.get("node") != theirs.get("node"):
+        category = "verdict" if (ours.get("node") is None) != (theirs.get("node") is None) else "node"
+        out.append(Difference(category, "schedule node", ours.get("node"), theirs.get("node")))
+    upstream_nodes = {n.get("name"): n for n in theirs.get("nodes") or []}
+    for mine in ours.get("nodes") or []:
+        other = upstream_nodes.get(mine["name"])
+        if other is None:
+            continue
+        where = f"node {mine['name']}"
+        if bool(mine.get("fits")) != bool(other.get("fits")) or (
+                not mine.get("fits") and (mine.get("reason") or "") != (other.get("reason") or "")):
+            out.append(Difference("reasons", where, _node_view(mine), _node_view(other)))
+        elif mine.get("score") is not None and other.get("score") is not None and mine["score"] != other["score"]:
+            out.append(Difference("scores", where, mine["score"], other["score"]))
+    if ours.get("names") and theirs.get("names") and ours["names"] != theirs["names"]:
+        out.append(Difference("names", "schedule names", ours["names"], theirs["names"]))
+    if not out and ours.get("node") is not None:
+        out += _claims(ours.get("claims") or [], theirs.get("claims") or [], "schedule")
+    return out
+
+
+def _node_view(node: dict) -> dict:
+    return {"fits": bool(node.get("fits")), "reason": node.get("reason")}
+
+
+def _claims(ours: list[dict], theirs: list[dict], where: str) -> list[Difference]:
+    """Claims paired by name (by position when names are missing), their allocations compared part by part."""
+    out = []
+    upstream = {_name(c, i): c for i, c in enumerate(theirs)}
+    shares_ours, shares_theirs = _ShareNames(), _ShareNames()
+    for index, claim in enumerate(ours):
+        name = _name(claim, index)
+        other = upstream.get(name)
+        here = f"{where} claim {name}"
+        if other is None:
+            out.append(Difference("devices", here, _devices(claim), None))
+            continue
+        mine, upstream_allocation = _allocation(claim), _allocation(other)
+        results_ours = [_result(r, shares_ours) for r in mine.get("devices", {}).get("results") or []]
+        results_theirs = [_result(r, shares_theirs) for r in upstream_allocation.get("devices", {}).get("results") or []]
+        keys = ("request", "driver", "pool", "device")
+        if [tuple(r.get(k) for k in keys) for r in results_ours] != [tuple(r.get(k) for k in keys) for r in results_theirs]:
+            out.append(Difference("devices", here, _devices(claim), _devices(other)))
+            continue
+        share_keys = ("shareID", "consumedCapacity")
+        if [{k: r.get(k) for k in share_keys} for r in results_ours] != \
+                [{k: r.get(k) for k in share_keys} for r in results_theirs]:
+            out.append(Difference("shares", here, results_ours, results_theirs))
+        rest = [{k: v for k, v in r.items() if k not in (*keys, *share_keys)} for r in results_ours]
+        rest_theirs = [{k: v for k, v in r.items() if k not in (*keys, *share_keys)} for r in results_theirs]
+        if rest != rest_theirs:
+            out.append(Difference("allocation fields", here, rest, rest_theirs))
+        if _clean(mine.get("devices", {}).get("config")) != _clean(upstream_allocation.get("devices", {}).get("config")):
+            out.append(Difference("config", here, mine.get("devices", {}).get("config"),
+                                  upstream_allocation.get("devices", {}).get("config")))
+        if _clean(mine.get("nodeSelector")) != _clean(upstream_allocation.get("nodeSelector")):
+            out.append(Difference("node selector", here, mine.get("nodeSelector"), upstream_allocation.get("nodeSelector")))
+    return out
+
+
+def _name(claim: dict, index: int) -> str:
+    return (claim.get("metadata") or {}).get("name") or f"#{index}"
+
+
+def _allocation(claim: dict) -> dict:
+    return (claim.get("status") or {}).get("allocation") or {}
+
+
+def _devices(claim: dict) -> list[str]:
+    results = _allocation(claim).get("devices", {}).get("results") or []
+    return [f"{r.get('request')} {r.get('driver')}/{r.get('pool')}/{r.get('device')}" for r in results]
+
+
+class _ShareNames:
+    """Share IDs in order of appearance: upstream draws them at random, so only their pattern counts."""
+
+    def __init__(self):
+        self.names: dict[str, str] = {}
+
+    def __call__(self, share_id: str) -> str:
+        return self.names.setdefault(share_id, f"share-{len(self.names) + 1}")
+
+
+def _result(result: dict, shares: _ShareNames) -> dict:
+    out = _clean(result)
+    if "shareID" in out:
+        out["shareID"] = shares(out["shareID"])
+    return out
+
+
+def _clean(value):
+    """Without empty values and false flags, which one side may print and the other leave out."""
+    if isinstance(value, dict):
+        cleaned = {k: _clean(v) for k, v in value.items()}
+        return {k: v for k, v in cleaned.items() if v not in (None, False, [], {}, "")}
+    if isinstance(value, list):
+        return [_clean(v) for v in value]
+    return value
