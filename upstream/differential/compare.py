@@ -73,7 +73,18 @@ def _allocate(ours: dict, theirs: dict) -> list[Difference]:
         if ours.get("error") != theirs.get("error"):
             return [Difference("error message", "allocate", ours.get("error"), theirs.get("error"))]
         return []
-    return _claims(ours.get("claims") or [], theirs.get("claims") or [], "allocate")
+    out = []
+    if ours.get("nodes") is not None and theirs.get("nodes") is not None:  # no node given: each node tried
+        fits_theirs = {n.get("name"): bool(n.get("fits")) for n in theirs["nodes"]}
+        for node in ours["nodes"]:
+            if node["name"] in fits_theirs and node["fits"] != fits_theirs[node["name"]]:
+                out.append(Difference("reasons", f"allocate node {node['name']}", node["fits"],
+                                      fits_theirs[node["name"]]))
+        if ours.get("node") != theirs.get("node"):
+            return out  # the first node that fits (upstream) or the best scored (ours): not the same question
+    if verdict_ours == "fits":
+        out += _claims(ours.get("claims") or [], theirs.get("claims") or [], "allocate")
+    return out
 
 
 def _verdict(part: dict) -> str:
@@ -99,15 +110,40 @@ def _schedule(ours: dict, theirs: dict) -> list[Difference]:
         if other is None:
             continue
         where = f"node {mine['name']}"
+        if other.get("fits") is None:  # the scheduler says nothing of the nodes it did not choose
+            continue
         if bool(mine.get("fits")) != bool(other.get("fits")) or (
                 not mine.get("fits") and (mine.get("reason") or "") != (other.get("reason") or "")):
             out.append(Difference("reasons", where, _node_view(mine), _node_view(other)))
         elif mine.get("score") is not None and other.get("score") is not None and mine["score"] != other["score"]:
             out.append(Difference("scores", where, mine["score"], other["score"]))
-    if ours.get("names") and theirs.get("names") and ours["names"] != theirs["names"]:
-        out.append(Difference("names", "schedule names", ours["names"], theirs["names"]))
+    names_ours, names_theirs = ours.get("names") or {}, theirs.get("names") or {}
+    common = sorted(set(names_ours) & set(names_theirs))
+    if any(_generated(names_ours[k]) != _generated(names_theirs[k]) for k in common):
+        out.append(Difference("names", "schedule names", names_ours, names_theirs))
     if not out and ours.get("node") is not None:
-        out += _claims(ours.get("claims") or [], theirs.get("claims") or [], "schedule")
+        # Claims made from templates are paired by the pod's name for them (their names end at random).
+        by_pod_claim_ours = {v: k for k, v in names_ours.items()}
+        by_pod_claim_theirs = {v: k for k, v in names_theirs.items()}
+        out += _claims(_renamed(ours.get("claims") or [], by_pod_claim_ours),
+                       _renamed(theirs.get("claims") or [], by_pod_claim_theirs), "schedule")
+    return out
+
+
+def _generated(name: str) -> str:
+    """A claim's name with the random part of a generated name (generateName and 5 characters) hidden."""
+    if len(name) > 6 and name[-6] == "-" and name[-5:].isalnum():
+        return name[:-5] + "*****"
+    return name
+
+
+def _renamed(claims: list[dict], pod_claim_of: dict[str, str]) -> list[dict]:
+    out = []
+    for claim in claims:
+        name = (claim.get("metadata") or {}).get("name")
+        if name in pod_claim_of and pod_claim_of[name] != name:
+            claim = {**claim, "metadata": {**claim["metadata"], "name": f"pod claim {pod_claim_of[name]}"}}
+        out.append(claim)
     return out
 
 

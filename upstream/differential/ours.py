@@ -79,6 +79,8 @@ def allocate(case: dict) -> dict:
     """``allocate --node``: {"node", "fits", "claims", "error"}, or "refused" with the input errors when
     the engine refuses the input itself (the allocator-only mode of the harness checks nothing)."""
     node = case.get("node") or ""
+    if not node:
+        return _allocate_anywhere(case)
     status, stdout, stderr = run_cli(["allocate", "--node", node, *_release_flags(case)], documents_of(case))
     if status == 0:
         return {"node": node, "fits": True, "claims": json.loads(stdout)["claims"], "error": None}
@@ -88,6 +90,20 @@ def allocate(case: dict) -> dict:
     if any(e.startswith(REFUSED_INPUT) for e in errors) or not errors:
         return {"node": node, "fits": False, "claims": [], "error": None, "refused": errors or [stderr.strip()]}
     return {"node": node, "fits": False, "claims": [], "error": errors[0].removesuffix(f" (node {node})")}
+
+
+def _allocate_anywhere(case: dict) -> dict:
+    """``allocate`` without a node: every node tried; {"node", "fits", "claims", "error", "nodes"}."""
+    status, stdout, stderr = run_cli(["allocate", *_release_flags(case)], documents_of(case))
+    errors = _errors(stderr)
+    if not stdout.strip():
+        if any(e.startswith(REFUSED_INPUT) for e in errors) or not errors:
+            return {"node": None, "fits": False, "claims": [], "error": None, "refused": errors or [stderr.strip()]}
+        return {"node": None, "fits": False, "claims": [], "error": errors[0]}
+    data = json.loads(stdout)
+    nodes = [{"name": n["name"], "fits": n["fits"]} for n in data.get("nodes") or []]
+    return {"node": data["node"], "fits": data["node"] is not None, "claims": data.get("claims") or [],
+            "error": errors[0] if status == 2 and errors else None, "nodes": nodes}
 
 
 def schedule(case: dict) -> dict:
@@ -111,6 +127,12 @@ def schedule(case: dict) -> dict:
              for n in data.get("nodes") or [{"name": node, "fits": True}]]
     claims = data.get("claims", [])
     names = {}
+    for obj in case.get("objects") or []:  # the pod's claims by name, as the pod's status lists them
+        if obj.get("kind") == "Pod" and not (obj.get("spec") or {}).get("nodeName"):
+            for entry in (obj.get("spec") or {}).get("resourceClaims") or []:
+                if entry.get("resourceClaimName"):
+                    names[entry["name"]] = entry["resourceClaimName"]
+            break
     for claim in claims:
         meta = claim.get("metadata", {})
         pod_claim = (meta.get("annotations") or {}).get(POD_CLAIM_NAME_ANNOTATION)

@@ -157,7 +157,10 @@ def gallery_cases(release: str) -> list[dict]:
             continue
         documents = list(yaml.safe_load_all(example["documents"]))
         objects = [*inventories.get(example.get("inventory"), []), *(d for d in documents if d)]
+        # With a pod, the scheduler schedules it; claims alone go to the allocator, on the example's node or
+        # on each node in turn.
+        has_pod = any(d.get("kind") == "Pod" for d in documents if d)
         out.append({"id": f"example-{example['slug']}", "release": release,
                     "gates": example.get("featureGates") or {}, "node": example.get("node"),
-                    "objects": objects, "run": ["gates", "create", "schedule"]})
+                    "objects": objects, "run": ["gates", "create", "schedule" if has_pod else "allocate"]})
     return out
