@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 
 from upstream.differential.generate import ALL_WHATS
 
@@ -41,7 +42,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: the harness runs {', '.join(HARNESS_RELEASES)}, not {args.release}", file=sys.stderr)
         return 2
     try:
-        from upstream.client import Harness
+        from upstream.client import Harness, HarnessError
     except ImportError as err:
         print(f"error: the harness's client (upstream/client.py) is not available: {err}", file=sys.stderr)
         return 2
@@ -53,6 +54,14 @@ def main(argv: list[str] | None = None) -> int:
     tallies = []
     try:
         for release in releases:
+            began = time.monotonic()
+            try:  # built (or found in the cache) before the clock of the release starts
+                with Harness(release=release):
+                    pass
+            except HarnessError as err:
+                print(f"error: {err}", file=sys.stderr)
+                return 2
+            print(f"==> {release}: harness ready in {time.monotonic() - began:.1f}s", flush=True)
             print(f"==> {release}: {args.cases} cases, seed {args.seed}, {'/'.join(whats)}"
                   f"{' and the gallery' if args.examples else ''}", flush=True)
             tallies.append(run_release(release, args.cases, args.seed, whats, harnesses,

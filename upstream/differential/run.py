@@ -63,7 +63,11 @@ class Harnesses:
             harness.__enter__()
             self.start_seconds += time.monotonic() - began
         self.open[key] = harness  # most recently used last
-        return harness.run(case)
+        try:
+            return harness.run(case)
+        except (RuntimeError, OSError, ValueError) as err:  # the process died or answered nonsense
+            self.open.pop(key).__exit__(None, None, None)
+            return {"id": case.get("id"), "error": f"the harness failed: {err}"}
 
     def close(self) -> None:
         for harness in self.open.values():
