@@ -59,8 +59,13 @@ def generate_case(seed: int, index: int, release: str, what: str) -> dict:
     """Case ``index`` of the run with ``seed`` for ``release``; ``what`` is allocate, create or schedule."""
     rng = case_rng(seed, index, release)
     gates = _gates(rng, release)
-    on = make_gates(gates, release)
-    shape = _Shape(rng, release, on.enabled)
+    if what != "allocate" and rng.random() < 0.05:
+        gates = _any_gates(rng, release)  # the components may refuse to start: the gates comparison
+    try:
+        on = make_gates(gates, release).enabled
+    except FeatureGateError:
+        on = make_gates({}, release).enabled
+    shape = _Shape(rng, release, on)
     objects = shape.inventory()
     node = rng.choice(shape.nodes)
     if what == "schedule":
@@ -90,6 +95,12 @@ def _gates(rng: random.Random, release: str) -> dict[str, bool]:
             continue
         return gates
     return {}
+
+
+def _any_gates(rng: random.Random, release: str) -> dict[str, bool]:
+    """One to three DRA gates set either way, locked ones and ones the release lacks included."""
+    names = sorted(defaults(release))
+    return {g: rng.random() < 0.5 for g in rng.sample(names, k=rng.randint(1, 3))}
 
 
 def _meta(name: str, namespaced: bool = False, **extra) -> dict:
