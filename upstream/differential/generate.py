@@ -65,7 +65,7 @@ def generate_case(seed: int, index: int, release: str, what: str) -> dict:
         on = make_gates(gates, release).enabled
     except FeatureGateError:
         on = make_gates({}, release).enabled
-    shape = _Shape(rng, release, on)
+    shape = _Shape(rng, release, on, binding=what == "allocate")
     objects = shape.inventory()
     node = rng.choice(shape.nodes)
     if what == "schedule":
@@ -113,8 +113,10 @@ def _meta(name: str, namespaced: bool = False, **extra) -> dict:
 class _Shape:
     """One case's inventory and workload, drawn together so that claims ask for what slices offer."""
 
-    def __init__(self, rng: random.Random, release: str, enabled):
+    def __init__(self, rng: random.Random, release: str, enabled, binding: bool):
         self.rng, self.release, self.on = rng, release, enabled
+        # Binding conditions only for the allocator alone: the scheduler would wait for the driver.
+        self.binding = binding
         self.after_135 = release_key(release) >= release_key("1.35")
         self.nodes = [f"node-{i}" for i in range(rng.randint(1, 3))]
         self.drivers = list(DRIVERS[: rng.choice((1, 1, 2))])
@@ -229,7 +231,7 @@ class _Shape:
             device["capacity"]["memory"] = {"value": "4Gi", "requestPolicy": {
                 "default": "1Gi", "validRange": {"min": "1Gi", "step": "1Gi"}}}
             self.shareable.add((driver, pool, name))
-        if self.on("DRADeviceBindingConditions") and rng.random() < 0.05:
+        if self.binding and self.on("DRADeviceBindingConditions") and rng.random() < 0.05:
             device["bindingConditions"] = ["ready"]
             device["bindingFailureConditions"] = ["failed"]
         for key in ("attributes", "capacity"):

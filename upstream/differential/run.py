@@ -22,7 +22,8 @@ from upstream.differential.generate import generate_case
 from upstream.differential.shrink import shrink
 
 SAMPLES = Path(__file__).resolve().parents[2] / "playground" / "samples"
-SHRUNK_PER_CATEGORY = 5  # disagreements shrunk per release and category; the rest are counted only
+SHRINK_BUDGET = 200  # trials per disagreement, each a run of both sides
+SHRUNK_PER_CATEGORY = 3  # disagreements shrunk per release and category; the rest are counted only
 
 
 @dataclass
@@ -143,7 +144,7 @@ def _shrunk(case: dict, category: str, harnesses: Harnesses) -> tuple[dict, dict
         mine, theirs, found = compare_case(trial, harnesses)
         return not not_comparable(trial, mine, theirs) and any(d.category == category for d in found)
 
-    minimal, _ = shrink(case, still_differs)
+    minimal, _ = shrink(case, still_differs, budget=SHRINK_BUDGET)
     mine, theirs, found = compare_case(minimal, harnesses)
     return minimal, theirs, found
 
