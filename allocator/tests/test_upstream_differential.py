@@ -78,8 +78,10 @@ def test_schedule_and_create_and_gates_differences():
     theirs["schedule"]["names"] = {"pc": "p-pc-y"}
     assert [d.category for d in differences(case, mine, theirs)] == ["reasons", "names"]
     theirs = copy.deepcopy(mine)
-    theirs["create"][0].update(stored=False, errors=[{"field": "spec", "type": "Invalid value", "detail": "x"}])
-    assert [d.category for d in differences(case, mine, theirs)] == ["create verdict", "create errors"]
+    theirs["create"][0].update(errors=[{"field": "spec", "type": "Invalid value", "detail": "x"}])
+    assert [d.category for d in differences(case, mine, theirs)] == ["create verdict"]
+    mine["create"][0].update(errors=[{"field": "spec", "type": "Invalid value", "detail": "y"}])
+    assert [d.category for d in differences(case, mine, theirs)] == ["create errors"]
     theirs = copy.deepcopy(mine)
     theirs["gates"]["refused"] = "DRAAdminAccess is locked"
     assert [d.category for d in differences(case, mine, theirs)] == ["gates"]

@@ -54,11 +54,17 @@ def _create(ours: list[dict], theirs: list[dict]) -> list[Difference]:
         if other is None:
             continue
         where = f"create {mine['kind']} {mine.get('name')}"
-        if bool(mine["stored"]) != bool(other.get("stored")):
-            out.append(Difference("create verdict", where, mine["stored"], other.get("stored")))
-        if _error_set(mine.get("errors")) != _error_set(other.get("errors")):
+        if _accepted(mine) != _accepted(other):
+            out.append(Difference("create verdict", where, mine.get("errors") or mine.get("error"),
+                                  other.get("errors") or other.get("error")))
+        elif _error_set(mine.get("errors")) != _error_set(other.get("errors")):
             out.append(Difference("create errors", where, mine.get("errors"), other.get("errors")))
     return out
+
+
+def _accepted(entry: dict) -> bool:
+    """Whether the apiserver takes the object: no error reading it, no validation error."""
+    return not entry.get("error") and not entry.get("errors")
 
 
 def _error_set(errors) -> list[tuple]:

@@ -151,10 +151,12 @@ def create(case: dict) -> list[dict]:
         meta = obj.get("metadata") or {}
         errors = [{"field": e["field"], "type": e["type"], "detail": e["detail"]} for e in found
                   if e.get("kind") == obj.get("kind") and e.get("name") == meta.get("name")]
+        # "stored": read from a cluster (uid or resourceVersion), so checked as a stored object
         out.append({"index": index, "kind": obj.get("kind"), "namespace": meta.get("namespace"),
-                    "name": meta.get("name"), "stored": not errors, "errors": errors})
-    if status == 2:  # unreadable input or a version not served: nothing is stored
+                    "name": meta.get("name"), "stored": bool(meta.get("uid") or meta.get("resourceVersion")),
+                    "errors": errors, "error": None})
+    if status == 2:  # unreadable input or a version not served: nothing is created
+        refused = _errors(stderr)
         for entry in out:
-            entry["stored"] = False
-            entry["refused"] = _errors(stderr)
+            entry["error"] = "; ".join(refused) or stderr.strip()
     return out
