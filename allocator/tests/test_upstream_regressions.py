@@ -28,8 +28,11 @@ def _params():
 @pytest.mark.parametrize("record", list(_params()))
 def test_the_engine_answers_as_upstream_did(record):
     case = regressions.case_of(record)
-    found = differences(case, ours.answer(case), record["upstream"])
-    assert not found, [d.to_dict() for d in found]
+    mine = ours.answer(case)
+    # Where upstream answered differently from one run to the next, any of its answers will do.
+    answers = [record["upstream"], *record["upstream"].get("alternatives", [])]
+    found = [differences(case, mine, theirs) for theirs in answers]
+    assert not all(found), [d.to_dict() for d in found[0]]
 
 
 @pytest.mark.parametrize("record", RECORDS, ids=[r["name"] for r in RECORDS])

@@ -20,6 +20,8 @@ def table(tallies: list) -> str:
     for tally in tallies:
         for reason, count in sorted(tally.not_compared.items()):
             lines.append(f"{tally.release}: not compared, {reason}: {count}")
+        if tally.varies:
+            lines.append(f"{tally.release}: agreements where upstream's answer varies from run to run: {tally.varies}")
         if tally.start_seconds:
             lines.append(f"{tally.release}: harness start-ups {tally.start_seconds:.1f}s")
         for path in tally.new:
@@ -29,5 +31,5 @@ def table(tallies: list) -> str:
 
 def as_dict(tally) -> dict:
     return {"release": tally.release, "cases": tally.cases, "examples": tally.examples, "agree": tally.agree,
-            "disagree": dict(tally.disagree), "notCompared": dict(tally.not_compared), "known": tally.known,
+            "disagree": dict(tally.disagree), "notCompared": dict(tally.not_compared), "known": tally.known, "varies": tally.varies,
             "new": tally.new, "seconds": round(tally.seconds, 1), "startSeconds": round(tally.start_seconds, 1)}

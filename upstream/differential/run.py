@@ -22,6 +22,7 @@ from upstream.differential.generate import generate_case
 from upstream.differential.shrink import shrink
 
 SAMPLES = Path(__file__).resolve().parents[2] / "playground" / "samples"
+REASKS = 6  # upstream asked again on a difference, in case its answer varies from run to run
 SHRINK_BUDGET = 200  # trials per disagreement, each a run of both sides
 SHRUNK_PER_CATEGORY = 3  # disagreements shrunk per release and category; the rest are counted only
 
@@ -35,6 +36,7 @@ class Tally:
     disagree: Counter = field(default_factory=Counter)  # by the category of its first difference
     new: list[str] = field(default_factory=list)  # regression files written for disagreements not recorded
     known: int = 0  # disagreements whose minimal case is already recorded
+    varies: int = 0  # agreements with one of several answers upstream gives to the same case
     seconds: float = 0.0
     start_seconds: float = 0.0  # harness start-ups (builds included when cold)
     examples: int = 0
@@ -87,9 +89,27 @@ def not_comparable(case: dict, mine: dict, theirs: dict) -> str | None:
 
 
 def compare_case(case: dict, harnesses: Harnesses) -> tuple[dict, dict, list]:
+    """Our answer, upstream's and what differs. Upstream's answer can vary from one run to the next (its
+    informers list slices in map order, and the allocator takes them as listed), so on a difference
+    upstream is asked again: an answer it gives at least once that equals ours is agreement, marked
+    ``varies`` in upstream's answer; otherwise every answer it gave is kept (``alternatives``)."""
     mine = ours.answer(case)
     theirs = harnesses.run(case)
-    return mine, theirs, differences(case, mine, theirs)
+    found = differences(case, mine, theirs)
+    if not found or not_comparable(case, mine, theirs):
+        return mine, theirs, found
+    seen = [theirs]
+    for _ in range(REASKS):
+        again = harnesses.run(case)
+        if again.get("error"):
+            continue
+        if not differences(case, mine, again):
+            return mine, {**again, "varies": True}, []
+        if all(differences(case, again, other) for other in seen):
+            seen.append(again)
+    if len(seen) > 1:
+        theirs = {**theirs, "varies": True, "alternatives": seen[1:]}
+    return mine, theirs, found
 
 
 def run_release(release: str, cases: int, seed: int, whats: list[str], harnesses: Harnesses, *,
@@ -115,6 +135,7 @@ def run_release(release: str, cases: int, seed: int, whats: list[str], harnesses
             continue
         if not found:
             tally.agree += 1
+            tally.varies += bool(theirs.get("varies"))
             continue
         category = found[0].category
         tally.disagree[category] += 1

@@ -19,15 +19,19 @@ def shrink(case: dict, still_differs: Callable[[dict], bool], budget: int = 400)
     current = copy.deepcopy(case)
     trials = 0
     progress = True
-    while progress and trials < budget:
+    while progress and trials < budget:  # passes over the candidates until one pass keeps nothing
         progress = False
-        for trial in _smaller(current):
+        position = 0
+        while trials < budget:
+            # After a kept deletion the candidates are those of the smaller case, from the same position on.
+            candidates = list(_smaller(current))
+            if position >= len(candidates):
+                break
             trials += 1
-            if still_differs(trial):
-                current, progress = trial, True
-                break
-            if trials >= budget:
-                break
+            if still_differs(candidates[position]):
+                current, progress = candidates[position], True
+            else:
+                position += 1
     return current, trials
 
 
