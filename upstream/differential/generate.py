@@ -72,6 +72,10 @@ def generate_case(seed: int, index: int, release: str, what: str) -> dict:
         objects += shape.workload(with_pod=True)
     else:
         objects += shape.workload(with_pod=False)
+    if shape.admin_access and rng.random() < 0.8:
+        # Admin access needs the namespace labelled for it (the apiserver reads the Namespace).
+        objects.insert(0, {"apiVersion": "v1", "kind": "Namespace", "metadata": _meta(
+            NAMESPACE, labels={"resource.kubernetes.io/admin-access": "true"})})
     if what == "create" and rng.random() < 0.5:
         _damage(rng, objects)
     run = {"allocate": ["allocate"], "create": ["gates", "create"], "schedule": ["gates", "create", "schedule"]}
@@ -123,6 +127,7 @@ class _Shape:
         self.device_names: list[tuple[str, str, str]] = []  # (driver, pool, device)
         self.shareable: set[tuple[str, str, str]] = set()
         self.extended = False
+        self.admin_access = False
 
     # --- the inventory ---------------------------------------------------------------------------------
 
@@ -299,6 +304,7 @@ class _Shape:
                 exact = self._exact()
                 if self.on("DRAAdminAccess") and rng.random() < 0.1:
                     exact["adminAccess"] = True
+                    self.admin_access = True
                 requests.append({"name": name, "exactly": exact})
         devices: dict = {"requests": requests}
         names = [r["name"] for r in requests]

@@ -8,6 +8,7 @@ written as one (``regressions``). The tally per release feeds the summary table 
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -69,7 +70,8 @@ class Harnesses:
         try:
             return harness.run(case)
         except (RuntimeError, OSError, ValueError) as err:  # the process died or answered nonsense
-            self.open.pop(key).__exit__(None, None, None)
+            with contextlib.suppress(RuntimeError, OSError, ValueError):
+                self.open.pop(key).__exit__(None, None, None)
             return {"id": case.get("id"), "error": f"the harness failed: {err}"}
 
     def close(self) -> None:
