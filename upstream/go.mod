@@ -1,0 +1,1 @@
+modfiles/1.37.mod

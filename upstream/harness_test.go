@@ -1,0 +1,141 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+const inventory = `
+apiVersion: v1
+kind: Node
+metadata: {name: node-a}
+---
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: gpu}
+spec:
+  selectors:
+  - cel: {expression: "device.driver == 'gpu.example.com'"}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: node-a-gpus}
+spec:
+  driver: gpu.example.com
+  nodeName: node-a
+  pool: {name: node-a, generation: 1, resourceSliceCount: 1}
+  devices:
+  - name: gpu-0
+    attributes:
+      memory: {int: 16}
+  - name: gpu-1
+    attributes:
+      memory: {int: 80}
+`
+
+func claimDoc(expression string) string {
+	return `
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: big}
+spec:
+  devices:
+    requests:
+    - name: gpu
+      exactly:
+        deviceClassName: gpu
+        selectors:
+        - cel: {expression: "` + expression + `"}
+`
+}
+
+func run(t *testing.T, documents string, modes ...string) response {
+	t.Helper()
+	line, err := json.Marshal(request{ID: t.Name(), Documents: documents, Run: modes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp := answer(line, nil, nil)
+	if resp.Error != nil {
+		t.Fatalf("harness error: %s", *resp.Error)
+	}
+	return resp
+}
+
+func TestReadObjectsSplitsDocumentsAndLists(t *testing.T) {
+	for name, tc := range map[string]struct {
+		documents string
+		kinds     []string
+		stored    []bool
+	}{
+		"multi-document YAML": {inventory, []string{"Node", "DeviceClass", "ResourceSlice"}, []bool{false, false, false}},
+		"a List with a read claim": {
+			`{"apiVersion": "v1", "kind": "List", "items": [{"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n"}}, {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim", "metadata": {"name": "c", "resourceVersion": "7"}}]}`,
+			[]string{"Node", "ResourceClaim"}, []bool{false, true},
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			objects, err := readObjects(request{Documents: tc.documents})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(objects) != len(tc.kinds) {
+				t.Fatalf("got %d objects, want %d", len(objects), len(tc.kinds))
+			}
+			for i, obj := range objects {
+				if obj.Kind != tc.kinds[i] || obj.Stored != tc.stored[i] {
+					t.Errorf("object %d: %s stored=%v, want %s stored=%v", i, obj.Kind, obj.Stored, tc.kinds[i], tc.stored[i])
+				}
+			}
+		})
+	}
+}
+
+func TestCreateAndAllocate(t *testing.T) {
+	for name, tc := range map[string]struct {
+		expression   string
+		createDetail string // a substring of the claim's first error, "" for valid
+		device       string // the device allocated on node-a, "" when none fits
+	}{
+		"a selector that picks the big GPU": {"device.attributes['gpu.example.com'].memory > 32", "", "gpu-1"},
+		"a selector nothing meets":          {"device.attributes['gpu.example.com'].memory > 100", "", ""},
+		"a selector that does not compile":  {"device.attributes['gpu.example.com'].memory >", "Syntax error", ""},
+	} {
+		t.Run(name, func(t *testing.T) {
+			resp := run(t, inventory+claimDoc(tc.expression), "create")
+			claim := resp.Create[len(resp.Create)-1]
+			if claim.Kind != "ResourceClaim" {
+				t.Fatalf("last created object is a %s", claim.Kind)
+			}
+			if tc.createDetail == "" && len(claim.Errors) > 0 {
+				t.Fatalf("unexpected create errors: %+v", claim.Errors)
+			}
+			if tc.createDetail != "" {
+				if len(claim.Errors) == 0 || !strings.Contains(claim.Errors[0].Detail, tc.createDetail) {
+					t.Fatalf("create errors %+v, want one mentioning %q", claim.Errors, tc.createDetail)
+				}
+				if claim.Errors[0].Field != "spec.devices.requests[0].exactly.selectors[0].cel.expression" {
+					t.Errorf("error field %q", claim.Errors[0].Field)
+				}
+				return
+			}
+			node := "node-a"
+			line, _ := json.Marshal(request{ID: name, Documents: inventory + claimDoc(tc.expression), Node: &node, Run: []string{"allocate"}})
+			result := answer(line, nil, nil).Allocate
+			if result.Error != nil {
+				t.Fatalf("allocator error: %s", *result.Error)
+			}
+			if result.Fits != (tc.device != "") {
+				t.Fatalf("fits=%v, want a fit: %v", result.Fits, tc.device != "")
+			}
+			if tc.device != "" {
+				got := result.Claims[0].Status.Allocation.Devices.Results[0].Device
+				if got != tc.device {
+					t.Errorf("allocated %s, want %s", got, tc.device)
+				}
+			}
+		})
+	}
+}
