@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 # The categories of the summary table, in its column order.
-CATEGORIES = ("gates", "create verdict", "create errors", "verdict", "error message", "node", "reasons",
+CATEGORIES = ("gates", "create verdict", "create errors", "verdict", "error message", "node", "node verdicts",
+              "reasons",
               "scores", "names", "devices", "shares", "config", "node selector", "allocation fields")
 
 
@@ -84,7 +85,7 @@ def _allocate(ours: dict, theirs: dict) -> list[Difference]:
         fits_theirs = {n.get("name"): bool(n.get("fits")) for n in theirs["nodes"]}
         for node in ours["nodes"]:
             if node["name"] in fits_theirs and node["fits"] != fits_theirs[node["name"]]:
-                out.append(Difference("reasons", f"allocate node {node['name']}", node["fits"],
+                out.append(Difference("node verdicts", f"allocate node {node['name']}", node["fits"],
                                       fits_theirs[node["name"]]))
         if ours.get("node") != theirs.get("node"):
             return out  # the first node that fits (upstream) or the best scored (ours): not the same question
@@ -118,8 +119,9 @@ def _schedule(ours: dict, theirs: dict) -> list[Difference]:
         where = f"node {mine['name']}"
         if other.get("fits") is None:  # the scheduler says nothing of the nodes it did not choose
             continue
-        if bool(mine.get("fits")) != bool(other.get("fits")) or (
-                not mine.get("fits") and (mine.get("reason") or "") != (other.get("reason") or "")):
+        if bool(mine.get("fits")) != bool(other.get("fits")):
+            out.append(Difference("node verdicts", where, _node_view(mine), _node_view(other)))
+        elif not mine.get("fits") and (mine.get("reason") or "") != (other.get("reason") or ""):
             out.append(Difference("reasons", where, _node_view(mine), _node_view(other)))
         elif mine.get("score") is not None and other.get("score") is not None and mine["score"] != other["score"]:
             out.append(Difference("scores", where, mine["score"], other["score"]))

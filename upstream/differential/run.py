@@ -25,6 +25,7 @@ from upstream.differential.shrink import shrink
 SAMPLES = Path(__file__).resolve().parents[2] / "playground" / "samples"
 REASKS = 6  # upstream asked again on a difference, in case its answer varies from run to run
 SHRINK_BUDGET = 200  # trials per disagreement, each a run of both sides
+SCHEDULE_SHRINK_BUDGET = 30
 SHRUNK_PER_CATEGORY = 3  # disagreements shrunk per release and category; the rest are counted only
 
 
@@ -167,7 +168,9 @@ def _shrunk(case: dict, category: str, harnesses: Harnesses) -> tuple[dict, dict
         mine, theirs, found = compare_case(trial, harnesses)
         return not not_comparable(trial, mine, theirs) and any(d.category == category for d in found)
 
-    minimal, _ = shrink(case, still_differs, budget=SHRINK_BUDGET)
+    # A scheduling case costs up to the harness's timeout when a trial leaves the pod waiting: fewer trials.
+    budget = SCHEDULE_SHRINK_BUDGET if "schedule" in case.get("run", []) else SHRINK_BUDGET
+    minimal, _ = shrink(case, still_differs, budget=budget)
     mine, theirs, found = compare_case(minimal, harnesses)
     return minimal, theirs, found
 
