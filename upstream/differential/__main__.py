@@ -31,6 +31,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="also every gallery example written for the release")
     parser.add_argument("--no-record", dest="record", action="store_false",
                         help="do not write new regression cases")
+    parser.add_argument("--shrink", type=int, default=3, metavar="N",
+                        help="disagreements shrunk per release and category, the rest only counted "
+                             "(default %(default)s)")
     parser.add_argument("--json", metavar="FILE", help="also write the tallies as JSON to FILE")
     return parser
 
@@ -65,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"==> {release}: {args.cases} cases, seed {args.seed}, {'/'.join(whats)}"
                   f"{' and the gallery' if args.examples else ''}", flush=True)
             tallies.append(run_release(release, args.cases, args.seed, whats, harnesses,
-                                       examples=args.examples, record=args.record,
+                                       examples=args.examples, record=args.record, shrink_limit=args.shrink,
                                        log=lambda line: print(line, flush=True)))
             harnesses.close()
     finally:

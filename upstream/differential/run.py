@@ -24,7 +24,7 @@ from upstream.differential.shrink import shrink
 
 SAMPLES = Path(__file__).resolve().parents[2] / "playground" / "samples"
 REASKS = 6  # upstream asked again on a difference, in case its answer varies from run to run
-SHRINK_BUDGET = 200  # trials per disagreement, each a run of both sides
+SHRINK_BUDGET = 120  # trials per disagreement, each a run of both sides
 SCHEDULE_SHRINK_BUDGET = 30
 SHRUNK_PER_CATEGORY = 3  # disagreements shrunk per release and category; the rest are counted only
 
@@ -116,7 +116,8 @@ def compare_case(case: dict, harnesses: Harnesses) -> tuple[dict, dict, list]:
 
 
 def run_release(release: str, cases: int, seed: int, whats: list[str], harnesses: Harnesses, *,
-                examples: bool = False, record: bool = True, log=print) -> Tally:
+                examples: bool = False, record: bool = True, shrink_limit: int = SHRUNK_PER_CATEGORY,
+                log=print) -> Tally:
     tally = Tally(release)
     known = regressions.known_fingerprints()
     shrunk = Counter()
@@ -127,7 +128,9 @@ def run_release(release: str, cases: int, seed: int, whats: list[str], harnesses
         found = gallery_cases(release)
         tally.examples = len(found)
         todo += found
-    for case in todo:
+    for number, case in enumerate(todo, 1):
+        if number % 250 == 0:
+            log(f"  {number} of {len(todo)} cases, {tally.agree} agree, {tally.disagreements} disagree")
         tally.cases += 1
         mine, theirs, found = compare_case(case, harnesses)
         reason = not_comparable(case, mine, theirs)
@@ -143,7 +146,7 @@ def run_release(release: str, cases: int, seed: int, whats: list[str], harnesses
         category = found[0].category
         tally.disagree[category] += 1
         log(f"  {case['id']}: {category} ({found[0].where}): ours {found[0].ours!r} upstream {found[0].theirs!r}")
-        if shrunk[category] >= SHRUNK_PER_CATEGORY:
+        if shrunk[category] >= shrink_limit:
             continue
         shrunk[category] += 1
         minimal, minimal_theirs, minimal_found = _shrunk(case, found[0], harnesses)
