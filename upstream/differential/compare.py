@@ -195,7 +195,9 @@ def _claims(ours: list[dict], theirs: list[dict], where: str) -> list[Difference
 
 
 def _name(claim: dict, index: int) -> str:
-    return (claim.get("metadata") or {}).get("name") or f"#{index}"
+    """A claim's name, its random part hidden (the extended-resource claim's name ends at random)."""
+    name = (claim.get("metadata") or {}).get("name")
+    return _generated(name) if name else f"#{index}"
 
 
 def _allocation(claim: dict) -> dict:
