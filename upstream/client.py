@@ -79,7 +79,8 @@ def build(release: str = CURRENT_RELEASE, *, quiet: bool = False) -> Path:
     env["GOFLAGS"] = (env.get("GOFLAGS", "") + " -buildvcs=false").strip()
     with tempfile.TemporaryDirectory(dir=target.parent) as scratch:
         built = Path(scratch) / "harness"
-        command = [go, "build", f"-modfile={_modfile(release)}", "-o", str(built), "."]
+        command = [go, "build", f"-modfile={_modfile(release)}", f"-tags={release_tag(release)}",
+                   "-o", str(built), "."]
         done = subprocess.run(command, cwd=HERE, env=env, capture_output=True, text=True)
         if done.returncode != 0:
             raise HarnessError(f"building the {release} harness failed:\n{done.stderr}")
@@ -147,6 +148,11 @@ class Harness:
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
         self._process_gates = gates
         return self._process
+
+
+def release_tag(release: str) -> str:
+    """The Go build tag of a release's files (release_136.go: k8s136)."""
+    return "k8s" + release.replace(".", "")
 
 
 def _modfile(release: str) -> Path:

@@ -74,7 +74,7 @@ func newCluster(objects []object) (*cluster, error) {
 		KubeClient:             c.client,
 	}
 	if trackerOptions.EnableDeviceTaintRules {
-		trackerOptions.TaintInformer = c.informers.Resource().V1().DeviceTaintRules()
+		watchTaintRules(&trackerOptions, c.informers)
 	}
 	trackerOptions.EnableConsumableCapacity = gate.Enabled(features.DRAConsumableCapacity)
 	tracker, err := resourceslicetracker.StartTracker(c.ctx, trackerOptions)

@@ -123,7 +123,7 @@ func runCreate(ctx context.Context, strategy rest.RESTCreateStrategy, obj runtim
 		objectMeta.SetName(strategy.GenerateName(objectMeta.GetGenerateName()))
 	}
 	strategy.PrepareForCreate(ctx, obj)
-	if errs := rest.ValidateCreate(ctx, obj, strategy); len(errs) > 0 {
+	if errs := validateCreate(ctx, obj, strategy, objectMeta); len(errs) > 0 {
 		return errs
 	}
 	strategy.Canonicalize(obj)

@@ -23,10 +23,8 @@ import (
 	"k8s.io/client-go/kubernetes/fake"
 	clienttesting "k8s.io/client-go/testing"
 	"k8s.io/client-go/tools/events"
-	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/klog/v2"
 
-	"k8s.io/kubernetes/pkg/controller/resourceclaim"
 	"k8s.io/kubernetes/pkg/scheduler"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 )
@@ -95,19 +93,22 @@ func schedule(objects []object, onlyNode *string) (*scheduleResult, error) {
 		sync.Mutex
 		fitError *framework.FitError
 	}
-	schedulePod := sched.SchedulePod
-	sched.SchedulePod = func(ctx context.Context, profile framework.Framework, state fwk.CycleState, podInfo *framework.QueuedPodInfo) (scheduler.ScheduleResult, error) {
-		scheduled, err := schedulePod(ctx, profile, state, podInfo)
+	// Keep the scheduler's own diagnosis of a refused pod (per-node reasons).
+	recordSchedulePod(sched, func(err error) {
 		var fitError *framework.FitError
 		if errors.As(err, &fitError) {
 			diagnosis.Lock()
 			diagnosis.fitError = fitError
 			diagnosis.Unlock()
 		}
-		return scheduled, err
-	}
+	})
+	// Started as kube-scheduler starts it: informers synced, then every
+	// event handler has seen the initial objects, then the scheduling loop.
 	factory.Start(ctx.Done())
 	factory.WaitForCacheSync(ctx.Done())
+	if err := sched.WaitForHandlersSync(ctx); err != nil {
+		return nil, fmt.Errorf("waiting for the scheduler's event handlers: %w", err)
+	}
 	var running sync.WaitGroup
 	running.Go(func() { sched.Run(ctx) })
 
@@ -191,9 +192,7 @@ func makeClaimsFromTemplates(parent context.Context, client *fake.Clientset, pod
 	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
 	factory := informers.NewSharedInformerFactory(client, 0)
-	controller, err := resourceclaim.NewController(klog.FromContext(ctx), client,
-		factory.Core().V1().Pods(), factory.Scheduling().V1beta1().PodGroups(),
-		factory.Resource().V1().ResourceClaims(), factory.Resource().V1().ResourceClaimTemplates())
+	controller, err := newClaimController(ctx, client, factory)
 	if err != nil {
 		return fmt.Errorf("starting the resource-claim controller: %w", err)
 	}

@@ -217,6 +217,32 @@ def test_schedule_states_each_nodes_reason_when_nothing_fits(harness):
 
 
 @needs_go
+def test_schedule_makes_the_extended_resource_claim(harness):
+    documents = INVENTORY.replace("metadata: {name: gpu}\nspec:\n", "metadata: {name: gpu}\nspec:\n  extendedResourceName: example.com/gpu\n")
+    documents += """
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: legacy}
+spec:
+  containers:
+  - name: main
+    image: busybox
+    resources:
+      limits: {example.com/gpu: "2"}
+"""
+    scheduled = harness.run({"documents": documents, "run": ["schedule"]})["schedule"]
+    assert scheduled["node"] == "node-b"
+    name = scheduled["extendedResourceClaim"]
+    assert name.startswith("legacy-extended-resources-")
+    [made] = scheduled["claims"]
+    assert made["metadata"]["name"] == name
+    results = made["status"]["allocation"]["devices"]["results"]
+    assert [(r["request"], r["device"]) for r in results] == [
+        ("container-0-request-0", "gpu-0"), ("container-0-request-0", "gpu-1")]
+
+
+@needs_go
 @pytest.mark.skipif(not (CONFORMANCE / "cases").exists(),
                     reason="needs the conformance cases recorded from the upstream allocator, which live "
                            "beside the development checkout (../shared/conformance), not in the project")

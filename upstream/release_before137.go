@@ -1,0 +1,24 @@
+//go:build k8s136
+
+package main
+
+import (
+	"context"
+
+	genericvalidation "k8s.io/apimachinery/pkg/api/validation"
+	"k8s.io/apimachinery/pkg/api/validation/path"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	"k8s.io/apiserver/pkg/registry/rest"
+)
+
+// validateCreate follows rest.BeforeCreate of these releases (which has no
+// ValidateCreate yet): the strategy's validation (declarative validation is
+// called from it), then, when it passed, the common metadata checks.
+func validateCreate(ctx context.Context, obj runtime.Object, strategy rest.RESTCreateStrategy, objectMeta metav1.Object) field.ErrorList {
+	if errs := strategy.Validate(ctx, obj); len(errs) > 0 {
+		return errs
+	}
+	return genericvalidation.ValidateObjectMetaAccessor(objectMeta, strategy.NamespaceScoped(), path.ValidatePathSegmentName, field.NewPath("metadata"))
+}
