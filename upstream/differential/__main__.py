@@ -49,6 +49,14 @@ def main(argv: list[str] | None = None) -> int:
     except ImportError as err:
         print(f"error: the harness's client (upstream/client.py) is not available: {err}", file=sys.stderr)
         return 2
+    from upstream.client import available_releases
+
+    if args.release == "all":  # the releases the harness has a module file for; the others are named
+        built = available_releases()
+        missing = [r for r in releases if r not in built]
+        if missing:
+            print(f"note: no harness for {', '.join(missing)} (see upstream/README.md)", flush=True)
+        releases = tuple(r for r in releases if r in built)
     from upstream.differential.report import as_dict, table
     from upstream.differential.run import Harnesses, run_release
 
