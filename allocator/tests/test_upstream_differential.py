@@ -1,0 +1,119 @@
+"""The differential runner's own logic, without Go: generated cases, the engine's side, the comparison
+(on small hand-written upstream answers) and the shrinking."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from allocator.releases.gates import make_gates
+from upstream.differential import ours, regressions
+from upstream.differential.compare import differences
+from upstream.differential.generate import ALL_WHATS, generate_case
+from upstream.differential.run import gallery_cases
+from upstream.differential.shrink import shrink
+
+RELEASES = ("1.34", "1.35", "1.36", "1.37")
+
+
+@pytest.mark.parametrize("release", RELEASES)
+@pytest.mark.parametrize("what", ALL_WHATS)
+def test_a_case_is_the_same_for_the_same_seed_and_number(release, what):
+    assert generate_case(7, 3, release, what) == generate_case(7, 3, release, what)
+    assert generate_case(7, 3, release, what) != generate_case(8, 3, release, what)
+
+
+@pytest.mark.parametrize("release", RELEASES)
+def test_generated_inventories_and_claims_are_valid_for_the_engine(release):
+    """The allocator-only mode of the harness checks nothing, so its cases must be valid inputs: the
+    engine refuses none (else the generator makes shapes the release does not accept)."""
+    for index in range(25):
+        case = generate_case(1, index, release, "allocate")
+        make_gates(case["gates"], release)
+        assert not ours.answer(case)["allocate"].get("refused"), case["id"]
+
+
+def _claim(results, name="claim-0", config=None):
+    allocation = {"devices": {"results": results, **({"config": config} if config else {})}}
+    return {"metadata": {"name": name}, "status": {"allocation": allocation}}
+
+
+RESULT = {"request": "req-0", "driver": "d", "pool": "p", "device": "dev-0"}
+CASE = {"run": ["allocate"]}
+
+
+def test_share_ids_compare_by_their_pattern_only():
+    ours_side = {"allocate": {"fits": True, "claims": [_claim([{**RESULT, "shareID": "a"}, {**RESULT, "shareID": "b"}])]}}
+    same = {"allocate": {"fits": True, "claims": [_claim([{**RESULT, "shareID": "x"}, {**RESULT, "shareID": "y"}])]}}
+    other = {"allocate": {"fits": True, "claims": [_claim([{**RESULT, "shareID": "x"}, {**RESULT, "shareID": "x"}])]}}
+    assert differences(CASE, ours_side, same) == []
+    assert [d.category for d in differences(CASE, ours_side, other)] == ["shares"]
+
+
+def test_each_part_of_an_answer_has_its_category():
+    base = {"allocate": {"fits": True, "claims": [_claim([RESULT])]}}
+    moved = {"allocate": {"fits": True, "claims": [_claim([{**RESULT, "device": "dev-1"}])]}}
+    configured = {"allocate": {"fits": True, "claims": [_claim([RESULT], config=[{"source": "FromClass"}])]}}
+    refused = {"allocate": {"fits": False, "claims": []}}
+    failed = {"allocate": {"fits": False, "claims": [], "error": "boom"}}
+    failed_otherwise = {"allocate": {"fits": False, "claims": [], "error": "bang"}}
+    assert [d.category for d in differences(CASE, base, moved)] == ["devices"]
+    assert [d.category for d in differences(CASE, base, configured)] == ["config"]
+    assert [d.category for d in differences(CASE, base, refused)] == ["verdict"]
+    assert [d.category for d in differences(CASE, failed, failed_otherwise)] == ["error message"]
+    # Fields one side leaves out when empty or false are the same as absent.
+    assert differences(CASE, base, {"allocate": {"fits": True, "claims": [_claim([{**RESULT, "adminAccess": False}])]}}) == []
+
+
+def test_schedule_and_create_and_gates_differences():
+    case = {"run": ["gates", "create", "schedule"]}
+    node = {"name": "node-0", "fits": False, "reason": "cannot allocate all claims"}
+    mine = {"gates": {"refused": None}, "create": [{"index": 0, "kind": "ResourceClaim", "name": "c", "stored": True,
+                                                   "errors": []}],
+            "schedule": {"node": "node-1", "nodes": [node, {"name": "node-1", "fits": True}], "names": {"pc": "p-pc-x"}}}
+    theirs = copy.deepcopy(mine)
+    assert differences(case, mine, theirs) == []
+    theirs["schedule"]["nodes"][0]["reason"] = "resourceclaim not found"
+    theirs["schedule"]["names"] = {"pc": "p-pc-y"}
+    assert [d.category for d in differences(case, mine, theirs)] == ["reasons", "names"]
+    theirs = copy.deepcopy(mine)
+    theirs["create"][0].update(errors=[{"field": "spec", "type": "Invalid value", "detail": "x"}])
+    assert [d.category for d in differences(case, mine, theirs)] == ["create verdict"]
+    mine["create"][0].update(errors=[{"field": "spec", "type": "Invalid value", "detail": "y"}])
+    assert [d.category for d in differences(case, mine, theirs)] == ["create errors"]
+    theirs = copy.deepcopy(mine)
+    theirs["gates"]["refused"] = "DRAAdminAccess is locked"
+    assert [d.category for d in differences(case, mine, theirs)] == ["gates"]
+
+
+def test_shrinking_keeps_only_what_the_disagreement_needs():
+    case = generate_case(1, 0, "1.37", "schedule")
+    case["objects"].append({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "culprit"},
+                            "data": {"a": "1", "b": "2"}})
+
+    def still(trial):  # a stand-in for a disagreement: it needs the ConfigMap's key "b"
+        return any(o["kind"] == "ConfigMap" and "b" in o.get("data", {}) for o in trial["objects"])
+
+    minimal, trials = shrink(case, still)
+    assert minimal["objects"] == [{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "culprit"},
+                                   "data": {"b": "2"}}]
+    assert trials < 400
+
+
+def test_a_recorded_case_reads_back_as_the_case_it_was(tmp_path):
+    case = generate_case(1, 2, "1.36", "allocate")
+    path = regressions.write(case, {"allocate": {"fits": False}}, [{"category": "verdict", "where": "allocate",
+                                                                     "ours": "fits", "upstream": "does not fit"}],
+                             directory=tmp_path)
+    [record] = regressions.load_all(tmp_path)
+    assert record["status"] == "open" and path.stem == record["name"]
+    assert regressions.fingerprint(regressions.case_of(record)) == regressions.fingerprint(case)
+
+
+def test_the_gallery_is_run_on_each_examples_own_release():
+    cases = gallery_cases("1.37")
+    assert len(cases) >= 30
+    assert all(c["release"] == "1.37" and c["objects"] for c in cases)
+    older = {c["id"] for c in gallery_cases("1.34")}
+    assert older and not older & {c["id"] for c in cases}

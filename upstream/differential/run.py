@@ -1,0 +1,214 @@
+"""The differential run: generated cases (and the gallery) through the engine and the harness, compared.
+
+For each release: case N of the seed is generated (``generate``), answered by the engine (``ours``) and by
+the real components of that release (``upstream.client.Harness``), and compared (``compare``). Each
+disagreement is shrunk (``shrink``) and, when its minimal input is not a recorded regression case yet,
+written as one (``regressions``). The tally per release feeds the summary table (``report``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from upstream.differential import ours, regressions
+from upstream.differential.compare import differences
+from upstream.differential.generate import generate_case
+from upstream.differential.shrink import shrink
+
+SAMPLES = Path(__file__).resolve().parents[2] / "playground" / "samples"
+REASKS = 6  # upstream asked again on a difference, in case its answer varies from run to run
+SHRINK_BUDGET = 120  # trials per disagreement, each a run of both sides
+SCHEDULE_SHRINK_BUDGET = 30
+SHRUNK_PER_CATEGORY = 3  # disagreements shrunk per release and category; the rest are counted only
+
+
+@dataclass
+class Tally:
+    release: str
+    cases: int = 0
+    agree: int = 0
+    not_compared: Counter = field(default_factory=Counter)  # why a case could not be compared
+    disagree: Counter = field(default_factory=Counter)  # by the category of its first difference
+    new: list[str] = field(default_factory=list)  # regression files written for disagreements not recorded
+    known: int = 0  # disagreements whose minimal case is already recorded
+    varies: int = 0  # agreements with one of several answers upstream gives to the same case
+    seconds: float = 0.0
+    start_seconds: float = 0.0  # harness start-ups (builds included when cold)
+    examples: int = 0
+
+    @property
+    def disagreements(self) -> int:
+        return sum(self.disagree.values())
+
+
+class Harnesses:
+    """Open harness processes, one per release and gate set, started when first needed, a few kept."""
+
+    def __init__(self, factory: Callable[..., object], keep: int = 4):
+        self.factory, self.keep = factory, keep
+        self.open: dict[tuple, object] = {}
+        self.start_seconds = 0.0
+
+    def run(self, case: dict) -> dict:
+        key = (case["release"], tuple(sorted((case.get("gates") or {}).items())))
+        harness = self.open.pop(key, None)
+        if harness is None:
+            if len(self.open) >= self.keep:
+                oldest = next(iter(self.open))
+                self.open.pop(oldest).__exit__(None, None, None)
+            began = time.monotonic()
+            harness = self.factory(release=case["release"], gates=dict(case.get("gates") or {}))
+            harness.__enter__()
+            self.start_seconds += time.monotonic() - began
+        self.open[key] = harness  # most recently used last
+        try:
+            return harness.run(case)
+        except (RuntimeError, OSError, ValueError) as err:  # the process died or answered nonsense
+            with contextlib.suppress(RuntimeError, OSError, ValueError):
+                self.open.pop(key).__exit__(None, None, None)
+            return {"id": case.get("id"), "error": f"the harness failed: {err}"}
+
+    def close(self) -> None:
+        for harness in self.open.values():
+            harness.__exit__(None, None, None)
+        self.open.clear()
+
+
+def not_comparable(case: dict, mine: dict, theirs: dict) -> str | None:
+    """Why a case cannot be compared, or None."""
+    if theirs.get("error"):
+        return "harness error"
+    for part in ("allocate", "schedule"):
+        if part in case.get("run", []) and (mine.get(part) or {}).get("refused"):
+            return "engine refuses the input"
+    return None
+
+
+def compare_case(case: dict, harnesses: Harnesses) -> tuple[dict, dict, list]:
+    """Our answer, upstream's and what differs. Upstream's answer can vary from one run to the next (its
+    informers list slices in map order, and the allocator takes them as listed), so on a difference
+    upstream is asked again: an answer it gives at least once that equals ours is agreement, marked
+    ``varies`` in upstream's answer; otherwise every answer it gave is kept (``alternatives``)."""
+    mine = ours.answer(case)
+    theirs = harnesses.run(case)
+    found = differences(case, mine, theirs)
+    if not found or not_comparable(case, mine, theirs):
+        return mine, theirs, found
+    seen = [theirs]
+    for _ in range(REASKS):
+        again = harnesses.run(case)
+        if again.get("error"):
+            continue
+        if not differences(case, mine, again):
+            return mine, {**again, "varies": True}, []
+        if all(differences(case, again, other) for other in seen):
+            seen.append(again)
+    if len(seen) > 1:
+        theirs = {**theirs, "varies": True, "alternatives": seen[1:]}
+    return mine, theirs, found
+
+
+def run_release(release: str, cases: int, seed: int, whats: list[str], harnesses: Harnesses, *,
+                examples: bool = False, record: bool = True, shrink_limit: int = SHRUNK_PER_CATEGORY,
+                log=print) -> Tally:
+    tally = Tally(release)
+    known = regressions.known_fingerprints()
+    shrunk = Counter()
+    began = time.monotonic()
+    started = harnesses.start_seconds
+    todo = [generate_case(seed, index, release, whats[index % len(whats)]) for index in range(cases)]
+    if examples:
+        found = gallery_cases(release)
+        tally.examples = len(found)
+        todo += found
+    for number, case in enumerate(todo, 1):
+        if number % 250 == 0:
+            log(f"  {number} of {len(todo)} cases, {tally.agree} agree, {tally.disagreements} disagree")
+        tally.cases += 1
+        mine, theirs, found = compare_case(case, harnesses)
+        reason = not_comparable(case, mine, theirs)
+        if reason:
+            tally.not_compared[reason] += 1
+            if reason == "harness error":
+                log(f"  {case['id']}: harness error: {theirs.get('error')}")
+            continue
+        if not found:
+            tally.agree += 1
+            tally.varies += bool(theirs.get("varies"))
+            continue
+        category = found[0].category
+        tally.disagree[category] += 1
+        log(f"  {case['id']}: {category} ({found[0].where}): ours {found[0].ours!r} upstream {found[0].theirs!r}")
+        if shrunk[category] >= shrink_limit:
+            continue
+        shrunk[category] += 1
+        minimal, minimal_theirs, minimal_found = _shrunk(case, found[0], harnesses)
+        if regressions.fingerprint(minimal) in known:
+            tally.known += 1
+            continue
+        if record:
+            path = regressions.write(minimal, minimal_theirs, [d.to_dict() for d in minimal_found])
+            tally.new.append(str(path.relative_to(regressions.ROOT)))
+        else:
+            tally.new.append(f"{case['id']} (not recorded)")
+        known.add(regressions.fingerprint(minimal))
+    tally.seconds = time.monotonic() - began
+    tally.start_seconds = harnesses.start_seconds - started
+    return tally
+
+
+def _signature(difference) -> tuple:
+    """What a smaller case must keep showing: the category, and for a verdict both sides' verdicts."""
+    if difference.category in ("verdict", "node verdicts", "create verdict", "gates"):
+        return difference.category, repr(difference.ours)[:40], repr(difference.theirs)[:40]
+    return (difference.category,)
+
+
+def _shrunk(case: dict, first, harnesses: Harnesses) -> tuple[dict, dict, list]:
+    """The minimal case showing a difference like ``first``, with upstream's answer and the differences."""
+
+    wanted = _signature(first)
+    creating = "create" in case.get("run", [])
+
+    def still_differs(trial: dict) -> bool:
+        # Outside the create comparison, a smaller case must stay one the apiserver would take: the
+        # allocator-only mode checks nothing, and a disagreement on an invalid input says little.
+        if not creating and not all(not e["errors"] and not e["error"] for e in ours.create(trial)):
+            return False
+        mine, theirs, found = compare_case(trial, harnesses)
+        return not not_comparable(trial, mine, theirs) and any(_signature(d) == wanted for d in found)
+
+    # A scheduling case costs up to the harness's timeout when a trial leaves the pod waiting: fewer trials.
+    budget = SCHEDULE_SHRINK_BUDGET if "schedule" in case.get("run", []) else SHRINK_BUDGET
+    minimal, _ = shrink(case, still_differs, budget=budget)
+    mine, theirs, found = compare_case(minimal, harnesses)
+    return minimal, theirs, found
+
+
+def gallery_cases(release: str) -> list[dict]:
+    """Every gallery example written for ``release``, on its inventory, as a case of its own."""
+    inventories = {}
+    for path in sorted((SAMPLES / "inventories").glob("*.yaml")):
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        inventories[data["slug"]] = data["objects"]
+    out = []
+    for path in sorted((SAMPLES / "examples").glob("*.yaml")):
+        example = yaml.safe_load(path.read_text(encoding="utf-8"))
+        if str(example.get("kubernetesVersion")) != release:
+            continue
+        documents = list(yaml.safe_load_all(example["documents"]))
+        objects = [*inventories.get(example.get("inventory"), []), *(d for d in documents if d)]
+        # With a pod, the scheduler schedules it; claims alone go to the allocator, on the example's node or
+        # on each node in turn.
+        has_pod = any(d.get("kind") == "Pod" for d in documents if d)
+        out.append({"id": f"example-{example['slug']}", "release": release,
+                    "gates": example.get("featureGates") or {}, "node": example.get("node"),
+                    "objects": objects, "run": ["gates", "create", "schedule" if has_pod else "allocate"]})
+    return out
