@@ -9,8 +9,6 @@ and the errors.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from django.conf import settings
 from drf_spectacular.utils import PolymorphicProxySerializer
 from rest_framework import serializers
@@ -24,6 +22,7 @@ from allocator.workload.planning import STRATEGIES
 from playground import clusters
 from playground.limits import text_limit, too_long_message
 from playground.models import Example, SampleInventory, Share, StoredInventory
+from playground.services.analyze import Analysis
 from playground.state import State, StateError
 
 # The keys of an entry of `python -m allocator validate -o json`, and of every API error.
@@ -134,17 +133,6 @@ class AnalysisRequestSerializer(serializers.Serializer):
             })
         except StateError as exc:
             raise serializers.ValidationError(str(exc)) from None
-
-
-@dataclass(frozen=True)
-class Analysis:
-    """What ``analyze`` is asked: a state, and how many other grants to list."""
-
-    state: State
-    alternatives: int = 0
-
-    def analyze_kwargs(self) -> dict:
-        return {**self.state.analyze_kwargs(), "alternatives": self.alternatives}
 
 
 class AnalyzeRequestSerializer(AnalysisRequestSerializer):
@@ -281,8 +269,10 @@ class CapacityRequestSerializer(AnalysisRequestSerializer):
                                               code="max_value")
         return value if value is not None else cap
 
-    def validate(self, attrs) -> dict:
-        return {"state": super().validate(attrs), "strategy": attrs["strategy"], "max": attrs["max"]}
+    def validate(self, attrs) -> State:
+        """The state with its capacity panel set from ``strategy`` and ``max``."""
+        state = super().validate(attrs)
+        return State.from_dict({**state.to_dict(), "capacity": {"max": attrs["max"], "strategy": attrs["strategy"]}})
 
 
 class SharedConsoleSerializer(serializers.Serializer):

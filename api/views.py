@@ -1,4 +1,4 @@
-"""REST views: parse the request, call the engine or the models, serialize.
+"""REST views: parse the request, call a service (``playground.services``) or the models, serialize.
 
 The engine endpoints (validate, allocate, analyze) take the same input: a
 JSON object, or raw YAML with the other inputs as query parameters (see
@@ -16,18 +16,17 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from allocator.authoring.console import DeviceNotFound, DeviceRef, evaluate, find_device
-from allocator.authoring.conversion import convert_text
-from allocator.compare import compare
-from allocator.kube.objects import read_documents
-from allocator.reading.diagnostics import NOT_FOUND, DiagnosticError
-from allocator.releases.gates import make_gates
-from allocator.workload.planning import plan_texts
+from allocator.authoring.console import DeviceNotFound, DeviceRef
+from allocator.reading.diagnostics import NOT_FOUND
 from playground import clusters
-from playground.clusters import analyze_state
 from playground.limits import engine_limits
 from playground.models import Example, SampleInventory, Share
 from playground.ratelimit import client_address
+from playground.services.analyze import Analysis, analyze
+from playground.services.capacity import plan
+from playground.services.compare import compare
+from playground.services.convert import NotConverted, convert
+from playground.services.evaluate import Unreadable, evaluate_on, read_all_slices
 from playground.state import State
 
 from . import docs
@@ -36,7 +35,6 @@ from .parsers import YAML_PARSERS, InventoryJSONParser, JSONParser
 from .renderers import YAMLRenderer
 from .serializers import (
     AllocateResponseSerializer,
-    Analysis,
     AnalysisRequestSerializer,
     AnalyzeRequestSerializer,
     CapacityRequestSerializer,
@@ -84,8 +82,8 @@ class StateInputView(APIView):
     def report(self, request: Request) -> dict:
         given = self.state(request)
         if isinstance(given, Analysis):
-            return analyze_state(given.state, alternatives=given.alternatives).to_dict()
-        return analyze_state(given).to_dict()
+            return analyze(given.state, given.alternatives).to_dict()
+        return analyze(given).to_dict()
 
 
 @docs.validate
@@ -126,9 +124,7 @@ class CompareView(APIView):
         serializer = CompareRequestSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         sides = serializer.validated_data
-        left, right = ({**side.analyze_kwargs(), "inventory": clusters.state_inventory(side.state)}
-                       for side in (sides["left"], sides["right"]))
-        return Response(compare(left, right))
+        return Response(compare(sides["left"], sides["right"]))
 
 
 @docs.convert
@@ -142,11 +138,9 @@ class ConvertView(APIView):
         serializer.is_valid(raise_exception=True)
         given = serializer.validated_data
         try:
-            result = convert_text(given["documents"], given["apiVersion"], given["gates"], engine_limits())
-        except DiagnosticError as err:
-            raise InvalidInput(diagnostic_errors(err.diagnostics)) from None
-        if result.errors:
-            raise InvalidInput(diagnostic_errors(result.errors))
+            result = convert(given["documents"], given["apiVersion"], given["gates"])
+        except NotConverted as refused:
+            raise InvalidInput(diagnostic_errors(refused.diagnostics)) from None
         return Response(ConvertResponseSerializer({
             "apiVersion": result.api_version,
             "items": result.objects,
@@ -166,21 +160,13 @@ class EvaluateView(APIView):
         serializer.is_valid(raise_exception=True)
         given = serializer.validated_data
         ref = DeviceRef(**given["device"])
-        slices, errors = [], []
-        for text in given["texts"]:
-            try:
-                read = read_documents(text, limits=engine_limits(stored=given["stored"]))
-            except DiagnosticError as err:  # not YAML at all, or beyond the limits
-                raise InvalidInput(diagnostic_errors(err.diagnostics)) from None
-            errors.extend(read.errors)
-            slices.extend(read.of_kind("ResourceSlice"))
-        if errors:
-            raise InvalidInput(diagnostic_errors(errors))
         try:
-            device = find_device(slices, ref)
+            slices = read_all_slices(given["texts"], engine_limits(stored=given["stored"]))
+            answer = evaluate_on(given["expression"], ref, slices, given["gates"])
+        except Unreadable as refused:
+            raise InvalidInput(diagnostic_errors(refused.diagnostics)) from None
         except DeviceNotFound as err:
             raise InvalidInput([error(str(err), type=NOT_FOUND, field="device")]) from None
-        answer = evaluate(given["expression"], device, ref.driver, given["gates"])
         return Response(EvaluateResponseSerializer({"expression": given["expression"],
                                                     "device": given["device"], **answer}).data)
 
@@ -193,12 +179,7 @@ class CapacityView(StateInputView):
     request_serializer = CapacityRequestSerializer
 
     def post(self, request: Request) -> Response:
-        given = self.state(request)
-        state = given["state"]
-        report, errors = plan_texts(state.documents, clusters.state_inventory(state),
-                                    make_gates(dict(state.feature_gates), state.kubernetes_version),
-                                    strategy=given["strategy"], max_copies=given["max"],
-                                    limits=engine_limits(stored=bool(state.inventory_id)))
+        report, errors = plan(self.state(request))
         if errors:
             raise InvalidInput(diagnostic_errors(errors))
         return Response(CapacityResponseSerializer(report.to_dict()).data)

@@ -1,4 +1,4 @@
-"""The "How many fit?" panel: run ``allocator.workload.planning.plan_texts`` on a state and shape its report.
+"""The "How many fit?" panel: the capacity service (``playground.services.capacity``) on a state, its report shaped.
 
 The engine decides everything; this module labels what it returns and lays
 out the chart (an SVG drawn by the template from the numbers here): one bar
@@ -12,10 +12,8 @@ from __future__ import annotations
 
 from django.conf import settings
 
-from allocator.releases.gates import FeatureGateError, make_gates
-from allocator.workload.planning import plan_texts
-from playground import clusters
-from playground.limits import engine_limits
+from allocator.releases.gates import FeatureGateError
+from playground.services.capacity import copies, plan
 from playground.state import State
 
 CHART_ROWS = 24  # bars drawn per section (those in use first); the tables list every row
@@ -28,25 +26,15 @@ STEPS_SHOWN = 10  # copies listed before "Show all"; the rest wait behind a disc
 WIDTH, LABEL, BAR, ROW, HEADING = 640, 230, 280, 22, 28
 
 
-def count_for(state: State) -> int:
-    """How many copies to try: the panel's count, or the site's cap (as many as fit)."""
-    cap = settings.CAPACITY_MAX_COPIES
-    return min(state.capacity_max or cap, cap)
-
-
 def run(state: State) -> dict:
     """The panel's template context for a state: ``capacity`` (the view of the report) or ``capacity_errors``."""
-    count = count_for(state)
     try:
-        gates = make_gates(dict(state.feature_gates), state.kubernetes_version)
+        report, errors = plan(state)
     except FeatureGateError as exc:
         return {"capacity_errors": [f"{exc}."]}
-    report, errors = plan_texts(state.documents, clusters.state_inventory(state), gates,
-                                strategy=state.capacity_strategy, max_copies=count,
-                                limits=engine_limits(stored=bool(state.inventory_id)))
     if errors:
         return {"capacity_errors": [str(d) for d in errors[:20]]}  # located: line, column, object, field
-    return {"capacity": view(report.to_dict(), count)}
+    return {"capacity": view(report.to_dict(), copies(state))}
 
 
 def view(report: dict, count: int) -> dict:

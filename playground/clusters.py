@@ -20,7 +20,8 @@ go through:
     Raises ``UnknownInventory`` (a ``StateError``) for an id that names no snapshot.
 ``analyze_state(state)``
     ``allocator.engine.analyze`` on a ``State`` whose inventory may be such
-    an id.
+    an id (``playground.services.analyze`` is the analyze service; this name
+    stays while ``playground.results`` calls it).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The expression console on the page: a CEL expression evaluated on one device of the inventory.
 
-The engine (``allocator.authoring.console``) does the work, as for ``eval`` and ``POST /api/v1/evaluate``;
+The evaluate service (``playground.services.evaluate``) does the work, as for ``POST /api/v1/evaluate``;
 this module finds the device the page picked (``DRIVER/POOL/DEVICE``), lists the inventory's devices
 grouped by node and pool for the picker, chooses the environment and shapes the answer for the template:
 the value and its type, the part tree, the cost against the limit, errors with the caret diagram.
@@ -16,20 +16,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
-from django.views.decorators.http import require_POST
-
-from allocator.authoring.console import DeviceNotFound, DeviceRef, class_environment, evaluate, find_device
+from allocator.authoring.console import DeviceNotFound, DeviceRef, class_environment
 from allocator.kube import model
-from allocator.kube.objects import read_documents
 from allocator.reading.diagnostics import DiagnosticError
 from allocator.reading.limits import Limits
-from allocator.releases.gates import FeatureGateError, FeatureGates, make_gates
+from allocator.releases.gates import FeatureGateError, FeatureGates
 from playground import clusters
 from playground.limits import engine_limits
-from playground.ratelimit import rate_limit
 from playground.results import caret_window
+from playground.services.evaluate import evaluate_on, read_slices
 from playground.state import State
 
 MAX_INDENT = 12  # levels of the part tree the page indents; deeper parts line up with the twelfth
@@ -52,19 +47,19 @@ class Listed:
 
 
 def _slices(text: str, limits: Limits) -> tuple[list[model.ResourceSlice], str]:
-    """The ResourceSlices of a text, and its first reading error ("" when none); the engine caches the reading."""
+    """The ResourceSlices of a text, and its first reading error ("" when none)."""
     if not text.strip():
         return [], ""
     try:
-        read = read_documents(text, limits=limits)
+        slices, errors = read_slices(text, limits)
     except DiagnosticError as err:
         return [], err.diagnostics[0].message() if err.diagnostics else "it cannot be read"
-    return list(read.of_kind("ResourceSlice")), read.errors[0].message() if read.errors else ""
+    return slices, errors[0].message() if errors else ""
 
 
 def _inventory(state: State) -> tuple[list[model.ResourceSlice], str]:
     """The slices of the inventory and of the documents (one may write slices of one's own there)."""
-    limits = engine_limits(stored=bool(state.inventory_id))
+    limits = state.limits()
     inventory, error = _slices(clusters.state_inventory(state), limits)
     documents, _ = _slices(state.documents, engine_limits())  # the analysis reports the documents' errors
     return inventory + documents, error
@@ -90,7 +85,7 @@ def device_groups(state: State) -> dict:
     for d in listed[:MAX_LISTED]:
         groups.setdefault(d.node, {}).setdefault((d.driver, d.pool), []).append({"key": d.key, "name": d.name})
     keys = {d.key for d in listed[:MAX_LISTED]}
-    picked = state.console_device if state.console_device and state.console_device not in keys else ""
+    picked = state.console.device if state.console.device and state.console.device not in keys else ""
     return {"picked": picked,
             "groups": [{"node": node, "pools": [{"label": f"{driver} / {pool}", "devices": devices}
                                                  for (driver, pool), devices in pools.items()]}
@@ -100,19 +95,19 @@ def device_groups(state: State) -> dict:
 
 def environment(state: State) -> FeatureGates:
     """The gates the console compiles with: the state's (``claim``), or the scheduler's for a class (``class``)."""
-    gates = make_gates(dict(state.feature_gates), state.kubernetes_version)
-    return class_environment(gates) if state.console_env == "class" else gates
+    gates = state.gates()
+    return class_environment(gates) if state.console.env == "class" else gates
 
 
 def run(state: State) -> dict:
     """The console's template context: ``console`` (the engine's answer, shaped) or ``console_error``;
     nothing when there is no expression."""
-    if not state.console_expression.strip():
+    if not state.console.expression.strip():
         return {}
-    if not state.console_device:
+    if not state.console.device:
         return {"console_error": "Pick a device to evaluate the expression on (the list, or a tile of the picture)."}
     try:
-        ref = DeviceRef.parse(state.console_device)
+        ref = DeviceRef.parse(state.console.device)
     except ValueError as err:
         text = str(err)
         return {"console_error": f"{text[:1].upper()}{text[1:]}."}
@@ -122,10 +117,10 @@ def run(state: State) -> dict:
         return {"console_error": f"{err}."}
     slices, error = _inventory(state)
     try:
-        device = find_device(slices, ref)
+        answer = evaluate_on(state.console.expression, ref, slices, gates)
     except DeviceNotFound as err:
         return {"console_error": f"The inventory has no such device: {err}" + (f" ({error})" if error else "") + "."}
-    return {"console": view(evaluate(state.console_expression, device, ref.driver, gates))}
+    return {"console": view(answer)}
 
 
 def _clipped(text: str | None, most: int) -> str | None:
@@ -159,24 +154,3 @@ def view(answer: dict) -> dict:
     percent = None if estimated is None else min(100.0, 100.0 * estimated / limit)
     return {**answer, "diagnostics": diagnostics, "rows": rows, "value": _clipped(answer["value"], VALUE_CHARS),
             "cost": {**cost, "percent": percent, "over": estimated is not None and estimated > limit}}
-
-
-@require_POST
-@rate_limit("PAGE_ANALYSES_PER_MINUTE")
-def console_run(request: HttpRequest) -> HttpResponse:
-    """The console's answer for htmx (the result area), or the whole page with it (a post without script)."""
-    from playground.forms import PlaygroundForm
-    from playground.views import _render_editor  # views imports this module: imported when first needed
-
-    form = PlaygroundForm(request.POST, request.FILES)
-    if not form.is_valid():
-        if request.htmx:
-            return render(request, "playground/partials/console_result.html", {"form": form, "console_invalid": True})
-        response = _render_editor(request, None, form)
-        response.status_code = 400
-        return response
-    ctx = run(form.state)
-    if request.htmx:
-        return render(request, "playground/partials/console_result.html", {"form": form, **ctx})
-    rebound = PlaygroundForm.for_state(form.state, samples=form.samples, node_filter=form.node_filter_value())
-    return _render_editor(request, form.state, rebound)

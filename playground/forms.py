@@ -26,6 +26,7 @@ from playground.state import (
     CONSOLE_DEVICE_MAX,
     CONSOLE_ENV,
     CONSOLE_EXPRESSION_MAX,
+    FORM_PANELS,
     ID_MAX_LENGTH,
     State,
     StateError,
@@ -43,6 +44,17 @@ IMPORT = "import"  # put the uploaded file into the inventory editor
 
 def gate_field(gate: str, prefix: str = "") -> str:
     return f"{prefix}gate_{gate}"
+
+
+def posted_gates(data, version: str, prefix: str = "") -> dict[str, bool]:
+    """The gate overrides a form sends (``gate_<Gate>=on|off``, its compared column's with ``prefix``).
+
+    An override of a gate the release ``version`` does not have is left out: the page does not offer it
+    there, it was set for another release. An unknown release reads as the current one.
+    """
+    rel = release(version if version in RELEASES else CURRENT_RELEASE)
+    return {gate: data.get(name) == "on" for gate in KNOWN_GATES
+            if data.get(name := gate_field(gate, prefix)) in ("on", "off") and rel.exists(gate)}
 
 
 def text_digest(text: str) -> str:
@@ -145,12 +157,10 @@ class PlaygroundForm(forms.Form):
             "node": state.node,
             "kubernetes_version": state.kubernetes_version,
             "documents_origin": text_digest(state.documents),
-            "capacity_max": state.capacity_max or None,
-            "capacity_strategy": state.capacity_strategy,
-            "console_expression": state.console_expression,
-            "console_device": state.console_device,
-            "console_env": state.console_env,
         }
+        for panel in FORM_PANELS:
+            initial.update({f"{panel.KEY}_{name}": value
+                            for name, value in getattr(state, panel.KEY).form_initial().items()})
         for gate, on in state.feature_gates.items():
             initial[gate_field(gate)] = "on" if on else "off"
         side = state.compare
@@ -178,14 +188,11 @@ class PlaygroundForm(forms.Form):
     def gate_fields(self):
         return [self[gate_field(gate)] for gate in KNOWN_GATES]
 
-    def _release_of(self, prefix: str = "", data: dict | None = None):
+    def _release_of(self, prefix: str = ""):
         """The release chosen for the editor's column (or, with ``prefix`` COMPARE, the right one's)."""
-        if data is not None:  # cleaned data, read as clean() and _compared() read it
-            name = data.get(f"{prefix}kubernetes_version") or CURRENT_RELEASE
-        else:
-            name = self["kubernetes_version"].value()
-            if prefix:
-                name = self["compare_kubernetes_version"].value() or name
+        name = self["kubernetes_version"].value()
+        if prefix:
+            name = self["compare_kubernetes_version"].value() or name
         return release(name if name in RELEASES else CURRENT_RELEASE)
 
     def gate_rows(self, prefix: str = "") -> list[dict]:
@@ -215,15 +222,8 @@ class PlaygroundForm(forms.Form):
         return self.gate_rows(COMPARE)
 
     def _gates(self, data: dict, prefix: str = "") -> dict[str, bool]:
-        """The posted overrides; one of a gate the chosen release does not have is left out: the panel
-        does not offer it there, it was set for another release."""
-        rel = self._release_of(prefix, data)
-        gates = {}
-        for gate in KNOWN_GATES:
-            choice = data.get(gate_field(gate, prefix))
-            if choice and rel.exists(gate):
-                gates[gate] = choice == "on"
-        return gates
+        """The posted overrides of the editor's column (or, with ``prefix`` COMPARE, the right one's)."""
+        return posted_gates(data, data.get(f"{prefix}kubernetes_version") or CURRENT_RELEASE, prefix)
 
     def _gates_accepted(self, data: dict) -> bool:
         """Whether the components of the chosen release (and of the compared column's) would start with
@@ -300,9 +300,8 @@ class PlaygroundForm(forms.Form):
                     "inventorySlug": "" if inventory_id and not self._sample_cluster(slug, inventory_id) else slug,
                     "inventoryId": inventory_id,
                     "compare": self._compared(data, inventory, slug, inventory_id),
-                    "capacity": {"max": data.get("capacity_max"), "strategy": data.get("capacity_strategy")},
-                    "console": {"expression": data.get("console_expression") or "",
-                                "device": data.get("console_device") or "", "env": data.get("console_env")},
+                    **{panel.KEY: {name: data.get(f"{panel.KEY}_{name}") for name in panel.FIELDS}
+                       for panel in FORM_PANELS},
                 }
             )
             clusters.check_state(self.state)

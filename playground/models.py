@@ -50,20 +50,14 @@ Interface (stable; ``api/`` imports it):
 
 from __future__ import annotations
 
+from dataclasses import fields as dataclass_fields
+
 import yaml
 from django.db import IntegrityError, models, transaction
 from django.urls import reverse
 
 from allocator.releases.gates import CURRENT_RELEASE, RELEASES
-from playground.state import (
-    CAPACITY_STRATEGY,
-    CONSOLE_ENV,
-    ID_LENGTH,
-    ID_MAX_LENGTH,
-    State,
-    base62,
-    side_from_dict,
-)
+from playground.state import ID_LENGTH, ID_MAX_LENGTH, Inputs, State, base62
 
 SafeDumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
@@ -243,18 +237,8 @@ class ShareQuerySet(models.QuerySet):
         """The share of this exact state, created if new. Raises StateError for a bad dict."""
         if not isinstance(state, State):
             state = State.from_dict(state)
-        fields = {
-            "inventory": state.inventory,
-            "documents": state.documents,
-            "node": state.node,
-            "kubernetes_version": state.kubernetes_version,
-            "feature_gates": state.feature_gates,
-            "inventory_slug": state.inventory_slug,
-            "inventory_id": state.inventory_id,
-            "compare": state.compare.to_dict() if state.compare else None,
-            "capacity": state.capacity_dict(),
-            "console": state.console_dict(),
-        }
+        # A column per input, and one per panel holding its export form (null: none, or at the defaults).
+        fields = {**{f.name: getattr(state.inputs, f.name) for f in dataclass_fields(Inputs)}, **state.panel_dicts()}
         # Lengthen the id in the (astronomically unlikely) case of a prefix collision.
         for length in range(ID_LENGTH, ID_MAX_LENGTH + 1):
             share_id = state.content_id(length)
@@ -280,11 +264,11 @@ class Share(models.Model):
     inventory_slug = models.CharField(max_length=100, blank=True)
     inventory_id = models.CharField(max_length=ID_MAX_LENGTH, blank=True,
                                     help_text="The stored inventory the state refers to, instead of inventory text.")
-    # The compared column's settings (State.compare, as Side.to_dict()), or null.
+    # A column per panel of the state besides the inputs (playground.state.PANELS), holding its to_dict():
+    # the compared column's settings, or null; the "How many fit?" panel's {max, strategy}, or null for the
+    # defaults; the expression console's {expression, device, env}, or null when untouched.
     compare = models.JSONField(null=True, blank=True)
-    # The "How many fit?" panel's settings (State.capacity_dict(): {max, strategy}), or null for the defaults.
     capacity = models.JSONField(null=True, blank=True)
-    # The expression console's state (State.console_dict(): {expression, device, env}), or null when untouched.
     console = models.JSONField(null=True, blank=True)
     created = models.DateTimeField(auto_now_add=True)
 
@@ -300,21 +284,7 @@ class Share(models.Model):
         return reverse("share", args=[self.id])
 
     def state(self) -> State:
-        return State(
-            inventory=self.inventory,
-            documents=self.documents,
-            node=self.node,
-            kubernetes_version=self.kubernetes_version,
-            feature_gates=dict(sorted(self.feature_gates.items())),
-            inventory_slug=self.inventory_slug,
-            inventory_id=self.inventory_id,
-            compare=side_from_dict(self.compare),
-            capacity_max=(self.capacity or {}).get("max") or 0,
-            capacity_strategy=(self.capacity or {}).get("strategy") or CAPACITY_STRATEGY,
-            console_expression=(self.console or {}).get("expression") or "",
-            console_device=(self.console or {}).get("device") or "",
-            console_env=(self.console or {}).get("env") or CONSOLE_ENV,
-        )
+        return State.stored(self)
 
 
 class StoredInventoryQuerySet(models.QuerySet):

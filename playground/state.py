@@ -1,45 +1,52 @@
-"""The state of the editor: what a result depends on, as one value.
+"""The state of the editor: what a result depends on, as one value made of panels.
 
-A ``State`` holds everything the engine needs to reproduce a result: the
-inventory objects themselves (YAML text, not a reference to a sample that
-may later change), the user's documents, the node (``""`` means automatic:
-try every node), the Kubernetes release and the feature-gate overrides
-(gates whose value differs from that release's default). ``inventory_slug``
-records which sample the inventory came from ("" for a custom one); it is
-informational only. ``compare``, when set, is the other column of a
-comparison (a ``Side``): the same documents under its own release, gates,
-node and inventory; it is part of share links, exports and the embed view.
+A ``State`` holds everything the engine needs to reproduce a result, in panels:
 
-The inventory may instead be a stored cluster snapshot (``inventory_id``, see
-``playground.clusters``): then ``inventory`` is empty, and shares and
-exports hold the id, not megabytes of text.
+``inputs`` (``Inputs``)
+    the inventory objects themselves (YAML text, not a reference to a sample
+    that may later change), the user's documents, the node (``""`` means
+    automatic: try every node), the Kubernetes release and the feature-gate
+    overrides (gates whose value differs from that release's default).
+    ``inventory_slug`` records which sample the inventory came from ("" for a
+    custom one); it is informational only. The inventory may instead be a
+    stored cluster snapshot (``inventory_id``, see ``playground.clusters``):
+    then ``inventory`` is empty, and shares and exports hold the id, not
+    megabytes of text. The state reads these fields as its own
+    (``state.documents``).
+``compare`` (a ``Column``, or None)
+    the other column of a comparison: the same documents under its own
+    release, gates, node and inventory.
+``capacity`` (``Capacity``)
+    the "How many fit?" panel: how many copies of the workload to try to place
+    (0: as many as fit, up to the site's CAPACITY_MAX_COPIES) and how to choose
+    each copy's node (``first``, ``spread``, ``pack``).
+``console`` (``Console``)
+    the expression console: an expression, the device (``DRIVER/POOL/DEVICE``)
+    and the environment (``claim``: the ResourceClaim selector one, ``class``:
+    the DeviceClass one).
 
-``State.from_dict`` validates untrusted input (a form, an API body, an
-imported file) and raises ``StateError`` with a message meant for people;
-texts longer than the ``TEXT_MAX_CHARS`` setting are refused.
-``capacity_max`` and ``capacity_strategy`` are the "How many fit?" panel's
-settings: how many copies of the workload to try to place (0: as many as
-fit, up to the site's CAPACITY_MAX_COPIES) and how to choose each copy's node
-(``first``, ``spread``, ``pack``). Left at their defaults they are not part
-of a state's export form nor of its share id.
-``console_expression``, ``console_device`` (``DRIVER/POOL/DEVICE``) and ``console_env`` (``claim``:
-the ResourceClaim selector environment, ``class``: the DeviceClass one) are the expression console's;
-empty (``claim``) they are not part of the export form nor of the share id either.
+Each panel has its own ``from_dict`` (untrusted input: a form, an API body, an
+imported file; raises ``StateError`` with a message meant for people; texts
+longer than the ``TEXT_MAX_CHARS`` setting are refused), ``to_dict`` (the
+export/API form; None for a panel not set or at its defaults, which is then
+left out of the export form, the share id and its ``Share`` column) and
+``stored`` (from its ``Share`` column). ``State`` loops over them (``PANELS``).
 ``content_id()`` is the short, stable id of a share: the same state always
-gives the same id.
+gives the same id, and states keep the ids they had before a panel existed.
 """
-
 from __future__ import annotations
 
 import hashlib
 import json
 import re
 from dataclasses import asdict, dataclass, field, replace
+from dataclasses import fields as dataclass_fields
 
 import yaml
 
 from allocator.cel import MAX_EXPRESSION_LENGTH as CONSOLE_EXPRESSION_MAX
-from allocator.releases.gates import CURRENT_RELEASE, RELEASES, FeatureGateError, make_gates
+from allocator.reading.limits import Limits
+from allocator.releases.gates import CURRENT_RELEASE, RELEASES, FeatureGateError, FeatureGates, make_gates
 from allocator.workload.planning import STRATEGIES
 from playground.limits import engine_limits, text_limit, too_long_message
 
@@ -79,8 +86,12 @@ def base62(data: bytes) -> str:
 
 
 @dataclass(frozen=True)
-class Side:
-    """The settings of the compared column: what it analyzes differently from the state."""
+class Column:
+    """What one column of the editor analyzes with: the inventory, the node, the release and its gates.
+
+    The compared column of a comparison (``State.compare``) is one; the editor's own inputs (``Inputs``)
+    add the documents both columns share.
+    """
 
     inventory: str = ""
     node: str = ""
@@ -88,6 +99,30 @@ class Side:
     feature_gates: dict[str, bool] = field(default_factory=dict)
     inventory_slug: str = ""
     inventory_id: str = ""  # a stored cluster snapshot standing for the inventory
+
+    @classmethod
+    def from_dict(cls, data: dict | None) -> Column | None:
+        """The compared column from the export/API form (untrusted; None: no comparison)."""
+        if data is None:
+            return None
+        if not isinstance(data, dict):
+            raise StateError("compare must be a mapping of the compared column's settings (or null).")
+        if "documents" in data or any(key in data for key in PANEL_KEYS):
+            raise StateError("compare holds the compared column's settings: both columns share the documents.")
+        try:
+            return Column(**_column_fields(data))
+        except StateError as exc:
+            raise StateError(f"compare: {exc}") from None
+
+    @classmethod
+    def stored(cls, data: dict | None) -> Column | None:
+        """The compared column from its ``to_dict()`` form as stored (trusted: written by ``to_dict``)."""
+        if data is None:
+            return None
+        return Column(inventory=data.get("inventory") or "", node=data.get("node") or "",
+                      kubernetes_version=data.get("kubernetesVersion") or CURRENT_RELEASE,
+                      feature_gates=dict(sorted((data.get("featureGates") or {}).items())),
+                      inventory_slug=data.get("inventorySlug") or "", inventory_id=data.get("inventoryId") or "")
 
     def to_dict(self) -> dict:
         return {
@@ -99,32 +134,154 @@ class Side:
             "inventory": self.inventory,
         }
 
+    def canonical(self) -> dict:
+        """The fields a share id hashes; without a stored inventory, the ones states had before there were any."""
+        fields = asdict(self)
+        if not self.inventory_id:
+            del fields["inventory_id"]
+        return fields
 
-def side_from_dict(data: dict | None) -> Side | None:
-    """A ``Side`` from its ``to_dict()`` form as stored (trusted: written by ``Side.to_dict``)."""
-    if data is None:
-        return None
-    return Side(inventory=data.get("inventory") or "", node=data.get("node") or "",
-                kubernetes_version=data.get("kubernetesVersion") or CURRENT_RELEASE,
-                feature_gates=dict(sorted((data.get("featureGates") or {}).items())),
-                inventory_slug=data.get("inventorySlug") or "", inventory_id=data.get("inventoryId") or "")
+
+@dataclass(frozen=True)
+class Inputs(Column):
+    """The editor's inputs: its column's settings and the documents (the top-level keys of the export form)."""
+
+    documents: str = ""
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Inputs:
+        """The inputs from the export/API form (untrusted; the panels' keys are read by the panels)."""
+        fields = _column_fields(data, documents=True)
+        return Inputs(**fields)
+
+    @classmethod
+    def columns(cls, row) -> Inputs:
+        """The inputs from the columns of a stored ``Share`` of the same names."""
+        values = {f.name: getattr(row, f.name) for f in dataclass_fields(cls)}
+        return Inputs(**{**values, "feature_gates": dict(sorted(values["feature_gates"].items()))})
+
+    def to_dict(self) -> dict:
+        return {**super().to_dict(), "documents": self.documents}
+
+    def column(self) -> Column:
+        """The editor's column alone (the documents left out)."""
+        return Column(**{f.name: getattr(self, f.name) for f in dataclass_fields(Column)})
+
+
+@dataclass(frozen=True)
+class Capacity:
+    """The "How many fit?" panel: copies to try (0: as many as fit, up to the site's CAPACITY_MAX_COPIES) and
+    how each copy's node is chosen (``first``, ``spread``, ``pack``)."""
+
+    max: int = 0
+    strategy: str = CAPACITY_STRATEGY
+
+    KEY = "capacity"
+    FIELDS = ("max", "strategy")
+
+    @classmethod
+    def from_dict(cls, value) -> Capacity:
+        """The panel from the export/API form's ``{max, strategy}`` (untrusted; None: the defaults)."""
+        if value is None:
+            return Capacity()
+        if not isinstance(value, dict):
+            raise StateError("capacity must be a mapping of max and strategy (or null).")
+        count = value.get("max") or 0
+        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+            raise StateError("capacity.max must be a whole number of copies, at least 1 (or null: as many as fit).")
+        strategy = value.get("strategy") or CAPACITY_STRATEGY
+        if strategy not in STRATEGIES:
+            raise StateError(f"capacity.strategy must be one of {', '.join(STRATEGIES)}.")
+        return Capacity(count, strategy)
+
+    @classmethod
+    def stored(cls, value: dict | None) -> Capacity:
+        value = value or {}
+        return Capacity(value.get("max") or 0, value.get("strategy") or CAPACITY_STRATEGY)
+
+    def to_dict(self) -> dict | None:
+        """``{max, strategy}`` (``max`` null: as many as fit), or None at the defaults."""
+        if self == Capacity():
+            return None
+        return {"max": self.max or None, "strategy": self.strategy}
+
+    def form_initial(self) -> dict:
+        return {"max": self.max or None, "strategy": self.strategy}
+
+
+@dataclass(frozen=True)
+class Console:
+    """The expression console: an expression, the device it runs on (``DRIVER/POOL/DEVICE``) and the
+    environment (``claim``: a ResourceClaim's selector, ``class``: a DeviceClass's)."""
+
+    expression: str = ""
+    device: str = ""
+    env: str = CONSOLE_ENV
+
+    KEY = "console"
+    FIELDS = ("expression", "device", "env")
+
+    @classmethod
+    def from_dict(cls, value) -> Console:
+        """The console from the export/API form's ``{expression, device, env}`` (untrusted; None: untouched)."""
+        if value is None:
+            return Console()
+        if not isinstance(value, dict):
+            raise StateError("console must be a mapping of expression, device and env (or null).")
+        expression = value.get("expression") or ""
+        if not isinstance(expression, str):
+            raise StateError("console.expression must be a string (a CEL expression).")
+        if len(expression.encode("utf-8")) > CONSOLE_EXPRESSION_MAX:
+            raise StateError(f"console.expression is too long: at most {CONSOLE_EXPRESSION_MAX} bytes, as a selector.")
+        device = value.get("device") or ""
+        if not isinstance(device, str) or len(device) > CONSOLE_DEVICE_MAX:
+            raise StateError("console.device must be DRIVER/POOL/DEVICE (or null: none picked).")
+        env = value.get("env") or CONSOLE_ENV
+        if env not in CONSOLE_ENVS:
+            raise StateError(f"console.env must be one of {', '.join(CONSOLE_ENVS)}.")
+        return Console(expression.replace("\r\n", "\n"), device.strip(), env)
+
+    @classmethod
+    def stored(cls, value: dict | None) -> Console:
+        value = value or {}
+        return Console(value.get("expression") or "", value.get("device") or "", value.get("env") or CONSOLE_ENV)
+
+    def to_dict(self) -> dict | None:
+        """``{expression, device, env}`` (``device`` null: none picked), or None when untouched."""
+        if self == Console():
+            return None
+        return {"expression": self.expression, "device": self.device or None, "env": self.env}
+
+    def form_initial(self) -> dict:
+        return {"expression": self.expression, "device": self.device, "env": self.env}
+
+
+# The panels besides the inputs, by their key in the export form, the Share columns and the form's field names
+# (``capacity_max``...); each has ``from_dict``, ``stored``, ``to_dict`` (None: left out) and defaults.
+COMPARE = "compare"
+PANELS: dict[str, type] = {COMPARE: Column, Capacity.KEY: Capacity, Console.KEY: Console}
+PANEL_KEYS = tuple(PANELS)
+# The panels set in the page's form by fields of their own (``<key>_<field>``).
+FORM_PANELS = (Capacity, Console)
 
 
 @dataclass(frozen=True)
 class State:
-    inventory: str = ""
-    documents: str = ""
-    node: str = ""
-    kubernetes_version: str = CURRENT_RELEASE
-    feature_gates: dict[str, bool] = field(default_factory=dict)
-    inventory_slug: str = ""
-    inventory_id: str = ""  # a stored cluster snapshot standing for the inventory
-    compare: Side | None = None
-    capacity_max: int = 0  # "How many fit?": copies to try (0: as many as fit)
-    capacity_strategy: str = CAPACITY_STRATEGY
-    console_expression: str = ""  # the expression console's expression, device and environment
-    console_device: str = ""
-    console_env: str = CONSOLE_ENV
+    """The inputs and the panels: everything a result depends on (see the module's docstring)."""
+
+    inputs: Inputs = field(default_factory=Inputs)
+    compare: Column | None = None
+    capacity: Capacity = field(default_factory=Capacity)
+    console: Console = field(default_factory=Console)
+
+    # The inputs' fields, read as the state's own.
+    inventory = property(lambda self: self.inputs.inventory)
+    documents = property(lambda self: self.inputs.documents)
+    node = property(lambda self: self.inputs.node)
+    kubernetes_version = property(lambda self: self.inputs.kubernetes_version)
+    feature_gates = property(lambda self: self.inputs.feature_gates)
+    inventory_slug = property(lambda self: self.inputs.inventory_slug)
+    inventory_id = property(lambda self: self.inputs.inventory_id)
 
     @classmethod
     def from_dict(cls, data: dict) -> State:
@@ -137,143 +294,75 @@ class State:
         ``compare`` (optional, null: none) is a mapping of the same keys but
         ``documents``: the compared column's settings. ``capacity`` (optional,
         null: the defaults) is ``{max, strategy}``: the "How many fit?" panel's
-        count (null or 0: as many as fit) and node choice.
+        count (null or 0: as many as fit) and node choice. ``console`` (optional,
+        null: untouched) is ``{expression, device, env}``.
         """
         if not isinstance(data, dict):
             raise StateError("The state must be a mapping.")
-        compare = data.get("compare")
-        if compare is not None:
-            if not isinstance(compare, dict):
-                raise StateError("compare must be a mapping of the compared column's settings (or null).")
-            if "documents" in compare or "compare" in compare or "capacity" in compare or "console" in compare:
-                raise StateError("compare holds the compared column's settings: both columns share the documents.")
-            try:
-                side = cls.from_dict(compare)
-            except StateError as exc:
-                raise StateError(f"compare: {exc}") from None
-            compare = Side(inventory=side.inventory, node=side.node, kubernetes_version=side.kubernetes_version,
-                           feature_gates=side.feature_gates, inventory_slug=side.inventory_slug,
-                           inventory_id=side.inventory_id)
+        compare = Column.from_dict(data.get(COMPARE))  # the compared column's errors are told first
+        inputs = Inputs.from_dict(data)
+        panels = {key: panel.from_dict(data.get(key)) for key, panel in PANELS.items() if key != COMPARE}
+        return cls(inputs=inputs, compare=compare, **panels)
 
-        def pick(*names, default=None):
-            for name in names:
-                if name in data:
-                    return data[name]
-            return default
+    @classmethod
+    def stored(cls, row) -> State:
+        """The state of a stored ``Share`` row: the inputs' columns and a column per panel (trusted)."""
+        return cls(inputs=Inputs.columns(row), **{key: panel.stored(getattr(row, key)) for key, panel in PANELS.items()})
 
-        inventory = _text(pick("inventory", default=""), "inventory")
-        documents = _text(pick("documents", default=""), "documents")
-        node = pick("node", default="") or ""
-        if not isinstance(node, str):
-            raise StateError("node must be a string (or empty for automatic).")
-        version = str(pick("kubernetesVersion", "kubernetes_version", default=CURRENT_RELEASE) or CURRENT_RELEASE)
-        if version not in RELEASES:
-            raise StateError(f"Unsupported Kubernetes version {version!r}: choose one of {', '.join(RELEASES)}.")
-        gates = pick("featureGates", "feature_gates", default={}) or {}
-        if not isinstance(gates, dict):
-            raise StateError("featureGates must be a mapping of gate names to true or false.")
-        try:
-            overrides = make_gates(gates, version).overrides()
-        except FeatureGateError as exc:
-            raise StateError(f"{exc}.") from None
-        slug = pick("inventorySlug", "inventory_slug", default="") or ""
-        if not isinstance(slug, str):
-            raise StateError("inventorySlug must be a string.")
-        inventory_id = pick("inventoryId", "inventory_id", default="") or ""
-        if not isinstance(inventory_id, str) or not STORED_ID.fullmatch(inventory_id or "0"):
-            raise StateError("inventoryId must be the id of a stored inventory (letters and digits).")
-        if inventory_id and inventory.strip():
-            raise StateError("Give the inventory as text or as the id of a stored one (inventoryId), not both.")
-        capacity_max, capacity_strategy = _capacity(data.get("capacity"))
-        console_expression, console_device, console_env = _console(data.get("console"))
-        return cls(
-            inventory=inventory,
-            documents=documents,
-            node=node.strip(),
-            kubernetes_version=version,
-            feature_gates=dict(sorted(overrides.items())),
-            inventory_slug=slug,
-            inventory_id=inventory_id,
-            compare=compare,
-            capacity_max=capacity_max,
-            capacity_strategy=capacity_strategy,
-            console_expression=console_expression,
-            console_device=console_device,
-            console_env=console_env,
-        )
+    def panel_dicts(self) -> dict[str, dict | None]:
+        """Each panel's export form (None: no comparison, or at the defaults), by key."""
+        return {key: None if getattr(self, key) is None else getattr(self, key).to_dict() for key in PANELS}
 
     def to_dict(self) -> dict:
-        """The export/API form: camelCase keys, ``node`` null when automatic; ``compare`` only when set."""
-        out = {
-            "kubernetesVersion": self.kubernetes_version,
-            "featureGates": dict(sorted(self.feature_gates.items())),
-            "node": self.node or None,
-            "inventorySlug": self.inventory_slug,
-            **({"inventoryId": self.inventory_id} if self.inventory_id else {}),
-            "inventory": self.inventory,
-            "documents": self.documents,
-        }
-        if self.compare is not None:
-            out["compare"] = self.compare.to_dict()
-        capacity = self.capacity_dict()
-        if capacity is not None:
-            out["capacity"] = capacity
-        console = self.console_dict()
-        if console is not None:
-            out["console"] = console
-        return out
-
-    def console_dict(self) -> dict | None:
-        """The console's ``{expression, device, env}`` (``device`` null: none picked), or None when untouched."""
-        if not self.console_expression and not self.console_device and self.console_env == CONSOLE_ENV:
-            return None
-        return {"expression": self.console_expression, "device": self.console_device or None, "env": self.console_env}
-
-    def capacity_dict(self) -> dict | None:
-        """The panel's settings as ``{max, strategy}`` (``max`` null: as many as fit), or None at the defaults."""
-        if not self.capacity_max and self.capacity_strategy == CAPACITY_STRATEGY:
-            return None
-        return {"max": self.capacity_max or None, "strategy": self.capacity_strategy}
+        """The export/API form: camelCase keys, ``node`` null when automatic; a panel only when set."""
+        return {**self.inputs.to_dict(), **{key: value for key, value in self.panel_dicts().items()
+                                            if value is not None}}
 
     def canonical(self) -> bytes:
-        fields = asdict(self)
-        if not self.inventory_id:  # states without one keep the ids they had before stored inventories
-            del fields["inventory_id"]
-        if self.compare is None:
-            del fields["compare"]  # states without a comparison keep the ids they always had
-        elif not self.compare.inventory_id:
-            del fields["compare"]["inventory_id"]
-        if self.capacity_dict() is None:  # states at the panel's defaults keep the ids they had before it
-            del fields["capacity_max"], fields["capacity_strategy"]
-        if self.console_dict() is None:  # states with an untouched console keep the ids they had before it
-            del fields["console_expression"], fields["console_device"], fields["console_env"]
+        """What a share id hashes. A panel at its defaults is left out, as are the fields of a stored inventory
+        when none is used: states keep the ids they had before those panels and fields existed."""
+        fields = self.inputs.canonical()
+        if self.compare is not None:
+            fields[COMPARE] = self.compare.canonical()
+        for panel in FORM_PANELS:
+            value = getattr(self, panel.KEY)
+            if value.to_dict() is not None:
+                fields.update({f"{panel.KEY}_{name}": getattr(value, name) for name in panel.FIELDS})
         return json.dumps(fields, sort_keys=True, separators=(",", ":")).encode()
 
+    def with_inputs(self, **changes) -> State:
+        """The state with some of its inputs changed."""
+        return replace(self, inputs=replace(self.inputs, **changes))
+
     def compared(self) -> State | None:
-        """The compared column as a state of its own (the same documents), or None."""
+        """The compared column as a state of its own (the same documents, the panels at their defaults), or None."""
         side = self.compare
         if side is None:
             return None
-        return replace(self, inventory=side.inventory, node=side.node, kubernetes_version=side.kubernetes_version,
-                       feature_gates=dict(side.feature_gates), inventory_slug=side.inventory_slug,
-                       inventory_id=side.inventory_id, compare=None, capacity_max=0,
-                       capacity_strategy=CAPACITY_STRATEGY, console_expression="", console_device="",
-                       console_env=CONSOLE_ENV)
+        return State(inputs=Inputs(**asdict(side), documents=self.documents))
 
     def content_id(self, length: int = ID_LENGTH) -> str:
         digest = base62(hashlib.sha256(self.canonical()).digest())
         return digest[:length]
 
+    def gates(self) -> FeatureGates:
+        """The feature gates of the state's release with its overrides (``FeatureGateError`` when refused)."""
+        return make_gates(dict(self.feature_gates), self.kubernetes_version)
+
+    def limits(self) -> Limits:
+        """The engine's limits for the inventory: a stored cluster's when the state names one."""
+        return engine_limits(stored=bool(self.inventory_id))
+
     def analyze_kwargs(self) -> dict:
         """Keyword arguments for ``allocator.engine.analyze``; with an ``inventory_id`` the caller puts the
-        stored text in ``inventory`` (``playground.clusters.analyze_state`` does)."""
+        stored text in ``inventory`` (``playground.services.analyze`` does)."""
         return {
             "documents": self.documents,
             "inventory": self.inventory,
             "node": self.node or None,
             "feature_gates": dict(self.feature_gates),
             "kubernetes_version": self.kubernetes_version,
-            "limits": engine_limits(stored=bool(self.inventory_id)),
+            "limits": self.limits(),
         }
 
     def to_yaml(self) -> str:
@@ -295,39 +384,40 @@ class State:
 STORED_ID = re.compile(f"[0-9A-Za-z]{{1,{ID_MAX_LENGTH}}}")
 
 
-def _capacity(value) -> tuple[int, str]:
-    """(max, strategy) from the ``capacity`` mapping of the export/API form (None: the defaults)."""
-    if value is None:
-        return 0, CAPACITY_STRATEGY
-    if not isinstance(value, dict):
-        raise StateError("capacity must be a mapping of max and strategy (or null).")
-    count = value.get("max") or 0
-    if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-        raise StateError("capacity.max must be a whole number of copies, at least 1 (or null: as many as fit).")
-    strategy = value.get("strategy") or CAPACITY_STRATEGY
-    if strategy not in STRATEGIES:
-        raise StateError(f"capacity.strategy must be one of {', '.join(STRATEGIES)}.")
-    return count, strategy
+def _column_fields(data: dict, documents: bool = False) -> dict:
+    """A column's fields (and, with ``documents``, the documents) from the export/API form, checked."""
 
+    def pick(*names, default=None):
+        for name in names:
+            if name in data:
+                return data[name]
+        return default
 
-def _console(value) -> tuple[str, str, str]:
-    """(expression, device, env) from the ``console`` mapping of the export/API form (None: untouched)."""
-    if value is None:
-        return "", "", CONSOLE_ENV
-    if not isinstance(value, dict):
-        raise StateError("console must be a mapping of expression, device and env (or null).")
-    expression = value.get("expression") or ""
-    if not isinstance(expression, str):
-        raise StateError("console.expression must be a string (a CEL expression).")
-    if len(expression.encode("utf-8")) > CONSOLE_EXPRESSION_MAX:
-        raise StateError(f"console.expression is too long: at most {CONSOLE_EXPRESSION_MAX} bytes, as a selector.")
-    device = value.get("device") or ""
-    if not isinstance(device, str) or len(device) > CONSOLE_DEVICE_MAX:
-        raise StateError("console.device must be DRIVER/POOL/DEVICE (or null: none picked).")
-    env = value.get("env") or CONSOLE_ENV
-    if env not in CONSOLE_ENVS:
-        raise StateError(f"console.env must be one of {', '.join(CONSOLE_ENVS)}.")
-    return expression.replace("\r\n", "\n"), device.strip(), env
+    inventory = _text(pick("inventory", default=""), "inventory")
+    texts = {"documents": _text(pick("documents", default=""), "documents")} if documents else {}
+    node = pick("node", default="") or ""
+    if not isinstance(node, str):
+        raise StateError("node must be a string (or empty for automatic).")
+    version = str(pick("kubernetesVersion", "kubernetes_version", default=CURRENT_RELEASE) or CURRENT_RELEASE)
+    if version not in RELEASES:
+        raise StateError(f"Unsupported Kubernetes version {version!r}: choose one of {', '.join(RELEASES)}.")
+    gates = pick("featureGates", "feature_gates", default={}) or {}
+    if not isinstance(gates, dict):
+        raise StateError("featureGates must be a mapping of gate names to true or false.")
+    try:
+        overrides = make_gates(gates, version).overrides()
+    except FeatureGateError as exc:
+        raise StateError(f"{exc}.") from None
+    slug = pick("inventorySlug", "inventory_slug", default="") or ""
+    if not isinstance(slug, str):
+        raise StateError("inventorySlug must be a string.")
+    inventory_id = pick("inventoryId", "inventory_id", default="") or ""
+    if not isinstance(inventory_id, str) or not STORED_ID.fullmatch(inventory_id or "0"):
+        raise StateError("inventoryId must be the id of a stored inventory (letters and digits).")
+    if inventory_id and inventory.strip():
+        raise StateError("Give the inventory as text or as the id of a stored one (inventoryId), not both.")
+    return {"inventory": inventory, **texts, "node": node.strip(), "kubernetes_version": version,
+            "feature_gates": dict(sorted(overrides.items())), "inventory_slug": slug, "inventory_id": inventory_id}
 
 
 def _text(value, name: str) -> str:

@@ -1,22 +1,65 @@
-import dataclasses
-import logging
+"""The site's pages, their htmx fragments and the editor's small JSON answers: parse, call, render.
 
+Page views: the editor (``index``, ``example``, ``share``, ``share_embed``), its forms' posts (``create_share``,
+``export``, ``store_cluster``, ``import_state``), its panels (``capacity_run``, ``console_run``), the
+gallery and ``healthz``. Editor helpers (JSON):
+
+``GET /editor/language`` (optional ``kubernetes_version`` and ``gate_<Gate>=on|off`` as the form names
+them): field names per kind and apiVersion, their one-line docs, CEL functions and macros as that release
+with those gates compiles a new selector (the same for every visitor; cached a day).
+``POST /editor/names`` (form field ``inventory``, or ``inventory_id`` of a stored cluster): the class,
+driver, node, attribute and capacity names of that inventory.
+``POST /editor/format`` (form field ``text``): ``{"text": formatted}``, or ``400 {"error": "line 3,
+column 7: ..."}`` when the text cannot be read.
+``POST /editor/convert`` (form fields ``documents``, ``to`` (``v1``, ``resource.k8s.io/v1beta2``...), and
+the release and gates as the editor's form names them): ``{"text", "apiVersion", "dropped": [...]}`` where
+``dropped`` names each field the target version has no place for (kind, object, field, why), or ``400
+{"error", "errors": [...]}`` when the documents cannot be converted; the page's script puts the text in
+the editor as one edit.
+
+The work is the services' (``playground.services``, shared with ``api/``) and the engine's; shaping for
+the templates is ``results``, ``capacity`` and ``console``'s.
+"""
+
+import logging
+from collections.abc import Callable
+
+import yaml
 from csp.decorators import csp_replace
 from django.conf import settings
 from django.db import DatabaseError, connection
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.cache import never_cache
+from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from allocator.authoring.completion import completion_data, inventory_names
+from allocator.authoring.conversion import target_version
+from allocator.kube.convert import RESOURCE_GROUP
+from allocator.reading.diagnostics import DiagnosticError
+from allocator.reading.formatting import format_yaml
+from allocator.releases.gates import CURRENT_RELEASE, RELEASES, FeatureGateError, make_gates
 from playground import capacity, clusters, console, conversion, results
-from playground.forms import PlaygroundForm, UploadError, read_upload
+from playground.forms import PlaygroundForm, UploadError, posted_gates, read_upload
+from playground.limits import engine_limits, text_limit
 from playground.models import Example, SampleInventory, Share
 from playground.ratelimit import client_address, rate_limit
+from playground.services.convert import NotConverted
+from playground.services.convert import convert as convert_documents
 from playground.state import State, StateError
 
 logger = logging.getLogger(__name__)
+MAX_CONVERT_ERRORS = 20
+
+
+def _fragment_or_page(request: HttpRequest, fragment: str, ctx: dict, page: Callable[[], HttpResponse],
+                      target: str | None = None) -> HttpResponse:
+    """The ``fragment`` template when htmx asks (for the element ``target``, when given), else ``page()``:
+    the whole page, for a post without script."""
+    if request.htmx and (target is None or request.htmx.target == target):
+        return render(request, fragment, ctx)
+    return page()
 
 
 def _render_editor(request: HttpRequest, state: State | None, form: PlaygroundForm, alternatives: int = 0,
@@ -35,9 +78,30 @@ def _render_editor(request: HttpRequest, state: State | None, form: PlaygroundFo
     if state is not None:
         ctx.update(results.context(state, form.node_filter_value(), alternatives))
         ctx.update(console.page(state))
-    if request.htmx and request.htmx.target == "results":
-        return render(request, "playground/partials/results_swap.html", ctx)
-    return render(request, "playground/index.html", ctx)
+    return _fragment_or_page(request, "playground/partials/results_swap.html", ctx,
+                             lambda: render(request, "playground/index.html", ctx), target="results")
+
+
+def _panel(request: HttpRequest, fragment: str, answer: Callable[[State], dict], invalid: dict | None = None,
+           answer_on_page: bool = True) -> HttpResponse:
+    """A panel's answer to the posted editor form: its ``fragment`` for htmx, or the whole page with it.
+
+    ``answer(state)`` is the fragment's context; ``invalid`` is added to it when the form is refused (the
+    whole page then answers 400). ``answer_on_page`` False: the page shows the panel by itself.
+    """
+    form = PlaygroundForm(request.POST, request.FILES)
+    if not form.is_valid():
+        def refused() -> HttpResponse:
+            response = _render_editor(request, None, form)
+            response.status_code = 400
+            return response
+        return _fragment_or_page(request, fragment, {"form": form, **(invalid or {})}, refused)
+    ctx = answer(form.state)
+
+    def page() -> HttpResponse:
+        rebound = PlaygroundForm.for_state(form.state, samples=form.samples, node_filter=form.node_filter_value())
+        return _render_editor(request, form.state, rebound, **(ctx if answer_on_page else {}))
+    return _fragment_or_page(request, fragment, {"form": form, **ctx}, page)
 
 
 def default_state() -> State:
@@ -176,7 +240,7 @@ def store_cluster(request: HttpRequest) -> HttpResponse:
         # htmx swaps only successful answers: it gets the page with the error in it.
         response.status_code = 200 if request.htmx else status
         return response
-    state = dataclasses.replace(state, inventory="", inventory_slug="", inventory_id=stored.id)
+    state = state.with_inputs(inventory="", inventory_slug="", inventory_id=stored.id)
     return _render_editor(request, state, PlaygroundForm.for_state(state), cluster_stored=True)
 
 
@@ -205,18 +269,101 @@ def _capacity_analyses(request: HttpRequest) -> int:
 @rate_limit("PAGE_ANALYSES_PER_MINUTE", cost=_capacity_analyses)
 def capacity_run(request: HttpRequest) -> HttpResponse:
     """ "How many fit?": the panel's answer for htmx, or the whole page with it (a post without script)."""
-    form = PlaygroundForm(request.POST, request.FILES)
-    if not form.is_valid():
-        if request.htmx:
-            return render(request, "playground/partials/capacity_result.html", {"form": form})
-        response = _render_editor(request, None, form)
-        response.status_code = 400
-        return response
-    ctx = capacity.run(form.state)
-    if request.htmx:
-        return render(request, "playground/partials/capacity_result.html", {"form": form, **ctx})
-    rebound = PlaygroundForm.for_state(form.state, samples=form.samples, node_filter=form.node_filter_value())
-    return _render_editor(request, form.state, rebound, **ctx)
+    return _panel(request, "playground/partials/capacity_result.html", capacity.run)
+
+
+@require_POST
+@rate_limit("PAGE_ANALYSES_PER_MINUTE")
+def console_run(request: HttpRequest) -> HttpResponse:
+    """The console's answer for htmx (the result area), or the whole page with it (a post without script)."""
+    return _panel(request, "playground/partials/console_result.html", console.run,
+                  invalid={"console_invalid": True}, answer_on_page=False)
+
+
+def _posted_text(request: HttpRequest, name: str) -> str | None:
+    """A posted text, or None when it is over the site's TEXT_MAX_CHARS."""
+    value = request.POST.get(name, "")
+    return value.replace("\r\n", "\n") if len(value) <= text_limit() else None
+
+
+def _too_long(name: str) -> JsonResponse:
+    return JsonResponse({"error": f"{name} is too long: the limit is {text_limit()} characters "
+                                  "(the site's TEXT_MAX_CHARS setting)."}, status=400)
+
+
+@require_safe
+@cache_control(public=True, max_age=86400)
+def language(request: HttpRequest) -> JsonResponse:
+    # The editor's release and gate overrides, named as the form names them (gate_X=on|off).
+    release = request.GET.get("kubernetes_version") or CURRENT_RELEASE
+    return JsonResponse(completion_data(release, posted_gates(request.GET, release)))
+
+
+# Reading an inventory is engine work, so it counts like an analysis.
+@require_POST
+@rate_limit("PAGE_ANALYSES_PER_MINUTE")
+def names(request: HttpRequest) -> JsonResponse:
+    inventory_id = request.POST.get("inventory_id", "")
+    if inventory_id:
+        try:
+            return JsonResponse(inventory_names(clusters.inventory_text(inventory_id), engine_limits(stored=True)))
+        except clusters.UnknownInventory as exc:
+            return JsonResponse({"error": str(exc)}, status=404)
+    inventory = _posted_text(request, "inventory")
+    if inventory is None:
+        return _too_long("inventory")
+    return JsonResponse(inventory_names(inventory, engine_limits()))
+
+
+@require_POST
+@rate_limit("PAGE_ANALYSES_PER_MINUTE")
+def format_text(request: HttpRequest) -> JsonResponse:
+    text = _posted_text(request, "text")
+    if text is None:
+        return _too_long("text")
+    try:
+        return JsonResponse({"text": format_yaml(text, engine_limits())})
+    except DiagnosticError as exc:
+        d = exc.diagnostics[0]
+        where = f"line {d.line}, column {d.column}: " if d.line else ""
+        return JsonResponse({"error": f"Not formatted: {where}{d.detail}", "line": d.line, "column": d.column},
+                            status=400)
+
+
+def _convert_refused(message: str, errors: list[str] | None = None) -> JsonResponse:
+    return JsonResponse({"error": message, "errors": errors or []}, status=400)
+
+
+def _located(diagnostic) -> str:
+    where = f"line {diagnostic.line}, column {diagnostic.column}: " if diagnostic.line else ""
+    return where + diagnostic.message()
+
+
+# Reading and converting the documents is engine work: it counts like an analysis.
+@require_POST
+@rate_limit("PAGE_ANALYSES_PER_MINUTE")
+def convert(request: HttpRequest) -> JsonResponse:
+    documents = request.POST.get("documents", "").replace("\r\n", "\n")
+    if len(documents) > text_limit():
+        return _convert_refused(f"The documents are too long: the limit is {text_limit()} characters "
+                                "(the site's TEXT_MAX_CHARS setting).")
+    version = request.POST.get("kubernetes_version") or CURRENT_RELEASE
+    try:
+        to = target_version(request.POST.get("to", ""))
+        if version not in RELEASES:
+            raise FeatureGateError(f"unsupported Kubernetes version {version!r}: choose one of "
+                                   f"{', '.join(RELEASES)}", "")
+        gates = make_gates(posted_gates(request.POST, version), version)
+    except (ValueError, FeatureGateError) as err:
+        return _convert_refused(f"Not converted: {err}.")
+    try:
+        result = convert_documents(documents, to, gates)
+    except NotConverted as refused:
+        messages = [_located(d) for d in refused.diagnostics[:MAX_CONVERT_ERRORS]]
+        return _convert_refused(f"Not converted to {RESOURCE_GROUP}/{to}: {messages[0]}", messages)
+    text = yaml.safe_dump_all(result.objects, sort_keys=False, default_flow_style=False, allow_unicode=True)
+    return JsonResponse({"text": text, "apiVersion": result.api_version,
+                         "dropped": [d.as_dict() for d in result.dropped]})
 
 
 @never_cache

@@ -56,7 +56,7 @@ class RoutingErrorsTestCase(APITestCase):
         self.assertEqual(r.status_code, 200, r.content)
 
     def test_it_answers_json_500_for_bugs(self):
-        with patch("playground.clusters.analyze", side_effect=RuntimeError("boom")):
+        with patch("playground.services.analyze.engine_analyze", side_effect=RuntimeError("boom")):
             with self.assertLogs("api.errors", "ERROR"):
                 r = self.post_json("/api/v1/analyze", {"documents": CLAIM_YAML})
         self.assertErrors(r, 500, type="Internal error")

@@ -11,6 +11,7 @@ from allocator.tests.helpers import BENCH_CLAIM
 from api.tests.base import CLAIM_YAML, INVENTORY_YAML, APITestCase
 from playground import clusters
 from playground.models import Share, StoredInventory
+from playground.services.analyze import analyze
 from playground.state import State
 
 
@@ -199,7 +200,7 @@ class NamedInEngineEndpointsTestCase(APITestCase):
         self.assertEqual(restored.compared().inventory_id, self.id)
         share, _ = Share.objects.get_or_create_for(restored)
         self.assertEqual(Share.objects.get(pk=share.pk).state(), restored)
-        self.assertEqual(clusters.analyze_state(restored.compared()).to_dict()["allocation"]["node"], "worker-1")
+        self.assertEqual(analyze(restored.compared()).to_dict()["allocation"]["node"], "worker-1")
 
 
 class SiteLimitsTestCase(APITestCase):

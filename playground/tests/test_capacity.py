@@ -114,7 +114,7 @@ class CapacityStateTestCase(BaseTestCase):
         data = yaml.safe_load(r.content)
         self.assertEqual(data["capacity"], {"max": 7, "strategy": "spread"})
         state = State.from_yaml(r.content.decode())
-        self.assertEqual((state.capacity_max, state.capacity_strategy), (7, "spread"))
+        self.assertEqual((state.capacity.max, state.capacity.strategy), (7, "spread"))
         self.assertNotEqual(state.content_id(), self.example.state().content_id())
         from django.core.files.uploadedfile import SimpleUploadedFile
         page = self.client.post("/import", {"state_file": SimpleUploadedFile("s.yaml", r.content)})
@@ -130,7 +130,7 @@ class CapacityStateTestCase(BaseTestCase):
         r = self.client.post("/share", self.form_data(capacity_max="5", capacity_strategy="pack"))
         share = Share.objects.get()
         self.assertEqual(share.capacity, {"max": 5, "strategy": "pack"})
-        self.assertEqual((share.state().capacity_max, share.state().capacity_strategy), (5, "pack"))
+        self.assertEqual((share.state().capacity.max, share.state().capacity.strategy), (5, "pack"))
         page = self.client.get(r["Location"])
         self.assertContains(page, 'value="5" placeholder="as many as fit"', html=False)
         self.assertContains(page, '<option value="pack" selected>', html=False)

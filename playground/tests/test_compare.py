@@ -6,7 +6,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import override_settings
 
 from playground.models import Example, SampleInventory, Share
-from playground.state import Side, State, StateError
+from playground.state import Column, State, StateError
 from playground.tests.base import BaseTestCase, sample
 from playground.tests.helpers import HTMX, freeze_mid_minute
 
@@ -26,7 +26,7 @@ class StateCompareTestCase(BaseTestCase):
         state = State.from_dict({**self.example.state().to_dict(), "compare": {
             "kubernetesVersion": "1.34", "featureGates": {"DRADeviceTaints": True}, "node": "n1",
             "inventory": "x: 1\n", "inventorySlug": ""}})
-        self.assertEqual(state.compare, Side(inventory="x: 1\n", node="n1", kubernetes_version="1.34",
+        self.assertEqual(state.compare, Column(inventory="x: 1\n", node="n1", kubernetes_version="1.34",
                                              feature_gates={"DRADeviceTaints": True}))
         self.assertEqual(State.from_yaml(state.to_yaml()), state)
         self.assertNotEqual(state.content_id(), self.example.state().content_id())

@@ -144,7 +144,7 @@ class ConsoleStateTestCase(BaseTestCase):
         data = yaml.safe_load(r.content)
         self.assertEqual(data["console"], {"expression": "device.driver", "device": GPU3, "env": "class"})
         state = State.from_yaml(r.content.decode())
-        self.assertEqual((state.console_expression, state.console_device, state.console_env),
+        self.assertEqual((state.console.expression, state.console.device, state.console.env),
                          ("device.driver", GPU3, "class"))
         self.assertNotEqual(state.content_id(), self.example.state().content_id())
         page = self.client.post("/import", {"state_file": SimpleUploadedFile("s.yaml", r.content)})

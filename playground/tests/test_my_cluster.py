@@ -8,7 +8,7 @@ from django.test import override_settings
 from allocator.synthetic import cluster_yaml
 from playground import clusters
 from playground.models import Share, StoredInventory
-from playground.state import State
+from playground.state import Inputs, State
 from playground.tests.base import BaseTestCase
 
 GPU_CLAIM = """\
@@ -134,7 +134,7 @@ class StoreClusterTestCase(BaseTestCase):
 
     def test_state_keeps_old_share_ids_without_a_cluster(self):
         # A state without a stored cluster hashes as before stored clusters existed.
-        self.assertNotIn(b"inventory_id", State(documents="x").canonical())
+        self.assertNotIn(b"inventory_id", State(Inputs(documents="x")).canonical())
 
     def test_a_share_of_a_deleted_cluster_says_so(self):
         self.store(cluster_text=self.cluster)

@@ -13,6 +13,7 @@ from django.test import TestCase
 from playground import clusters
 from playground.management.commands.load_sample_clusters import generate
 from playground.models import Example, SampleInventory, StoredInventory
+from playground.services.analyze import analyze
 
 SMALL = {
     "slug": "tiny-cluster", "title": "Tiny", "description": "Six nodes.", "kubernetesVersion": "1.37",
@@ -48,7 +49,7 @@ class LoadSampleClustersTestCase(TestCase):
         example = Example.objects.get(slug="tiny-h200")
         state = example.state()
         self.assertEqual((state.inventory, state.inventory_id, state.inventory_slug), ("", sample.cluster_id, "tiny-cluster"))
-        self.assertEqual(clusters.analyze_state(state).to_dict()["allocation"]["status"], "allocated")
+        self.assertEqual(analyze(state).to_dict()["allocation"]["status"], "allocated")
 
     def test_the_same_seed_gives_the_same_snapshot(self):
         load(self.folder)

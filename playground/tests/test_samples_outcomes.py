@@ -11,8 +11,8 @@ from django.core.management import call_command
 from django.test import TestCase
 
 from allocator.compare import differences
-from playground import clusters
 from playground.models import Example
+from playground.services.analyze import analyze
 from playground.tests.base import sample
 
 
@@ -64,7 +64,7 @@ class SampleOutcomesTestCase(TestCase):
     def test_every_example_gives_its_expected_outcome(self):
         for example in Example.objects.with_inventory():
             with self.subTest(example=example.slug):
-                report = clusters.analyze_state(example.state()).to_dict()
+                report = analyze(example.state()).to_dict()
                 self.assertOutcome(example.expected, report)
 
     def test_every_comparison_gives_its_expected_outcome_in_the_right_column(self):
@@ -74,17 +74,17 @@ class SampleOutcomesTestCase(TestCase):
             with self.subTest(example=example.slug):
                 right = example.state().compared()
                 expect = sample_file(example.slug)["expectCompare"]
-                self.assertOutcome(expect, clusters.analyze_state(right).to_dict())
+                self.assertOutcome(expect, analyze(right).to_dict())
                 # The two columns differ: that is what the example shows.
-                left = clusters.analyze_state(example.state()).to_dict()
-                self.assertTrue(differences(left, clusters.analyze_state(right).to_dict()))
+                left = analyze(example.state()).to_dict()
+                self.assertTrue(differences(left, analyze(right).to_dict()))
 
     def test_examples_that_open_with_other_grants_list_them_in_search_order(self):
         listing = [e for e in Example.objects.with_inventory() if e.alternatives]
         self.assertTrue(listing)
         for example in listing:
             with self.subTest(example=example.slug):
-                report = clusters.analyze_state(example.state(), alternatives=example.alternatives).to_dict()
+                report = analyze(example.state(), example.alternatives).to_dict()
                 grants = [[f"{r['pool']}/{r['device']}" for c in g["claims"] for r in c["results"]]
                           for g in report["allocation"]["alternatives"]]
                 self.assertEqual(grants, sample_file(example.slug)["expectAlternatives"])

@@ -1,6 +1,5 @@
 """/s/<id>/embed: a shared snapshot's results that other sites may frame, and nothing else."""
 
-import dataclasses
 import re
 
 from playground.models import Share
@@ -56,7 +55,7 @@ class EmbedTestCase(BaseTestCase):
 
     def test_it_escapes_the_snapshot(self):
         docs = self.example.documents.replace("name: two-gpus", "name: <script>alert(1)</script>")
-        state = dataclasses.replace(self.example.state(), documents=docs)
+        state = self.example.state().with_inputs(documents=docs)
         hostile, _ = Share.objects.get_or_create_for(state)
         r = self.client.get(f"/s/{hostile.id}/embed")
         self.assertEqual(r.status_code, 200)

@@ -1,6 +1,5 @@
 """Hostile input on the pages: markup is always escaped, garbage gets a clear 4xx, never a 500."""
 
-import dataclasses
 import os
 
 from django.contrib.auth.models import User
@@ -49,7 +48,7 @@ class EscapingTestCase(BaseTestCase):
     def test_it_escapes_share_content(self):
         docs = self.example.documents.replace("name: two-gpus", f"name: '{PAYLOAD}'")
         inventory = self.inventory.as_yaml().replace("name: gpu-0", "name: 'gpu-0<script>alert(2)</script>'")
-        state = dataclasses.replace(self.example.state(), documents=docs, inventory=inventory, node=PAYLOAD)
+        state = self.example.state().with_inputs(documents=docs, inventory=inventory, node=PAYLOAD)
         share, _ = Share.objects.get_or_create_for(state)
         for url in [share.get_absolute_url(), f"{share.get_absolute_url()}/embed"]:
             with self.subTest(url=url):

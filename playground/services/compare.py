@@ -1,0 +1,11 @@
+"""Two analyses of the same documents under two settings, and what differs between them."""
+
+from __future__ import annotations
+
+from allocator.compare import compare as engine_compare
+from playground.services.analyze import Analysis
+
+
+def compare(left: Analysis, right: Analysis) -> dict:
+    """``allocator.compare.compare`` of two analyses: ``{left, right, differences}``."""
+    return engine_compare(left.engine_kwargs(), right.engine_kwargs())
