@@ -420,15 +420,7 @@ def test_every_sample_inventory_opens_with_a_claim_that_fits_it(page: Page, samp
             expect(page.locator("#results")).to_contain_text(OLDER_FORMS[slug])
             continue
         wanted = f"Allocated on node {SAMPLE_NODES[slug]}"
-        try:
-            expect(summary(page)).to_contain_text(wanted, timeout=60_000 if slug in SLOW_SAMPLES else None)
-        except AssertionError:
-            # Known intermittent race (about one run in three since the merges of this stop): a pick made
-            # right after the previous sample's results arrive sometimes leaves those results on screen.
-            # Loading the sample again must give its answer; the race itself is recorded as a bug to fix.
-            page.get_by_label("Sample inventory").select_option("")
-            page.get_by_label("Sample inventory").select_option(slug)
-            expect(summary(page)).to_contain_text(wanted, timeout=60_000 if slug in SLOW_SAMPLES else None)
+        expect(summary(page)).to_contain_text(wanted, timeout=60_000 if slug in SLOW_SAMPLES else None)
 
 
 def test_descriptions_say_when_they_no_longer_describe_the_screen(page: Page, samples):

@@ -1,8 +1,10 @@
 /* DRA Playground: the editor page's small script. No build step.
  *
  * - turns each textarea[data-editor] into a CodeMirror 5 YAML editor that
- *   writes back into the textarea and fires "input" on it, so the form's
- *   htmx trigger (debounced) sends it;
+ *   writes back into the textarea and fires "input" on it, so the live
+ *   update (debounced) sends it;
+ * - sends every request from an element that names its URL and target, and
+ *   keeps answers in order (see "requests: URL, target, order");
  * - marks errors and warnings from the results in the editors' gutters, and
  *   moves the cursor to one when its link is clicked;
  * - reads an uploaded inventory file into the inventory editor;
@@ -10,7 +12,8 @@
  * - completion and hover help (static/editor-help.js), Format, Ctrl/Cmd-Enter
  *   (run) and Ctrl/Cmd-S (share);
  * - keeps the form in sessionStorage per tab and page, so a reload keeps the
- *   edits (Reset forgets them), and asks before a custom inventory is replaced;
+ *   edits (Reset forgets them), says at once when they are too large to keep,
+ *   and asks before a custom inventory is replaced;
  * - says when the inventory description or the example banner no longer
  *   describes what is on screen;
  * - the splitter between the form and the results, the focus across
@@ -226,10 +229,8 @@
 
   // Analyse now, as a live edit would, without waiting for the typing pause.
   function runNow() {
-    const form = playgroundForm();
-    if (!form || typeof htmx === "undefined") return;
     Object.values(editors).forEach(function (cm) { cm.save(); });
-    htmx.ajax("POST", form.getAttribute("hx-post"), { source: form, target: "#results", swap: "innerHTML" });
+    sendLiveUpdate();
   }
 
   function share() {
@@ -344,15 +345,98 @@
     if (event.target.id === "id_inventory_file") readInventoryFile(event.target);
   });
 
-  // Live analysis: every edit of the form (but of controls marked data-no-live,
-  // which act on their own) becomes a "live-edit" event, the form's htmx
-  // trigger. A plain listener instead of an hx-trigger filter expression, which
-  // htmx would have to eval and our Content-Security-Policy forbids.
+  // ------------------------------------------------------------------ requests: URL, target, order
+
+  // A request of the form's own takes the formaction of the submit button that last had the focus
+  // (htmx's submitter): with How many fit?'s Run focused, a live update went to /capacity and its answer
+  // replaced the whole results. So no request goes out from the form: each from an element that names
+  // its URL and target (#live-update, the sample picker, the panels' buttons), sent here explicitly
+  // rather than through an htmx trigger, which a just-swapped element has not been set up for yet.
+  function sendFrom(source) {
+    if (!source || typeof htmx === "undefined") return;
+    htmx.ajax("POST", source.getAttribute("hx-post"), {
+      source: source, target: source.getAttribute("hx-target"), swap: source.getAttribute("hx-swap"),
+      select: source.getAttribute("hx-select") || undefined,
+    }).catch(function () { /* replaced by a newer request (hx-sync) */ });
+  }
+
+  // Live analysis: every edit of the form (but of controls marked data-no-live, which act on their own)
+  // becomes a "live-edit" event; the live update leaves once the edits pause. A pick, Run or Ctrl-Enter
+  // sends the form at once, and with it the pending edit.
+  const LIVE_PAUSE_MS = 400;
+  let liveTimer = null;
   let quiet = false; // restoring the tab's work: it sends one request of its own
+  function cancelLiveUpdate() {
+    clearTimeout(liveTimer);
+    liveTimer = null;
+  }
+  function sendLiveUpdate() {
+    cancelLiveUpdate();
+    sendFrom(document.getElementById("live-update"));
+  }
   document.addEventListener("input", function (event) {
     const target = event.target;
     if (quiet || !target.form || target.form.id !== "playground-form" || target.hasAttribute("data-no-live")) return;
     target.dispatchEvent(new CustomEvent("live-edit", { bubbles: true }));
+  });
+  document.addEventListener("live-edit", function () {
+    cancelLiveUpdate();
+    liveTimer = setTimeout(sendLiveUpdate, LIVE_PAUSE_MS);
+  });
+
+  // Answers in order. Every request remembers how many edits of the form there had been when it left.
+  // An answer whose target was replaced meanwhile (a live update redraws the panels) goes to the
+  // element that replaced it if nothing was edited since it was asked, and is dropped otherwise; a
+  // live update keeps a panel's answer to the same edit (How many fit? run in the typing pause).
+  // Requests to one target are ordered by hx-sync (the form's, the panels' buttons' own).
+  let edits = 0;
+  function countEdit(event) {
+    if (event.target.form && event.target.form.id === "playground-form") edits += 1;
+  }
+  document.addEventListener("input", countEdit, true);
+  document.addEventListener("change", countEdit, true);
+
+  function placeAnswer(event) {
+    const detail = event.detail;
+    if (!detail.target || detail.target.isConnected) return;
+    const current = detail.target.id ? document.getElementById(detail.target.id) : null;
+    if (current && detail.xhr.askedAfterEdits === edits) detail.target = current;
+    else event.preventDefault();
+  }
+
+  const placing = new WeakSet(); // the elements placeAnswer listens on
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    event.detail.xhr.askedAfterEdits = edits;
+    // On the element itself: its events no longer reach the document once a swap has removed it.
+    const source = event.detail.elt;
+    if (source && !placing.has(source)) {
+      placing.add(source);
+      source.addEventListener("htmx:beforeOnLoad", placeAnswer);
+    }
+  });
+
+  let panelAnswers = [];
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    const target = event.detail.target;
+    panelAnswers = [];
+    if (!target || target.id !== "results" || !event.detail.shouldSwap) return;
+    const asked = String(event.detail.xhr.askedAfterEdits);
+    target.querySelectorAll("[data-answers-edits]").forEach(function (panel) {
+      if (panel.id && panel.dataset.answersEdits === asked) panelAnswers.push(panel);
+    });
+  });
+  document.addEventListener("htmx:afterSwap", function (event) {
+    const target = event.detail.target;
+    if (target && target.id !== "results" && target.id !== "playground" && event.detail.xhr) {
+      target.dataset.answersEdits = String(event.detail.xhr.askedAfterEdits);
+    }
+    panelAnswers.forEach(function (old) {
+      const fresh = document.getElementById(old.id);
+      if (!fresh || fresh === old || fresh.textContent.trim()) return;
+      fresh.replaceChildren.apply(fresh, Array.from(old.childNodes));
+      fresh.dataset.answersEdits = old.dataset.answersEdits;
+    });
+    panelAnswers = [];
   });
 
   // The node fields (a datalist of the inventory's node names) analyse once a name is complete:
@@ -430,6 +514,16 @@
   let pagePath = location.pathname; // the page whose work this is
 
   function storeKey() { return STORE_PREFIX + pagePath; }
+  // Set when this page's work could not be kept: the next load says so instead of restoring.
+  function lostKey() { return STORE_PREFIX + "not-kept:" + pagePath; }
+
+  const NOT_KEPT = "Your edits are too large for this browser tab to keep: reloading or leaving the page loses them.";
+  const WAS_NOT_KEPT = "Your last edits in this tab were too large to keep, so they are gone: this is the page as it was served.";
+
+  function keepStatus(message) {
+    const status = document.getElementById("keep-status");
+    if (status && status.textContent !== message) status.textContent = message;
+  }
 
   function readForm() {
     const form = playgroundForm();
@@ -460,14 +554,25 @@
     try {
       if (sameState(state, original)) sessionStorage.removeItem(storeKey());
       else sessionStorage.setItem(storeKey(), JSON.stringify(state));
+      sessionStorage.removeItem(lostKey());
+      keepStatus("");
     } catch (e) {
-      // Storage full or off: forget the other pages' work, then give up quietly.
+      // Storage full (a paste of megabytes) or off: forget the other pages' work and try again; failing
+      // that, drop the older state of this page (a reload must not bring it back as if it were the
+      // edits) and say at once that the edits are not kept.
       try {
         Object.keys(sessionStorage).forEach(function (k) {
           if (k.indexOf(STORE_PREFIX) === 0 && k !== storeKey()) sessionStorage.removeItem(k);
         });
         sessionStorage.setItem(storeKey(), JSON.stringify(state));
-      } catch (e2) { /* nothing to do */ }
+        keepStatus("");
+      } catch (e2) {
+        try {
+          sessionStorage.removeItem(storeKey());
+          sessionStorage.setItem(lostKey(), "1");
+        } catch (e3) { /* storage off */ }
+        keepStatus(NOT_KEPT);
+      }
     }
     markStale();
   }
@@ -507,7 +612,15 @@
     original = readForm();
     if (!original) return;
     let stored = null;
-    try { stored = JSON.parse(sessionStorage.getItem(storeKey()) || "null"); } catch (e) { stored = null; }
+    let lost = false;
+    try {
+      stored = JSON.parse(sessionStorage.getItem(storeKey()) || "null");
+      lost = !!sessionStorage.getItem(lostKey());
+    } catch (e) { stored = null; }
+    if (lost) {
+      keepStatus(WAS_NOT_KEPT);
+      return;
+    }
     if (!stored || sameState(stored, original)) return;
     quiet = true;
     try { applyState(stored); } finally { quiet = false; }
@@ -517,10 +630,10 @@
                                         (stored.inventory_slug || "") !== (original.inventory_slug || ""))) {
       // A stored cluster or another sample: the server renders its summary or the sample's description
       // with the form, so reload the form, not only the results.
-      const form = playgroundForm();
       Object.values(editors).forEach(function (cm) { cm.save(); });
-      htmx.ajax("POST", form.getAttribute("hx-post"),
-                { source: form, target: "#playground", select: "#playground", swap: "outerHTML" })
+      htmx.ajax("POST", document.getElementById("live-update").getAttribute("hx-post"),
+                { source: document.getElementById("live-update"), target: "#playground", select: "#playground",
+                  swap: "outerHTML" })
         .catch(function () { /* replaced by a later request */ });
       return;
     }
@@ -533,7 +646,10 @@
     const state = readForm();
     if (state && original && !sameState(state, original) &&
         !window.confirm("Discard your edits in this tab and go back to the page as it was served?")) return;
-    try { sessionStorage.removeItem(storeKey()); } catch (e) { /* storage off */ }
+    try {
+      sessionStorage.removeItem(storeKey());
+      sessionStorage.removeItem(lostKey());
+    } catch (e) { /* storage off */ }
     original = null; // nothing more to save on the way out
     const path = /^\/(import|export|share)$/.test(location.pathname) ? "/" : location.pathname + location.search;
     location.replace(href || path);
@@ -593,7 +709,7 @@
 
   // ------------------------------------------------------------------ the sample inventory picker
 
-  // A pick loads the sample (the picker's hx-trigger is "inventory-pick"). A mouse pick loads at
+  // A pick loads the sample (sent from the picker's own hx- attributes). A mouse pick loads at
   // once; arrowing through the closed list loads only once the keys settle, on Enter, or when the
   // focus leaves, so that passing a sample does not load it.
   const PICK_SETTLE_MS = 1000;
@@ -605,7 +721,8 @@
     pickTimer = null;
     if (picker.value === picker.dataset.committed) return;
     picker.dataset.committed = picker.value;
-    if (typeof htmx !== "undefined") htmx.trigger(picker, "inventory-pick");
+    cancelLiveUpdate(); // the load sends the pending edit with the form
+    sendFrom(picker);
   }
 
   document.addEventListener("keydown", function (event) {
