@@ -40,7 +40,7 @@ from allocator.kube.convert import RESOURCE_GROUP
 from allocator.reading.diagnostics import DiagnosticError
 from allocator.reading.formatting import format_yaml
 from allocator.releases.gates import CURRENT_RELEASE, RELEASES, FeatureGateError, make_gates
-from playground import capacity, clusters, console, conversion, results, sharetext
+from playground import capacity, clusters, console, conversion, results, sharetext, start_here
 from playground.forms import PlaygroundForm, UploadError, posted_gates, read_upload
 from playground.limits import engine_limits, text_limit
 from playground.models import Example, SampleInventory, Share
@@ -153,7 +153,8 @@ def example(request: HttpRequest, slug: str) -> HttpResponse:
     state = ex.state()
     form = PlaygroundForm.for_state(state)
     form.initial["alternatives"] = ex.alternatives or None
-    return _render_editor(request, state, form, ex.alternatives, example=ex)
+    step, next_step = start_here.step_of(ex.slug)
+    return _render_editor(request, state, form, ex.alternatives, example=ex, step=step, next_step=next_step)
 
 
 @require_safe
@@ -162,7 +163,8 @@ def gallery(request: HttpRequest) -> HttpResponse:
     examples = Example.objects.with_inventory()
     if tag:
         examples = examples.tagged(tag)
-    ctx = {"examples": examples, "tags": Example.objects.all_tags(), "tag": tag}
+    ctx = {"examples": examples, "tags": Example.objects.all_tags(), "tag": tag,
+           "start_here": start_here.steps() if not tag else []}
     return render(request, "playground/gallery.html", ctx)
 
 
