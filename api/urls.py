@@ -10,9 +10,10 @@ app_name = "api"
 
 # Swagger UI, with its start-up script served as a file (?script) instead of
 # inline, under the site's CSP plus what Swagger UI needs: the page's inline
-# <style> block and the style attributes it writes (data: images are allowed everywhere).
+# <style> block and the style attributes it writes (data: images are allowed everywhere). Its page
+# starts with a line back to the site (api/templates/api/swagger_ui.html).
 docs = csp_update({"style-src": [UNSAFE_INLINE]})(
-    SpectacularSwaggerSplitView.as_view(url_name="api:schema")
+    SpectacularSwaggerSplitView.as_view(url_name="api:schema", template_name="api/swagger_ui.html")
 )
 
 urlpatterns = [

@@ -191,12 +191,15 @@ def test_layouts_from_phone_to_desktop(browser: Browser, samples):
             expect(summary(page)).to_contain_text("Allocated")
             page.locator("#gate-picker summary").click()
             no_sideways_scrolling(page)
-            claims, results = box(page, "#editor .CodeMirror"), box(page, "#results")
+            claims = box(page, "#editor .CodeMirror")
             if beside:
+                results = box(page, "#results")
                 assert results["x"] >= claims["x"] + claims["width"], (width, claims, results)
                 assert results["y"] < 400, results  # in view beside the editor, not below it
-            else:
-                assert results["y"] >= claims["y"] + claims["height"], (width, claims, results)
+            else:  # one column: the answer above the editor, the picture below it
+                verdict, picture = box(page, "#result-summary"), box(page, "#picture")
+                assert verdict["y"] + verdict["height"] <= claims["y"], (width, claims, verdict)
+                assert picture["y"] >= claims["y"] + claims["height"], (width, claims, picture)
             if width == 390:  # long field paths, device names and node tables wrap too
                 for slug in ("selector-missing-attribute", "opaque-config", "pcie-root-too-many-gpus", "admin-access"):
                     page.goto(f"/examples/{slug}")

@@ -28,3 +28,11 @@ def test_it_renders_swagger_ui_with_schema(page: Page):
     expect(page.locator(".swagger-ui .info .title")).to_contain_text("DRA Playground API")
     expect(page.locator(".swagger-ui .info")).to_contain_text("Dynamic Resource Allocation")
     expect(page.locator(".swagger-ui .errors-wrapper")).to_have_count(0)
+
+
+def test_the_api_docs_link_back_to_the_editor(page: Page):
+    page.goto("/api/docs/")
+    expect(page.locator(".swagger-ui .info .title")).to_contain_text("DRA Playground API")
+    page.get_by_role("link", name="← DRA Playground").click()
+    expect(page).to_have_url(re.compile(r"/$"))
+    expect(page.get_by_role("heading", level=1)).to_have_text("DRA Playground")

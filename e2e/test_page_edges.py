@@ -303,6 +303,7 @@ def test_the_phone_layout_has_no_sideways_scroll_in_either_theme(page: Page, sam
         page.goto("/")
         expect(summary(page)).to_contain_text("Allocated")
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
-        order = [page.locator(s).bounding_box()["y"] for s in ("#id_inventory_slug", "#id_node", "#editor .CodeMirror",
-                                                               "#results")]
+        # The answer first (where the eye goes on arrival), then the form, then the picture below the editor.
+        order = [page.locator(s).bounding_box()["y"] for s in ("#result-summary", "#allocation", "#id_inventory_slug",
+                                                               "#id_node", "#editor .CodeMirror", "#picture")]
         assert order == sorted(order), order

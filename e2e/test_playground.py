@@ -273,7 +273,9 @@ def test_it_says_when_a_request_is_too_large(browser: Browser, server_with):
         expect(summary(page)).to_contain_text("Allocated")
         replace_text(page, ONE_GPU + "# " + "x" * 70_000 + "\n")
         expect(page.locator("#request-status")).to_contain_text("Too large")
-        expect(page.locator("#request-status")).to_contain_text("the limit is 60000 bytes")
+        expect(page.locator("#request-status")).to_contain_text("over the site's limit of 58.6")
+        expect(page.locator("#request-status")).to_contain_text("Use my cluster")
+        expect(page.locator("#request-status")).not_to_contain_text("DATA_UPLOAD_MAX_MEMORY_SIZE")
     finally:
         context.close()
     problems.check()

@@ -1,5 +1,6 @@
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.template.defaultfilters import filesizeformat
 from django.template.loader import render_to_string
 
 # Where cluster snapshots are stored: the API and the page's "Use my cluster".
@@ -36,9 +37,9 @@ class BodySizeLimitMiddleware:
         except ValueError:
             return _error(400, "Bad request", "Invalid Content-Length header.")
         if limit is not None and length > limit:
-            detail = f"Request body too large: {length} bytes, the limit is {limit} bytes (the site's {setting} setting)."
             if _wants_page(request):
-                return _page(request, detail, limit)
+                return _page(request, length, limit, stored=request.path in STORE_PATHS)
+            detail = f"Request body too large: {length} bytes, the limit is {limit} bytes (the site's {setting} setting)."
             return _error(413, "Request entity too large", detail)
         return self.get_response(request)
 
@@ -50,10 +51,20 @@ def _wants_page(request: HttpRequest) -> bool:
     return "text/html" in request.META.get("HTTP_ACCEPT", "") or request.headers.get("HX-Request") == "true"
 
 
-def _page(request: HttpRequest, detail: str, limit: int) -> HttpResponse:
+# A person at the page is told the way that works, not the name of a setting (the API's answer names it).
+EDITOR_ADVICE = ("To analyze a large cluster, store it once: open “Use my cluster” above the editor and paste or "
+                 "upload it there (or POST it to /api/v1/inventories), then write your claims against it.")
+CLUSTER_ADVICE = ("Store only what DRA reads: kubectl get nodes,resourceslices,deviceclasses -o yaml "
+                "(or POST it to /api/v1/inventories).")
+
+
+def _page(request: HttpRequest, length: int, limit: int, stored: bool) -> HttpResponse:
     htmx = request.headers.get("HX-Request") == "true"
     template = "playground/partials/too_large.html" if htmx else "playground/too_large.html"
-    return HttpResponse(render_to_string(template, {"detail": detail, "limit": limit}), status=413)
+    what = "a stored cluster" if stored else "the editor's text"
+    detail = f"this is {filesizeformat(length)}, over the site's limit of {filesizeformat(limit)} for {what}."
+    ctx = {"detail": detail, "advice": CLUSTER_ADVICE if stored else EDITOR_ADVICE, "limit": limit}
+    return HttpResponse(render_to_string(template, ctx), status=413)
 
 
 def _error(status: int, type: str, detail: str) -> JsonResponse:

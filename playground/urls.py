@@ -8,6 +8,7 @@ urlpatterns = [
     path("share", views.create_share, name="create_share"),
     path("s/<share_id:share_id>", views.share, name="share"),
     path("s/<share_id:share_id>/embed", views.share_embed, name="share_embed"),
+    path("s/<share_id:share_id>.yaml", views.share_text, name="share_text"),
     path("export", views.export, name="export"),
     path("capacity", views.capacity_run, name="capacity"),
     path("console", views.console_run, name="console"),

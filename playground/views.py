@@ -40,7 +40,7 @@ from allocator.kube.convert import RESOURCE_GROUP
 from allocator.reading.diagnostics import DiagnosticError
 from allocator.reading.formatting import format_yaml
 from allocator.releases.gates import CURRENT_RELEASE, RELEASES, FeatureGateError, make_gates
-from playground import capacity, clusters, console, conversion, results
+from playground import capacity, clusters, console, conversion, results, sharetext, start_here
 from playground.forms import PlaygroundForm, UploadError, posted_gates, read_upload
 from playground.limits import engine_limits, text_limit
 from playground.models import Example, SampleInventory, Share
@@ -153,7 +153,8 @@ def example(request: HttpRequest, slug: str) -> HttpResponse:
     state = ex.state()
     form = PlaygroundForm.for_state(state)
     form.initial["alternatives"] = ex.alternatives or None
-    return _render_editor(request, state, form, ex.alternatives, example=ex)
+    step, next_step = start_here.step_of(ex.slug)
+    return _render_editor(request, state, form, ex.alternatives, example=ex, step=step, next_step=next_step)
 
 
 @require_safe
@@ -162,7 +163,8 @@ def gallery(request: HttpRequest) -> HttpResponse:
     examples = Example.objects.with_inventory()
     if tag:
         examples = examples.tagged(tag)
-    ctx = {"examples": examples, "tags": Example.objects.all_tags(), "tag": tag}
+    ctx = {"examples": examples, "tags": Example.objects.all_tags(), "tag": tag,
+           "start_here": start_here.steps() if not tag else []}
     return render(request, "playground/gallery.html", ctx)
 
 
@@ -172,6 +174,19 @@ def share(request: HttpRequest, share_id: str) -> HttpResponse:
     snapshot = get_object_or_404(Share, pk=share_id)
     state = snapshot.state()
     return _render_editor(request, state, PlaygroundForm.for_state(state), share=snapshot)
+
+
+@require_safe
+def share_text(request: HttpRequest, share_id: str) -> HttpResponse:
+    """A share's documents and inventory as plain YAML (curl-able), under a header naming its settings."""
+    snapshot = get_object_or_404(Share, pk=share_id)
+    state = snapshot.state()
+    try:
+        inventory = clusters.state_inventory(state)
+    except clusters.UnknownInventory as exc:  # its stored cluster was deleted
+        raise Http404(str(exc)) from None
+    text = sharetext.share_text(state, inventory, request.build_absolute_uri(snapshot.get_absolute_url()))
+    return HttpResponse(text, content_type="text/plain; charset=utf-8")
 
 
 # Other sites may frame this view (and only this one): read-only results, no

@@ -116,7 +116,7 @@
       });
       cm.state.diagnosticLines = [];
     });
-    document.querySelectorAll("#results a.diagnostic[data-line]").forEach(function (link) {
+    document.querySelectorAll("#results a.diagnostic[data-line]:not([data-repeat])").forEach(function (link) {
       const cm = editors[link.dataset.source];
       if (!cm) return;
       const line = parseInt(link.dataset.line, 10) - 1;

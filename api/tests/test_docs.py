@@ -17,3 +17,8 @@ class DocsTestCase(TestCase):
         script = self.client.get("/api/docs/?script=")
         self.assertEqual(script["Content-Type"], "application/javascript")
         self.assertContains(script, "/api/schema/")
+
+    def test_it_links_back_to_the_site(self):
+        r = self.client.get("/api/docs/")
+        self.assertContains(r, '<a href="/" style="color: #fff; font-weight: 600;">← DRA Playground</a>', html=True)
+        self.assertContains(r, 'href="/examples/"')

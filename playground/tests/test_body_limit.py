@@ -29,13 +29,26 @@ class BodySizeLimitPageTestCase(TestCase):
         self.assertEqual(r.status_code, 413)
         self.assertTemplateUsed(r, "playground/too_large.html")
         self.assertContains(r, "<h1>Too large</h1>", status_code=413, html=True)
-        self.assertContains(r, "the limit is 100 bytes", status_code=413)
+        self.assertContains(r, "over the site&#x27;s limit of 100\xa0bytes for the editor&#x27;s text", status_code=413)
+        # The way that works, never the name of a setting.
+        self.assertContains(r, "open “Use my cluster” above the editor", status_code=413)
+        self.assertContains(r, "/api/v1/inventories", status_code=413)
+        self.assertNotContains(r, "DATA_UPLOAD_MAX_MEMORY_SIZE", status_code=413)
 
     def test_it_answers_htmx_with_a_fragment(self):
         r = self.client.post("/", data={"documents": "x" * 200}, HTTP_HX_REQUEST="true")
         self.assertEqual(r.status_code, 413)
         self.assertContains(r, 'id="too-large"', status_code=413)
+        self.assertContains(r, "Use my cluster", status_code=413)
+        self.assertNotContains(r, "DATA_UPLOAD_MAX_MEMORY_SIZE", status_code=413)
         self.assertNotContains(r, "<html", status_code=413)
+
+    def test_a_cluster_over_the_store_limit_is_told_what_to_store(self):
+        with self.settings(STORED_INVENTORY_MAX_BYTES=10):
+            r = self.client.post("/cluster", data={"cluster_text": "x" * 100_000}, HTTP_HX_REQUEST="true")
+        self.assertContains(r, "for a stored cluster", status_code=413)
+        self.assertContains(r, "kubectl get nodes,resourceslices,deviceclasses -o yaml", status_code=413)
+        self.assertNotContains(r, "STORED_INVENTORY_MAX_BYTES", status_code=413)
 
     def test_it_keeps_json_for_the_api(self):
         r = self.client.post("/api/v1/analyze", data=b"x" * 200, content_type="application/json",

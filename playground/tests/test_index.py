@@ -147,5 +147,5 @@ class IndexTestCase(BaseTestCase):
     @override_settings(DATA_UPLOAD_MAX_MEMORY_SIZE=1000)
     def test_it_refuses_large_body_with_a_clear_message(self):
         r = self.client.post("/", self.form_data(documents="x" * 2000), HTTP_ACCEPT="text/html")
-        self.assertContains(r, "Request body too large", status_code=413)
+        self.assertContains(r, "over the site&#x27;s limit", status_code=413)
         self.assertTemplateUsed(r, "playground/too_large.html")
