@@ -49,7 +49,7 @@ def differences(left: Report, right: Report) -> list[dict]:
     """The outcomes that differ between two reports, most telling first."""
     out: list[dict] = []
 
-    def same(path: str, a, b) -> None:
+    def same(path: str, a: object, b: object) -> None:
         if a != b:
             out.append({"path": path, "left": a, "right": b})
 
