@@ -73,7 +73,8 @@ def too_many(request: HttpRequest, limit: int, retry_after: int) -> HttpResponse
 
 
 def rate_limit(setting: str, methods: tuple[str, ...] = ("POST",),
-               cost: Callable[..., int] | None = None) -> Callable:
+               cost: Callable[..., int] | None = None
+               ) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
     """Limit a view to ``settings.<setting>`` requests a minute per client (0: no limit).
 
     ``cost(request, *args, **kwargs)``, when given, says how many requests
