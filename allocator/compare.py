@@ -40,16 +40,16 @@ def _errors(report: Report) -> list[str]:
     return [d.message() for d in report.errors]
 
 
-def _keyed(prefix: str, left: dict[str, Any], right: dict[str, Any]) -> list[dict]:
+def _keyed(prefix: str, left: dict[str, Any], right: dict[str, Any]) -> list[dict[str, Any]]:
     return [{"path": f"{prefix}{key}", "left": left.get(key), "right": right.get(key)}
             for key in sorted(left.keys() | right.keys()) if left.get(key) != right.get(key)]
 
 
-def differences(left: Report, right: Report) -> list[dict]:
+def differences(left: Report, right: Report) -> list[dict[str, Any]]:
     """The outcomes that differ between two reports, most telling first."""
-    out: list[dict] = []
+    out: list[dict[str, Any]] = []
 
-    def same(path: str, a, b) -> None:
+    def same(path: str, a: object, b: object) -> None:
         if a != b:
             out.append({"path": path, "left": a, "right": b})
 
@@ -67,7 +67,7 @@ def differences(left: Report, right: Report) -> list[dict]:
     return out
 
 
-def compare(left: dict, right: dict) -> dict:
+def compare(left: dict[str, Any], right: dict[str, Any]) -> dict[str, Any]:
     """Analyze the two sides (``engine.analyze`` keyword arguments each) and say what differs."""
     from allocator.engine import analyze
 

@@ -398,6 +398,7 @@ def _schedule(report: Report, combined: ReadResult, node: str | None, gates: Fea
     attempts: list[dict] = []
     for attempt in found.retried:
         _show(report, attempt, node, explained=False)
+        assert attempt.freed is not None, "a retried attempt is one after which PostFilter freed a claim"
         attempts.append({
             "attempt": len(attempts) + 1, "status": report.allocation.status,
             "reasons": report.allocation.reasons, "nodes": [n.to_dict() for n in report.nodes],
@@ -434,6 +435,7 @@ def _show(report: Report, attempt: Attempt, node: str | None, explained: bool) -
         return
     outcomes, reasons, refused = attempt.outcomes, attempt.reasons, attempt.refused
     scoring = attempt.scoring
+    assert scoring is not None, "an attempt not given up has scored its nodes"
     # "proof": what decided "does not fit" without searching (allocation.proofs), on nodes where one did.
     report.nodes = [NodeRow(name=o.node_name, fits=attempt.fits(o), reason=reasons[id(o)] or None, error=bool(o.error),
                             pinned_by=[c.metadata.name for c in refused[id(o)]] if refused.get(id(o)) else None,
@@ -454,8 +456,9 @@ def _show(report: Report, attempt: Attempt, node: str | None, explained: bool) -
             alloc.counters = explanation.counters
         return
     show_explanation()
-    pending, results, chosen = attempt.granted, attempt.results, attempt.chosen
-    report.granted = Granted(attempt.allocator, chosen.node, pending)
+    pending, results, chosen, allocator = attempt.granted, attempt.results, attempt.chosen, attempt.allocator
+    assert results is not None and allocator is not None, "a chosen node has its claims' allocations"
+    report.granted = Granted(allocator, chosen.node, pending)
     versions = attempt.claim_versions()
     alloc.status, alloc.node = "allocated", chosen.node_name
     alloc.claims = [ClaimGrant.of(c, _allocated_results(r), claim_to_json(c, r, versions.get(id(c), V1)))
@@ -472,6 +475,7 @@ def _show(report: Report, attempt: Attempt, node: str | None, explained: bool) -
                 devices=[DeviceResult(request=d.request, driver=d.driver, pool=d.pool, device=d.device)
                          for d in view.devices]))
     if attempt.choices:
+        assert attempt.choice is not None, "with extended resources the chosen node has its choice"
         _extended_report(report, attempt.choice, by_claim, attempt.choices)
 
 
@@ -490,7 +494,7 @@ def _alternatives(report: Report, limit: int, timeout: float | None) -> None:
     """``allocation.alternatives``: the grants the search reaches on the chosen node, the scheduler's first."""
     alloc = report.allocation
     alloc.alternatives = []
-    summary = {"limit": limit, "found": 0, "exhausted": False, "stopped": None, "steps": 0}
+    summary: dict[str, int | bool | str | None] = {"limit": limit, "found": 0, "exhausted": False, "stopped": None, "steps": 0}
     alloc.alternatives_search = summary
     if report.granted is None:
         summary["stopped"] = "nothing was allocated, so there are no grants to list"

@@ -10,6 +10,8 @@ each kind, those in use first.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.conf import settings
 
 from allocator.releases.gates import FeatureGateError
@@ -34,6 +36,7 @@ def run(state: State) -> dict:
         return {"capacity_errors": [f"{exc}."]}
     if errors:
         return {"capacity_errors": [str(d) for d in errors[:20]]}  # located: line, column, object, field
+    assert report is not None, "plan gives a report whenever it gives no errors"
     return {"capacity": view(report.to_dict(), copies(state))}
 
 
@@ -91,7 +94,7 @@ def _drawn(rows: list[dict]) -> list[dict]:
     return ([r for r in rows if r["used"]] + [r for r in rows if not r["used"]])[:CHART_ROWS]
 
 
-def _bars(rows: list[dict], top: int, figures) -> tuple[list[dict], int]:
+def _bars(rows: list[dict], top: int, figures: Callable[[dict], str]) -> tuple[list[dict], int]:
     bars = []
     for i, row in enumerate(_drawn(rows)):
         total = row["total"] or 0

@@ -66,8 +66,9 @@ def _inventory(state: State) -> tuple[list[model.ResourceSlice], str]:
 
 
 def _node(s: model.ResourceSlice, device: model.Device) -> str:
-    if s.spec.node_name or device.node_name:
-        return s.spec.node_name or device.node_name
+    named = s.spec.node_name or device.node_name
+    if named:
+        return named
     return ALL_NODES if (s.spec.all_nodes or device.all_nodes) else SELECTED_NODES
 
 

@@ -1,3 +1,5 @@
+from collections.abc import Callable
+
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.defaultfilters import filesizeformat
@@ -9,7 +11,8 @@ STORE_PATHS = frozenset({"/api/v1/inventories", "/cluster"})
 
 def store_body_limit() -> int:
     """The largest body a store request may have."""
-    return 2 * settings.STORED_INVENTORY_MAX_BYTES + 64 * 1024
+    stored: int = settings.STORED_INVENTORY_MAX_BYTES
+    return 2 * stored + 64 * 1024
 
 
 class BodySizeLimitMiddleware:
@@ -25,7 +28,7 @@ class BodySizeLimitMiddleware:
     snapshot's own size is checked against that setting when it is read.
     """
 
-    def __init__(self, get_response):
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:

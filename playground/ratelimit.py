@@ -23,6 +23,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from functools import wraps
+from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
@@ -33,9 +34,9 @@ WINDOW = 60  # seconds
 
 
 def client_address(request: HttpRequest) -> str:
-    remote = request.META.get("REMOTE_ADDR", "")
-    proxies = settings.NUM_PROXIES
-    forwarded = request.META.get("HTTP_X_FORWARDED_FOR")
+    remote: str = request.META.get("REMOTE_ADDR", "")
+    proxies: int = settings.NUM_PROXIES
+    forwarded: str | None = request.META.get("HTTP_X_FORWARDED_FOR")
     if proxies and forwarded:
         addresses = [a.strip() for a in forwarded.split(",") if a.strip()]
         if addresses:
@@ -72,7 +73,8 @@ def too_many(request: HttpRequest, limit: int, retry_after: int) -> HttpResponse
 
 
 def rate_limit(setting: str, methods: tuple[str, ...] = ("POST",),
-               cost: Callable[..., int] | None = None) -> Callable:
+               cost: Callable[..., int] | None = None
+               ) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
     """Limit a view to ``settings.<setting>`` requests a minute per client (0: no limit).
 
     ``cost(request, *args, **kwargs)``, when given, says how many requests
@@ -81,7 +83,7 @@ def rate_limit(setting: str, methods: tuple[str, ...] = ("POST",),
 
     def decorator(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
         @wraps(view)
-        def wrapped(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
             limit = getattr(settings, setting)
             if limit and request.method in methods:
                 weight = cost(request, *args, **kwargs) if cost else 1

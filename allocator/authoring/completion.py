@@ -27,6 +27,7 @@ import re
 import types
 import typing
 
+from allocator.cel.types import CelType
 from allocator.kube import model
 from allocator.kube.convert import _ROOTS, _SCHEMAS, RESOURCE_GROUP
 from allocator.kube.decode import _CONTAINER_FIELDS, _POD_SPEC_FIELDS, _fields_of
@@ -45,7 +46,7 @@ _RESOURCE_KINDS = ("DeviceClass", "ResourceSlice", "ResourceClaim", "ResourceCla
 _TOP = {"apiVersion": None, "kind": None, "metadata": "ObjectMeta"}
 
 
-def _child(tp) -> str | None:
+def _child(tp: typing.Any) -> str | None:
     """The schema notation of a model field's type (see the module docstring)."""
     origin = typing.get_origin(tp)
     if origin in (types.UnionType, typing.Union):
@@ -57,14 +58,14 @@ def _child(tp) -> str | None:
     if origin is dict:
         inner = _child(typing.get_args(tp)[1])
         return f"{{{inner}}}" if inner else None
-    if dataclasses.is_dataclass(tp):
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):  # a field's type: a class, never an instance
         return tp.__name__
     return None
 
 
-def _dataclasses_in(tp) -> list[type]:
+def _dataclasses_in(tp: typing.Any) -> list[type]:
     """The model classes a field's type refers to (through Optional, list and dict)."""
-    if dataclasses.is_dataclass(tp):
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
         return [tp]
     return [cls for arg in typing.get_args(tp) for cls in _dataclasses_in(arg)]
 
@@ -169,7 +170,7 @@ def inventory_names(text: str, limits: Limits = DEFAULT) -> dict:
     except DiagnosticError:
         read = None
     for doc in read.documents if read else ():
-        obj = doc.obj
+        obj: typing.Any = doc.obj  # the model class its kind names
         if doc.kind == "DeviceClass":
             classes.setdefault(obj.metadata.name, obj)
         elif doc.kind == "Node":
@@ -428,7 +429,7 @@ CEL_DOCS = {
 }
 
 
-def _type_text(t) -> str:
+def _type_text(t: CelType) -> str:
     if t.kind in ("obj", "param"):
         return t.name
     if t.kind == "opt":
@@ -520,7 +521,7 @@ def cel_variables(release: str = CURRENT_RELEASE, enabled: frozenset[str] | None
         gate = CEL_VARIABLE_GATES.get(name)
         status = _gate_status(gate, release, enabled) if gate else "on"
         if status != "absent":
-            out[name] = f"{gate_note(gate, release)} {doc}" if status == "off" else doc
+            out[name] = f"{gate_note(gate, release)} {doc}" if gate and status == "off" else doc
     return out
 
 

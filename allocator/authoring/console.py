@@ -15,12 +15,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from types import MappingProxyType
+from typing import Any
 
 from allocator.allocation.allocator import scheduler_cel_gates
 from allocator.cel import (
     MAX_COST,
     CELCompileError,
     CELRuntimeError,
+    CompiledSelector,
     build_device,
     compile_expression,
     internal_error_message,
@@ -123,7 +125,7 @@ def _diagnostic(phase: str, message: str, hint: str | None = None) -> dict:
 class _Parts:
     """Each sub-expression's value, on one budget shared by all of them."""
 
-    def __init__(self, compiled, device: dict):
+    def __init__(self, compiled: CompiledSelector, device: dict[str, Any]) -> None:
         self.source = compiled.expression
         self.closures = compiled.closures
         self.act = {"device": device, "@budget": Budget(COST_LIMIT)}
@@ -150,7 +152,7 @@ class _Parts:
             part["children"].append(self.tree(child))
         return part
 
-    def _value(self, n: Node):
+    def _value(self, n: Node) -> object:
         closure = self.closures.get(n.id)
         if closure is None:
             return _NOT_ALONE

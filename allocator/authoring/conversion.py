@@ -80,10 +80,12 @@ def convert_text(text: str, to: str, gates: FeatureGates, limits: Limits = DEFAU
     return result
 
 
-def _converted(data, version: str, dropped: list[Dropped]) -> dict:
-    api_version = data.get("apiVersion") if isinstance(data, dict) else None
-    group = api_version.rpartition("/")[0] if isinstance(api_version, str) else ""
-    if group != RESOURCE_GROUP:
+def _converted(data: object, version: str, dropped: list[Dropped]) -> object:
+    """``data`` in ``version`` when it is an object of the resource group; anything else as it is."""
+    if not isinstance(data, dict):
+        return data
+    api_version = data.get("apiVersion")
+    if not isinstance(api_version, str) or api_version.rpartition("/")[0] != RESOURCE_GROUP:
         return data
     kind = data.get("kind", "")
     source = convert(kind, version_of(api_version), data)

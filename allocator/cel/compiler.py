@@ -330,7 +330,7 @@ def heterogeneous_literals(root: Node) -> list[tuple[int, str]]:
 class Budget:
     __slots__ = ("left",)
 
-    def __init__(self, limit):
+    def __init__(self, limit: int) -> None:
         self.left = limit
 
 

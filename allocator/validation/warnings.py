@@ -20,6 +20,7 @@ from __future__ import annotations
 import difflib
 import functools
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from allocator.cel import CELCompileError
@@ -35,6 +36,7 @@ from allocator.cel.hints import (
     version_string_hint,
 )
 from allocator.cel.selectors import shared_evaluator
+from allocator.kube.objects import Document
 from allocator.reading.diagnostics import Diagnostic
 from allocator.releases.gates import FeatureGates, make_gates
 from allocator.validation.cel import ExpressionLocator
@@ -150,7 +152,7 @@ def _listed(items: list[str]) -> str:
     return shown + (f" and {len(items) - MAX_LISTED} more" if len(items) > MAX_LISTED else "")
 
 
-def selector_expressions(doc):
+def selector_expressions(doc: Document) -> Iterator[tuple[str, str]]:
     """(path, expression) of every CEL selector of a claim, a template or a DeviceClass."""
     if doc.kind == "DeviceClass":
         for i, selector in enumerate(doc.obj.spec.selectors):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from allocator.allocation import search as search_limits
 from allocator.allocation.allocator import Allocator
@@ -27,7 +28,7 @@ class Cluster:
     @classmethod
     def of(cls, documents: Iterable[Document], allocated: list[model.ResourceClaim]) -> Cluster:
         """The cluster the ``documents`` describe, with ``allocated`` (the workload's claims with an allocation)."""
-        by_kind: dict[str, list] = {"DeviceClass": [], "ResourceSlice": [], "Node": [], "DeviceTaintRule": []}
+        by_kind: dict[str, list[Any]] = {"DeviceClass": [], "ResourceSlice": [], "Node": [], "DeviceTaintRule": []}
         for doc in documents:
             if doc.kind in by_kind:
                 by_kind[doc.kind].append(doc.obj)

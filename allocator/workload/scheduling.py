@@ -15,7 +15,9 @@ it is shown (the engine's report, the command line's JSON) is the caller's.
 from __future__ import annotations
 
 import gc
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 from allocator.allocation.allocator import AllocationOutcome, Allocator, AllocatorError, node_error
 from allocator.allocation.explain import Explanation, explain
@@ -31,7 +33,7 @@ from allocator.workload.scoring import Scoring, pod_allocated_claims, score_node
 
 def workload_of(documents: list[Document]) -> Workload:
     """The pods and claims of ``documents`` (raises pods.PodClaimError when a pod names a missing claim)."""
-    def of_kind(kind: str) -> list:
+    def of_kind(kind: str) -> list[Any]:
         return [d.obj for d in documents if d.kind == kind]
 
     return build_workload(of_kind("ResourceClaim"), of_kind("ResourceClaimTemplate"), of_kind("Pod"))
@@ -204,15 +206,17 @@ def first_fit(cluster: Cluster, work: Workload, gates: FeatureGates, nodes: list
     are not explained, and ``outcomes`` stop at the one chosen. ``plugin_used``: node -> extended
     resource -> what the device plugin already gave out there. Raises AllocatorError where the
     scheduler gives up."""
-    attempt = Attempt(cluster=cluster, work=work, documents=[], node=None, allocator=cluster.allocator(gates),
+    allocator = cluster.allocator(gates)
+    attempt = Attempt(cluster=cluster, work=work, documents=[], node=None, allocator=allocator,
                       candidates=list(nodes))
     attempt.choices = _extended_choices(cluster, work, gates, attempt.candidates, plugin_used)
+    tries: Iterator[tuple[extended.NodeChoice | None, model.Node, list[model.ResourceClaim]]]
     if attempt.choices:
         tries = ((choice, choice.node, choice.claims) for choice in attempt.choices if not choice.unfit)
     else:
         tries = ((None, node, work.pending) for node in nodes)
     for choice, node, claims in tries:
-        outcome = attempt.allocator.allocate(node, claims, explain_failure=False)
+        outcome = allocator.allocate(node, claims, explain_failure=False)
         attempt.outcomes.append(outcome)
         if outcome.allocated:
             attempt.chosen, attempt.choice, attempt.results = outcome, choice, outcome.results

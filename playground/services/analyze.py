@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from allocator.engine import Report
 from allocator.engine import analyze as engine_analyze
@@ -17,7 +18,7 @@ class Analysis:
     state: State
     alternatives: int = 0
 
-    def engine_kwargs(self) -> dict:
+    def engine_kwargs(self) -> dict[str, Any]:
         """Keyword arguments for the engine's ``analyze``, the stored inventory's text read."""
         return {**self.state.analyze_kwargs(), "inventory": state_inventory(self.state),
                 "alternatives": self.alternatives}

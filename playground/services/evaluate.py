@@ -7,6 +7,8 @@ evaluate here (``evaluate_on``).
 
 from __future__ import annotations
 
+from typing import Any
+
 from allocator.authoring.console import DeviceRef, evaluate, find_device
 from allocator.kube import model
 from allocator.kube.objects import read_documents
@@ -46,7 +48,7 @@ def read_all_slices(texts: list[str], limits: Limits) -> list[model.ResourceSlic
     return slices
 
 
-def evaluate_on(expression: str, ref: DeviceRef, slices: list[model.ResourceSlice], gates: FeatureGates) -> dict:
+def evaluate_on(expression: str, ref: DeviceRef, slices: list[model.ResourceSlice], gates: FeatureGates) -> dict[str, Any]:
     """The engine's answer (value, type, parts, cost, diagnostics) on the device ``ref`` names among
     ``slices``; raises ``DeviceNotFound`` when none has it."""
     return evaluate(expression, find_device(slices, ref), ref.driver, gates)
