@@ -415,10 +415,11 @@ class Search:
         took = not skip_counters and bool(device.consumes_counters)
         if took and not self.take_counters(cand):
             return None
-        # Note: counters taken above stay taken when a later check fails, as upstream does from 1.34 on;
-        # 1.33 counted the devices being allocated instead, so nothing stays taken.
+        # Note: counters taken above stay taken when a later check fails in 1.34-1.35; 1.33 counted the
+        # devices being allocated instead, so nothing stays taken, and 1.36 gives them back.
+        rolls_back = self.allocator.rules.rejected_device_rolls_back
         counted = True  # whether undo gives the counters back
-        if took and self.allocator.rules.slice_counters != "device":
+        if took and self.allocator.rules.slice_counters != "device" and not rolls_back:
             took = False
         elif took and request.admin_access:
             # 1.33: a device given with admin access is not among the devices being allocated: its counters
@@ -453,7 +454,15 @@ class Search:
         share_id = None
         if features.consumable_capacity:
             if not self.capacity_fits(request, cand):
-                return None  # upstream returns here without undoing the constraints
+                if rolls_back:
+                    for constraint in constraints:
+                        constraint.remove(base, sub)
+                    if not multi and (self.allocator.rules.admin_devices_in_use or not request.admin_access):
+                        holders.discard(ci)
+                    if took:
+                        self.release_counters(cand)
+                # before 1.36 upstream returns here without undoing the constraints, the mark or the counters
+                return None
             if multi:
                 consumed = cap.consumption(device, request.capacity)
                 share_id = self.new_share_id(ci, cand)

@@ -72,6 +72,10 @@ class ReleaseRules:
     # the claim takes it, and its counters count); in 1.33 (v0.33.x) it stayed free for every request, the same
     # admin request could take it again, and its counters were only checked.
     admin_devices_in_use: bool
+    # 1.36: a device the allocator turns down after taking its counters (tainted, breaking a constraint, over
+    # its capacity) gives back what it took: counters, constraints, its mark (v0.36.x ``rollbackDevice``);
+    # 1.34-1.35 returned with the counters still taken, and on capacity the constraints and mark too.
+    rejected_device_rolls_back: bool
     # 1.36: the incubating and experimental implementations walk a pool's slices sorted by name; before, in the
     # order they were listed (v0.34.x, v0.35.x).
     sorts_slices: bool
@@ -136,6 +140,7 @@ CHANGES = MappingProxyType({
     "slice_counters": ((OLDEST, ""), ("1.33", "device"), ("1.34", "slice"), ("1.35", "")),
     "combinations": _since("1.36"),
     "admin_devices_in_use": _since("1.34"),
+    "rejected_device_rolls_back": _since("1.36"),
     "sorts_slices": _since("1.36"),
     "cel_stored_environment": _since("1.37"),
     "scores_nodes": _since("1.35"),

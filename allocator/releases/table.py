@@ -93,6 +93,11 @@ GATE_SPECS: MappingProxyType = MappingProxyType({
     "DRADerivedAttributes": _specs(("1.37", False, ALPHA)),
     "DRADeviceCompatibilityGroups": _specs(("1.37", False, ALPHA)),
     "DRAOptionalNodeOperations": _specs(("1.37", False, ALPHA)),
+    "DRAResourceClaimGranularStatusAuthorization": _specs(("1.36", True, BETA)),
+    "DRAResourcePoolStatus": _specs(("1.36", False, ALPHA)),
+    "DRAPartitionableDevicesType": _specs(("1.37", False, ALPHA)),
+    # Not a DRA gate: nodes declaring their features, which DRAOptionalNodeOperations depends on.
+    "NodeDeclaredFeatures": _specs(("1.35", False, ALPHA), ("1.36", True, BETA), ("1.37", True, GA, True)),
     # Not a DRA gate: the Workload and PodGroup API, which DRAWorkloadResourceClaims depends on.
     "GenericWorkload": _specs(("1.35", False, ALPHA), ("1.37", False, BETA)),
 })
@@ -108,6 +113,10 @@ NOT_SIMULATED = MappingProxyType({
     "DRADerivedAttributes": "derived device attributes",
     "DRADeviceCompatibilityGroups": "compatibility groups of shared counters",
     "DRAOptionalNodeOperations": "devices whose node preparation is optional",
+    "DRAResourceClaimGranularStatusAuthorization": "the apiserver's finer authorization of claim status writes",
+    "DRAResourcePoolStatus": "the ResourcePoolStatusRequest API",
+    "DRAPartitionableDevicesType": "partition types of partitionable devices",
+    "NodeDeclaredFeatures": "features a node declares",
     "GenericWorkload": "the Workload and PodGroup API",
 })
 
@@ -121,12 +130,9 @@ GATE_REQUIRES = MappingProxyType({CLASSIC_DRA_GATE: DRA_GATE})
 # in kube_features.go (``defaultKubernetesFeatureGateDependencies``) when its
 # flags are parsed, and refuses to start when an enabled gate depends on a
 # disabled one (k8s.io/component-base featuregate, v0.35.0 on). Before 1.35
-# there is no such check. The DRA entries of v1.35's map; of the gates added in
-# 1.36 and 1.37 (their maps not read): DRAWorkloadResourceClaims on
-# GenericWorkload (kubernetes/kubernetes#138363's review),
-# DRADeviceCompatibilityGroups on DRAPartitionableDevices (its gate comment),
-# the others on DynamicResourceAllocation as every DRA gate of 1.35. A
-# dependency on DynamicResourceAllocation never fails from 1.35 on, since that
+# there is no such check. The DRA entries of the maps of v1.35, v1.36 and v1.37
+# (a gate's entry applies where the gate exists; no entry changed between them).
+# A dependency on DynamicResourceAllocation never fails from 1.35 on, since that
 # gate is locked on.
 DEPENDENCY_CHECK_SINCE = "1.35"
 GATE_DEPENDENCIES = MappingProxyType({
@@ -143,6 +149,12 @@ GATE_DEPENDENCIES = MappingProxyType({
     "DRANodeAllocatableResources": (DRA_GATE,),
     "DRAWorkloadResourceClaims": (DRA_GATE, "GenericWorkload"),
     "DRADeviceCompatibilityGroups": (DRA_GATE, "DRAPartitionableDevices"),
+    "DRAResourceClaimGranularStatusAuthorization": (DRA_GATE, "DRAResourceClaimDeviceStatus"),
+    "DRAResourcePoolStatus": (DRA_GATE,),
+    "DRAPartitionableDevicesType": (DRA_GATE, "DRAPartitionableDevices", "DRAResourcePoolStatus"),
+    "DRAFractionalCapacityRange": ("DRAConsumableCapacity",),
+    "DRADerivedAttributes": (DRA_GATE,),
+    "DRAOptionalNodeOperations": (DRA_GATE, "NodeDeclaredFeatures"),
 })
 
 

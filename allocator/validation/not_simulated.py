@@ -37,7 +37,7 @@ FIELD_GATES = {
     ("DeviceRequestAllocationResult", "skipNodeOperations"): "DRAOptionalNodeOperations",
     ("ResourceSliceSpec", "partitionTypeAttribute"): "DRAPartitionableDevicesType",
 }
-_WHAT = {**NOT_SIMULATED, "DRAPartitionableDevicesType": "partition types of partitionable devices"}
+_WHAT = NOT_SIMULATED
 
 _GROUP_KINDS = ("PodGroup", "Workload")
 

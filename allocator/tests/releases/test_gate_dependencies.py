@@ -41,11 +41,38 @@ def test_no_check_before_1_35(name):
 
 def test_binding_conditions_need_device_status():
     with pytest.raises(FeatureGateError) as caught:
-        make_gates({"DRAResourceClaimDeviceStatus": False}, "1.36")  # binding conditions: beta, on
+        make_gates({"DRAResourceClaimDeviceStatus": False,  # binding conditions: beta, on
+                    "DRAResourceClaimGranularStatusAuthorization": False}, "1.36")
     assert str(caught.value) == ("DRADeviceBindingConditions is enabled, but depends on features that are "
                                  "disabled: [DRAResourceClaimDeviceStatus]")
-    assert not make_gates({"DRAResourceClaimDeviceStatus": False, "DRADeviceBindingConditions": False},
-                          "1.36")["DRAResourceClaimDeviceStatus"]
+    assert not make_gates({"DRAResourceClaimDeviceStatus": False, "DRADeviceBindingConditions": False,
+                           "DRAResourceClaimGranularStatusAuthorization": False}, "1.36")["DRAResourceClaimDeviceStatus"]
+
+
+def test_granular_status_authorization_needs_device_status():
+    # Found by the differential run (allocate-1.36-verdict-07b20c25): the gate is beta and on from 1.36
+    # (and device status is locked on in 1.37).
+    with pytest.raises(FeatureGateError) as caught:
+        make_gates({"DRAResourceClaimDeviceStatus": False, "DRADeviceBindingConditions": False}, "1.36")
+    assert str(caught.value) == ("DRAResourceClaimGranularStatusAuthorization is enabled, but depends on "
+                                 "features that are disabled: [DRAResourceClaimDeviceStatus]")
+    assert not make_gates({"DRAResourceClaimDeviceStatus": False}, "1.35")["DRAResourceClaimDeviceStatus"]
+
+
+@pytest.mark.parametrize(("gates", "name", "gate", "missing"), [
+    ({"DRAPartitionableDevicesType": True}, "1.37", "DRAPartitionableDevicesType", "DRAResourcePoolStatus"),
+    ({"DRAFractionalCapacityRange": True, "DRAConsumableCapacity": False}, "1.37", "DRAFractionalCapacityRange",
+     "DRAConsumableCapacity"),
+    ({"DRAOptionalNodeOperations": True, "NodeDeclaredFeatures": False}, "1.37", "", ""),  # locked on in 1.37
+])
+def test_the_dependencies_of_the_1_36_and_1_37_maps(gates, name, gate, missing):
+    if not gate:
+        with pytest.raises(FeatureGateError, match="NodeDeclaredFeatures"):
+            make_gates(gates, name)
+        return
+    with pytest.raises(FeatureGateError) as caught:
+        make_gates(gates, name)
+    assert str(caught.value) == f"{gate} is enabled, but depends on features that are disabled: [{missing}]"
 
 
 def test_workload_claims_need_generic_workload():
@@ -58,8 +85,8 @@ def test_workload_claims_need_generic_workload():
 
 def test_several_refusals_are_listed_together_in_name_order():
     with pytest.raises(FeatureGateError) as caught:
-        make_gates({"DRAResourceClaimDeviceStatus": False, "DRADeviceTaints": False, "DRADeviceTaintRules": True},
-                   "1.36")
+        make_gates({"DRAResourceClaimDeviceStatus": False, "DRADeviceTaints": False, "DRADeviceTaintRules": True,
+                    "DRAResourceClaimGranularStatusAuthorization": False}, "1.36")
     message = str(caught.value)
     assert message.startswith("[DRADeviceBindingConditions is enabled") and message.endswith("[DRADeviceTaints]]")
     assert ", DRADeviceTaintRules is enabled, but depends on features that are disabled: " in message

@@ -23,7 +23,7 @@ def test_current_release_enables_every_dra_gate_but_the_alpha_ones_workload_clai
     off = {g for g, on in values.items() if not on and exists_in(g, CURRENT_RELEASE)}
     assert off == {"DRAListTypeAttributes", "DRANodeAllocatableResources", "DRAWorkloadResourceClaims",
                    "DRADerivedAttributes", "DRADeviceCompatibilityGroups", "DRAOptionalNodeOperations",
-                   "GenericWorkload",
+                   "GenericWorkload", "DRAResourcePoolStatus", "DRAPartitionableDevicesType",
                    # on only with the components' minimum compatibility version at 1.37; a v1.37.2
                    # kube-apiserver's kubernetes_feature_enabled metric reports it off by default
                    "DRAFractionalCapacityRange"}
@@ -79,8 +79,10 @@ def test_parse_gate_list_like_kube_components():
 
 
 def test_known_gates_are_all_dra_related():
-    # GenericWorkload is known only because DRAWorkloadResourceClaims depends on it.
-    assert all(g.startswith("DRA") or g in ("DynamicResourceAllocation", "GenericWorkload") for g in KNOWN_GATES)
+    # GenericWorkload and NodeDeclaredFeatures are known only because DRAWorkloadResourceClaims and
+    # DRAOptionalNodeOperations depend on them.
+    assert all(g.startswith("DRA") or g in ("DynamicResourceAllocation", "GenericWorkload", "NodeDeclaredFeatures")
+               for g in KNOWN_GATES)
 
 
 def test_stored_objects_are_checked_with_every_gate_of_their_release():

@@ -26,6 +26,7 @@ YES_NO = {  # 1.31 ... 1.37, T for true
     "separate_device_status": "FFFTFFF",
     "combinations": "FFFFFTT",
     "admin_devices_in_use": "FFFTTTT",
+    "rejected_device_rolls_back": "FFFFFTT",
     "sorts_slices": "FFFFFTT",
     "cel_stored_environment": "FFFFFFT",
     "scores_nodes": "FFFFTTT",

@@ -91,6 +91,10 @@ DEFAULTS = {
     "DRADeviceCompatibilityGroups": (None, None, None, None, None, None, False),
     "DRAOptionalNodeOperations": (None, None, None, None, None, None, False),
     "GenericWorkload": (None, None, None, None, False, False, False),
+    "DRAResourceClaimGranularStatusAuthorization": (None, None, None, None, None, True, True),
+    "DRAResourcePoolStatus": (None, None, None, None, None, False, False),
+    "DRAPartitionableDevicesType": (None, None, None, None, None, None, False),
+    "NodeDeclaredFeatures": (None, None, None, None, False, True, True),
 }
 
 # gate -> the first release where it is locked to its default
@@ -100,6 +104,7 @@ LOCKED_FROM = {
     "DRAPrioritizedList": "1.37",
     "DRAResourceClaimDeviceStatus": "1.37",
     "DRAExtendedResource": "1.37",
+    "NodeDeclaredFeatures": "1.37",
 }
 
 
