@@ -138,10 +138,11 @@ def plan(claims: list[model.ResourceClaim], templates: list[model.ResourceClaimT
                            "pods": names, "nodes": []}
             break
         pinned = [c for c in _claims_of(work) if c.status.allocation is not None]
-        reachable = [n for n in candidates if all(_usable_on(c, n) for c in pinned)]
+        reachable = [n for n in candidates if all(_usable_on(c, n) for c in pinned)] if pinned else candidates
         own = _skip_full and not any(_key(c) in shared for c in _claims_of(work))
         skipped = full_nodes.setdefault(id(pod_set), set()) if own else set()
-        order = sorted((n for n in reachable if n.metadata.name not in skipped), key=_order(strategy, used))
+        order = sorted([n for n in reachable if n.metadata.name not in skipped] if skipped else reachable,
+                       key=_order(strategy, used))
         # Extended resources backed by DRA: each node gets the copy's generated claims after its own
         # (workload.extended); the device plugin's allocatable shrinks by what earlier copies took.
         cluster = Cluster(classes=list(classes), slices=list(slices), nodes=list(nodes),
