@@ -33,6 +33,13 @@ class AllocatedState:
 
 def gather_allocated_state(claims: Iterable[model.ResourceClaim], consumable_capacity: bool) -> AllocatedState:
     state = AllocatedState()
+    add_allocated(state, claims, consumable_capacity)
+    return state
+
+
+def add_allocated(state: AllocatedState, claims: Iterable[model.ResourceClaim], consumable_capacity: bool) -> None:
+    """Add what ``claims`` hold to ``state`` (gathering A then B is gathering A and B: capacity planning grows
+    one state copy after copy instead of gathering every earlier copy again)."""
     for claim in claims:
         allocation = claim.status.allocation
         if allocation is None:
@@ -52,4 +59,3 @@ def gather_allocated_state(claims: Iterable[model.ResourceClaim], consumable_cap
                     cap.add_into(state.capacity, device, consumed)
                 continue
             state.devices.add(device)
-    return state

@@ -10,6 +10,7 @@ from allocator.allocation import search as search_limits
 from allocator.allocation.allocator import Allocator
 from allocator.allocation.nodes import make_node
 from allocator.allocation.nodes import search_nodes as nodes_to_search
+from allocator.allocation.state import AllocatedState
 from allocator.kube import model
 from allocator.kube.objects import Document
 from allocator.releases.gates import FeatureGates
@@ -24,6 +25,8 @@ class Cluster:
     nodes: list[model.Node]
     taint_rules: list[model.DeviceTaintRule]
     allocated: list[model.ResourceClaim]
+    # What ``allocated`` holds, when the caller keeps it up to date (capacity planning); None: gathered anew.
+    state: AllocatedState | None = None
 
     @classmethod
     def of(cls, documents: Iterable[Document], allocated: list[model.ResourceClaim]) -> Cluster:
@@ -38,7 +41,7 @@ class Cluster:
     def allocator(self, gates: FeatureGates) -> Allocator:
         """The inventory prepared for allocation under ``gates``; raises AllocatorError where the scheduler gives up."""
         return Allocator(self.classes, self.slices, self.allocated, gates, prove=search_limits.PROVE,
-                         taint_rules=self.taint_rules)
+                         state=self.state, taint_rules=self.taint_rules)
 
     def candidates(self, node: str | None) -> list[model.Node]:
         """The node called ``node``, or every node (else the nodes the slices name; else one nameless node)."""

@@ -36,6 +36,7 @@ from dataclasses import dataclass, field, replace
 from allocator.allocation.allocator import AllocatorError, node_error
 from allocator.allocation.nodes import node_matches
 from allocator.allocation.nodes import search_nodes as nodes_to_search
+from allocator.allocation.state import add_allocated
 from allocator.kube import model
 from allocator.kube.objects import ReadResult, read_documents
 from allocator.reading.diagnostics import INVALID, Diagnostic, DiagnosticError
@@ -93,10 +94,16 @@ class CapacityReport:
 def plan(claims: list[model.ResourceClaim], templates: list[model.ResourceClaimTemplate], pods: list[model.Pod],
          classes: list[model.DeviceClass], slices: list[model.ResourceSlice], nodes: list[model.Node],
          gates: FeatureGates, strategy: str = "first", max_copies: int = 100,
-         taint_rules: list[model.DeviceTaintRule] = (), workloads: list[PodSet] | None = None) -> CapacityReport:
+         taint_rules: list[model.DeviceTaintRule] = (), workloads: list[PodSet] | None = None,
+         _skip_full: bool = True) -> CapacityReport:
     """Place copies until one fits nowhere, ``max_copies`` are placed or (with ``workloads``) every workload has
     its count. Raises pods.PodClaimError and AllocatorError (an error that makes the scheduler give up, e.g. an
-    unknown class) as ``allocate`` does."""
+    unknown class) as ``allocate`` does.
+
+    Allocations only grow while copies are placed, so a copy of a workload cannot fit on a node where an
+    earlier copy of the same workload did not: such nodes are not tried again. Only copies whose
+    claims are all their own (no shared claim, pending or pinned) and that ask for no extended resource are
+    skipped this way; ``_skip_full=False`` tries every node for every copy (the tests compare both)."""
     if strategy not in STRATEGIES:
         raise ValueError(f"unknown strategy {strategy!r}: one of {', '.join(STRATEGIES)}")
     report = CapacityReport(strategy)
@@ -110,6 +117,9 @@ def plan(claims: list[model.ResourceClaim], templates: list[model.ResourceClaimT
     plugin_used: dict[str, dict[str, int]] = {}  # node -> extended resource -> what its device plugin gave out
     sets = list(workloads) if workloads else [_whole_input(claims, pods)]
     placed: Counter = Counter()
+    used = _in_use(allocated, local)  # grown with each copy, as is ``state``
+    state = None  # what the allocated claims hold, gathered by the first copy's allocator
+    full_nodes: dict[int, set[str]] = {}  # id(workload) -> names of the nodes where one of its copies did not fit
     number = 0
     for pod_set, replica in _sequence(sets):
         if number == max_copies:
@@ -128,14 +138,19 @@ def plan(claims: list[model.ResourceClaim], templates: list[model.ResourceClaimT
                            "pods": names, "nodes": []}
             break
         pinned = [c for c in _claims_of(work) if c.status.allocation is not None]
-        reachable = [n for n in candidates if all(_usable_on(c, n) for c in pinned)]
-        used = _in_use(allocated, local)
-        order = sorted(reachable, key=_order(strategy, used))
+        reachable = [n for n in candidates if all(_usable_on(c, n) for c in pinned)] if pinned else candidates
+        own = _skip_full and not any(_key(c) in shared for c in _claims_of(work))
+        skipped = full_nodes.setdefault(id(pod_set), set()) if own else set()
+        order = sorted([n for n in reachable if n.metadata.name not in skipped] if skipped else reachable,
+                       key=_order(strategy, used))
         # Extended resources backed by DRA: each node gets the copy's generated claims after its own
         # (workload.extended); the device plugin's allocatable shrinks by what earlier copies took.
         cluster = Cluster(classes=list(classes), slices=list(slices), nodes=list(nodes),
-                          taint_rules=list(taint_rules), allocated=list(allocated))
+                          taint_rules=list(taint_rules), allocated=list(allocated), state=state)
         attempt = first_fit(cluster, work, gates, order, plugin_used)
+        state = attempt.allocator.state
+        if own and not attempt.choices:
+            skipped.update(o.node.metadata.name for o in attempt.outcomes if not o.allocated and not o.error)
         choice, outcome = attempt.choice, attempt.chosen
         if outcome is None:
             report.stopped_by = "no node fits"
@@ -151,6 +166,8 @@ def plan(claims: list[model.ResourceClaim], templates: list[model.ResourceClaimT
         for claim, result in zip(granted, outcome.results, strict=True):
             claim.status.allocation = result
             allocated.append(claim)
+        add_allocated(state, granted, attempt.allocator.features.consumable_capacity)
+        used.update(_in_use(granted, local))
         if choice is not None:
             node_used = plugin_used.setdefault(outcome.node_name, {})
             for node_plan in choice.plans:

@@ -11,7 +11,9 @@ import pytest
 from allocator.allocation.allocator import Allocator
 from allocator.kube.objects import read_documents
 from allocator.releases.gates import make_gates
+from allocator.synthetic import cluster_yaml
 from allocator.tests.helpers import cli as run
+from allocator.workload.controllers import pod_sets
 from allocator.workload.planning import STRATEGIES, plan
 
 GATES = make_gates({}, "1.37")
@@ -361,3 +363,103 @@ def test_consumable_capacity_is_carried_from_copy_to_copy():
     shares = [d for s in report.steps for c in s.claims for d in c["devices"]]
     assert len(shares) > len(set(shares))  # devices are shared between copies
     _check_steps(objects, report)
+
+
+def _shape(rng: random.Random) -> str:
+    """The random workload in one of the shapes placing treats apart: a Pod with a template claim, plus a claim
+    every copy shares; pending claims without pods; a Deployment and a StatefulSet (named pods) with counts."""
+    shape = rng.choice(["pod", "shared", "claims", "controllers"])
+    workload = _workload(rng)
+    if shape == "pod":
+        return workload
+    if shape == "shared":
+        return workload.replace("resourceClaims: [", "resourceClaims: [{name: one, resourceClaimName: one}, ") + """\
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: one}
+spec:
+  devices:
+    requests: [{name: r, exactly: {deviceClassName: gpu.example.com}}]
+"""
+    template = workload.split("---\n")[0]
+    if shape == "claims":
+        spec = template.split("spec:\n  spec:\n", 1)[1].replace("\n  ", "\n")
+        return f"apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {{name: gpus}}\nspec:\n{spec[2:]}"
+    controllers = [f"""\
+apiVersion: apps/v1
+kind: {kind}
+metadata: {{name: {kind.lower()}}}
+spec:
+  replicas: {rng.randint(1, 6)}
+  selector: {{matchLabels: {{app: {kind.lower()}}}}}
+  template:
+    metadata: {{labels: {{app: {kind.lower()}}}}}
+    spec:
+      containers: [{{name: c, image: x}}]
+      resourceClaims: [{{name: gpus, resourceClaimTemplateName: gpus}}]
+""" for kind in ("Deployment", "StatefulSet")]
+    return "---\n".join([template, *controllers])
+
+
+@pytest.mark.parametrize("strategy", STRATEGIES)
+@pytest.mark.parametrize("seed", range(40))
+def test_skipping_nodes_full_for_a_workload_gives_the_one_by_one_answer(seed, strategy):
+    rng = random.Random(seed)
+    text = _inventory(rng) + "---\n" + _shape(rng)
+    result = read_documents(text)
+    assert not result.errors, [str(e) for e in result.errors]
+    sets, errors = pod_sets(text, result)
+    assert not errors
+    objects = _read(text)
+    reports = [plan(objects["ResourceClaim"], objects["ResourceClaimTemplate"], objects["Pod"],
+                    objects["DeviceClass"], objects["ResourceSlice"], objects["Node"], GATES, strategy=strategy,
+                    max_copies=40, workloads=sets or None, _skip_full=skip).to_dict()
+               for skip in (True, False)]
+    assert reports[0] == reports[1]
+
+
+def test_the_shapes_compared_place_copies_and_fill_nodes():
+    """The comparison above is not empty: its cases place copies, and many end with no node fitting."""
+    ends = []
+    for seed in range(40):
+        rng = random.Random(seed)
+        text = _inventory(rng) + "---\n" + _shape(rng)
+        result = read_documents(text)
+        sets, _ = pod_sets(text, result)
+        objects = _read(text)
+        report = plan(objects["ResourceClaim"], objects["ResourceClaimTemplate"], objects["Pod"],
+                      objects["DeviceClass"], objects["ResourceSlice"], objects["Node"], GATES,
+                      max_copies=40, workloads=sets or None)
+        ends.append((report.stopped_by, report.placed, bool(sets), bool(objects["Pod"])))
+    assert sum(placed for _, placed, _, _ in ends) > 80
+    assert sum(stop == "no node fits" for stop, *_ in ends) > 10
+    assert any(controllers for *_, controllers, _ in ends) and any(not pods for *_, pods in ends)
+
+
+def test_skipping_gives_the_one_by_one_answer_on_a_synthetic_cluster_of_100_nodes():
+    """Filling 100 synthetic nodes (8 GPUs each) with a two-GPU pod until the next copy fits nowhere."""
+    text = cluster_yaml(100) + """\
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata: {name: two-gpus}
+spec:
+  spec:
+    devices:
+      requests: [{name: gpu, exactly: {deviceClassName: gpu.nvidia.com, count: 2}}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: trainer}
+spec:
+  containers: [{name: c, image: x}]
+  resourceClaims: [{name: gpu, resourceClaimTemplateName: two-gpus}]
+"""
+    objects = _read(text)
+    for strategy in STRATEGIES:
+        fast, slow = (plan(objects["ResourceClaim"], objects["ResourceClaimTemplate"], objects["Pod"],
+                           objects["DeviceClass"], objects["ResourceSlice"], objects["Node"], GATES,
+                           strategy=strategy, max_copies=1000, _skip_full=skip) for skip in (True, False))
+        assert fast.placed == 400 and fast.stopped_by == "no node fits"
+        assert fast.to_dict() == slow.to_dict()
