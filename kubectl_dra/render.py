@@ -49,12 +49,14 @@ def _analysis_lines(analysis: dict, errors: list[dict]) -> list[str]:
     else:
         lines.append("The engine: no node fits." if status == "unsatisfiable" else f"The engine: {status}.")
         lines += [f"  {reason}" for reason in analysis.get("reasons") or []]
-    nodes = analysis.get("nodes") or []
-    if nodes and status != "allocated":
+    # Each node's verdict, except those the reasons above already state word for word.
+    said = set(analysis.get("reasons") or [])
+    rows = [f"{row['name']}: {'fits' if row.get('fits') else (row.get('reason') or 'does not fit')}"
+            for row in analysis.get("nodes") or []]
+    rows = [row for row in rows if row not in said]
+    if rows and status != "allocated":
         lines.append("Per node:")
-        for row in nodes:
-            verdict = "fits" if row.get("fits") else (row.get("reason") or "does not fit")
-            lines.append(f"  {row['name']}: {verdict}")
+        lines += [f"  {row}" for row in rows]
     requests = analysis.get("requests") or []
     if requests and status != "allocated":
         seen_from = analysis.get("explainedNode")

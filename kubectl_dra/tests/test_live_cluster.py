@@ -133,6 +133,7 @@ def test_why_agrees_with_the_scheduler_on_a_pending_pod_and_explains_further(pla
     code, text, _ = run(capsys, plane, "admin", "why", "waiting")
     assert "Pod ml/waiting is pending. The scheduler says (Unschedulable):" in text
     assert "The engine: no node fits." in text
+    assert text.count("claim ml/pair, request gpus: needs 2 device(s)") == 1  # the node's reason, said once
     assert f"{NODE}/{_devices(three)[0]}: allocated to claim ml/three (reserved for pod holder)" in text
 
 
