@@ -14,7 +14,8 @@ becomes diagnostics. Only an unknown feature gate or release raises
 
 from __future__ import annotations
 
-import functools
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -24,6 +25,7 @@ from allocator.allocation.alternatives import DEFAULT_TIMEOUT as DEFAULT_ALTERNA
 from allocator.allocation.alternatives import MAX_LIMIT as MAX_ALTERNATIVES
 from allocator.allocation.encode import claim_to_json
 from allocator.allocation.explain import Explanation
+from allocator.authoring.inventory import Inventory
 from allocator.cel.fixes import ExprFix
 from allocator.kube import model
 from allocator.kube.convert_back import V1
@@ -259,6 +261,9 @@ class Report:
     dra_off: str | None = None  # why the release's apiserver and scheduler know no DRA, and the gate to turn on
     # {"kind", "namespace", "name"} of the user's objects read as stored (metadata.uid or resourceVersion set)
     stored_objects: list[dict] = field(default_factory=list)
+    # The inventory's and the documents' objects as read here, for the page's picture and console
+    # (``authoring.inventory``): they show this read rather than reading the texts again.
+    inventory: Inventory = field(default_factory=Inventory, repr=False, compare=False)
 
     @property
     def valid(self) -> bool:
@@ -300,35 +305,70 @@ def _diagnostic_dict(diagnostic: Diagnostic, source: str) -> dict[str, Any]:
     return out
 
 
-def _read(text: str, source: str, report: Report, limits: Limits) -> ReadResult:
+def _read_text(text: str, limits: Limits) -> tuple[ReadResult, tuple[Diagnostic, ...]]:
+    """The objects of a text, and the diagnostics that kept it from being read at all (then nothing is read)."""
     try:
-        result = read_documents(text, limits=limits) if text.strip() else ReadResult()
+        return (read_documents(text, limits=limits) if text.strip() else ReadResult()), ()
     except DiagnosticError as err:
-        report.diagnostics.extend((source, d) for d in err.diagnostics)
-        return ReadResult()
+        return ReadResult(), tuple(err.diagnostics)
+
+
+def _first_error(result: ReadResult, refused: tuple[Diagnostic, ...]) -> str:
+    """The first reading error of a text: why it could not be read, or the first of its objects' errors."""
+    if refused:
+        return refused[0].message()
+    return result.errors[0].message() if result.errors else ""
+
+
+def read_inventory(documents: str, inventory: str, limits: Limits = DEFAULT) -> Inventory:
+    """The inventory and documents as ``analyze`` reads them, for a page that shows them without an analysis
+    (the console's own answer)."""
+    inv, refused = _read_text(inventory, limits)
+    docs, _ = _read_text(documents, limits)
+    return Inventory(inv.documents + docs.documents, error=_first_error(inv, refused))
+
+
+def _read(text: str, source: str, report: Report, limits: Limits) -> tuple[ReadResult, tuple[Diagnostic, ...]]:
+    """The objects of a text listed in the report (or why it cannot be read, among its diagnostics)."""
+    result, refused = _read_text(text, limits)
+    if refused:
+        report.diagnostics.extend((source, d) for d in refused)
+        return result, refused
     for doc in result.documents:
         report.objects.append({"kind": doc.kind, "name": doc.name, "namespace": doc.namespace,
                                "apiVersion": doc.api_version, "source": source, "line": doc.line})
     report.ignored.extend(result.ignored)
-    return result
+    return result, ()
 
 
-@functools.lru_cache(maxsize=8)
-def _inventory_diagnostics(inventory: str, kubernetes_version: str, overrides: tuple[tuple[str, bool], ...],
-                           limits: Limits) -> tuple[Diagnostic, ...]:
-    """The inventory's decoding and validation diagnostics (syntax errors are ``_read``'s).
+# The inventory's validation, kept for the last few (inventory, release, overrides, limits).
+_VALIDATED: OrderedDict[tuple[str, str, tuple[tuple[str, bool], ...], Limits], tuple[Diagnostic, ...]] = OrderedDict()
+_VALIDATED_MAX = 8
+_validated_lock = threading.Lock()
+
+
+def _inventory_diagnostics(inv: ReadResult, inventory: str, kubernetes_version: str,
+                           overrides: tuple[tuple[str, bool], ...], limits: Limits) -> tuple[Diagnostic, ...]:
+    """The inventory's decoding and validation diagnostics (syntax errors are ``_read``'s), on its read ``inv``.
 
     The inventory stands for stored objects, so fields of disabled gates stay;
     the gate overrides only decide which versions are served. Depending on
     the text, the release and the overrides alone, it is computed once per
     inventory: the live editor sends the same one with every keystroke.
     """
-    try:
-        inv = read_documents(inventory, limits=limits) if inventory.strip() else ReadResult()
-    except DiagnosticError:
-        return ()
-    return tuple(validate_documents(inv, stored_object_gates(kubernetes_version), inventory,
-                                    serving=make_gates(dict(overrides), kubernetes_version)))
+    key = (inventory, kubernetes_version, overrides, limits)
+    with _validated_lock:
+        found = _VALIDATED.get(key)
+        if found is not None:
+            _VALIDATED.move_to_end(key)
+            return found
+    found = tuple(validate_documents(inv, stored_object_gates(kubernetes_version), inventory,
+                                     serving=make_gates(dict(overrides), kubernetes_version)))
+    with _validated_lock:
+        _VALIDATED[key] = found
+        while len(_VALIDATED) > _VALIDATED_MAX:
+            _VALIDATED.popitem(last=False)
+    return found
 
 
 def analyze(documents: str, inventory: str = "", node: str | None = None,
@@ -345,14 +385,16 @@ def analyze(documents: str, inventory: str = "", node: str | None = None,
         raise ValueError(f"alternatives must be between 0 and {MAX_ALTERNATIVES}, not {alternatives}")
     gates = make_gates(feature_gates, kubernetes_version)
     report = Report(kubernetes_version=kubernetes_version, gates=gates, dra_off=dra_off_message(gates))
-    docs = _read(documents, DOCUMENTS, report, limits)
-    inv = _read(inventory, INVENTORY, report, limits)
+    docs, _ = _read(documents, DOCUMENTS, report, limits)
+    inv, refused = _read(inventory, INVENTORY, report, limits)
+    report.inventory = Inventory(inv.documents + docs.documents, error=_first_error(inv, refused))
     # Objects read from a cluster are stored: checked with the stored-object rules, not as created.
     report.diagnostics.extend((DOCUMENTS, d) for d in validate_documents(
         docs, gates, documents, stored_gates=stored_object_gates(kubernetes_version), stored=read_from_cluster))
     report.stored_objects = read_as_stored(docs.documents)
-    report.diagnostics.extend((INVENTORY, d) for d in _inventory_diagnostics(
-        inventory, kubernetes_version, tuple(sorted(gates.overrides().items())), limits))
+    if not refused:  # an unreadable inventory has its reading error only
+        report.diagnostics.extend((INVENTORY, d) for d in _inventory_diagnostics(
+            inv, inventory, kubernetes_version, tuple(sorted(gates.overrides().items())), limits))
     # The claims as the apiserver stores them: created ones without the fields of disabled features.
     combined = ReadResult(documents=inv.documents + as_the_scheduler_sees(docs.documents, gates))
     report.diagnostics.extend((DOCUMENTS, d) for d in inventory_warnings(docs, combined, gates, documents))

@@ -312,8 +312,7 @@ def context(state: State, node_filter: str = "", alternatives: int = 0) -> dict:
         return {"state_error": f"{exc}."}
     report = analyzed.to_dict()
     fitting = {n.get("name") for n in report.get("nodes") or [] if n.get("fits")}
-    pic = picture.build(clusters.state_inventory(state), state.documents, analyzed,
-                        limits=state.analyze_kwargs()["limits"], fitting=fitting, limit=PICTURE_NODES)
+    pic = picture.build(analyzed.inventory, analyzed, fitting=fitting, limit=PICTURE_NODES)
     colors = {(g.claim, g.request): g.color for g in pic.legend}
     diagnostics = report.get("diagnostics") or []
     return {
@@ -335,4 +334,5 @@ def context(state: State, node_filter: str = "", alternatives: int = 0) -> dict:
         "alternatives": alternatives_view(analyzed.allocation),
         "max_alternatives": MAX_ALTERNATIVES,
         "comparison": comparison(state, analyzed, report),
+        "inventory_read": analyzed.inventory,  # for the console beside the results (``views``), not the template
     }
