@@ -27,7 +27,7 @@ from allocator.authoring.inventory import (
     Inventory,
     Placed,
 )
-from allocator.engine import ClaimGrant, ContainerDevices, Report
+from allocator.engine import ClaimGrant, ContainerDevices, Report, RequestView
 from allocator.kube import model
 
 __all__ = ["ALL_NODES", "SELECTED_NODES", "SHARED", "CounterBar", "CounterSetView", "Picture", "build", "condense"]
@@ -60,6 +60,8 @@ class Tile:
     consumes: list[str] = field(default_factory=list)  # "counter-set/counter" it needs (non-zero)
     excludes: list[str] = field(default_factory=list)  # devices of its counter group it cannot be allocated beside
     taint_rules: list[str] = field(default_factory=list)  # DeviceTaintRules that taint it, as the scheduler sees it
+    matches: list[str] = field(default_factory=list)  # the ``RequestMark`` tokens of the requests it matches
+    filtered: list[str] = field(default_factory=list)  # those of the requests whose selectors are false on it
 
     @property
     def title(self) -> str:
@@ -106,16 +108,43 @@ class NodeView:
     pools: list[PoolView] = field(default_factory=list)
     chosen: bool = False
     shared: bool = False  # a group of network-attached devices, not a node
+    explained: bool = False  # the node the per-request explanation (and the request marks) looks from
 
     @property
     def device_count(self) -> int:
         return sum(len(p.devices) + sum(len(g.devices) for g in p.groups) for p in self.pools)
 
 
+# The explanation's reason codes for a device a selector (of the request's class, or its own) is false on.
+SELECTOR_FALSE = ("class-selector", "request-selector")
+
+
+@dataclass
+class RequestMark:
+    """A request as the picture marks it: the devices in reach of the explained node that match it (every
+    check passed), and those its selectors filter out; ``token`` names it in the tiles' ``matches`` and
+    ``filtered``. ``color``: its colour when it was granted."""
+
+    token: str
+    claim: str
+    request: str
+    color: int | None
+    total: int
+    matching: int
+    filtered: int
+
+    @property
+    def label(self) -> str:
+        return f"{self.claim} / {self.request}"
+
+
 @dataclass
 class Picture:
     nodes: list[NodeView] = field(default_factory=list)
     legend: list[Grant] = field(default_factory=list)
+    # Per request, which devices match it and which its selectors filter out (seen from ``explained_node``).
+    requests: list[RequestMark] = field(default_factory=list)
+    explained_node: str | None = None
     node_names: list[str] = field(default_factory=list)
     # Nodes left out of the drawing by ``condense``: how many, their devices, how many of them fit.
     hidden_nodes: int = 0
@@ -132,12 +161,13 @@ class Picture:
 
 
 def condense(pic: Picture, fitting: set[str], limit: int) -> Picture:
-    """At most ``limit`` nodes drawn: the chosen one, then nodes that fit, then others, in name order;
-    network-attached groups always. The rest are counted (``hidden_*``) for a one-line summary."""
+    """At most ``limit`` nodes drawn: the chosen one (and the one the explanation looks from), then nodes
+    that fit, then others, in name order; network-attached groups always. The rest are counted
+    (``hidden_*``) for a one-line summary."""
     nodes = [n for n in pic.nodes if not n.shared]
     if len(nodes) <= limit:
         return pic
-    ranked = sorted(nodes, key=lambda n: (not n.chosen, n.name not in fitting, n.name))
+    ranked = sorted(nodes, key=lambda n: (not (n.chosen or n.explained), n.name not in fitting, n.name))
     keep = {id(n) for n in ranked[:limit]}
     hidden = [n for n in nodes if id(n) not in keep]
     pic.nodes = [n for n in pic.nodes if n.shared or id(n) in keep]
@@ -177,6 +207,31 @@ def grants_by_device(claims: Sequence[ClaimGrant]) -> tuple[dict[tuple[str, str,
     return by_device, list(legend.values())
 
 
+def request_marks(requests: Sequence[RequestView], legend: Sequence[Grant],
+                  ) -> tuple[list[RequestMark], dict[tuple[str, str, str], list[str]], dict[tuple[str, str, str], list[str]]]:
+    """Per request of the explanation, its mark; and (driver, pool, device) -> the tokens of the requests it
+    matches, and of those whose selectors are false on it."""
+    colors = {(g.claim, g.request): g.color for g in legend}
+    marks: list[RequestMark] = []
+    matches: dict[tuple[str, str, str], list[str]] = {}
+    filtered: dict[tuple[str, str, str], list[str]] = {}
+    for index, req in enumerate(requests):
+        token = f"r{index}"
+        claim = req.claim.split("/", 1)[-1]  # "namespace/name": the grants carry the name alone
+        matching = filtering = 0
+        for d in req.devices:
+            key = (d.driver, d.pool, d.device)
+            if d.matches:
+                matching += 1
+                matches.setdefault(key, []).append(token)
+            elif d.reason_code in SELECTOR_FALSE:
+                filtering += 1
+                filtered.setdefault(key, []).append(token)
+        marks.append(RequestMark(token=token, claim=claim, request=req.request, color=colors.get((claim, req.request)),
+                                 total=len(req.devices), matching=matching, filtered=filtering))
+    return marks, matches, filtered
+
+
 def containers_by_device(entries: Sequence[ContainerDevices]) -> dict[tuple[str, str, str], list[str]]:
     out: dict[tuple[str, str, str], list[str]] = {}
     for entry in entries:
@@ -205,15 +260,19 @@ def build(inventory: Inventory, report: Report | None = None, fitting: set[str] 
     # Pools hold the devices (``Placed``) until the nodes to draw are known: only their tiles are made.
     for device in inventory.devices():
         _pool_view(nodes, pools, device).devices.append(device)
+    explained = report.explained_node if report is not None else None
     for name, node in nodes.items():
         node.chosen = name == chosen
+        node.explained = name == explained
     for name in SHARED:
         if name in nodes:
             nodes[name].shared = True
     ordered = sorted(nodes.values(), key=lambda n: (n.shared, n.name))
     listed = set(node_names)
     slice_nodes = sorted(n for n in nodes if n not in SHARED and n not in listed)
-    pic = Picture(nodes=ordered, legend=legend, node_names=node_names + slice_nodes)
+    marks, matches, filtered = request_marks(report.requests if report is not None else [], legend)
+    pic = Picture(nodes=ordered, legend=legend, node_names=node_names + slice_nodes, requests=marks,
+                  explained_node=explained)
     if limit is not None:
         pic = condense(pic, fitting or set(), limit)
     # The engine decides which DeviceTaintRules apply where, under the report's release and gates.
@@ -223,6 +282,8 @@ def build(inventory: Inventory, report: Report | None = None, fitting: set[str] 
         for pool in node.pools:
             devices: list[Placed] = pool.devices
             tiles = [_tile(d, grants, containers, inventory.holders, ruled) for d in devices]
+            for tile, device in zip(tiles, devices, strict=True):
+                tile.matches, tile.filtered = matches.get(device.id, []), filtered.get(device.id, [])
             pool.devices = tiles
             if inventory.has_counter_sets:
                 _group(pool, inventory, devices, tiles, granted)
