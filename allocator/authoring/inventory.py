@@ -23,7 +23,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 from allocator.allocation.allocator import newest_generation
 from allocator.allocation.taint_rules import RuleTaint, rule_taints_by_device
@@ -54,9 +54,8 @@ def location(s: model.ResourceSlice, device: model.Device) -> str:
     return ALL_NODES if (s.spec.all_nodes or device.all_nodes) else SELECTED_NODES
 
 
-@dataclass(frozen=True)
-class Placed:
-    """A device of a slice, and where it is (``location``)."""
+class Placed(NamedTuple):
+    """A device of a slice, and where it is (``location``). A tuple: a cluster has tens of thousands."""
 
     slice: model.ResourceSlice
     device: model.Device
@@ -164,19 +163,23 @@ class Inventory:
         return sorted({node.metadata.name for node in self._of(model.Node)})
 
     def devices(self) -> list[Placed]:
-        """Every device of every slice, in the order written, with where it is."""
+        """Every device of every slice, in the order written, with where it is (a new list each time)."""
+        return list(self._placed)
+
+    @functools.cached_property
+    def _placed(self) -> tuple[Placed, ...]:
         out: list[Placed] = []
         for s in self.slices:
             if s.spec.node_name:  # the slice's node is every device's (a cluster has thousands of devices)
                 out.extend(Placed(s, device, s.spec.node_name) for device in s.spec.devices)
             else:
                 out.extend(Placed(s, device, location(s, device)) for device in s.spec.devices)
-        return out
+        return tuple(out)
 
     def picker(self, most: int) -> tuple[list[PickerGroup], int]:
         """The first ``most`` devices by place (nodes in name order, network-attached ones last), driver,
         pool and name, grouped by place and pool; and how many were left out."""
-        listed = sorted(self.devices(), key=lambda d: (d.place in SHARED, d.place, d.driver, d.pool, d.name))
+        listed = sorted(self._placed, key=lambda d: (d.place in SHARED, d.place, d.driver, d.pool, d.name))
         groups: dict[str, dict[tuple[str, str], list[Placed]]] = {}
         for d in listed[:most]:
             groups.setdefault(d.place, {}).setdefault((d.driver, d.pool), []).append(d)
