@@ -1,10 +1,13 @@
 """One read of the inventory per request: the analysis reads it, and the picture and the console show that
-read (``Report.inventory``, ``allocator.authoring.inventory``) rather than reading the text again."""
+read (``Report.inventory``, ``allocator.authoring.inventory``) rather than reading the text again; and they
+say where a device is in the same words."""
 
 from contextlib import ExitStack
 from unittest import mock
 
+from allocator.authoring.inventory import ALL_NODES, SELECTED_NODES
 from allocator.kube import objects
+from allocator.tests.helpers.samples import inventory_text
 from playground.tests.base import BaseTestCase
 from playground.tests.test_console import GPU3
 
@@ -44,3 +47,15 @@ class OneReadTestCase(BaseTestCase):
         data = self.form_data(console_expression="device.driver", console_device=GPU3)
         posted = (("/console", data, {"HX-Request": "true", "HX-Target": "console-result"}),)
         self.assertEqual(self.reads_of(data["inventory"], *posted), 1)
+
+
+class OneWordingTestCase(BaseTestCase):
+    def test_the_picture_and_the_console_say_where_a_device_is_in_the_same_words(self):
+        data = self.form_data(inventory_slug="", inventory=inventory_text("network-attached"), documents="")
+        r = self.client.post("/", data, headers={"HX-Request": "true", "HX-Target": "results"})
+        self.assertEqual(r.status_code, 200)
+        places = [n.name for n in r.context["picture"].nodes if n.shared]
+        self.assertEqual(places, [ALL_NODES, SELECTED_NODES])
+        for place in places:
+            self.assertContains(r, f"<h4>{place} ", html=False)  # the picture's heading
+            self.assertContains(r, f'<optgroup label="{place} · ', html=False)  # the console's picker
