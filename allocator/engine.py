@@ -264,6 +264,7 @@ class Report:
     # The inventory's and the documents' objects as read here, for the page's picture and console
     # (``authoring.inventory``): they show this read rather than reading the texts again.
     inventory: Inventory = field(default_factory=Inventory, repr=False, compare=False)
+    readings: list[Reading] = field(default_factory=list, repr=False, compare=False)  # the documents', the inventory's
 
     @property
     def valid(self) -> bool:
@@ -305,12 +306,26 @@ def _diagnostic_dict(diagnostic: Diagnostic, source: str) -> dict[str, Any]:
     return out
 
 
-def _read_text(text: str, limits: Limits) -> tuple[ReadResult, tuple[Diagnostic, ...]]:
-    """The objects of a text, and the diagnostics that kept it from being read at all (then nothing is read)."""
+@dataclass(frozen=True, eq=False)
+class Reading:
+    """A text read within ``limits``: its objects, or the diagnostics that kept it from being read at all
+    (``refused``; then nothing is read). Another analysis of the same text (the compared column) reuses it."""
+
+    text: str = field(repr=False)
+    limits: Limits
+    result: ReadResult
+    refused: tuple[Diagnostic, ...] = ()
+
+
+def _read_text(text: str, limits: Limits, earlier: Iterable[Reading] = ()) -> Reading:
+    """The reading of ``text``: one of ``earlier`` when it read the same text within the same limits."""
+    for reading in earlier:
+        if reading.limits == limits and reading.text == text:
+            return reading
     try:
-        return (read_documents(text, limits=limits) if text.strip() else ReadResult()), ()
+        return Reading(text, limits, read_documents(text, limits=limits) if text.strip() else ReadResult())
     except DiagnosticError as err:
-        return ReadResult(), tuple(err.diagnostics)
+        return Reading(text, limits, ReadResult(), tuple(err.diagnostics))
 
 
 def _first_error(result: ReadResult, refused: tuple[Diagnostic, ...]) -> str:
@@ -323,14 +338,16 @@ def _first_error(result: ReadResult, refused: tuple[Diagnostic, ...]) -> str:
 def read_inventory(documents: str, inventory: str, limits: Limits = DEFAULT) -> Inventory:
     """The inventory and documents as ``analyze`` reads them, for a page that shows them without an analysis
     (the console's own answer)."""
-    inv, refused = _read_text(inventory, limits)
-    docs, _ = _read_text(documents, limits)
-    return Inventory(inv.documents + docs.documents, error=_first_error(inv, refused))
+    inv, docs = _read_text(inventory, limits), _read_text(documents, limits)
+    return Inventory(inv.result.documents + docs.result.documents, error=_first_error(inv.result, inv.refused))
 
 
-def _read(text: str, source: str, report: Report, limits: Limits) -> tuple[ReadResult, tuple[Diagnostic, ...]]:
+def _read(text: str, source: str, report: Report, limits: Limits,
+          earlier: Iterable[Reading]) -> tuple[ReadResult, tuple[Diagnostic, ...]]:
     """The objects of a text listed in the report (or why it cannot be read, among its diagnostics)."""
-    result, refused = _read_text(text, limits)
+    reading = _read_text(text, limits, earlier)
+    report.readings.append(reading)
+    result, refused = reading.result, reading.refused
     if refused:
         report.diagnostics.extend((source, d) for d in refused)
         return result, refused
@@ -374,19 +391,25 @@ def _inventory_diagnostics(inv: ReadResult, inventory: str, kubernetes_version: 
 def analyze(documents: str, inventory: str = "", node: str | None = None,
             feature_gates: dict[str, bool] | None = None,
             kubernetes_version: str = CURRENT_RELEASE, limits: Limits = DEFAULT, alternatives: int = 0,
-            alternatives_timeout: float | None = DEFAULT_ALTERNATIVES_TIMEOUT) -> Report:
+            alternatives_timeout: float | None = DEFAULT_ALTERNATIVES_TIMEOUT,
+            readings: Iterable[Reading] = ()) -> Report:
     """The report for these inputs; ``alternatives`` > 0 also lists up to that many grants on the chosen node.
 
     The listing (``allocation.alternatives``, at most ``MAX_ALTERNATIVES``) is
     bounded by the search step limit and ``alternatives_timeout`` seconds;
     ``allocation.alternativesSearch`` says whether it saw every grant or why it stopped.
+
+    ``readings``: another analysis's (``Report.readings``), whose texts are not read again when they are
+    the same within the same limits (the other column of a comparison: reading does not depend on the
+    release or the gates).
     """
     if not 0 <= alternatives <= MAX_ALTERNATIVES:
         raise ValueError(f"alternatives must be between 0 and {MAX_ALTERNATIVES}, not {alternatives}")
     gates = make_gates(feature_gates, kubernetes_version)
     report = Report(kubernetes_version=kubernetes_version, gates=gates, dra_off=dra_off_message(gates))
-    docs, _ = _read(documents, DOCUMENTS, report, limits)
-    inv, refused = _read(inventory, INVENTORY, report, limits)
+    earlier = list(readings)
+    docs, _ = _read(documents, DOCUMENTS, report, limits, earlier)
+    inv, refused = _read(inventory, INVENTORY, report, limits, earlier)
     report.inventory = Inventory(inv.documents + docs.documents, error=_first_error(inv, refused))
     # Objects read from a cluster are stored: checked with the stored-object rules, not as created.
     report.diagnostics.extend((DOCUMENTS, d) for d in validate_documents(

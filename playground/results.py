@@ -237,7 +237,7 @@ def comparison(state: State, left: Report, left_dict: dict) -> dict | None:
     right_state = state.compared()
     if right_state is None:
         return None
-    right = clusters.analyze_state(right_state)
+    right = clusters.analyze_state(right_state, readings=left.readings)  # the texts read once for both
     found = differences(left, right)
     paths = {d["path"] for d in found}
     return {"left": _column(state, left, left_dict, paths),

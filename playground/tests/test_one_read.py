@@ -43,6 +43,13 @@ class OneReadTestCase(BaseTestCase):
         posted = (("/", data, {"HX-Request": "true", "HX-Target": "results"}),)
         self.assertEqual(self.reads_of(data["inventory"], *posted), 1)
 
+    def test_a_comparison_reads_the_texts_once_for_both_columns(self):
+        data = self.form_data(compare="on", compare_inventory_slug="=", compare_kubernetes_version="1.36")
+        headers = {"HX-Request": "true", "HX-Target": "results"}
+        self.assertContains(self.client.post("/", data, headers=headers), 'id="compare-right"')
+        self.assertEqual(self.reads_of(data["inventory"], ("/", data, headers)), 1)
+        self.assertEqual(self.reads_of(data["documents"], ("/", data, headers)), 1)
+
     def test_the_console_alone_reads_the_inventory_once(self):
         data = self.form_data(console_expression="device.driver", console_device=GPU3)
         posted = (("/console", data, {"HX-Request": "true", "HX-Target": "console-result"}),)

@@ -178,3 +178,17 @@ def test_the_report_keeps_the_engines_read_of_the_inventory_and_documents():
     assert [d.key for d in report.inventory.devices()] == [d.key for d in read_inventory(documents, PLACES).devices()]
     assert report.inventory.holders == {("gpu.example.com", "node-1", "half-a"): ["held"]}
     assert "inventory" not in report.to_dict()  # the JSON stays as it was
+
+
+def test_a_comparison_reads_each_text_once_and_a_different_text_again():
+    from allocator.compare import compare
+
+    left = {"documents": HELD, "inventory": PLACES, "kubernetes_version": "1.37"}
+    with mock.patch.object(engine, "read_documents", wraps=engine.read_documents) as read:
+        same = compare(left, {**left, "kubernetes_version": "1.36"})
+    assert read.call_count == 2  # reading depends on neither the release nor the gates
+    assert same["left"]["objects"] == same["right"]["objects"]
+    other = PLACES + "---\napiVersion: v1\nkind: Node\nmetadata: {name: node-d}\n"
+    with mock.patch.object(engine, "read_documents", wraps=engine.read_documents) as read:
+        compare(left, {**left, "inventory": other})
+    assert [call.args[0] for call in read.call_args_list] == [HELD, PLACES, other]
