@@ -102,8 +102,8 @@ class AllocateView(StateInputView):
         report = self.report(request)
         if not report["valid"]:
             raise InvalidInput(ValidateResponseSerializer(report).data["errors"])
-        stored = {"storedObjects": report["storedObjects"]} if "storedObjects" in report else {}
-        return Response(AllocateResponseSerializer({**report["allocation"], **stored}).data)
+        beside = {key: report[key] for key in ("storedObjects", "workloads") if key in report}
+        return Response(AllocateResponseSerializer({**report["allocation"], **beside}).data)
 
 
 @docs.analyze
