@@ -23,6 +23,7 @@ from allocator.reading.diagnostics import PARSE, Diagnostic, DiagnosticError
 from allocator.reading.indentation import indentation_problem
 from allocator.reading.limits import DEFAULT, MAX_ALIAS_VALUES, MAX_DEPTH, MAX_VALUES, Limits
 from allocator.reading.positions import PosDict, Position, PosList, position_in
+from allocator.reading.syntaxhints import syntax_hint
 from allocator.reading.textcheck import check_text, offset_position
 
 __all__ = ["Position", "PosDict", "PosList", "RawDocument", "check_text", "load_yaml_stream", "position_in"]
@@ -144,6 +145,10 @@ def _syntax_error(text: str, detail: str, line: int | None, column: int | None) 
     """The located syntax error; when a key is out of line there, it says which and with what."""
     problem = indentation_problem(text, line)
     if problem is None:
+        hint = syntax_hint(text, line)  # a value that needs quotes, a tab in the indentation
+        if hint is not None:
+            return Diagnostic(field="", type=PARSE, detail=detail, line=line, column=column, hint=hint[0],
+                              fixes=hint[1])
         return Diagnostic(field="", type=PARSE, detail=detail, line=line, column=column)
     message, fix = problem
     return Diagnostic(field="", type=PARSE, detail=f"{detail}: {message}", line=line, column=column, hint=fix)

@@ -3,7 +3,8 @@
 ``-o json`` prints ``{"valid": bool, "errors": [...], "warnings": [...]}``,
 each entry ``{"kind", "name", "field", "type", "detail", "line", "column"}``;
 ``-o text`` prints one apiserver-like line per problem, prefixed with
-``file:line:col:``. Exit status: 0 valid, 1 invalid, 2 unreadable input
+``file:line:col:`` (and the playground's hint, if any, on an indented line after it), and when all
+is valid a last line saying so. Exit status: 0 valid, 1 invalid, 2 unreadable input
 (unreadable file, YAML syntax error, unknown release or feature gate, a
 locked gate set away from its value, an object in a version the release
 ``--kubernetes-version`` does not serve).
@@ -14,6 +15,7 @@ from __future__ import annotations
 import json
 import sys
 
+from allocator.cli.sample import sample_file_note
 from allocator.kube.objects import read_documents
 from allocator.reading.diagnostics import NOT_SERVED, PARSE, Diagnostic, DiagnosticError
 from allocator.reading.inputfiles import InputError, read_input
@@ -28,6 +30,7 @@ from allocator.releases.gates import (
 from allocator.validation.documents import STORED_NOTE, read_as_stored, read_from_cluster, validate_documents
 from allocator.validation.not_simulated import not_simulated
 from allocator.validation.warnings import inventory_warnings
+from allocator.workload.analysed import read_workloads
 
 EXIT_VALID, EXIT_INVALID, EXIT_UNREADABLE = 0, 1, 2
 _KEYS = ("kind", "name", "field", "type", "detail", "line", "column")
@@ -73,6 +76,11 @@ def run(args, stdout=None, stderr=None) -> int:
             reason = exc.reason.removeprefix("cannot read: ")
             found.append((source, Diagnostic(field="", type=PARSE, detail=f"cannot read {source}: {reason}")))
             continue
+        note = sample_file_note(text)
+        if note is not None:
+            unreadable = True
+            found.append((source, Diagnostic(field="", type=PARSE, detail=note)))
+            continue
         try:
             result = read_documents(text, limits=limits)
         except DiagnosticError as exc:
@@ -89,6 +97,8 @@ def run(args, stdout=None, stderr=None) -> int:
                                                              stored=read_from_cluster))
         found.extend((source, d) for d in inventory_warnings(result, inventory, gates, text))
         found.extend((source, d) for d in not_simulated(result, gates))
+        # Deployments, StatefulSets, Jobs...: the controller and its pod template, as the analysis reads them.
+        found.extend((source, d) for d in read_workloads(text, result, gates, limits=limits)[1])
 
     errors = [(s, d) for s, d in found if d.severity != "warning"]
     warnings = [(s, d) for s, d in found if d.severity == "warning"]
@@ -96,8 +106,16 @@ def run(args, stdout=None, stderr=None) -> int:
     if output == "text":
         for source, diag in errors + warnings:
             print(_text_line(source, diag), file=stdout)
+            if diag.hint:  # the playground's advice, on a line of its own under the apiserver's words
+                print(f"  hint: {diag.hint}", file=stdout)
         for source, obj in stored:
             print(f'{source}: note: {obj["kind"]} "{obj["namespace"]}/{obj["name"]}": {STORED_NOTE}', file=stdout)
+        if not errors and not unreadable:
+            counted = sum(len(result.documents) for _, _, result in loaded)
+            print(f"valid: {counted} object{'' if counted == 1 else 's'} in {len(loaded)} "
+                  f"file{'' if len(loaded) == 1 else 's'}, as Kubernetes {gates.release}'s apiserver checks them"
+                  + (f" ({len(warnings)} warning{'' if len(warnings) == 1 else 's'})" if warnings else ""),
+                  file=stdout)
     else:
         report = {"valid": not errors, "errors": [_entry(d) for _, d in errors],
                   "warnings": [_entry(d) for _, d in warnings]}
