@@ -9,6 +9,8 @@ and the errors.
 
 from __future__ import annotations
 
+import difflib
+
 from django.conf import settings
 from drf_spectacular.utils import PolymorphicProxySerializer
 from rest_framework import serializers
@@ -62,7 +64,7 @@ class InventoryField(serializers.CharField):
     """
 
     default_error_messages = {
-        "does_not_exist": "No sample inventory has the slug {value!r} and no stored inventory has that id "
+        "does_not_exist": "No sample inventory has the slug {value!r} and no stored inventory has that id{near} "
                           "(GET /api/v1/inventories lists the samples; POST /api/v1/inventories stores one).",
     }
 
@@ -73,8 +75,15 @@ class InventoryField(serializers.CharField):
         found = None if "\x00" in value else (
             SampleInventory.objects.filter(slug=value).first() or clusters.find(value))
         if found is None:
-            self.fail("does_not_exist", value=value.replace("\x00", "\\x00"))
+            self.fail("does_not_exist", value=value.replace("\x00", "\\x00"),
+                      near=did_you_mean(value, SampleInventory.objects.values_list("slug", flat=True)))
         return found
+
+
+def did_you_mean(value: str, slugs) -> str:
+    """`` (did you mean "gpu-node"?)`` for the slugs nearest a mistyped one, or nothing."""
+    near = difflib.get_close_matches(value, list(slugs), n=3, cutoff=0.6)
+    return f" (did you mean {' or '.join(repr(slug) for slug in near)}?)" if near else ""
 
 
 class AnalysisRequestSerializer(serializers.Serializer):
