@@ -34,3 +34,8 @@ class WorkloadAnalysisTestCase(BaseTestCase):
         self.assertContains(r, "<code>DaemonSet agent</code>", html=False)
         self.assertNotContains(r, 'id="ignored"')
         self.assertContains(r, 'id="not-analysed"')
+
+    def test_documents_with_only_a_deployment_list_it_and_not_none(self):
+        r = self.analyse(controller("Deployment", "web", "replicas: 0"))
+        self.assertContains(r, "Your documents:\n    Deployment <code>web</code> (its pod template).", html=False)
+        self.assertContains(r, "asks for no pod now (0 replicas, or a suspended Job): nothing to analyse", html=False)
