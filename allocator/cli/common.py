@@ -68,10 +68,10 @@ def read_inputs(paths: list[str], limits, gates, workloads: list | None = None):
     An object in a version the release (of ``gates``) does not serve is
     refused as such, whatever its fields hold.
     """
-    from allocator.cli.sample import sample_file_note
     from allocator.kube.objects import read_documents
     from allocator.reading.diagnostics import DiagnosticError
     from allocator.reading.inputfiles import InputError, read_input
+    from allocator.reading.samplefiles import sample_file_note
     from allocator.releases.serving import read_errors
 
     documents, problems = [], []

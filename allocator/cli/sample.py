@@ -94,15 +94,3 @@ def _text(what: str, data: dict) -> str:
         return cluster_yaml(int(spec["nodes"]), gpus_per_node=int(spec.get("gpusPerNode", 8)), seed=int(spec["seed"]))
     return yaml.safe_dump_all(data["objects"], sort_keys=False, default_flow_style=False, width=1 << 16)
 
-
-def sample_file_note(text: str) -> str | None:
-    """What to do when ``text`` is one of the sample files itself (a slug around objects), not objects."""
-    import re
-
-    head = text[:20000]
-    slug = re.search(r"^slug:[ \t]*['\"]?([\w.-]+)", head, re.MULTILINE)
-    if slug is None or re.search(r"^kind:", head, re.MULTILINE) or not re.search(
-            r"^(objects|documents|generator|examples):", text, re.MULTILINE):
-        return None
-    return (f"this is the playground's description of the sample {slug.group(1)!r}, not Kubernetes objects; "
-            f"print its objects with: python -m allocator sample {slug.group(1)}")

@@ -15,11 +15,11 @@ from __future__ import annotations
 import json
 import sys
 
-from allocator.cli.sample import sample_file_note
 from allocator.kube.objects import read_documents
 from allocator.reading.diagnostics import NOT_SERVED, PARSE, Diagnostic, DiagnosticError
 from allocator.reading.inputfiles import InputError, read_input
 from allocator.reading.limits import from_flags
+from allocator.reading.samplefiles import sample_file_note
 from allocator.releases.gates import (
     CURRENT_RELEASE,
     FeatureGateError,
@@ -30,7 +30,6 @@ from allocator.releases.gates import (
 from allocator.validation.documents import STORED_NOTE, read_as_stored, read_from_cluster, validate_documents
 from allocator.validation.not_simulated import not_simulated
 from allocator.validation.warnings import inventory_warnings
-from allocator.workload.analysed import read_workloads
 
 EXIT_VALID, EXIT_INVALID, EXIT_UNREADABLE = 0, 1, 2
 _KEYS = ("kind", "name", "field", "type", "detail", "line", "column")
@@ -49,8 +48,10 @@ def _text_line(source: str, diag: Diagnostic) -> str:
     return f"{where}{obj} {diag.message()}"
 
 
-def run(args, stdout=None, stderr=None) -> int:
-    """Validate ``args.files`` with ``args.feature_gates``; print as ``args.output``; return the exit status."""
+def run(args, stdout=None, stderr=None, more=None) -> int:
+    """Validate ``args.files`` with ``args.feature_gates``; print as ``args.output``; return the exit status.
+
+    ``more(text, result, gates, limits)``, if given, returns further diagnostics of one file."""
     stdout = stdout or sys.stdout
     stderr = stderr or sys.stderr
     output = getattr(args, "output", None) or "json"
@@ -97,8 +98,8 @@ def run(args, stdout=None, stderr=None) -> int:
                                                              stored=read_from_cluster))
         found.extend((source, d) for d in inventory_warnings(result, inventory, gates, text))
         found.extend((source, d) for d in not_simulated(result, gates))
-        # Deployments, StatefulSets, Jobs...: the controller and its pod template, as the analysis reads them.
-        found.extend((source, d) for d in read_workloads(text, result, gates, limits=limits)[1])
+        if more is not None:  # what the caller checks beside (the command line: controllers' pod templates)
+            found.extend((source, d) for d in more(text, result, gates, limits))
 
     errors = [(s, d) for s, d in found if d.severity != "warning"]
     warnings = [(s, d) for s, d in found if d.severity == "warning"]

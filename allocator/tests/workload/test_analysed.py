@@ -91,3 +91,13 @@ def test_allocate_on_the_command_line_allocates_the_first_pod_and_points_to_capa
     done = cli("allocate", *paths)
     assert done.returncode == 2
     assert "workload.yaml:2: StatefulSet 'db': pod \"db-0\": resource claim template \"gpu\" not found" in done.stderr
+
+
+def test_validate_checks_a_controller_and_its_pod_template_as_allocate_reads_them(tmp_path):
+    [path] = write_files(tmp_path, workload=TEMPLATE + _controller("Deployment", "web", "  replicas: -1"))
+    done = cli("validate", "-o", "text", path)
+    assert done.returncode == 1
+    assert "Deployment \"web\": spec.replicas: Invalid value: -1: must be greater than or equal to 0" in done.stdout
+    [path] = write_files(tmp_path, workload=TEMPLATE + _controller("Deployment", "web", "  replicas: 2"))
+    done = cli("validate", "-o", "text", path)
+    assert done.returncode == 0 and done.stdout.startswith("valid: ")
