@@ -40,6 +40,7 @@ from allocator.validation.documents import as_the_scheduler_sees, read_as_stored
 from allocator.validation.not_simulated import not_simulated
 from allocator.validation.warnings import selector_expressions
 from allocator.workload import extended
+from allocator.workload.analysed import AnalysedWorkload, read_workloads, still_ignored
 from allocator.workload.binding import binding_note
 from allocator.workload.claims import build_workload
 from allocator.workload.pinning import pinned_claims
@@ -48,6 +49,8 @@ from allocator.workload.scheduling import Attempt, schedule
 
 DOCUMENTS = "documents"
 INVENTORY = "inventory"
+# Where the API answers how many replicas of a workload fit (a workload's note points there).
+PLANNER = "capacity planning (POST /api/v1/capacity)"
 
 
 @dataclass(frozen=True)
@@ -265,6 +268,8 @@ class Report:
     # (``authoring.inventory``): they show this read rather than reading the texts again.
     inventory: Inventory = field(default_factory=Inventory, repr=False, compare=False)
     readings: list[Reading] = field(default_factory=list, repr=False, compare=False)  # the documents', the inventory's
+    # the Deployments, ReplicaSets, StatefulSets and Jobs of the documents, each analysed as its first pod
+    workloads: list[AnalysedWorkload] = field(default_factory=list)
 
     @property
     def valid(self) -> bool:
@@ -296,6 +301,8 @@ class Report:
         }
         if self.stored_objects:  # only then, so that other answers stay as they were
             out["storedObjects"] = self.stored_objects
+        if self.workloads:  # likewise
+            out["workloads"] = [w.to_dict(PLANNER) for w in self.workloads]
         return out
 
 
@@ -411,6 +418,11 @@ def analyze(documents: str, inventory: str = "", node: str | None = None,
     docs, _ = _read(documents, DOCUMENTS, report, limits, earlier)
     inv, refused = _read(inventory, INVENTORY, report, limits, earlier)
     report.inventory = Inventory(inv.documents + docs.documents, error=_first_error(inv, refused))
+    # A Deployment, ReplicaSet, StatefulSet or Job of the documents is analysed as its first pod.
+    report.workloads, unreadable_workloads = read_workloads(documents, docs, gates, limits=limits)
+    report.diagnostics.extend((DOCUMENTS, d) for d in unreadable_workloads)
+    report.ignored = still_ignored(docs.ignored) + inv.ignored
+    first_pods = [w.pod for w in report.workloads if w.pod is not None]
     # Objects read from a cluster are stored: checked with the stored-object rules, not as created.
     report.diagnostics.extend((DOCUMENTS, d) for d in validate_documents(
         docs, gates, documents, stored_gates=stored_object_gates(kubernetes_version), stored=read_from_cluster))
@@ -419,7 +431,7 @@ def analyze(documents: str, inventory: str = "", node: str | None = None,
         report.diagnostics.extend((INVENTORY, d) for d in _inventory_diagnostics(
             inv, inventory, kubernetes_version, tuple(sorted(gates.overrides().items())), limits))
     # The claims as the apiserver stores them: created ones without the fields of disabled features.
-    combined = ReadResult(documents=inv.documents + as_the_scheduler_sees(docs.documents, gates))
+    combined = ReadResult(documents=inv.documents + as_the_scheduler_sees(docs.documents, gates) + first_pods)
     report.diagnostics.extend((DOCUMENTS, d) for d in inventory_warnings(docs, combined, gates, documents))
     # Fields and objects of DRA features the engine does not simulate: accepted, and said so.
     report.diagnostics.extend((DOCUMENTS, d) for d in not_simulated(docs, gates))
@@ -429,8 +441,7 @@ def analyze(documents: str, inventory: str = "", node: str | None = None,
         work = build_workload(combined.of_kind("ResourceClaim"), combined.of_kind("ResourceClaimTemplate"),
                               combined.of_kind("Pod"))
     except PodClaimError as err:
-        report.diagnostics.append((DOCUMENTS, Diagnostic(field="spec.resourceClaims", type=NOT_FOUND, detail=str(err),
-                                                         kind="Pod")))
+        report.diagnostics.append((DOCUMENTS, _missing_claim(str(err), report.workloads)))
         return report
     if report.dra_off:
         report.allocation.reasons = [report.dra_off]
@@ -452,6 +463,15 @@ def analyze(documents: str, inventory: str = "", node: str | None = None,
     if alternatives:
         _alternatives(report, alternatives, alternatives_timeout)
     return report
+
+
+def _missing_claim(detail: str, workloads: list[AnalysedWorkload]) -> Diagnostic:
+    """A pod names a claim or template that is not in the input: said of the workload whose pod it is."""
+    for one in workloads:
+        if one.pod is not None and detail.startswith(f'pod "{one.pod.name}":'):
+            return Diagnostic(field="spec.template.spec.resourceClaims", type=NOT_FOUND, detail=detail,
+                              kind=one.workload.kind, name=one.workload.name, line=one.workload.line)
+    return Diagnostic(field="spec.resourceClaims", type=NOT_FOUND, detail=detail, kind="Pod")
 
 
 def _schedule(report: Report, combined: ReadResult, node: str | None, gates: FeatureGates) -> None:

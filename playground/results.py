@@ -17,6 +17,7 @@ from allocator.cel.hints import typo_first
 from allocator.compare import differences
 from allocator.engine import Allocation, ClaimGrant, Report
 from allocator.releases.gates import KNOWN_GATES, FeatureGateError, exists_in, locked_in
+from allocator.workload.analysed import split_ignored
 from playground import clusters, conversion, picture
 from playground.state import State
 
@@ -324,6 +325,7 @@ def context(state: State, node_filter: str = "", alternatives: int = 0) -> dict:
         "allocation_hint": allocation_hint(report.get("requests") or []),
         "inventory_summary": objects_summary(report.get("objects") or [], "inventory"),
         "documents_summary": objects_summary(report.get("objects") or [], "documents"),
+        "ignored": dict(zip(("unused", "unread"), split_ignored(report.get("ignored") or []), strict=True)),
         "gates": gates_table(report),
         "nodes": nodes_view(report, node_filter),
         "claims": claims_table(analyzed.allocation.claims, colors),
