@@ -9,9 +9,11 @@ only when a command runs.
 from __future__ import annotations
 
 import argparse
+import sys
 
 from allocator.cli import allocate, capacity, convert, evaluate, validate
 from allocator.cli.common import EXIT_ERROR, EXIT_OK, EXIT_UNSATISFIABLE
+from allocator.deadline import BudgetExceeded, time_budget
 
 __all__ = ["EXIT_ERROR", "EXIT_OK", "EXIT_UNSATISFIABLE", "build_parser", "main"]
 
@@ -31,4 +33,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    return COMMANDS[args.command].run(args)
+    try:
+        with time_budget(getattr(args, "time_budget", None)):
+            return COMMANDS[args.command].run(args)
+    except BudgetExceeded as err:  # --time-budget ran out: where it stopped, as an error
+        print(f"error: the {err.message}", file=sys.stderr)
+        return EXIT_ERROR
