@@ -32,6 +32,9 @@ __all__ = ["BudgetExceeded", "Deadline", "current", "check", "time_budget", "loc
 # CEL cost units between two looks at the clock (a CEL evaluation may cost up to 1,000,000).
 COST_PER_CHECK = 10_000
 
+# The default clock (tests put a fake one here).
+CLOCK: Callable[[], float] = time.monotonic
+
 # What a location may say, most general first (the order of the message).
 WHERE_FIELDS = ("phase", "node", "claim", "request", "device", "selector", "copy")
 
@@ -79,7 +82,7 @@ class Deadline:
 
     def __init__(self, seconds: float, clock: Callable[[], float] | None = None):
         self.seconds = seconds
-        self.clock = clock if clock is not None else time.monotonic
+        self.clock = clock if clock is not None else CLOCK
         self.ends = self.clock() + seconds
         self.where: dict[str, Any] = {}
 
