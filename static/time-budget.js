@@ -73,7 +73,9 @@
   function onCancel() {
     if (!inFlight) return;
     cancelling = true;
-    htmx.trigger(inFlight.elt, "htmx:abort");
+    // htmx keeps the request on the element that synchronises it (hx-sync: the form for the live update).
+    const holder = inFlight.elt.closest("[hx-sync]") || inFlight.elt;
+    htmx.trigger(holder, "htmx:abort");
   }
 
   // A replaced request (hx-sync) is aborted too: only the visitor's Cancel is said so.
