@@ -184,3 +184,18 @@ def test_budget_off_answers():
         assert budget is None
         report = analyze(CLAIM, INVENTORY)
     assert report.allocation.status == "allocated"
+
+
+def test_a_selector_over_the_cost_estimate_gets_upstream_s_refusal_not_the_budget():
+    # 20 x 20 x 20 matches() of a long pattern: the apiserver's estimate refuses it on create, so the
+    # answer is that refusal, without evaluating the selector on the inventory's devices first.
+    twenty = "[" + ",".join(str(i) for i in range(20)) + "]"
+    pattern = "^GPU-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"
+    expensive = (f"{twenty}.all(a, {twenty}.all(b, {twenty}.all(c, "
+                 f"device.attributes['gpu.example.com'].uuid.matches('{pattern}'))))")
+    clock = RunsOutWhen(lambda where: "[0,1,2" in where.get("selector", ""))  # only if it is evaluated
+    with time_budget(5, clock=clock) as budget:
+        clock.deadline = budget
+        report = analyze(CLAIM.replace(NESTED, expensive), INVENTORY)
+    assert [d.detail for _, d in report.diagnostics] == ["too complex, exceeds cost limit"]
+    assert report.allocation.reasons == ["the objects are not valid: the apiserver would reject them"]
