@@ -9,10 +9,12 @@ machine may be busy, and the budget is the server's to keep, not the test's to t
 
 from __future__ import annotations
 
-import pytest
-from playwright.sync_api import Page, expect
+from collections.abc import Iterator
 
-from e2e.helpers import replace_text, summary
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from e2e.helpers import new_context, replace_text, summary
 
 pytestmark = pytest.mark.e2e
 
@@ -37,12 +39,25 @@ spec:
 LONG = 120_000  # ms: the budget plus a loaded machine's rendering
 
 
+@pytest.fixture
+def one_worker_page(browser: Browser, server_with) -> Iterator[Page]:
+    """A page on a server with a single (sync) worker: an answer after the budget's is only possible
+    once that worker is free again."""
+    server = server_with(WEB_CONCURRENCY="1")
+    context, problems = new_context(browser, server.url)
+    page = context.new_page()
+    yield page
+    context.close()
+    problems.check()
+
+
 def open_big_cluster(page: Page) -> None:
     page.goto(BIG_CLUSTER)
     expect(summary(page)).to_contain_text("Allocated", timeout=LONG)
 
 
-def test_the_review_selector_stops_at_the_budget_and_says_where(page: Page, samples):
+def test_the_review_selector_stops_at_the_budget_and_says_where(one_worker_page: Page):
+    page = one_worker_page
     open_big_cluster(page)
     replace_text(page, SLOW_CLAIM)
     note = page.locator("#time-budget-results")
@@ -52,7 +67,7 @@ def test_the_review_selector_stops_at_the_budget_and_says_where(page: Page, samp
     expect(page.locator("#results-stale")).to_contain_text("Out of date")
     expect(summary(page)).to_contain_text("Allocated")  # the old answer stays, marked
     expect(page.locator("#cancel-analysis")).to_be_hidden()
-    # The next edit is answered as usual: the old results give way to the new ones.
+    # The next edit is answered as usual, by the same worker: the old results give way to the new ones.
     replace_text(page, SLOW_CLAIM.replace(SLOW, "device.attributes['gpu.nvidia.com'].uuid.startsWith('GPU-')"))
     expect(summary(page)).to_contain_text("Allocated", timeout=LONG)
     expect(page.locator("#results")).not_to_have_class("stale")
@@ -69,3 +84,15 @@ def test_an_analysis_in_flight_can_be_cancelled(page: Page, samples):
     expect(page.locator("#results")).to_have_class("stale")
     expect(cancel).to_be_hidden()
     expect(page.locator("#time-budget-results")).to_have_count(0)
+
+
+def test_how_many_fit_stops_at_the_budget_too(page: Page, samples):
+    # Nine GPUs fit on no node: every copy's search evaluates the selector on every node's devices (one
+    # GPU would be placed on devices whose answers the worker may remember from earlier tests).
+    open_big_cluster(page)
+    replace_text(page, SLOW_CLAIM.replace("deviceClassName: gpu.nvidia.com", "deviceClassName: gpu.nvidia.com\n        count: 9"))
+    expect(page.locator("#time-budget-results")).to_contain_text("time budget", timeout=LONG)
+    page.locator("#capacity-button").click()
+    expect(page.locator("#time-budget-capacity-result")).to_contain_text(
+        "Stopped: the time budget of 10 s ran out while", timeout=LONG)
+    expect(page.locator("#cancel-analysis")).to_be_hidden()

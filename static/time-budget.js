@@ -7,7 +7,7 @@
 (function () {
   "use strict";
   const TARGETS = ["results", "capacity-result", "console-result"];
-  let inFlight = null;  // {elt, target} of the analysis request being waited for
+  const inFlight = new Map();  // target id -> the element whose analysis request is awaited
   let cancelling = false;
 
   function cancelButton() {
@@ -54,35 +54,40 @@
     }
   }
 
+  function showCancel() {
+    const button = cancelButton();
+    if (button) button.hidden = inFlight.size === 0;
+  }
+
   function onBeforeRequest(event) {
     const id = targetId(event);
     if (!id) return;
-    inFlight = {elt: event.detail.elt, target: id};
+    inFlight.set(id, event.detail.elt);
     cancelling = false;
-    const button = cancelButton();
-    if (button) button.hidden = false;
+    showCancel();
   }
 
   function onAfterRequest(event) {
-    if (!inFlight || event.detail.elt !== inFlight.elt) return;
-    inFlight = null;
-    const button = cancelButton();
-    if (button) button.hidden = true;
+    const id = targetId(event);
+    if (!id || inFlight.get(id) !== event.detail.elt) return;
+    inFlight.delete(id);
+    showCancel();
   }
 
+  // Cancel stops every analysis the page waits for.
   function onCancel() {
-    if (!inFlight) return;
+    if (inFlight.size === 0) return;
     cancelling = true;
-    // htmx keeps the request on the element that synchronises it (hx-sync: the form for the live update).
-    const holder = inFlight.elt.closest("[hx-sync]") || inFlight.elt;
-    htmx.trigger(holder, "htmx:abort");
+    inFlight.forEach(function (elt) {
+      // htmx keeps the request on the element that synchronises it (hx-sync: the form for the live update).
+      htmx.trigger(elt.closest("[hx-sync]") || elt, "htmx:abort");
+    });
   }
 
   // A replaced request (hx-sync) is aborted too: only the visitor's Cancel is said so.
   function onAbort(event) {
     const id = targetId(event);
     if (!id || !cancelling) return;
-    cancelling = false;
     if (id === "results") {
       markResultsOutOfDate("Cancelled: these results are for an earlier input, not for what the editor holds now.");
     } else {
