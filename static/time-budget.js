@@ -14,9 +14,12 @@
     return document.getElementById("cancel-analysis");
   }
 
+  // A sample load swaps the whole #playground: its analysis stands for the results'.
   function targetId(event) {
     const target = event.detail && event.detail.target;
-    return target && TARGETS.indexOf(target.id) >= 0 ? target.id : null;
+    if (!target) return null;
+    if (target.id === "playground") return "results";
+    return TARGETS.indexOf(target.id) >= 0 ? target.id : null;
   }
 
   function markResultsOutOfDate(text) {
