@@ -199,3 +199,17 @@ def test_a_selector_over_the_cost_estimate_gets_upstream_s_refusal_not_the_budge
         report = analyze(CLAIM.replace(NESTED, expensive), INVENTORY)
     assert [d.detail for _, d in report.diagnostics] == ["too complex, exceeds cost limit"]
     assert report.allocation.reasons == ["the objects are not valid: the apiserver would reject them"]
+
+
+def test_the_command_line_takes_a_budget_and_exits_2_saying_where(tmp_path, capsys, monkeypatch):
+    from allocator.cli import main
+
+    inventory, claim = tmp_path / "inventory.yaml", tmp_path / "claim.yaml"
+    inventory.write_text(INVENTORY)
+    claim.write_text(CLAIM)
+    ticks = iter(range(0, 10**9, 100))
+    monkeypatch.setattr(deadline, "CLOCK", lambda: float(next(ticks)))  # past the budget at the first look
+    assert main(["allocate", "--time-budget", "3", str(inventory), str(claim)]) == 2
+    assert capsys.readouterr().err.startswith("error: the time budget of 3 s ran out while ")
+    monkeypatch.undo()
+    assert main(["allocate", str(inventory), str(claim)]) == 0  # no budget unless asked
