@@ -27,6 +27,7 @@ from allocator.allocation.encode import claim_to_json
 from allocator.allocation.explain import Explanation
 from allocator.authoring.inventory import Inventory
 from allocator.cel.fixes import ExprFix
+from allocator.deadline import located
 from allocator.kube import model
 from allocator.kube.convert_back import V1
 from allocator.kube.objects import ReadResult, read_documents
@@ -415,27 +416,31 @@ def analyze(documents: str, inventory: str = "", node: str | None = None,
     gates = make_gates(feature_gates, kubernetes_version)
     report = Report(kubernetes_version=kubernetes_version, gates=gates, dra_off=dra_off_message(gates))
     earlier = list(readings)
-    docs, _ = _read(documents, DOCUMENTS, report, limits, earlier)
-    inv, refused = _read(inventory, INVENTORY, report, limits, earlier)
-    report.inventory = Inventory(inv.documents + docs.documents, error=_first_error(inv, refused))
-    # A Deployment, ReplicaSet, StatefulSet or Job of the documents is analysed as its first pod.
-    report.workloads, unreadable_workloads = read_workloads(documents, docs, gates, limits=limits)
-    report.diagnostics.extend((DOCUMENTS, d) for d in unreadable_workloads)
-    report.ignored = still_ignored(docs.ignored) + inv.ignored
-    first_pods = [w.pod for w in report.workloads if w.pod is not None]
-    # Objects read from a cluster are stored: checked with the stored-object rules, not as created.
-    report.diagnostics.extend((DOCUMENTS, d) for d in validate_documents(
-        docs, gates, documents, stored_gates=stored_object_gates(kubernetes_version), stored=read_from_cluster))
-    report.stored_objects = read_as_stored(docs.documents)
-    if not refused:  # an unreadable inventory has its reading error only
-        report.diagnostics.extend((INVENTORY, d) for d in _inventory_diagnostics(
-            inv, inventory, kubernetes_version, tuple(sorted(gates.overrides().items())), limits))
-    # The claims as the apiserver stores them: created ones without the fields of disabled features.
-    combined = ReadResult(documents=inv.documents + as_the_scheduler_sees(docs.documents, gates) + first_pods)
-    report.diagnostics.extend((DOCUMENTS, d) for d in inventory_warnings(docs, combined, gates, documents))
-    # Fields and objects of DRA features the engine does not simulate: accepted, and said so.
-    report.diagnostics.extend((DOCUMENTS, d) for d in not_simulated(docs, gates))
-    report.diagnostics.extend((INVENTORY, d) for d in not_simulated(inv, gates))
+    with located(phase="reading"):
+        docs, _ = _read(documents, DOCUMENTS, report, limits, earlier)
+        inv, refused = _read(inventory, INVENTORY, report, limits, earlier)
+        report.inventory = Inventory(inv.documents + docs.documents, error=_first_error(inv, refused))
+        # A Deployment, ReplicaSet, StatefulSet or Job of the documents is analysed as its first pod.
+        report.workloads, unreadable_workloads = read_workloads(documents, docs, gates, limits=limits)
+        report.diagnostics.extend((DOCUMENTS, d) for d in unreadable_workloads)
+        report.ignored = still_ignored(docs.ignored) + inv.ignored
+        first_pods = [w.pod for w in report.workloads if w.pod is not None]
+    with located(phase="validating"):
+        # Objects read from a cluster are stored: checked with the stored-object rules, not as created.
+        report.diagnostics.extend((DOCUMENTS, d) for d in validate_documents(
+            docs, gates, documents, stored_gates=stored_object_gates(kubernetes_version), stored=read_from_cluster))
+        report.stored_objects = read_as_stored(docs.documents)
+        if not refused:  # an unreadable inventory has its reading error only
+            report.diagnostics.extend((INVENTORY, d) for d in _inventory_diagnostics(
+                inv, inventory, kubernetes_version, tuple(sorted(gates.overrides().items())), limits))
+        # The claims as the apiserver stores them: created ones without the fields of disabled features.
+        combined = ReadResult(
+            documents=inv.documents + as_the_scheduler_sees(docs.documents, gates) + first_pods)
+        with located(phase="checking the selectors on the inventory"):
+            report.diagnostics.extend((DOCUMENTS, d) for d in inventory_warnings(docs, combined, gates, documents))
+        # Fields and objects of DRA features the engine does not simulate: accepted, and said so.
+        report.diagnostics.extend((DOCUMENTS, d) for d in not_simulated(docs, gates))
+        report.diagnostics.extend((INVENTORY, d) for d in not_simulated(inv, gates))
 
     try:
         work = build_workload(combined.of_kind("ResourceClaim"), combined.of_kind("ResourceClaimTemplate"),
@@ -458,10 +463,13 @@ def analyze(documents: str, inventory: str = "", node: str | None = None,
     if handed_over:
         report.allocation.status, report.allocation.reasons = "controller", handed_over
         return report
-    _schedule(report, combined, node, gates)
-    _why_fixes(report, [(DOCUMENTS, documents, docs.documents), (INVENTORY, inventory, inv.documents)])
+    with located(phase="scheduling"):
+        _schedule(report, combined, node, gates)
+    with located(phase="finding fixes"):
+        _why_fixes(report, [(DOCUMENTS, documents, docs.documents), (INVENTORY, inventory, inv.documents)])
     if alternatives:
-        _alternatives(report, alternatives, alternatives_timeout)
+        with located(phase="listing other grants"):
+            _alternatives(report, alternatives, alternatives_timeout)
     return report
 
 

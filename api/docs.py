@@ -137,6 +137,18 @@ BAD_REQUEST_EXAMPLES = [
     OpenApiExample("JSON of the wrong type", _error("Not a valid string.", "Invalid value", field="documents")),
 ]
 COMMON_ERRORS = {413: TOO_LARGE, 415: UNSUPPORTED_MEDIA_TYPE, 429: THROTTLED}
+OUT_OF_TIME = _errors_response(
+    "The analysis ran out of the site's time budget (ANALYSIS_TIME_BUDGET, 10 s by default), in the spirit of "
+    "kube-scheduler's DRA filter timeout: the detail says where it stopped (the phase, then the node, claim, "
+    "request, device and selector the search was on); kind and name are the claim's when it was on one. "
+    "The command line (`--time-budget`) has no budget unless asked.",
+    OpenApiExample("Time budget", {"errors": [{
+        "kind": "ResourceClaim", "name": "slow", "field": "", "type": "Service unavailable",
+        "detail": "The time budget of 10 s ran out while scheduling: node gpu-node-00006, claim default/slow, "
+                  "request gpus, device gpu.nvidia.com/gpu-node-00006/gpu-5, evaluating claim default/slow "
+                  "selector #0 ([0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19].all(a, [0,1,2,3,4,5,6,7,8...).",
+        "line": None, "column": None}]}),
+)
 
 
 # --- Requests of the engine endpoints ---------------------------------------
@@ -182,7 +194,7 @@ def _state_endpoint(endpoint: str, summary: str, description: str, ok: OpenApiRe
         operation_id=endpoint, summary=summary, tags=[ENGINE],
         description=description + STATE_DESCRIPTION.format(endpoint=endpoint),
         request=request, parameters=parameters, examples=STATE_EXAMPLES,
-        responses={200: ok, 400: bad_request, **COMMON_ERRORS},
+        responses={200: ok, 400: bad_request, **COMMON_ERRORS, 503: OUT_OF_TIME},
     ))
 
 
@@ -283,6 +295,7 @@ compare = extend_schema_view(post=extend_schema(
             "counts as two); the Retry-After header says when to try again.",
             OpenApiExample("Throttled", _error("Request was throttled. Expected available in 42 seconds.",
                                                "Too many requests"))),
+        503: OUT_OF_TIME,
     },
 ))
 
@@ -341,6 +354,7 @@ evaluate = extend_schema_view(post=extend_schema(
             "YAML", _error('Unsupported media type "application/yaml" in request. Send one of: application/json.',
                            "Unsupported media type"))),
         429: THROTTLED,
+        503: OUT_OF_TIME,
     },
 ))
 
@@ -365,6 +379,7 @@ capacity = extend_schema_view(post=extend_schema(
             "YAML", _error('Unsupported media type "application/yaml" in request. Send one of: application/json.',
                            "Unsupported media type"))),
         429: THROTTLED,
+        503: OUT_OF_TIME,
     },
 ))
 

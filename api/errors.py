@@ -15,6 +15,8 @@ EXCEPTION_HANDLER.
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
 from http import HTTPStatus
 from typing import Any
 
@@ -26,6 +28,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 from allocator.reading.diagnostics import INTERNAL, INVALID, NOT_FOUND, PARSE, REQUIRED, TOO_LONG, UNSUPPORTED
 from allocator.releases.gates import FeatureGateError
+from playground.budget import BudgetExceeded, analysis_budget
 
 logger = logging.getLogger(__name__)
 
@@ -74,6 +77,27 @@ class Refused(exceptions.APIException):
         self.wait = retry_after  # DRF's handler turns it into Retry-After
 
 
+class OutOfTime(exceptions.APIException):
+    """503: the analysis's time budget (ANALYSIS_TIME_BUDGET) ran out; the detail says where it stopped."""
+
+    status_code = 503
+    default_code = "time_budget_exceeded"
+
+    def __init__(self, err: BudgetExceeded):
+        super().__init__(f"The {err.message}.")
+        self.claim = err.where.get("claim", "")  # namespace/name of the claim the search was on, if any
+
+
+@contextmanager
+def time_budget() -> Iterator[None]:
+    """Run an engine call with the site's time budget; past it, answer 503 (``OutOfTime``), not 500."""
+    try:
+        with analysis_budget():
+            yield
+    except BudgetExceeded as err:
+        raise OutOfTime(err) from None
+
+
 def _validation_errors(detail, field: str = ""):
     """Flatten a ValidationError's nested detail into located errors, one per message."""
     if isinstance(detail, dict):
@@ -94,6 +118,11 @@ def _validation_errors(detail, field: str = ""):
 def _errors_of(exc: exceptions.APIException) -> list[dict[str, Any]]:
     if isinstance(exc, InvalidInput):
         return exc.errors
+    if isinstance(exc, OutOfTime):  # in the claim the search was on, when it was on one
+        found = error(str(exc.detail), type=status_type(exc.status_code))
+        if exc.claim:
+            found.update(kind="ResourceClaim", name=exc.claim.rpartition("/")[2])
+        return [found]
     if isinstance(exc, exceptions.ValidationError):
         return list(_validation_errors(exc.detail))
     if isinstance(exc, exceptions.ParseError):

@@ -30,7 +30,7 @@ from playground.services.evaluate import Unreadable, evaluate_on, read_all_slice
 from playground.state import State
 
 from . import docs
-from .errors import InvalidInput, Refused, error
+from .errors import InvalidInput, Refused, error, time_budget
 from .parsers import YAML_PARSERS, InventoryJSONParser, JSONParser
 from .renderers import YAMLRenderer
 from .serializers import (
@@ -82,9 +82,10 @@ class StateInputView(APIView):
 
     def report(self, request: Request) -> dict:
         given = self.state(request)
-        if isinstance(given, Analysis):
-            return analyze(given.state, given.alternatives).to_dict()
-        return analyze(given).to_dict()
+        with time_budget():
+            if isinstance(given, Analysis):
+                return analyze(given.state, given.alternatives).to_dict()
+            return analyze(given).to_dict()
 
 
 @docs.validate
@@ -126,7 +127,9 @@ class CompareView(APIView):
         serializer = CompareRequestSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         sides = serializer.validated_data
-        return Response(compare(sides["left"], sides["right"]))
+        with time_budget():
+            compared = compare(sides["left"], sides["right"])
+        return Response(compared)
 
 
 @docs.convert
@@ -163,8 +166,9 @@ class EvaluateView(APIView):
         given = serializer.validated_data
         ref = DeviceRef(**given["device"])
         try:
-            slices = read_all_slices(given["texts"], engine_limits(stored=given["stored"]))
-            answer = evaluate_on(given["expression"], ref, slices, given["gates"])
+            with time_budget():
+                slices = read_all_slices(given["texts"], engine_limits(stored=given["stored"]))
+                answer = evaluate_on(given["expression"], ref, slices, given["gates"])
         except Unreadable as refused:
             raise InvalidInput(diagnostic_errors(refused.diagnostics)) from None
         except DeviceNotFound as err:
@@ -181,7 +185,9 @@ class CapacityView(StateInputView):
     request_serializer = CapacityRequestSerializer
 
     def post(self, request: Request) -> Response:
-        report, errors = plan(self.state(request))
+        given = self.state(request)
+        with time_budget():
+            report, errors = plan(given)
         if errors:
             raise InvalidInput(diagnostic_errors(errors))
         return Response(CapacityResponseSerializer(report.to_dict()).data)

@@ -54,6 +54,11 @@ STORED_INVENTORY_BYTES_PER_DAY = envint("STORED_INVENTORY_BYTES_PER_DAY", 256 * 
 # Copies one "how many fit" request (POST /api/v1/capacity) may place: each is a
 # scheduling pass. The command line has no such cap (its --max defaults to 100).
 CAPACITY_MAX_COPIES = envint("CAPACITY_MAX_COPIES", 200, minimum=1)
+# Seconds one analysis may run (the page's results, How many fit?, the console and
+# the API's engine endpoints), in the spirit of the scheduler's DRA filter timeout:
+# past it the engine stops and the answer says where (allocator.deadline). Below
+# gunicorn's worker timeout (GUNICORN_TIMEOUT, 30 s). 0 turns it off.
+ANALYSIS_TIME_BUDGET = envint("ANALYSIS_TIME_BUDGET", 10, minimum=0)
 
 # --- Deployment and security (docs/configuration.md: "Running in production") ---
 # HTTPS=1 says the site is only served over TLS (directly or by a proxy in

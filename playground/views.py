@@ -40,7 +40,7 @@ from allocator.kube.convert import RESOURCE_GROUP
 from allocator.reading.diagnostics import DiagnosticError
 from allocator.reading.formatting import format_yaml
 from allocator.releases.gates import CURRENT_RELEASE, RELEASES, FeatureGateError, make_gates
-from playground import capacity, clusters, console, conversion, results, sharetext, start_here
+from playground import budget, capacity, clusters, console, conversion, results, sharetext, start_here
 from playground.forms import PlaygroundForm, UploadError, posted_gates, read_upload
 from playground.limits import engine_limits, text_limit
 from playground.models import Example, SampleInventory, Share
@@ -76,10 +76,25 @@ def _render_editor(request: HttpRequest, state: State | None, form: PlaygroundFo
         # A sample cluster shows as its sample in the picker; one's own as "My cluster".
         ctx["own_cluster"] = not (state.inventory_slug if state is not None else form["inventory_slug"].value())
     if state is not None:
-        ctx.update(results.context(state, form.node_filter_value(), alternatives))
-        ctx.update(console.page(state, ctx.pop("inventory_read", None)))  # the analysis's read, not another
+        try:
+            with budget.analysis_budget():
+                ctx.update(results.context(state, form.node_filter_value(), alternatives))
+                ctx.update(console.page(state, ctx.pop("inventory_read", None)))  # the analysis's read, not another
+        except budget.BudgetExceeded as err:
+            return _out_of_time(request, form, err)
     return _fragment_or_page(request, "playground/partials/results_swap.html", ctx,
                              lambda: render(request, "playground/index.html", ctx), target="results")
+
+
+def _out_of_time(request: HttpRequest, form: PlaygroundForm, err: budget.BudgetExceeded) -> HttpResponse:
+    """The time budget ran out: htmx gets 503 JSON (the script marks the old results stale and shows why);
+    a post without script gets the editor back, with the message where the results would be."""
+    logger.info("analysis stopped: %s", err.message)
+    if request.htmx:
+        return budget.answer(err)
+    response = _render_editor(request, None, form, time_budget=err, time_budget_advice=budget.advice())
+    response.status_code = 503
+    return response
 
 
 def _panel(request: HttpRequest, fragment: str, answer: Callable[[State], dict], invalid: dict | None = None,
@@ -96,7 +111,11 @@ def _panel(request: HttpRequest, fragment: str, answer: Callable[[State], dict],
             response.status_code = 400
             return response
         return _fragment_or_page(request, fragment, {"form": form, **(invalid or {})}, refused)
-    ctx = answer(form.state)
+    try:
+        with budget.analysis_budget():
+            ctx = answer(form.state)
+    except budget.BudgetExceeded as err:
+        return _out_of_time(request, form, err)
 
     def page() -> HttpResponse:
         rebound = PlaygroundForm.for_state(form.state, samples=form.samples, node_filter=form.node_filter_value())

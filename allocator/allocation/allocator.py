@@ -37,6 +37,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
+from allocator import deadline
 from allocator.allocation import search as search_limits
 from allocator.allocation.alternatives import Alternatives, list_grants
 from allocator.allocation.errors import AllocatorError, NodeAllocationError, SearchLimitError
@@ -268,6 +269,10 @@ class Allocator:
         return self._outcome(Search(self, node, claims), explain_failure)
 
     def _outcome(self, search: Search, explain_failure: bool = True) -> AllocationOutcome:
+        with deadline.located(node=search.node.metadata.name or None):
+            return self._located_outcome(search, explain_failure)
+
+    def _located_outcome(self, search: Search, explain_failure: bool) -> AllocationOutcome:
         node, claims = search.node, search.claims
         try:
             search.run()

@@ -26,6 +26,7 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from allocator import deadline
 from allocator.allocation import capacity as cap
 from allocator.allocation.candidates import Candidate, taint_prevents
 from allocator.allocation.constraints import Constraint, make_constraint
@@ -127,6 +128,7 @@ class Search:
         self.timeout: float | None = prepared.filter_timeout
         self.clock = prepared.clock
         self._deadline: float | None = None
+        self.budget = deadline.current()  # the whole analysis's time budget (allocator.deadline), if any
         self._check_at = 1  # the step at which limits are looked at next
 
     # ------------------------------------------------------------------ setup
@@ -255,8 +257,15 @@ class Search:
         device = cand.device
         multi = not self.variant.is_stable and bool(device.allow_multiple_allocations)
         try:
-            found = self.allocator.selectors.verdict(data.device_class, data.request.expressions, cand.id.driver,
-                                                     device, multi, cand.id, self.refs[key[0]])
+            if self.budget is None:
+                found = self.allocator.selectors.verdict(data.device_class, data.request.expressions, cand.id.driver,
+                                                         device, multi, cand.id, self.refs[key[0]])
+            else:  # where the search is, should the time budget run out in a selector
+                with deadline.located(node=self.node.metadata.name or None, claim=self.refs[key[0]],
+                                      request=data.request.full_name, device=str(cand.id)):
+                    found = self.allocator.selectors.verdict(data.device_class, data.request.expressions,
+                                                             cand.id.driver, device, multi, cand.id,
+                                                             self.refs[key[0]])
         except SelectorRuntimeError as err:
             if self.allocator.rules.device_in_cel_errors:
                 raise
@@ -594,6 +603,10 @@ class Search:
                 # The scheduler's words when the DynamicResources Filter times out on a node.
                 raise SearchLimitError(f"node {name}: timed out trying to allocate devices",
                                        limit="timeout", steps=steps, node=name)
+            clock_at = self.calls + CLOCK_EVERY
+            next_check = clock_at if next_check is None else min(next_check, clock_at)
+        if self.budget is not None:
+            self.budget.check()
             clock_at = self.calls + CLOCK_EVERY
             next_check = clock_at if next_check is None else min(next_check, clock_at)
         if self.prove and self.prover is None:

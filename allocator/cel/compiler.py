@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from allocator import deadline
 from allocator.cel import types as T
 from allocator.cel.library import FUNCTIONS, compile_regex, index_value, opt_index, value_matches
 from allocator.cel.parser import Node
@@ -327,18 +328,66 @@ def heterogeneous_literals(root: Node) -> list[tuple[int, str]]:
 
 
 # --------------------------------------------------------------------------- closures
+def _one_binary_overload(ov, a0, a1):
+    """``_generic_call``'s dispatch for a single overload of two arguments: the same checks in the same order."""
+    t0, t1 = ov.args
+    impl, charge = ov.impl, ov.charge
+
+    def dispatch(act, check_hashable=False):
+        v0 = a0(act)
+        v1 = a1(act)
+        if check_hashable and type(v0) is Version:
+            raise EvalPanic("hash of unhashable type cel.Semver")
+        if not (value_matches(t0, v0) and value_matches(t1, v1)):
+            raise CELError("no such overload")
+        if charge is not None:
+            amount = charge((v0, v1))
+            if amount:
+                _charge(act, amount)
+        return impl(v0, v1)
+    return dispatch
+
+
 class Budget:
-    __slots__ = ("left",)
+    """What is left of an evaluation's cost limit; also where the analysis's time budget is looked at.
+
+    ``left`` below ``floor`` calls ``spent``: with no time budget the floor is 0 (the cost limit); with one
+    (``allocator.deadline``) it is raised to look at the clock every ``COST_PER_CHECK`` units, so a
+    charge stays one subtraction and one comparison either way.
+    """
+
+    __slots__ = ("left", "floor", "deadline")
 
     def __init__(self, limit: int) -> None:
         self.left = limit
+        self.deadline = deadline.current()
+        self.floor = 0
+        if self.deadline is not None:  # an evaluation starts: a look at the clock, as many are cheap
+            self.deadline.check()
+            self._next_floor()
+
+    def _next_floor(self) -> None:
+        if self.deadline is not None:
+            self.floor = max(0, self.left - deadline.COST_PER_CHECK)
+
+    def reset(self, limit: int) -> None:
+        self.left = limit
+        self._next_floor()
+
+    def spent(self) -> None:
+        """Raise CostExceeded past the cost limit; else look at the clock and plan the next look."""
+        if self.left < 0:
+            raise CostExceeded()
+        if self.deadline is not None:
+            self.deadline.check()
+            self._next_floor()
 
 
 def _charge(act, amount):
     budget = act["@budget"]
     budget.left -= amount
-    if budget.left < 0:
-        raise CostExceeded()
+    if budget.left < budget.floor:
+        budget.spent()
 
 
 class ProgramError(Exception):
@@ -537,8 +586,8 @@ class Compiler:
             budget = act["@budget"]
             for first, second in seq:
                 budget.left -= per
-                if budget.left < 0:
-                    raise CostExceeded()
+                if budget.left < budget.floor:
+                    budget.spent()
                 inner[v1] = first
                 if v2 is not None:
                     inner[v2] = second
@@ -711,6 +760,9 @@ class Compiler:
 
     @staticmethod
     def _generic_call(ovs, args):
+        if len(ovs) == 1 and len(args) == 2:  # the common case (a method on a dyn value), without the loops
+            return _one_binary_overload(ovs[0], args[0], args[1])
+
         def dispatch(act, check_hashable=False):
             vals = [a(act) for a in args]
             if check_hashable and type(vals[0]) is Version:

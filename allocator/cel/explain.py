@@ -128,7 +128,7 @@ class _Explainer:
     def _evaluate(self, node: Node, act: dict):
         # Each evaluation may spend what the whole selector may: the explanation evaluates parts the
         # selector evaluated within its limit, and their sum must not make one of them fail.
-        self.budget.left = COST_LIMIT
+        self.budget.reset(COST_LIMIT)
         try:
             return self.closures[node.id](act), None
         except Abort as e:  # ends the whole evaluation: no operator absorbs it

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from allocator import deadline
 from allocator.cel import CELCompileError, CELRuntimeError, build_device, compile_selector
 from allocator.cel import _split as split_name  # how build_device files a name under a domain
 from allocator.cel.explain import explain_false
@@ -384,6 +385,12 @@ class SelectorEvaluator:
         compiled = self._compile(expression)
         if isinstance(compiled, CELCompileError):
             return [compiled] * len(devices)
+        if deadline.current() is not None:  # should the time budget run out here, it names the selector
+            with deadline.located(selector=f"the selector ({short_expression(expression)})"):
+                return self._outcomes(expression, compiled, devices)
+        return self._outcomes(expression, compiled, devices)
+
+    def _outcomes(self, expression: str, compiled, devices: Sequence[tuple[str, model.Device, bool]]) -> list:
         memory = self._current()
         known, results = memory.device_keys, memory.results
         out = []
@@ -547,16 +554,32 @@ class SelectorEvaluator:
     def _first_false(self, memory: _Memory, expressions, content: int, driver: str, device: model.Device,
                      allow_multiple: bool, device_id, owner: str) -> int:
         """Index of the first selector that is false, -1 when all are true. Raises on CEL errors."""
+        budget = deadline.current()
         for index, expression in enumerate(expressions):
             compiled = self._compile(expression)
             if isinstance(compiled, CELCompileError):
                 raise AllocatorError(f"{owner}: selector #{index}: CEL compile error: {compile_error_text(compiled)}")
-            outcome = self._evaluated(memory, expression, compiled, content, driver, device, allow_multiple)
+            if budget is None:
+                outcome = self._evaluated(memory, expression, compiled, content, driver, device, allow_multiple)
+            else:  # should the time budget run out here, it names the selector
+                with deadline.located(selector=selector_label(owner, index, expression)):
+                    outcome = self._evaluated(memory, expression, compiled, content, driver, device, allow_multiple)
             if outcome is not True:
                 if outcome is False:
                     return index
                 raise SelectorRuntimeError(owner, index, device_id, str(outcome), expression) from outcome
         return -1
+
+
+def short_expression(expression: str, width: int = 80) -> str:
+    """The expression on one line, cut to ``width`` characters."""
+    text = " ".join(expression.split())
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
+def selector_label(owner: str, index: int, expression: str) -> str:
+    """``claim default/c selector #0 (device.driver == ...)``: a selector as a time budget's location names it."""
+    return f"{owner} selector #{index} ({short_expression(expression)})"
 
 
 class DeviceKeys:

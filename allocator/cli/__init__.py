@@ -13,6 +13,7 @@ import sys
 
 from allocator.cli import allocate, capacity, convert, evaluate, sample, validate
 from allocator.cli.common import EXIT_ERROR, EXIT_OK, EXIT_UNSATISFIABLE
+from allocator.deadline import BudgetExceeded, time_budget
 
 __all__ = ["EXIT_ERROR", "EXIT_OK", "EXIT_UNSATISFIABLE", "build_parser", "main"]
 
@@ -53,4 +54,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.command is None:  # no command: the whole help, not only "COMMAND is required"
         parser.print_help(sys.stderr)
         return EXIT_ERROR
-    return COMMANDS[args.command].run(args)
+    try:
+        with time_budget(getattr(args, "time_budget", None)):
+            return COMMANDS[args.command].run(args)
+    except BudgetExceeded as err:  # --time-budget ran out: where it stopped, as an error
+        print(f"error: the {err.message}", file=sys.stderr)
+        return EXIT_ERROR

@@ -34,6 +34,9 @@ def add_limit_flags(parser: argparse.ArgumentParser) -> None:
                        help="deepest nesting of mappings and sequences (default: %(default)s)")
     group.add_argument("--max-alias-values", type=positive, metavar="N", default=DEFAULT.max_alias_values,
                        help="most values that YAML aliases may add by expanding (default: %(default)s)")
+    parser.add_argument("--time-budget", type=positive, metavar="SECONDS", default=None,
+                        help="stop after this many seconds and say where the analysis was (exit 2); "
+                             "default: no budget")
 
 
 def positive(text: str) -> int:

@@ -23,7 +23,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from allocator.cel import CELCompileError
+from allocator.cel import CELCompileError, compile_selector
 from allocator.cel import fixes as cel_fixes
 from allocator.cel.guards import GUARDED, guard_state, string_comparisons
 from allocator.cel.guards import analyze as guards_analysis
@@ -118,11 +118,25 @@ class _Evaluator:
     """Compiles and evaluates selectors like the allocator, through the process's shared memory of answers."""
 
     def __init__(self, gates: FeatureGates):
-        self.selectors = shared_evaluator(frozenset(gates.enabled_set()))
+        self.gates = frozenset(gates.enabled_set())
+        self.selectors = shared_evaluator(self.gates)
 
     def compile(self, expression: str):
         compiled = self.selectors.compile(expression)
         return None if isinstance(compiled, CELCompileError) else compiled  # an error: reported by validation
+
+    def compile_request(self, expression: str):
+        """``compile``, or None for a selector over the apiserver's cost estimate too: validation refuses it
+        ("too complex, exceeds cost limit"), and evaluating it on every device of a large inventory would
+        only spend the time budget before that answer is shown."""
+        compiled = self.compile(expression)
+        if compiled is None:
+            return None
+        try:
+            compile_selector(expression, gates=self.gates, estimate_cost=True)
+        except CELCompileError:
+            return None
+        return compiled
 
     def passing(self, selectors: list, devices: list[_Device], failures: dict) -> list[_Device]:
         """The devices on which every selector is true, in order, as a device's selectors are tried in
@@ -227,7 +241,8 @@ def _request(errs: Errors, locator, evaluator: _Evaluator, path: str, class_name
         return
     class_sels = [(i, evaluator.compile(s.cel.expression)) for i, s in enumerate(device_class.spec.selectors)
                   if s.cel is not None]
-    request_sels = [(j, evaluator.compile(s.cel.expression)) for j, s in enumerate(selectors) if s.cel is not None]
+    request_sels = [(j, evaluator.compile_request(s.cel.expression)) for j, s in enumerate(selectors)
+                    if s.cel is not None]
     if any(c is None for _, c in class_sels + request_sels):
         return  # a compile error, reported by validation
     class_failures: dict[int, dict[str, list[str]]] = {}  # selector -> error -> device ids

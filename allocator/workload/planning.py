@@ -37,6 +37,7 @@ from allocator.allocation.allocator import AllocatorError, node_error
 from allocator.allocation.nodes import node_matches
 from allocator.allocation.nodes import search_nodes as nodes_to_search
 from allocator.allocation.state import add_allocated
+from allocator.deadline import located
 from allocator.kube import model
 from allocator.kube.objects import ReadResult, read_documents
 from allocator.reading.diagnostics import INVALID, Diagnostic, DiagnosticError
@@ -147,7 +148,8 @@ def plan(claims: list[model.ResourceClaim], templates: list[model.ResourceClaimT
         # (workload.extended); the device plugin's allocatable shrinks by what earlier copies took.
         cluster = Cluster(classes=list(classes), slices=list(slices), nodes=list(nodes),
                           taint_rules=list(taint_rules), allocated=list(allocated), state=state)
-        attempt = first_fit(cluster, work, gates, order, plugin_used)
+        with located(copy=number):
+            attempt = first_fit(cluster, work, gates, order, plugin_used)
         state = attempt.allocator.state
         if own and not attempt.choices:
             skipped.update(o.node.metadata.name for o in attempt.outcomes if not o.allocated and not o.error)
@@ -219,6 +221,12 @@ def plan_texts(documents: str, inventory: str, gates: FeatureGates, strategy: st
     created under ``gates``, the inventory and allocated claims as stored; versions the release does not
     serve refused.
     """
+    with located(phase="reading"):
+        return _plan_texts(documents, inventory, gates, strategy, max_copies, limits)
+
+
+def _plan_texts(documents: str, inventory: str, gates: FeatureGates, strategy: str, max_copies: int,
+                limits: Limits) -> tuple[CapacityReport | None, list[Diagnostic]]:
     read = ReadResult()
     sets: list[PodSet] = []
     for which, text in enumerate((inventory, documents)):
@@ -233,16 +241,18 @@ def plan_texts(documents: str, inventory: str, gates: FeatureGates, strategy: st
             return None, errors
         read.documents.extend(result.documents)
     stored_gates = stored_object_gates(gates.release)
-    invalid = [d for d in validate_documents(read, gates, serving=gates, stored_gates=stored_gates)
-               if d.severity == "error"] + template_errors(sets, read.documents, gates, stored_gates)
+    with located(phase="validating"):
+        invalid = [d for d in validate_documents(read, gates, serving=gates, stored_gates=stored_gates)
+                   if d.severity == "error"] + template_errors(sets, read.documents, gates, stored_gates)
     if invalid:
         return None, invalid
     read = ReadResult(documents=as_the_scheduler_sees(read.documents, gates))  # created claims as stored
     try:
-        return plan(read.of_kind("ResourceClaim"), read.of_kind("ResourceClaimTemplate"), read.of_kind("Pod"),
-                    read.of_kind("DeviceClass"), read.of_kind("ResourceSlice"), read.of_kind("Node"), gates,
-                    strategy=strategy, max_copies=max_copies, taint_rules=read.of_kind("DeviceTaintRule"),
-                    workloads=sets or None), []
+        with located(phase="placing copies"):
+            return plan(read.of_kind("ResourceClaim"), read.of_kind("ResourceClaimTemplate"), read.of_kind("Pod"),
+                        read.of_kind("DeviceClass"), read.of_kind("ResourceSlice"), read.of_kind("Node"), gates,
+                        strategy=strategy, max_copies=max_copies, taint_rules=read.of_kind("DeviceTaintRule"),
+                        workloads=sets or None), []
     except (AllocatorError, PodClaimError) as err:  # the scheduler gives up: an unknown class, a missing claim...
         return None, [Diagnostic(field="", type=INVALID, detail=str(err))]
 

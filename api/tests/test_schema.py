@@ -6,13 +6,13 @@ from django.test import TestCase
 from drf_spectacular.validation import validate_schema
 
 ENDPOINTS = {
-    "/api/v1/validate": {"post": {"200", "400", "413", "415", "429"}},
-    "/api/v1/allocate": {"post": {"200", "400", "413", "415", "429"}},
-    "/api/v1/analyze": {"post": {"200", "400", "413", "415", "429"}},
-    "/api/v1/compare": {"post": {"200", "400", "413", "415", "429"}},
+    "/api/v1/validate": {"post": {"200", "400", "413", "415", "429", "503"}},
+    "/api/v1/allocate": {"post": {"200", "400", "413", "415", "429", "503"}},
+    "/api/v1/analyze": {"post": {"200", "400", "413", "415", "429", "503"}},
+    "/api/v1/compare": {"post": {"200", "400", "413", "415", "429", "503"}},
     "/api/v1/convert": {"post": {"200", "400", "413", "415", "429"}},
-    "/api/v1/evaluate": {"post": {"200", "400", "413", "415", "429"}},
-    "/api/v1/capacity": {"post": {"200", "400", "413", "415", "429"}},
+    "/api/v1/evaluate": {"post": {"200", "400", "413", "415", "429", "503"}},
+    "/api/v1/capacity": {"post": {"200", "400", "413", "415", "429", "503"}},
     "/api/v1/inventories": {"get": {"200", "429"}},
     "/api/v1/inventories/{slug}": {"get": {"200", "404", "429"}},
     "/api/v1/examples": {"get": {"200", "429"}},

@@ -45,8 +45,21 @@ def compile_regex(pattern: str):
     return compiled
 
 
+# matches() is pure, and a selector inside comprehensions asks the same (text, pattern) thousands of times
+# per device: the wrapper around RE2 costs far more than a dict lookup. Cost is still charged per call.
+_MATCHES_CACHE: dict[tuple[str, str], bool] = {}
+_MATCHES_CACHE_SIZE = 4096
+
+
 def _matches(text, pattern):
-    return _regex(pattern).search(text) is not None
+    key = (text, pattern)
+    found = _MATCHES_CACHE.get(key)
+    if found is None:
+        found = _regex(pattern).search(text) is not None
+        if len(_MATCHES_CACHE) >= _MATCHES_CACHE_SIZE:
+            _MATCHES_CACHE.clear()
+        _MATCHES_CACHE[key] = found
+    return found
 
 
 def _regex_charge(args):
