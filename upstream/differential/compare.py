@@ -42,7 +42,7 @@ def differences(case: dict, ours: dict, theirs: dict) -> list[Difference]:
         if mine is not None:
             return out
     if "create" in run:
-        out += _create(ours.get("create") or [], theirs.get("create") or [])
+        out += _create(ours.get("create") or [], theirs.get("create") or [], _namespaces(case))
     if "schedule" in run:
         out += _schedule(ours.get("schedule") or {}, theirs.get("schedule") or {})
     if "allocate" in run:
@@ -56,13 +56,27 @@ def _gates_refusal(case: dict) -> str | None:
     return gates_refusal(case)
 
 
-def _create(ours: list[dict], theirs: list[dict]) -> list[Difference]:
+ADMIN_ACCESS_DENIED = "admin access to devices requires the `resource.kubernetes.io/admin-access: true` label"
+
+
+def _namespaces(case: dict) -> set[str]:
+    """The names of the Namespaces a case defines."""
+    return {(obj.get("metadata") or {}).get("name") for obj in case.get("objects") or []
+            if obj.get("kind") == "Namespace"}
+
+
+def _create(ours: list[dict], theirs: list[dict], namespaces: set[str]) -> list[Difference]:
     out = []
     upstream = {entry.get("index"): entry for entry in theirs}
     for mine in ours:
         other = upstream.get(mine["index"])
         if other is None or mine["kind"] == "Namespace":  # there only for the admin-access label
             continue
+        if mine.get("namespace") not in namespaces and other.get("errors"):
+            # Without the Namespace in the input, the harness's namespace has no labels and upstream refuses
+            # admin access; the engine cannot know the cluster's labels and only warns (docs/fidelity.md).
+            kept = [e for e in other["errors"] if not (e.get("detail") or "").startswith(ADMIN_ACCESS_DENIED)]
+            other = {**other, "errors": kept}
         where = f"create {mine['kind']} {mine.get('name')}"
         if _accepted(mine) != _accepted(other):
             out.append(Difference("create verdict", where, mine.get("errors") or mine.get("error"),
