@@ -146,10 +146,15 @@ def run_release(release: str, cases: int, seed: int, whats: list[str], harnesses
         category = found[0].category
         tally.disagree[category] += 1
         log(f"  {case['id']}: {category} ({found[0].where}): ours {found[0].ours!r} upstream {found[0].theirs!r}")
-        if shrunk[category] >= shrink_limit:
+        if case.get("example"):
+            # A gallery example is recorded as it is: it is small and written to be read, and a scheduling
+            # trial may cost the harness's whole wait.
+            minimal, minimal_theirs, minimal_found = case, theirs, found
+        elif shrunk[category] >= shrink_limit:
             continue
-        shrunk[category] += 1
-        minimal, minimal_theirs, minimal_found = _shrunk(case, found[0], harnesses)
+        else:
+            shrunk[category] += 1
+            minimal, minimal_theirs, minimal_found = _shrunk(case, found[0], harnesses)
         if regressions.fingerprint(minimal) in known:
             tally.known += 1
             continue
@@ -208,7 +213,7 @@ def gallery_cases(release: str) -> list[dict]:
         # With a pod, the scheduler schedules it; claims alone go to the allocator, on the example's node or
         # on each node in turn.
         has_pod = any(d.get("kind") == "Pod" for d in documents if d)
-        out.append({"id": f"example-{example['slug']}", "release": release,
+        out.append({"id": f"example-{example['slug']}", "example": example["slug"], "release": release,
                     "gates": example.get("featureGates") or {}, "node": example.get("node"),
                     "objects": objects, "run": ["gates", "create", "schedule" if has_pod else "allocate"]})
     return out
