@@ -8,6 +8,7 @@ are compared by their allocation only (the rest of a claim is the input given ba
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 # The categories of the summary table, in its column order.
@@ -123,13 +124,30 @@ def _verdict(part: dict) -> str:
     return "fits" if part.get("fits") else "does not fit"
 
 
+# How kube-scheduler's framework wraps a plugin's error (pkg/scheduler/framework/runtime); the pod then
+# stays pending with this as its PodScheduled message, and the scheduler tries again later.
+_PLUGIN_ERROR = re.compile(r'^running (?:"\w+" filter plugin|(?:PreFilter|Reserve|PreBind) plugin "\w+"): (.*)$',
+                           re.DOTALL)
+
+
+def _scheduler_error(theirs: dict) -> str | None:
+    """The error a plugin returned, when the scheduler stopped on one (no node, the wrapped error as message)."""
+    if theirs.get("error"):
+        return theirs["error"]
+    found = _PLUGIN_ERROR.match(theirs.get("message") or "") if theirs.get("node") is None else None
+    return found.group(1) if found else None
+
+
 def _schedule(ours: dict, theirs: dict) -> list[Difference]:
     out = []
+    theirs = {**theirs, "error": _scheduler_error(theirs)}
     if bool(ours.get("error")) != bool(theirs.get("error")):
         return [Difference("verdict", "schedule", ours.get("error"), theirs.get("error"))]
     if ours.get("error"):
-        if ours["error"] != theirs["error"]:
-            out.append(Difference("error message", "schedule", ours["error"], theirs["error"]))
+        generated = [*(ours.get("names") or {}).values(), *(theirs.get("names") or {}).values()]
+        mine, upstream = _names_hidden(ours["error"], generated), _names_hidden(theirs["error"], generated)
+        if mine != upstream:
+            out.append(Difference("error message", "schedule", mine, upstream))
         return out
     if ours.get("node") != theirs.get("node"):
         category = "verdict" if (ours.get("node") is None) != (theirs.get("node") is None) else "node"
@@ -159,6 +177,15 @@ def _schedule(ours: dict, theirs: dict) -> list[Difference]:
         out += _claims(_renamed(ours.get("claims") or [], by_pod_claim_ours),
                        _renamed(theirs.get("claims") or [], by_pod_claim_theirs), "schedule")
     return out
+
+
+def _names_hidden(message: str, generated: list[str]) -> str:
+    """``message`` with the random part of claim names generated like those in ``generated`` hidden."""
+    for name in generated:
+        hidden = _generated(name)
+        if hidden.endswith("*****"):
+            message = re.sub(re.escape(hidden[:-5]) + r"[a-z0-9]{5}\b", hidden, message)
+    return message
 
 
 def _generated(name: str) -> str:
