@@ -37,7 +37,7 @@ def differences(case: dict, ours: dict, theirs: dict) -> list[Difference]:
         mine, upstream = (ours.get("gates") or {}).get("refused"), (theirs.get("gates") or {}).get("refused")
         if "gates" not in run:
             mine = _gates_refusal(case)
-        if (mine is None) != (upstream is None) or (mine and mine != upstream):
+        if (mine is None) != (upstream is None) or (mine and _gate_words(mine) != _gate_words(upstream)):
             out.append(Difference("gates", "gates", mine, upstream))
             return out
         if mine is not None:
@@ -49,6 +49,17 @@ def differences(case: dict, ours: dict, theirs: dict) -> list[Difference]:
     if "allocate" in run:
         out += _allocate(ours.get("allocate") or {}, theirs.get("allocate") or {})
     return out
+
+
+# Where one refusal ends and the next begins in component-base's aggregate "[a, b]".
+_NEXT_REFUSAL = re.compile(r", (?=cannot set feature gate |unrecognized feature gate: |\w+ is enabled, but )")
+
+
+def _gate_words(message: str) -> list[str]:
+    """The refusals of a gate set, in any order: component-base lists them in Go's random map order."""
+    if message.startswith("[") and message.endswith("]"):
+        return sorted(_NEXT_REFUSAL.split(message[1:-1]))
+    return [message]
 
 
 def _gates_refusal(case: dict) -> str | None:

@@ -123,3 +123,14 @@ def test_the_command_line_says_which_gate_was_meant(tmp_path):
     assert proc.returncode == 2
     assert proc.stderr.strip() == ('error: unrecognized feature gate: DRAPrioritzedList '
                                    '(did you mean "DRAPrioritizedList"?)')
+
+
+def test_every_locked_gate_of_a_set_is_refused_together():
+    # component-base walks the whole set (an unknown gate ends the walk) and aggregates the errors; checked
+    # against the 1.36 and 1.37 components, which list them in Go's map order (here by name).
+    with pytest.raises(FeatureGateError) as err:
+        make_gates({"DynamicResourceAllocation": False, "DRAPrioritizedList": False}, "1.37")
+    assert str(err.value) == ("[cannot set feature gate DRAPrioritizedList to false, feature is locked to true, "
+                              "cannot set feature gate DynamicResourceAllocation to false, feature is locked to true]")
+    with pytest.raises(FeatureGateError, match="^cannot set feature gate DRAAdminAccess to false, feature is locked"):
+        make_gates({"DRAAdminAccess": False, "DRADeviceTaints": False}, "1.37")  # no dependency check then
