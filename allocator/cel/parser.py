@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from allocator.cel import syntax_errors as antlr
 from allocator.cel.nodes import (
     Bind,
     Call,
@@ -194,6 +195,11 @@ class Parser:
         self.depth = 0
         self.next_id = 1
         self.errors: list[tuple[int, str]] = []
+        # The constructs open around the current token ("paren", "call", "index", "list", "map", "struct",
+        # "ternary"), innermost last: they decide whether a closing token is "missing" or "mismatched".
+        self.open: list[str] = []
+        # (token index, expected set): where an operand that cannot start gets a wider set than an expression's
+        self.operand_set: tuple[int, tuple[str, ...]] = (-1, antlr.EXPRESSION_START)
 
     # -- helpers
     def peek(self, ahead=0) -> Tok:
@@ -216,10 +222,56 @@ class Parser:
         raise ParseError([(tok.pos, msg)])
 
     def expect(self, text):
+        """Take the closing token ``text`` or fail as ANTLR's ``match`` does: drop one token, insert the
+        missing one, or say it does not match."""
         tok = self.peek()
         if tok.kind == "op" and tok.text == text:
             return self.take()
-        self.fail(tok, f"'{text}'")
+        name = f"'{text}'"
+        if tok.kind != "eof" and self.is_op(text, 1):
+            raise ParseError([(tok.pos, antlr.extraneous(tok, [name]))])
+        if self._may_follow(text, tok):
+            raise ParseError([(tok.pos, antlr.missing(name, tok))])
+        raise ParseError([(tok.pos, antlr.mismatched(tok, [name]))])
+
+    def _may_follow(self, closing: str, tok: Tok) -> bool:
+        """Whether ``tok`` may come right after ``closing`` here (ANTLR's single-token insertion test)."""
+        if closing == ":":
+            return self._can_start(tok)
+        enclosing = self.open[-2] if len(self.open) >= 2 else None
+        if tok.kind == "eof":
+            return enclosing is None
+        if tok.kind == "op" and (tok.text in antlr.BINARY_OPERATORS or tok.text in (".", "[", "?")):
+            return True
+        if tok.kind == "ident" and tok.text == "in":
+            return True
+        closers = {"paren": ")", "call": ")", "index": "]", "list": "]", "map": "}", "struct": "}", "ternary": ":"}
+        if enclosing is not None and tok.kind == "op" and tok.text == closers[enclosing]:
+            return True
+        return tok.kind == "op" and (tok.text == "," and enclosing in ("call", "list", "map", "struct")
+                                     or tok.text == ":" and enclosing == "map")
+
+    @staticmethod
+    def _can_start(tok: Tok) -> bool:
+        """Whether an expression may start with ``tok``."""
+        if tok.kind in ("int", "hex", "float", "string", "bytes"):
+            return True
+        if tok.kind == "ident":
+            return tok.text != "in"
+        return tok.kind == "op" and tok.text in ("[", "{", "(", ".", "-", "!")
+
+    def inside(self, construct: str, parse):
+        """``parse()`` with ``construct`` open around it."""
+        self.open.append(construct)
+        try:
+            return parse()
+        finally:
+            self.open.pop()
+
+    def operand(self, names: tuple[str, ...]):
+        """An expression where ``names`` (wider than an expression's start) could come instead."""
+        self.operand_set = (self.i, names)
+        return self.expr()
 
     def node(self, made: Node) -> Node:
         """``made`` numbered and given its span."""
@@ -243,7 +295,9 @@ class Parser:
         root = self.expr()
         tok = self.peek()
         if tok.kind != "eof":
-            self.fail(tok, "<EOF>")
+            # ANTLR drops the token when the input ends right after it
+            how = "extraneous" if self.peek(1).kind == "eof" else "mismatched"
+            raise ParseError([(tok.pos, f"Syntax error: {how} input {antlr.shown(tok)} expecting <EOF>")])
         return root
 
     def expr(self) -> Node:
@@ -252,8 +306,12 @@ class Parser:
             cond = self.logical("||")
             if self.is_op("?"):
                 question = self.take()
-                if_true = self.logical("||")
-                self.expect(":")
+
+                def middle():
+                    found = self.logical("||")
+                    self.expect(":")
+                    return found
+                if_true = self.inside("ternary", middle)
                 if_false = self.expr()
                 return self.node(Call(question.pos, "_?_:_", None, [cond, if_true, if_false]))
             return cond
@@ -317,6 +375,14 @@ class Parser:
             ops = []
             while self.is_op(tok.text):
                 ops.append(self.take())
+            after = self.peek()
+            if tok.text == "!" and not self._can_start(after):
+                # The run of `!` is a loop in the grammar: what cannot follow it is dropped as extraneous.
+                raise ParseError([(after.pos, antlr.extraneous(after, antlr.EXPRESSION_START))])
+            if tok.text == "-" and len(ops) == 1 and after.kind == "eof":
+                # A minus sign could start a negative number or a negation: at the end, neither is viable.
+                raise ParseError([(after.pos, "Syntax error: no viable alternative at input '-'"),
+                                  (after.pos, antlr.mismatched(after, antlr.EXPRESSION_START))])
             if tok.text == "-" and len(ops) % 2 == 1 and self.peek().kind in ("int", "float") and \
                     not self._continues_member(1):
                 # negative literal folding
@@ -348,10 +414,16 @@ class Parser:
                     opt = True
                 name_tok = self.take()
                 if name_tok.kind != "ident":
-                    self.fail(name_tok, "IDENTIFIER")
+                    if opt:
+                        errors = [(name_tok.pos, antlr.mismatched(name_tok, ["IDENTIFIER", "ESC_IDENTIFIER"]))]
+                        if name_tok.kind == "eof":  # cel-go's visitor then meets the half-built name
+                            errors.append((name_tok.pos, "unsupported ident kind"))
+                        raise ParseError(errors)
+                    seen = "." + (name_tok.text if name_tok.kind != "eof" else "")
+                    raise ParseError([(name_tok.pos, f"Syntax error: no viable alternative at input '{seen}'")])
                 if not opt and self.is_op("("):
                     open_tok = self.take()
-                    args = self.args(")")
+                    args = self.inside("call", lambda: self.args(")"))
                     operand = self.make_call(name_tok.text, operand, args, open_tok.pos)
                 else:
                     operand = self.node(Select(tok.pos, operand, name_tok.text, "opt" if opt else ""))
@@ -361,8 +433,12 @@ class Parser:
                 if self.is_op("?"):
                     self.take()
                     opt = True
-                idx = self.expr()
-                self.expect("]")
+
+                def index(opt=opt):
+                    found = self.expr() if opt else self.operand(antlr.AFTER_INDEX)
+                    self.expect("]")
+                    return found
+                idx = self.inside("index", index)
                 operand = self.node(Call(tok.pos, "_[?_]" if opt else "_[_]", None, [operand, idx]))
             else:
                 return operand
@@ -373,7 +449,7 @@ class Parser:
             self.take()
             return items
         while True:
-            items.append(self.expr())
+            items.append(self.operand(antlr.AFTER_CALL) if not items else self.expr())
             if self.is_op(","):
                 self.take()
                 if self.is_op(close):
@@ -433,7 +509,7 @@ class Parser:
             self.take()
             if self.is_op("("):
                 open_tok = self.take()
-                args = self.args(")")
+                args = self.inside("call", lambda: self.args(")"))
                 call = self.make_call(name, None, args, open_tok.pos)
                 call.start = min(call.start, tok.pos)
                 return call
@@ -443,19 +519,25 @@ class Parser:
         if kind == "op":
             if tok.text == "(":
                 self.take()
-                inner = self.expr()
-                self.expect(")")
-                return inner
+
+                def nested():
+                    found = self.expr()
+                    self.expect(")")
+                    return found
+                return self.inside("paren", nested)
             if tok.text == "[":
                 self.take()
-                return self.list_literal(tok.pos)
+                return self.inside("list", lambda: self.list_literal(tok.pos))
             if tok.text == "{":
                 self.take()
-                return self.map_literal(tok.pos)
+                return self.inside("map", lambda: self.map_literal(tok.pos))
             if tok.text == "." and self.peek(1).kind == "ident":
                 self.take()
                 return self.primary()
-        self.fail(tok, None)
+        # No expression starts here: cel-go's parser drops the token when the next one could start it.
+        at, names = self.operand_set
+        names = names if at == self.i else antlr.EXPRESSION_START
+        raise ParseError([(tok.pos, antlr.unwanted(tok, self.peek(1), names))])
 
     def _looks_like_struct(self):
         # Name{ field: ... } or Name{}
@@ -488,11 +570,14 @@ class Parser:
             if self.is_op("?"):
                 self.take()
                 opts.add(len(elems))
-            elems.append(self.expr())
+            elems.append(self.operand(antlr.AFTER_LIST) if not elems and not opts else self.expr())
             if not self.is_op(","):
                 break
             self.take()
-        self.expect("]")
+            if not self._can_start(self.peek()) and not self.is_op("?"):
+                self.expect("]")  # the comma was a trailing one: only the closing bracket may come
+                return self.node(ListLiteral(pos, elems, frozenset(opts)))
+        self._close_literal("]")
         return self.node(ListLiteral(pos, elems, frozenset(opts)))
 
     def map_literal(self, pos):
@@ -502,15 +587,26 @@ class Parser:
             if self.is_op("?"):
                 self.take()
                 opt = True
-            key = self.expr()
+            key = self.operand(antlr.AFTER_MAP) if not entries and not opt else self.expr()
             self.expect(":")
             value = self.expr()
             entries.append(MapEntry(key, value, opt))
             if not self.is_op(","):
                 break
             self.take()
-        self.expect("}")
+            if not self._can_start(self.peek()) and not self.is_op("?"):
+                self.expect("}")  # the comma was a trailing one: only the closing brace may come
+                return self.node(MapLiteral(pos, entries))
+        self._close_literal("}")
         return self.node(MapLiteral(pos, entries))
+
+    def _close_literal(self, close: str) -> None:
+        """A list or map literal's end: its optional trailing comma makes the expected set {close, ','}."""
+        tok = self.peek()
+        if tok.kind == "op" and tok.text == close:
+            self.take()
+            return
+        raise ParseError([(tok.pos, antlr.unwanted(tok, self.peek(1), [f"'{close}'", "','"]))])
 
     # -- macros
     def make_call(self, name, target, args, pos):

@@ -158,6 +158,9 @@ class ReadResult:
     ignored: list[str] = field(default_factory=list)
     # DRA objects whose decoding failed (their errors are in ``errors`` too).
     unreadable: list[Unreadable] = field(default_factory=list)
+    # The labels of each v1 Namespace in the input, by name (listed in ``ignored`` too): the apiserver reads
+    # a namespace's labels when a claim in it asks for admin access.
+    namespaces: dict[str, dict[str, str]] = field(default_factory=dict)
 
     def of_kind(self, kind: str) -> list:
         return [d.obj for d in self.documents if d.kind == kind]
@@ -259,7 +262,7 @@ def read_documents(text: str, *, default_namespace: str = "default", limits: Lim
         result = _read_uncached(text, default_namespace, limits)
         _cache.put(key, result)
     return ReadResult(documents=list(result.documents), errors=list(result.errors), ignored=list(result.ignored),
-                      unreadable=list(result.unreadable))
+                      unreadable=list(result.unreadable), namespaces=dict(result.namespaces))
 
 
 def _read_uncached(text: str, default_namespace: str, limits: Limits) -> ReadResult:
@@ -331,6 +334,7 @@ def _read_fast(text: str, plain: list[PlainDocument], default_namespace: str, li
         result.errors.extend(one.errors)
         result.ignored.extend(one.ignored)
         result.unreadable.extend(one.unreadable)
+        result.namespaces.update(one.namespaces)
     return result
 
 
@@ -463,6 +467,9 @@ def _read_one(data, pos: Position | None, index: int, result: ReadResult, defaul
         meta = data.get("metadata")
         name = meta.get("name", "") if isinstance(meta, dict) else ""
         result.ignored.append(f"{kind} {name}".strip())
+        if kind == "Namespace" and api_version == "v1" and isinstance(name, str) and name:
+            labels = meta.get("labels") if isinstance(meta, dict) else None
+            result.namespaces[name] = {str(k): str(v) for k, v in labels.items()} if isinstance(labels, dict) else {}
         return
 
     meta = data.get("metadata") if isinstance(data.get("metadata"), dict) else {}

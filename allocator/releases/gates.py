@@ -35,9 +35,12 @@ class FeatureGateError(ValueError):
 
     @property
     def hint(self) -> str | None:
-        """A did-you-mean for an unknown gate's name (the components only say that it is unknown)."""
-        if self.gate is None or self.gate in GATE_SPECS or not str(self).startswith("unrecognized feature gate"):
+        """A did-you-mean for an unknown gate's name, or the releases that have a known gate the release at
+        fault lacks (the components only say that it is unknown)."""
+        if self.gate is None or not str(self).startswith("unrecognized feature gate"):
             return None
+        if self.gate in GATE_SPECS:
+            return _span(self.gate)
         close = difflib.get_close_matches(self.gate, KNOWN_GATES, n=1, cutoff=0.75) or \
             [g for g in KNOWN_GATES if g.lower() == self.gate.lower()]
         return f'did you mean "{close[0]}"?' if close else None
@@ -45,6 +48,14 @@ class FeatureGateError(ValueError):
     def with_hint(self) -> str:
         """The message, followed by the did-you-mean when there is one."""
         return f"{self} ({self.hint})" if self.hint else str(self)
+
+
+def _span(gate: str) -> str:
+    """The releases that have ``gate``, e.g. "a gate of Kubernetes 1.26 to 1.31"."""
+    have = [name for name in RELEASES if _releases.release(name).exists(gate)]
+    if not have:
+        return "a gate of no release the playground offers"
+    return f"a gate of Kubernetes {have[0]}" + (f" to {have[-1]}" if len(have) > 1 else "")
 
 
 def _release(name: str) -> _releases.Release:
@@ -111,18 +122,27 @@ def make_gates(overrides: dict[str, bool] | None = None, release: str = CURRENT_
     """
     rel = _release(release)
     values = rel.defaults()
-    for gate, value in (overrides or {}).items():
+    # component-base goes through the whole set: each gate locked away from its default is one error, an
+    # unknown gate ends the walk; several errors are given together (in Go's map order; here by name).
+    refused: list[tuple[str, str]] = []
+    for gate, value in sorted((overrides or {}).items()):
         if gate not in values:
-            raise FeatureGateError(f"unrecognized feature gate: {gate}", gate)
+            refused.append((gate, f"unrecognized feature gate: {gate}"))
+            break
         if not isinstance(value, bool):
             raise FeatureGateError(f"invalid value of {gate}={value!r}, must be true or false", gate)
-        if value and not rel.exists(gate):
-            raise FeatureGateError(f"feature gate {gate} does not exist in Kubernetes {rel.name}", gate)
+        if (locks or value) and not rel.exists(gate):
+            # A release's components register only the gates of its own kube_features.go: one added later
+            # or removed earlier is unknown to them, whatever its value.
+            refused.append((gate, f"unrecognized feature gate: {gate}"))
+            break
         if locks and rel.locked(gate) and value != rel.default(gate):
-            # component-base featuregate's words
-            raise FeatureGateError(f"cannot set feature gate {gate} to {str(value).lower()}, "
-                                   f"feature is locked to {str(rel.default(gate)).lower()}", gate)
+            refused.append((gate, f"cannot set feature gate {gate} to {str(value).lower()}, "
+                                  f"feature is locked to {str(rel.default(gate)).lower()}"))
+            continue
         values[gate] = value
+    if refused:
+        raise FeatureGateError(_aggregate(refused), refused[0][0])
     for gate, needed in GATE_REQUIRES.items():
         if values[gate] and not values[needed]:
             # kube-apiserver's options validation (1.31)
@@ -130,11 +150,13 @@ def make_gates(overrides: dict[str, bool] | None = None, release: str = CURRENT_
     if locks:
         refused = dependency_errors(values, rel)
         if refused:
-            gate, message = refused[0]
-            # component-base aggregates the errors: one alone is its message, several are listed in brackets
-            text = message if len(refused) == 1 else "[" + ", ".join(m for _, m in refused) + "]"
-            raise FeatureGateError(text, gate)
+            raise FeatureGateError(_aggregate(refused), refused[0][0])
     return FeatureGates(release=rel.name, values=MappingProxyType(values))
+
+
+def _aggregate(refused: list[tuple[str, str]]) -> str:
+    """component-base's aggregate of errors: one alone is its message, several are listed in brackets."""
+    return refused[0][1] if len(refused) == 1 else "[" + ", ".join(m for _, m in refused) + "]"
 
 
 def dependency_errors(values: dict[str, bool], rel: _releases.Release) -> list[tuple[str, str]]:

@@ -117,3 +117,66 @@ def test_the_gallery_is_run_on_each_examples_own_release():
     assert all(c["release"] == "1.37" and c["objects"] for c in cases)
     older = {c["id"] for c in gallery_cases("1.34")}
     assert older and not older & {c["id"] for c in cases}
+
+
+def test_a_plugin_error_is_read_out_of_the_pending_pods_message():
+    # The scheduler stops on a plugin's error: no node, the framework's wrapping as the PodScheduled message.
+    case = {"run": ["schedule"]}
+    error = "claim default/pod-0-gpu-abcde: selector #0 on device d/p/dev-0: CEL runtime error: no such key: model"
+    mine = {"schedule": {"node": None, "nodes": [], "names": {}, "error": error.replace("abcde", "fghij")}}
+    theirs = {"schedule": {"node": None, "nodes": [], "names": {"gpu": "pod-0-gpu-abcde"},
+                           "message": f'running "DynamicResources" filter plugin: {error}'}}
+    assert differences(case, mine, theirs) == []  # the generated name's random part is hidden
+    theirs["schedule"]["message"] = "0/1 nodes are available: 1 cannot allocate all claims."
+    assert [d.category for d in differences(case, mine, theirs)] == ["verdict"]
+
+
+def test_a_claim_the_pod_names_is_paired_by_its_own_name():
+    # The pod's status lists only the claims made from templates: a claim it names keeps its name on both sides.
+    case = {"run": ["schedule"]}
+    claim = _claim([RESULT])
+    mine = {"schedule": {"node": "node-0", "nodes": [], "names": {}, "claims": [claim]}}
+    assert differences(case, mine, copy.deepcopy(mine)) == []
+    pod = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "namespace": "default"},
+           "spec": {"containers": [{"name": "c"}], "resourceClaims": [{"name": "gpus", "resourceClaimName": "c"}]}}
+    answer = ours.schedule({"release": "1.37", "gates": {}, "objects": [pod]})
+    assert "gpus" not in (answer.get("names") or {})
+
+
+def test_upstreams_admin_access_refusal_counts_only_with_the_namespace_in_the_input():
+    # Without the Namespace, the harness's namespace has no labels; the engine cannot know them and warns.
+    denied = {"field": "spec.devices.requests[0].adminAccess", "type": "Forbidden",
+              "detail": "admin access to devices requires the `resource.kubernetes.io/admin-access: true` label "
+                        "on the containing namespace"}
+    entry = {"index": 0, "kind": "ResourceClaim", "namespace": "default", "name": "c", "errors": []}
+    mine = {"create": [entry]}
+    theirs = {"create": [{**entry, "errors": [denied]}]}
+    claim = {"kind": "ResourceClaim", "metadata": {"name": "c", "namespace": "default"}}
+    namespace = {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "default"}}
+    assert differences({"run": ["create"], "objects": [claim]}, mine, theirs) == []
+    assert [d.category for d in differences({"run": ["create"], "objects": [claim, namespace]}, mine, theirs)] == \
+        ["create verdict"]
+
+
+def test_a_stored_case_is_created_with_the_gates_on_and_read_as_stored_with_one_off():
+    from upstream.differential.stored import as_stored, stored_case
+
+    case = stored_case(1, 4, "1.37")
+    assert case == stored_case(1, 4, "1.37")
+    assert all(case["created_gates"].values())
+    off = [g for g, on in case["gates"].items() if not on]
+    assert off and all(case["created_gates"][g] for g in off)
+    make_gates(case["gates"], "1.37")  # a set the components accept
+
+    def harness(request):  # the create mode: every claim stored as written, with a uid and a time
+        assert request["gates"] == case["created_gates"] and request["run"] == ["gates", "create"]
+        return {"gates": {"refused": None}, "create": [
+            {"index": i, "errors": [], "error": None,
+             "object": {**obj, "metadata": {**obj["metadata"], "uid": "random", "creationTimestamp": "now"}}}
+            for i, obj in enumerate(request["objects"])]}
+
+    later, why = as_stored(case, harness)
+    assert why is None and "created_gates" not in later and later["gates"] == case["gates"]
+    claims = [o for o in later["objects"] if o["kind"] == "ResourceClaim" and not o.get("status")]
+    assert claims and all(c["metadata"]["uid"].startswith("00000000-") and "creationTimestamp" not in c["metadata"]
+                          for c in claims)

@@ -94,10 +94,32 @@ def _exact(ctx: Context, req, path: str) -> None:
     for i, tol in enumerate(req.tolerations):
         toleration(ctx, tol, f"{path}.tolerations[{i}]")
     _capacity_requests(ctx, req.capacity, f"{path}.capacity")
-    if req.admin_access and exists_in("DRAAdminAccess", ctx.gates.release):
-        # The strategy checks the namespace label (from 1.32, with the gate); namespaces are not part of the input.
+    if req.admin_access and exists_in("DRAAdminAccess", ctx.gates.release) and ctx.namespaces is None:
+        # Without the Namespace in the input, the engine cannot know its labels (``admin_access_namespace``).
         ctx.errs.warn(f"{path}.adminAccess", f"allowed only in a namespace labelled "
                       f"{ADMIN_ACCESS_LABEL}: \"true\" (the apiserver checks the namespace)")
+
+
+def admin_access_namespace(ctx: Context, spec, namespace: str, base: str) -> None:
+    """The registry strategy's namespace check on create (``AuthorizedForAdmin``, before validation): the first
+    request with ``exactly.adminAccess: true`` needs the claim's namespace labelled
+    ``resource.kubernetes.io/admin-access: "true"``, else one Forbidden error, on the internal type's path
+    (``spec.devices.requests[i].adminAccess``, for a template too). The labels come from a Namespace object in
+    the input; without one the engine cannot know them, so it only warns on each such request (``_exact``)
+    and ``ctx.namespaces`` is set to None for the rest of the object."""
+    requested = next((i for i, req in enumerate(spec.devices.requests)
+                      if req.exactly is not None and req.exactly.admin_access), None)
+    if requested is None or ctx.namespaces is None:
+        return
+    labels = ctx.namespaces.get(namespace)
+    if labels is None:
+        ctx.namespaces = None
+        return
+    if labels.get(ADMIN_ACCESS_LABEL) != "true":
+        ctx.errs.forbidden(f"spec.devices.requests[{requested}].adminAccess",
+                           f"admin access to devices requires the `{ADMIN_ACCESS_LABEL}: true` label on the "
+                           "containing namespace",
+                           at=f"{base}.devices.requests[{requested}].exactly.adminAccess")
 
 
 def _device_class_name(ctx: Context, value: str, path: str) -> None:
@@ -152,6 +174,7 @@ def _config(ctx: Context, config, path: str, known: RequestNames) -> None:
 
 
 def resource_claim(ctx: Context, claim) -> None:
+    admin_access_namespace(ctx, claim.spec, claim.metadata.namespace, "spec")
     names.object_meta(ctx.errs, claim.metadata, namespaced=True)
     claim_spec(ctx, claim.spec, "spec")
     allocation = claim.status.allocation if claim.status is not None else None
@@ -162,6 +185,7 @@ def resource_claim(ctx: Context, claim) -> None:
 
 
 def resource_claim_template(ctx: Context, template) -> None:
+    admin_access_namespace(ctx, template.spec.spec, template.metadata.namespace, "spec.spec")
     names.object_meta(ctx.errs, template.metadata, namespaced=True)
     names.template_object_meta(ctx.errs, template.spec.metadata, "spec.metadata")
     claim_spec(ctx, template.spec.spec, "spec.spec")

@@ -28,6 +28,8 @@ class Context:
     errs: Errors
     gates: FeatureGates
     locator: ExpressionLocator | None = None
+    # The labels of the Namespaces the input defines, by name; None when the object is stored already.
+    namespaces: dict | None = None
 
     def enabled(self, gate: str) -> bool:
         return self.gates.enabled(gate)

@@ -13,10 +13,13 @@ from allocator.validation.errors import Errors, located
 
 
 def validate_document(document, gates: FeatureGates, text: str | None = None, *,
-                      claim_specs: dict | None = None, template_specs: dict | None = None) -> list[Diagnostic]:
-    """Errors and warnings of one ``Document``, located in ``text`` when given."""
+                      claim_specs: dict | None = None, template_specs: dict | None = None,
+                      namespaces: dict | None = None) -> list[Diagnostic]:
+    """Errors and warnings of one ``Document``, located in ``text`` when given. ``namespaces`` holds the
+    labels of the namespaces the input defines (``ReadResult.namespaces``), None for an object that is
+    stored already (the apiserver checks a namespace's labels on create only)."""
     errs = Errors()
-    ctx = Context(errs=errs, gates=gates, locator=ExpressionLocator(document, text))
+    ctx = Context(errs=errs, gates=gates, locator=ExpressionLocator(document, text), namespaces=namespaces)
     kind, obj = document.kind, document.obj
     if kind == "ResourceClaim":
         spec = defaults.claim_spec(obj.spec, gates, errs, "spec")
@@ -109,7 +112,8 @@ def _dropped_spec(spec, gates: FeatureGates):
 
 def validate_documents(read_result, gates: FeatureGates | None = None, text: str | None = None, *,
                        include_read_errors: bool = True, serving: FeatureGates | None = None,
-                       stored_gates: FeatureGates | None = None, stored=is_stored) -> list[Diagnostic]:
+                       stored_gates: FeatureGates | None = None, stored=is_stored,
+                       namespaces: dict | None = None) -> list[Diagnostic]:
     """All diagnostics of a ``ReadResult``: decoding errors first, then each object's.
 
     ``text`` is the YAML the result was read from; with it, CEL compile errors
@@ -119,8 +123,12 @@ def validate_documents(read_result, gates: FeatureGates | None = None, text: str
     validating anything. With ``stored_gates``, stored objects (``is_stored``)
     are checked with those gates instead (fields of a gate that is off now are
     kept, as the scheduler sees them) and the rest as created under ``gates``;
-    ``stored`` says which objects are stored (``read_from_cluster`` where only those are).
+    ``stored`` says which objects are stored (``read_from_cluster`` where only those are). ``namespaces``
+    (default: the result's own) are the labels of the Namespaces the whole input defines, which decide
+    whether a claim created in one may ask for admin access.
     """
+    if namespaces is None:
+        namespaces = read_result.namespaces
     gates = gates or make_gates()
     serving = serving or gates
     writing = gates
@@ -133,7 +141,8 @@ def validate_documents(read_result, gates: FeatureGates | None = None, text: str
         if refused is not None:
             out.append(refused)
             continue
-        gates = stored_gates if stored_gates is not None and stored(document) else writing
+        is_stored_now = stored_gates is not None and stored(document)
+        gates = stored_gates if is_stored_now else writing
         found = classic.diagnostics(document, gates)
         unknown = release_fields.unknown_fields(document, gates.release)
         if unknown or any(d.type == PARSE for d in found):
@@ -141,5 +150,6 @@ def validate_documents(read_result, gates: FeatureGates | None = None, text: str
             out.extend(sorted(found + unknown, key=lambda d: (d.line or 0, d.column or 0)))
             continue
         out.extend(found)
-        out.extend(validate_document(document, gates, text, claim_specs=claim_specs, template_specs=template_specs))
+        out.extend(validate_document(document, gates, text, claim_specs=claim_specs, template_specs=template_specs,
+                                     namespaces=None if is_stored_now else namespaces))
     return out

@@ -95,7 +95,7 @@ class ShareTestCase(BaseTestCase):
             Share.objects.get_or_create_for({"kubernetesVersion": "1.2"})
         with self.assertRaisesRegex(StateError, "unrecognized feature gate"):
             Share.objects.get_or_create_for({"featureGates": {"Nope": True}})
-        with self.assertRaisesRegex(StateError, "does not exist in Kubernetes 1.32"):
+        with self.assertRaisesRegex(StateError, "unrecognized feature gate: DRAPrioritizedList"):
             Share.objects.get_or_create_for({"kubernetesVersion": "1.32", "featureGates": {"DRAPrioritizedList": True}})
 
 

@@ -24,9 +24,10 @@ def build_parser() -> argparse.ArgumentParser:
                         help=f"a release, or all ({', '.join(HARNESS_RELEASES)}); default %(default)s")
     parser.add_argument("--cases", type=int, default=200, help="random cases per release (default %(default)s)")
     parser.add_argument("--seed", type=int, default=1, help="the run's seed (default %(default)s)")
-    parser.add_argument("--what", choices=(*ALL_WHATS, "all"), default="all",
+    parser.add_argument("--what", choices=(*ALL_WHATS, "stored", "all"), default="all",
                         help="what to compare: the allocator alone, the apiserver's create, the scheduler, "
-                             "or all three in turn (default %(default)s)")
+                             "or all three in turn (default %(default)s); stored: claims created with every "
+                             "movable gate on, then allocated as stored objects with one gate off")
     parser.add_argument("--examples", action="store_true",
                         help="also every gallery example written for the release")
     parser.add_argument("--no-record", dest="record", action="store_false",

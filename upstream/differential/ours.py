@@ -126,13 +126,9 @@ def schedule(case: dict) -> dict:
     nodes = [{"name": n["name"], "fits": n["fits"], "reason": n.get("reason"), "score": n.get("score")}
              for n in data.get("nodes") or [{"name": node, "fits": True}]]
     claims = data.get("claims", [])
+    # The claims made for the pod, as its status.resourceClaimStatuses lists them: the resource-claim
+    # controller lists those it makes from templates, never a claim the pod names (resourceClaimName).
     names = {}
-    for obj in case.get("objects") or []:  # the pod's claims by name, as the pod's status lists them
-        if obj.get("kind") == "Pod" and not (obj.get("spec") or {}).get("nodeName"):
-            for entry in (obj.get("spec") or {}).get("resourceClaims") or []:
-                if entry.get("resourceClaimName"):
-                    names[entry["name"]] = entry["resourceClaimName"]
-            break
     for claim in claims:
         meta = claim.get("metadata", {})
         pod_claim = (meta.get("annotations") or {}).get(POD_CLAIM_NAME_ANNOTATION)

@@ -67,6 +67,8 @@ def write(case: dict, upstream: dict, differences: list[dict], directory: Path =
               "node": case.get("node"), "run": case.get("run") or ["allocate"], "status": "open",
               "reason": "; ".join(f"{d['category']} ({d['where']})" for d in differences),
               "differences": differences}
+    if case.get("example"):
+        record["example"] = case["example"]  # a gallery example, recorded as it is (playground/samples/examples)
     if case.get("documents") is not None:
         record["documents"] = case["documents"]
     else:

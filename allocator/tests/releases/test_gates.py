@@ -52,11 +52,18 @@ def test_overrides_apply_and_are_reported():
     assert "DRAListTypeAttributes" in gates.enabled_set()
 
 
-def test_a_gate_cannot_be_enabled_before_it_exists():
-    with pytest.raises(FeatureGateError, match="does not exist in Kubernetes 1.32"):
-        make_gates({"DRAConsumableCapacity": True}, release="1.32")
-    # Disabling a gate that does not exist yet is harmless.
-    assert make_gates({"DRAConsumableCapacity": False}, release="1.32")["DRAConsumableCapacity"] is False
+def test_a_gate_the_release_lacks_is_unrecognized_whatever_its_value():
+    # A release's components register only the gates of its own kube_features.go (component-base's words;
+    # checked against the 1.36 and 1.37 components with the harness's gates mode).
+    for value in (True, False):
+        with pytest.raises(FeatureGateError, match="^unrecognized feature gate: DRAConsumableCapacity$") as err:
+            make_gates({"DRAConsumableCapacity": value}, release="1.32")
+        assert err.value.with_hint() == ("unrecognized feature gate: DRAConsumableCapacity "
+                                         "(a gate of Kubernetes 1.34 to 1.37)")
+        with pytest.raises(FeatureGateError, match="^unrecognized feature gate: DRAControlPlaneController$"):
+            make_gates({"DRAControlPlaneController": value}, release="1.37")
+    # The allocator library's plain switches (no release's components): switching one off stays harmless.
+    assert make_gates({"DRAConsumableCapacity": False}, release="1.32", locks=False)["DRAConsumableCapacity"] is False
 
 
 def test_unknown_release_and_gate_are_errors():
@@ -116,3 +123,14 @@ def test_the_command_line_says_which_gate_was_meant(tmp_path):
     assert proc.returncode == 2
     assert proc.stderr.strip() == ('error: unrecognized feature gate: DRAPrioritzedList '
                                    '(did you mean "DRAPrioritizedList"?)')
+
+
+def test_every_locked_gate_of_a_set_is_refused_together():
+    # component-base walks the whole set (an unknown gate ends the walk) and aggregates the errors; checked
+    # against the 1.36 and 1.37 components, which list them in Go's map order (here by name).
+    with pytest.raises(FeatureGateError) as err:
+        make_gates({"DynamicResourceAllocation": False, "DRAPrioritizedList": False}, "1.37")
+    assert str(err.value) == ("[cannot set feature gate DRAPrioritizedList to false, feature is locked to true, "
+                              "cannot set feature gate DynamicResourceAllocation to false, feature is locked to true]")
+    with pytest.raises(FeatureGateError, match="^cannot set feature gate DRAAdminAccess to false, feature is locked"):
+        make_gates({"DRAAdminAccess": False, "DRADeviceTaints": False}, "1.37")  # no dependency check then

@@ -219,6 +219,50 @@ def test_admin_access_warns_about_the_namespace_label_and_is_dropped_when_off():
     assert "DRAAdminAccess is disabled" in warnings(claim, gates=gates(DRAAdminAccess=False))[0]
 
 
+ADMIN_DENIED = ("Forbidden: admin access to devices requires the `resource.kubernetes.io/admin-access: true` "
+                "label on the containing namespace")
+
+
+def namespace(name: str = "ns", **labels) -> dict:
+    return {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name, "labels": labels}}
+
+
+def test_admin_access_needs_the_label_on_a_namespace_the_input_defines():
+    # The registry strategy's check (AuthorizedForAdmin), before validation: the first request asking for admin
+    # access, on the internal type's path (no `exactly`), for a claim and for a template alike.
+    claim = claim_with(requests=[{"name": "plain", "exactly": exact()},
+                                 {"name": "one", "exactly": exact(adminAccess=True)},
+                                 {"name": "two", "exactly": exact(adminAccess=True, count=-1)}])
+    assert errors(namespace(), claim) == [f"{REQ}[1].adminAccess: {ADMIN_DENIED}",
+                                          f"{REQ}[2].exactly.count: Invalid value: -1: must be greater than zero"]
+    assert errors(namespace(**{"resource.kubernetes.io/admin-access": "yes"}), claim)[0] == \
+        f"{REQ}[1].adminAccess: {ADMIN_DENIED}"
+    labelled = namespace(**{"resource.kubernetes.io/admin-access": "true"})
+    assert errors(labelled, claim) == [f"{REQ}[2].exactly.count: Invalid value: -1: must be greater than zero"]
+    assert warnings(labelled, claim) == []  # the label is known: nothing to warn about
+    template = {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaimTemplate",
+                "metadata": {"name": "foo", "namespace": "ns"}, "spec": {"spec": claim["spec"]}}
+    assert errors(namespace(), template)[0] == f"{REQ}[1].adminAccess: {ADMIN_DENIED}"
+
+
+def test_admin_access_without_the_namespace_in_the_input_only_warns():
+    # The engine cannot know the labels of a namespace it is not given (another namespace does not count).
+    claim = claim_with(requests=[{"name": "foo", "exactly": exact(adminAccess=True)}])
+    assert errors(namespace("other"), claim) == []
+    assert "resource.kubernetes.io/admin-access" in warnings(namespace("other"), claim)[0]
+    # A claim read from a cluster was created already: the namespace is not checked again.
+    stored = claim_with(requests=[{"name": "foo", "exactly": exact(adminAccess=True)}])
+    stored["metadata"]["uid"] = "1234"
+    text = yaml.safe_dump_all([namespace(), stored], sort_keys=False)
+    from allocator.kube.objects import read_documents
+    from allocator.releases.gates import make_gates, stored_object_gates
+    from allocator.validation import validate_documents
+    from allocator.validation.documents import read_from_cluster
+    found = validate_documents(read_documents(text), make_gates(), text, stored_gates=stored_object_gates(),
+                               stored=read_from_cluster)
+    assert [d.severity for d in found] == ["warning"]
+
+
 def test_template_paths_and_metadata():
     template = {
         "apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaimTemplate",
