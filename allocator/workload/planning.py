@@ -33,7 +33,7 @@ import copy as copying
 from collections import Counter
 from dataclasses import dataclass, field, replace
 
-from allocator.allocation.allocator import AllocatorError, node_error
+from allocator.allocation.allocator import AllocatorError, SlicesByNode, node_error
 from allocator.allocation.nodes import node_matches
 from allocator.allocation.nodes import search_nodes as nodes_to_search
 from allocator.allocation.state import add_allocated
@@ -120,6 +120,13 @@ def plan(claims: list[model.ResourceClaim], templates: list[model.ResourceClaimT
     used = _in_use(allocated, local)  # grown with each copy, as is ``state``
     state = None  # what the allocated claims hold, gathered by the first copy's allocator
     full_nodes: dict[int, set[str]] = {}  # id(workload) -> names of the nodes where one of its copies did not fit
+    # id(workload) -> (how many nodes were skipped, the other candidates in name order): made again only
+    # when a copy found more nodes full, instead of filtering every node for every copy.
+    not_full: dict[int, tuple[int, list[model.Node]]] = {}
+    by_name = sorted(candidates, key=_order("first", used))
+    # The same lists for every copy, their slices grouped by node once (an allocator is prepared per copy).
+    classes, slices, nodes, taint_rules = list(classes), list(slices), list(nodes), list(taint_rules)
+    by_node = SlicesByNode.of(slices)
     number = 0
     for pod_set, replica in _sequence(sets):
         if number == max_copies:
@@ -141,12 +148,20 @@ def plan(claims: list[model.ResourceClaim], templates: list[model.ResourceClaimT
         reachable = [n for n in candidates if all(_usable_on(c, n) for c in pinned)] if pinned else candidates
         own = _skip_full and not any(_key(c) in shared for c in _claims_of(work))
         skipped = full_nodes.setdefault(id(pod_set), set()) if own else set()
-        order = sorted([n for n in reachable if n.metadata.name not in skipped] if skipped else reachable,
-                       key=_order(strategy, used))
+        if skipped and reachable is candidates:
+            made = not_full.get(id(pod_set))
+            if made is None or made[0] != len(skipped):  # full nodes are only ever added
+                made = len(skipped), [n for n in by_name if n.metadata.name not in skipped]
+                not_full[id(pod_set)] = made
+            # name order is the order of `first`
+            order = made[1] if strategy == "first" else sorted(made[1], key=_order(strategy, used))
+        else:
+            order = sorted([n for n in reachable if n.metadata.name not in skipped] if skipped else reachable,
+                           key=_order(strategy, used))
         # Extended resources backed by DRA: each node gets the copy's generated claims after its own
         # (workload.extended); the device plugin's allocatable shrinks by what earlier copies took.
-        cluster = Cluster(classes=list(classes), slices=list(slices), nodes=list(nodes),
-                          taint_rules=list(taint_rules), allocated=list(allocated), state=state)
+        cluster = Cluster(classes=classes, slices=slices, nodes=nodes, taint_rules=taint_rules,
+                          allocated=list(allocated), state=state, by_node=by_node)
         attempt = first_fit(cluster, work, gates, order, plugin_used)
         state = attempt.allocator.state
         if own and not attempt.choices:
