@@ -267,7 +267,7 @@ class CapacityRequestSerializer(AnalysisRequestSerializer):
     )
     max = serializers.IntegerField(
         required=False, default=None, min_value=1, allow_null=True,
-        help_text="Place at most this many copies (default and cap: the site's CAPACITY_MAX_COPIES, 200 unless "
+        help_text="Place at most this many copies (default and cap: the site's CAPACITY_MAX_COPIES, 1000 unless "
         "configured).",
     )
 

@@ -62,9 +62,9 @@ def test_the_panel_on_a_sample_counts_copies_and_keeps_its_settings(page: Page, 
     expect(page.locator("#capacity-next")).to_have_count(0)
     # A count over the site's maximum is refused in the panel, and can be put right there.
     with page.expect_response("**/capacity"):
-        panel.get_by_label("Copies", exact=True).fill("999")
+        panel.get_by_label("Copies", exact=True).fill("9999")
         page.locator("#capacity-button").click()
-    expect(page.locator("#capacity-errors")).to_contain_text("less than or equal to 200")
+    expect(page.locator("#capacity-errors")).to_contain_text("less than or equal to 1000")
     run(page, "1", "pack")
     assert placed(page) == 1
     # The count and the node choice are part of the page's state: a reload keeps them.

@@ -52,8 +52,9 @@ STORED_INVENTORY_MAX_VALUES = envint("STORED_INVENTORY_MAX_VALUES", 5_000_000, m
 STORED_INVENTORIES_PER_DAY = envint("STORED_INVENTORIES_PER_DAY", 50, minimum=0)
 STORED_INVENTORY_BYTES_PER_DAY = envint("STORED_INVENTORY_BYTES_PER_DAY", 256 * 1024 * 1024, minimum=0)
 # Copies one "how many fit" request (POST /api/v1/capacity) may place: each is a
-# scheduling pass. The command line has no such cap (its --max defaults to 100).
-CAPACITY_MAX_COPIES = envint("CAPACITY_MAX_COPIES", 200, minimum=1)
+# scheduling pass. The command line has no such cap (its --max defaults to 100). 1,000 copies of a
+# two-GPU pod on a stored 1,000-node cluster cost about 0.5-0.8 s of CPU (docs/performance.md).
+CAPACITY_MAX_COPIES = envint("CAPACITY_MAX_COPIES", 1000, minimum=1)
 # Seconds one analysis may run (the page's results, How many fit?, the console and
 # the API's engine endpoints), in the spirit of the scheduler's DRA filter timeout:
 # past it the engine stops and the answer says where (allocator.deadline). Below

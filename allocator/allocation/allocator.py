@@ -145,7 +145,6 @@ def default_filter_timeout(gates: FeatureGates) -> float | None:
     return search_limits.FILTER_TIMEOUT if on else None
 
 
-
 def newest_generation(slices: Iterable[model.ResourceSlice]) -> dict[tuple[str, str], int]:
     """(driver, pool) -> the highest generation any of ``slices`` of the pool has: only slices of that
     generation make up the pool (upstream's GatherPools drops the older ones)."""
@@ -154,6 +153,29 @@ def newest_generation(slices: Iterable[model.ResourceSlice]) -> dict[tuple[str, 
         key = (s.spec.driver, s.spec.pool.name)
         newest[key] = max(newest.get(key, s.spec.pool.generation), s.spec.pool.generation)
     return newest
+
+
+@dataclass(frozen=True)
+class SlicesByNode:
+    """Slices grouped as an allocator reads them: each node's own, and those tied to no node.
+
+    Grouping is a pass over every slice; a caller that prepares many allocators over the same
+    slices (capacity planning prepares one per copy) groups them once and passes this along."""
+
+    slices: Sequence[model.ResourceSlice]
+    on_node: dict[str, list[model.ResourceSlice]]
+    shared: list[model.ResourceSlice]
+
+    @classmethod
+    def of(cls, slices: Sequence[model.ResourceSlice]) -> SlicesByNode:
+        on_node: dict[str, list[model.ResourceSlice]] = {}
+        shared: list[model.ResourceSlice] = []
+        for s in slices:
+            if s.spec.node_name:
+                on_node.setdefault(s.spec.node_name, []).append(s)
+            else:
+                shared.append(s)
+        return cls(slices, on_node, shared)
 
 
 class Allocator:
@@ -169,7 +191,7 @@ class Allocator:
                  state: AllocatedState | None = None, *, max_steps: int | None = ...,
                  filter_timeout: float | None = ..., clock: Callable[[], float] = time.monotonic,
                  prove: bool = False, share_outcomes: bool | None = None,
-                 taint_rules: Iterable[model.DeviceTaintRule] = ()):
+                 taint_rules: Iterable[model.DeviceTaintRule] = (), by_node: SlicesByNode | None = None):
         """``features`` (default: from ``gates``, default: Kubernetes 1.37) and ``variant`` (default:
         upstream's choice) can be forced, as upstream's tests do; ``state`` replaces the state
         gathered from ``allocated_claims``.
@@ -186,7 +208,10 @@ class Allocator:
         answer for a node that looks like one already tried (``allocation.node_views``).
 
         ``taint_rules`` (DeviceTaintRules) add their taints to the slices as the scheduler's
-        ResourceSlice tracker does (``allocation.taint_rules``), when the release's gate is on."""
+        ResourceSlice tracker does (``allocation.taint_rules``), when the release's gate is on.
+
+        ``by_node``: ``SlicesByNode.of(slices)`` made by the caller for the same ``slices`` object
+        (ignored for any other)."""
         gates = gates or make_gates()
         self.prove = prove
         self.share_outcomes = SHARE_OUTCOMES if share_outcomes is None else share_outcomes
@@ -206,13 +231,11 @@ class Allocator:
         self.slices = list(slices)
         # Slices a DeviceTaintRule's CEL compile error kept from the scheduler's view (1.33-1.34), with why.
         self.taint_rule_errors: list[str] = []
-        self._on_node: dict[str, list[model.ResourceSlice]] = {}
-        self._shared: list[model.ResourceSlice] = []
-        for s in self.slices:
-            if s.spec.node_name:
-                self._on_node.setdefault(s.spec.node_name, []).append(s)
-            else:
-                self._shared.append(s)
+        if by_node is None or by_node.slices is not slices:
+            by_node = SlicesByNode.of(self.slices)
+        # Read only: slices_near makes a new list for each node.
+        self._on_node: dict[str, list[model.ResourceSlice]] = by_node.on_node
+        self._shared: list[model.ResourceSlice] = by_node.shared
         if state is None:
             state = gather_allocated_state(allocated_claims, self.features.consumable_capacity)
         self.state = state
@@ -222,12 +245,8 @@ class Allocator:
         if taint_rules and self.features.device_taints and _gate_on(gates, self.rules.taint_rules_gate):
             patched = apply_taint_rules(self.slices, taint_rules, self.classes, self.selectors, self.rules)
             self.slices, self.taint_rule_errors = patched.slices, patched.errors
-            self._on_node, self._shared = {}, []
-            for s in self.slices:
-                if s.spec.node_name:
-                    self._on_node.setdefault(s.spec.node_name, []).append(s)
-                else:
-                    self._shared.append(s)
+            patched_by_node = SlicesByNode.of(self.slices)
+            self._on_node, self._shared = patched_by_node.on_node, patched_by_node.shared
         # Available counters per pool NAME (not driver), shared by all calls, as upstream keeps them.
         self.available_counters: dict[str, dict] = {}
         self.views = ViewCache()  # claims' requests with API defaults, computed once per claim

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from allocator.allocation import search as search_limits
-from allocator.allocation.allocator import Allocator
+from allocator.allocation.allocator import Allocator, SlicesByNode
 from allocator.allocation.nodes import make_node
 from allocator.allocation.nodes import search_nodes as nodes_to_search
 from allocator.allocation.state import AllocatedState
@@ -27,6 +27,8 @@ class Cluster:
     allocated: list[model.ResourceClaim]
     # What ``allocated`` holds, when the caller keeps it up to date (capacity planning); None: gathered anew.
     state: AllocatedState | None = None
+    # ``slices`` grouped by node, when the caller prepares many allocators over them (capacity planning).
+    by_node: SlicesByNode | None = None
 
     @classmethod
     def of(cls, documents: Iterable[Document], allocated: list[model.ResourceClaim]) -> Cluster:
@@ -41,7 +43,7 @@ class Cluster:
     def allocator(self, gates: FeatureGates) -> Allocator:
         """The inventory prepared for allocation under ``gates``; raises AllocatorError where the scheduler gives up."""
         return Allocator(self.classes, self.slices, self.allocated, gates, prove=search_limits.PROVE,
-                         state=self.state, taint_rules=self.taint_rules)
+                         state=self.state, taint_rules=self.taint_rules, by_node=self.by_node)
 
     def candidates(self, node: str | None) -> list[model.Node]:
         """The node called ``node``, or every node (else the nodes the slices name; else one nameless node)."""

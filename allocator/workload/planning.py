@@ -29,11 +29,12 @@ equal priority in the order they were created, and ``kubectl apply`` creates obj
 
 from __future__ import annotations
 
+import bisect
 import copy as copying
 from collections import Counter
 from dataclasses import dataclass, field, replace
 
-from allocator.allocation.allocator import AllocatorError, node_error
+from allocator.allocation.allocator import AllocatorError, SlicesByNode, node_error
 from allocator.allocation.nodes import node_matches
 from allocator.allocation.nodes import search_nodes as nodes_to_search
 from allocator.allocation.state import add_allocated
@@ -121,6 +122,13 @@ def plan(claims: list[model.ResourceClaim], templates: list[model.ResourceClaimT
     used = _in_use(allocated, local)  # grown with each copy, as is ``state``
     state = None  # what the allocated claims hold, gathered by the first copy's allocator
     full_nodes: dict[int, set[str]] = {}  # id(workload) -> names of the nodes where one of its copies did not fit
+    # id(workload) -> its candidates not found full, in the strategy's order, kept up to date copy by copy
+    # instead of filtering and sorting every node for every copy; ``changed``: nodes whose ``used`` grew.
+    orders: dict[int, _NodeOrder] = {}
+    changed: list[str] = []
+    # The same lists for every copy, their slices grouped by node once (an allocator is prepared per copy).
+    classes, slices, nodes, taint_rules = list(classes), list(slices), list(nodes), list(taint_rules)
+    by_node = SlicesByNode.of(slices)
     number = 0
     for pod_set, replica in _sequence(sets):
         if number == max_copies:
@@ -142,12 +150,18 @@ def plan(claims: list[model.ResourceClaim], templates: list[model.ResourceClaimT
         reachable = [n for n in candidates if all(_usable_on(c, n) for c in pinned)] if pinned else candidates
         own = _skip_full and not any(_key(c) in shared for c in _claims_of(work))
         skipped = full_nodes.setdefault(id(pod_set), set()) if own else set()
-        order = sorted([n for n in reachable if n.metadata.name not in skipped] if skipped else reachable,
-                       key=_order(strategy, used))
+        if _skip_full and reachable is candidates:  # (the one-by-one path sorts every node for every copy)
+            kept = orders.get(id(pod_set))
+            if kept is None or kept.skipped != len(skipped):  # full nodes are only ever added
+                kept = orders[id(pod_set)] = _NodeOrder(candidates, skipped, strategy, used, len(changed))
+            order = kept.order(changed)
+        else:
+            order = sorted([n for n in reachable if n.metadata.name not in skipped] if skipped else reachable,
+                           key=_order(strategy, used))
         # Extended resources backed by DRA: each node gets the copy's generated claims after its own
         # (workload.extended); the device plugin's allocatable shrinks by what earlier copies took.
-        cluster = Cluster(classes=list(classes), slices=list(slices), nodes=list(nodes),
-                          taint_rules=list(taint_rules), allocated=list(allocated), state=state)
+        cluster = Cluster(classes=classes, slices=slices, nodes=nodes, taint_rules=taint_rules,
+                          allocated=list(allocated), state=state, by_node=by_node)
         with located(copy=number):
             attempt = first_fit(cluster, work, gates, order, plugin_used)
         state = attempt.allocator.state
@@ -169,7 +183,9 @@ def plan(claims: list[model.ResourceClaim], templates: list[model.ResourceClaimT
             claim.status.allocation = result
             allocated.append(claim)
         add_allocated(state, granted, attempt.allocator.features.consumable_capacity)
-        used.update(_in_use(granted, local))
+        grown = _in_use(granted, local)
+        used.update(grown)
+        changed.extend(grown)
         if choice is not None:
             node_used = plugin_used.setdefault(outcome.node_name, {})
             for node_plan in choice.plans:
@@ -308,6 +324,35 @@ def _order(strategy: str, used: Counter):
     if strategy == "pack":
         return lambda n: (-used[n.metadata.name], n.metadata.name)
     return lambda n: n.metadata.name
+
+
+class _NodeOrder:
+    """The candidates not in ``skipped``, sorted as ``sorted(..., key=_order(strategy, used))`` sorts them,
+    kept sorted as ``used`` grows (``order`` is told which nodes' counts changed) instead of sorted again."""
+
+    def __init__(self, candidates: list[model.Node], skipped: set[str], strategy: str, used: Counter, seen: int):
+        self.skipped = len(skipped)
+        self.key = _order(strategy, used)
+        self.nodes = [n for n in candidates if n.metadata.name not in skipped]
+        self.keys = [self.key(n) for n in self.nodes]
+        self.at: dict[str, list[int]] = {}  # node name -> its indexes in ``nodes``
+        for i, n in enumerate(self.nodes):
+            self.at.setdefault(n.metadata.name, []).append(i)
+        # (key, index): the index breaks ties as a stable sort keeps the candidates' order
+        self.sorted = sorted(zip(self.keys, range(len(self.nodes)), strict=True))
+        self.seen = seen  # how much of the list of changed nodes is already applied
+
+    def order(self, changed: list[str]) -> list[model.Node]:
+        for name in dict.fromkeys(changed[self.seen:]):
+            for i in self.at.get(name, ()):
+                new = self.key(self.nodes[i])
+                if new != self.keys[i]:
+                    del self.sorted[bisect.bisect_left(self.sorted, (self.keys[i], i))]
+                    bisect.insort(self.sorted, (new, i))
+                    self.keys[i] = new
+        self.seen = len(changed)
+        nodes = self.nodes
+        return [nodes[i] for _, i in self.sorted]
 
 
 def _why_not(allocator, candidates, reachable, pinned, pending, choices=()) -> dict:

@@ -18,6 +18,10 @@ between actions, picks among:
 - now and then the API: ``POST /api/v1/analyze``, ``POST /api/v1/shares``;
 - now and then ``GET /healthz`` (a monitor).
 
+``StoredClusterUser`` (``SCENARIO=stored`` in run.py) is someone editing a
+claim against a stored cluster of ``STORED_NODES`` synthetic nodes (1,000 by
+default) instead: see its docstring.
+
 Requests are named by kind so locust's table groups them ("POST / (live)",
 "GET /examples/<slug>", ...). Besides the status (locust counts anything
 but 2xx/3xx as a failure), each answer's content is checked a little: a
@@ -252,3 +256,86 @@ class PlaygroundUser(HttpUser):
             "featureGates": example["feature_gates"],
             "kubernetesVersion": example["kubernetes_version"],
         }
+
+
+# --- stored clusters (SCENARIO=stored in run.py) ---------------------------
+
+STORED_NODES = int(os.environ.get("STORED_NODES", "1000"))
+STORED_CLAIM = """\
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {{name: two-h200}}
+spec:
+  devices:
+    requests:
+    - name: gpus
+      exactly:
+        deviceClassName: gpu.nvidia.com
+        count: 2
+        selectors:
+        - cel:
+            expression: device.capacity['gpu.nvidia.com'].memory.compareTo(quantity('{memory}Mi')) >= 0
+"""
+_stored_text: str | None = None
+
+
+def _stored_cluster() -> str:
+    """The synthetic cluster every stored-cluster user sends (the same text: the server stores it once)."""
+    global _stored_text
+    if _stored_text is None:
+        from allocator.synthetic import cluster_yaml
+
+        _stored_text = cluster_yaml(STORED_NODES)
+    return _stored_text
+
+
+class StoredClusterUser(HttpUser):
+    """A person with a real cluster: stores its ``kubectl get -o yaml`` once (``POST /api/v1/inventories``,
+    content-addressed, so every user gets the same id), then edits a claim against it: live posts of the
+    page's form with the stored id (every node searched), each with a new memory bound in the selector, as
+    typing a number does, and now and then the same through ``POST /api/v1/analyze``."""
+
+    wait_time = between(0.5, 2)
+
+    def on_start(self) -> None:
+        PlaygroundUser.page(self, "/", "GET /")  # the CSRF cookie, as a browser gets it
+        self.inventory = ""
+        with self.client.post("/api/v1/inventories", data=_stored_cluster(), name="POST /api/v1/inventories",
+                              headers={"Content-Type": "application/yaml"}, catch_response=True) as response:
+            if response.status_code not in (200, 201):
+                response.failure(f"status {response.status_code}: {response.text[:120]}")
+            else:
+                self.inventory = json_object(response).get("id", "")
+        self.memory = random.randint(40_000, 140_000)
+
+    def edited(self) -> str:
+        self.memory += random.choice((-1, 1)) * random.randint(1, 9)
+        return STORED_CLAIM.format(memory=self.memory)
+
+    @task(8)
+    def live_analysis(self) -> None:
+        if not self.inventory:
+            return
+        for i in range(random.randint(2, 6)):
+            if i:
+                gevent.sleep(random.uniform(0.4, 1.5))
+            form = {"csrfmiddlewaretoken": self.client.cookies.get("csrftoken", ""), "inventory_id": self.inventory,
+                    "inventory_slug": "", "inventory": "", "documents": self.edited(), "kubernetes_version": "1.37"}
+            headers = {"HX-Request": "true", "HX-Target": "results", "HX-Trigger": "playground-form",
+                       "HX-Current-URL": f"{self.host}/", "X-CSRFToken": self.client.cookies.get("csrftoken", "")}
+            with self.client.post("/", data=form, headers=headers, name="POST / (live, stored cluster)",
+                                  catch_response=True) as response:
+                if response.status_code != 200:
+                    response.failure(f"status {response.status_code}")
+                elif 'id="result-summary"' not in response.text or "Nothing was analyzed" in response.text:
+                    response.failure("no analysis in the answer")
+
+    @task(2)
+    def api_analyze(self) -> None:
+        if not self.inventory:
+            return
+        body = {"documents": self.edited(), "inventory": self.inventory}
+        with self.client.post("/api/v1/analyze", json=body, name="POST /api/v1/analyze (stored cluster)",
+                              catch_response=True) as response:
+            if response.status_code != 200 or "allocation" not in json_object(response):
+                response.failure(f"status {response.status_code}: {response.text[:120]}")

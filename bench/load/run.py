@@ -17,6 +17,8 @@ arrive at once. Nothing listens beyond loopback; locust stops after
 DURATION (plus at most 10 s for the users' last requests).
 
     USERS=1 DURATION=20s .ci/with-postgres .venv/bin/python bench/load/run.py   # one user alone
+    SCENARIO=stored .ci/with-postgres .venv/bin/python bench/load/run.py        # editing against a stored
+                                                                               # 1,000-node cluster
 """
 
 from __future__ import annotations
@@ -41,6 +43,10 @@ BIN = Path(sys.executable).parent
 USERS = int(os.environ.get("USERS", "50"))
 DURATION = os.environ.get("DURATION", "60s")
 WORKERS = int(os.environ.get("WORKERS", "3"))
+# "mixed" (PlaygroundUser: pages, live edits on the samples, shares, API) or "stored" (StoredClusterUser:
+# live edits against a stored cluster of STORED_NODES synthetic nodes, 1,000 by default).
+SCENARIO = os.environ.get("SCENARIO", "mixed")
+USER_CLASSES = {"mixed": "PlaygroundUser", "stored": "StoredClusterUser"}
 WARMUP = 10.0  # seconds: the second table leaves out requests started this early
 
 
@@ -215,6 +221,8 @@ def main() -> int:
             WEB_CONCURRENCY=str(WORKERS), LOG_LEVEL="WARNING",
             # All the users share one address: any per-client limit would answer 429.
             API_REQUESTS_PER_MINUTE="0", PAGE_ANALYSES_PER_MINUTE="0", PAGE_SHARES_PER_MINUTE="0",
+            # SCENARIO=stored: every user stores the same cluster (content-addressed: one snapshot).
+            STORED_INVENTORIES_PER_DAY="0", STORED_INVENTORY_BYTES_PER_DAY="0",
         )
         manage = [sys.executable, "manage.py"]
         subprocess.run([*manage, "migrate", "--no-input", "-v", "0"], cwd=ROOT, env=env, check=True)
@@ -231,7 +239,7 @@ def main() -> int:
             except SystemExit:
                 print((Path(tmp) / "gunicorn.log").read_text()[-3000:], file=sys.stderr)
                 raise
-            print(f"==> locust: {USERS} users for {DURATION} against {host}")
+            print(f"==> locust: {USERS} users ({SCENARIO}) for {DURATION} against {host}")
             stats = Path(tmp) / "stats.json"
             load_before = " ".join(f"{x:.2f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "n/a"
             sampler = LoadSampler()
@@ -241,7 +249,7 @@ def main() -> int:
                     [str(BIN / "locust"), "-f", str(Path(__file__).with_name("locustfile.py")), "--headless",
                      "--users", str(USERS), "--spawn-rate", str(USERS), "--run-time", DURATION, "--host", host,
                      "--json-file", str(stats.with_suffix("")), "--csv", str(Path(tmp) / "locust"),
-                     "--skip-log", "--loglevel", "WARNING", "--stop-timeout", "10"],
+                     "--skip-log", "--loglevel", "WARNING", "--stop-timeout", "10", USER_CLASSES[SCENARIO]],
                     cwd=ROOT, env={**env, "LOAD_REQUEST_LOG": str(Path(tmp) / "requests.tsv")}, check=False,
                     stdout=locust_log, stderr=subprocess.STDOUT,
                 )

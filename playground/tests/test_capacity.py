@@ -57,13 +57,13 @@ class CapacityViewTestCase(BaseTestCase):
         self.assertNotContains(r, 'id="capacity-summary"')
 
     def test_an_invalid_count_is_refused(self):
-        for count in ("0", "-1", "201", "many"):
+        for count in ("0", "-1", "1001", "many"):
             r = self.client.post("/capacity", self.form_data(capacity_max=count), headers=PANEL)
             self.assertEqual(r.status_code, 200, count)
             self.assertContains(r, 'id="capacity-errors"')
             self.assertContains(r, "Copies: ")
             self.assertNotContains(r, 'id="capacity-summary"')
-        r = self.client.post("/capacity", self.form_data(capacity_max="201"))
+        r = self.client.post("/capacity", self.form_data(capacity_max="1001"))
         self.assertEqual(r.status_code, 400)
         self.assertContains(r, "Nothing was analyzed", status_code=400)
 
@@ -185,12 +185,12 @@ class CapacityViewShapeTestCase(BaseTestCase):
 
 class CapacityRefusedCountTestCase(BaseTestCase):
     def test_a_live_edit_with_a_refused_count_keeps_the_panel_to_fix_it(self):
-        r = self.client.post("/", self.form_data(capacity_max="999"), headers={"HX-Request": "true",
+        r = self.client.post("/", self.form_data(capacity_max="9999"), headers={"HX-Request": "true",
                                                                                "HX-Target": "results"})
         self.assertContains(r, "Nothing was analyzed")
-        self.assertContains(r, "Copies: Ensure this value is less than or equal to 200.")
+        self.assertContains(r, "Copies: Ensure this value is less than or equal to 1000.")
         self.assertContains(r, 'id="capacity-panel"')
-        self.assertContains(r, 'value="999" placeholder="as many as fit"', html=False)
+        self.assertContains(r, 'value="9999" placeholder="as many as fit"', html=False)
 
 
 class CapacityShareReadersTestCase(BaseTestCase):

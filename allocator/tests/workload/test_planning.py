@@ -463,3 +463,35 @@ spec:
                            strategy=strategy, max_copies=1000, _skip_full=skip) for skip in (True, False))
         assert fast.placed == 400 and fast.stopped_by == "no node fits"
         assert fast.to_dict() == slow.to_dict()
+
+
+def test_kept_node_orders_give_the_one_by_one_answer_on_a_synthetic_cluster_of_1000_nodes():
+    """1,000 synthetic nodes, 400 copies of a two-GPU pod: first fills 100 nodes (each later copy skips the
+    full ones), spread and pack keep their order as each copy changes one node's count; the one-by-one path
+    filters and sorts every node for every copy."""
+    text = cluster_yaml(1000) + """\
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata: {name: two-gpus}
+spec:
+  spec:
+    devices:
+      requests: [{name: gpu, exactly: {deviceClassName: gpu.nvidia.com, count: 2}}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: trainer}
+spec:
+  containers: [{name: c, image: x}]
+  resourceClaims: [{name: gpu, resourceClaimTemplateName: two-gpus}]
+"""
+    objects = _read(text)
+    for strategy in STRATEGIES:
+        fast, slow = (plan(objects["ResourceClaim"], objects["ResourceClaimTemplate"], objects["Pod"],
+                           objects["DeviceClass"], objects["ResourceSlice"], objects["Node"], GATES,
+                           strategy=strategy, max_copies=400, _skip_full=skip) for skip in (True, False))
+        assert fast.placed == 400 and fast.stopped_by == "max"
+        assert fast.to_dict() == slow.to_dict()
+        nodes_used = {s.node for s in fast.steps}
+        assert len(nodes_used) == (100 if strategy != "spread" else 400)
