@@ -145,7 +145,8 @@ class ConvertView(APIView):
         return Response(ConvertResponseSerializer({
             "apiVersion": result.api_version,
             "items": result.objects,
-            "documents": yaml.safe_dump_all(result.objects, sort_keys=False, default_flow_style=False),
+            "documents": yaml.safe_dump_all(result.objects, sort_keys=False, default_flow_style=False,
+                                            width=1_000_000),  # long expressions unfolded
             "dropped": [d.as_dict() for d in result.dropped],
         }).data)
 

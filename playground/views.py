@@ -376,7 +376,9 @@ def convert(request: HttpRequest) -> JsonResponse:
     except NotConverted as refused:
         messages = [_located(d) for d in refused.diagnostics[:MAX_CONVERT_ERRORS]]
         return _convert_refused(f"Not converted to {RESOURCE_GROUP}/{to}: {messages[0]}", messages)
-    text = yaml.safe_dump_all(result.objects, sort_keys=False, default_flow_style=False, allow_unicode=True)
+    # width: a long expression stays on its line in the editor, not folded onto a continuation line
+    text = yaml.safe_dump_all(result.objects, sort_keys=False, default_flow_style=False, allow_unicode=True,
+                              width=1_000_000)
     return JsonResponse({"text": text, "apiVersion": result.api_version,
                          "dropped": [d.as_dict() for d in result.dropped]})
 
