@@ -140,8 +140,9 @@
     markDecidingParts();
   }
 
-  // Underline, in the claims editor, the parts of selectors that decided a verdict (the engine's
-  // explanation gives their text; the first place the editor holds that text is marked).
+  // Underline, in the claims editor, the parts of selectors that decided a verdict and are wrong or risky
+  // (data-mark: an error, or false where the request matches nothing); a part that only filters some
+  // devices out is not marked. The first place the editor holds that text is marked.
   function markDecidingParts() {
     const cm = editors.documents;
     if (!cm) return;
@@ -149,14 +150,14 @@
     cm.state.whyMarks = [];
     const text = cm.getValue();
     const seen = {};
-    document.querySelectorAll("#results .why-part[data-text]").forEach(function (part) {
+    document.querySelectorAll("#results .why-part[data-text][data-mark]").forEach(function (part) {
       const wanted = part.dataset.text;
       if (!wanted || seen[wanted]) return;
       seen[wanted] = true;
       const at = text.indexOf(wanted);
       if (at < 0) return;
       cm.state.whyMarks.push(cm.markText(cm.posFromIndex(at), cm.posFromIndex(at + wanted.length), {
-        className: "cm-why-part cm-why-" + (part.dataset.verdict || "false"),
+        className: "cm-why-part cm-why-" + part.dataset.mark,
         attributes: { title: part.dataset.summary || "" },
       }));
     });
