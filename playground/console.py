@@ -24,8 +24,8 @@ from allocator.releases.gates import FeatureGateError, FeatureGates
 from playground import clusters
 from playground.limits import engine_limits
 from playground.results import caret_window
-from playground.services.evaluate import evaluate_on, read_slices
-from playground.state import State
+from playground.services.evaluate import ScratchError, evaluate_on, evaluate_scratch, read_slices
+from playground.state import CONSOLE_SCRATCH, State
 
 MAX_INDENT = 12  # levels of the part tree the page indents; deeper parts line up with the twelfth
 MAX_LISTED = 256  # devices offered in the picker (each is sent with every analysis); tiles pick any drawn
@@ -86,7 +86,8 @@ def device_groups(state: State) -> dict:
     for d in listed[:MAX_LISTED]:
         groups.setdefault(d.node, {}).setdefault((d.driver, d.pool), []).append({"key": d.key, "name": d.name})
     keys = {d.key for d in listed[:MAX_LISTED]}
-    picked = state.console.device if state.console.device and state.console.device not in keys else ""
+    chosen = state.console.device
+    picked = chosen if chosen and chosen not in keys and chosen != CONSOLE_SCRATCH else ""
     return {"picked": picked,
             "groups": [{"node": node, "pools": [{"label": f"{driver} / {pool}", "devices": devices}
                                                  for (driver, pool), devices in pools.items()]}
@@ -107,6 +108,8 @@ def run(state: State) -> dict:
         return {}
     if not state.console.device:
         return {"console_error": "Pick a device to evaluate the expression on (the list, or a tile of the picture)."}
+    if state.console.device == CONSOLE_SCRATCH:
+        return scratch_run(state)
     try:
         ref = DeviceRef.parse(state.console.device)
     except ValueError as err:
@@ -121,6 +124,21 @@ def run(state: State) -> dict:
         answer = evaluate_on(state.console.expression, ref, slices, gates)
     except DeviceNotFound as err:
         return {"console_error": f"The inventory has no such device: {err}" + (f" ({error})" if error else "") + "."}
+    return {"console": view(answer)}
+
+
+def scratch_run(state: State) -> dict:
+    """The console on the scratch device: its YAML read and checked as a slice's device (errors located in
+    it, ``console_scratch_errors``), then the expression evaluated on it."""
+    try:
+        answer = evaluate_scratch(state.console.expression, state.console.scratch, state.gates(), environment(state),
+                                  state.limits())
+    except FeatureGateError as err:
+        return {"console_error": f"{err}."}
+    except ScratchError as err:
+        return {"console_scratch_errors": [
+            {"where": f"line {d.line}, column {d.column}" if d.line else "", "line": d.line, "column": d.column,
+             "message": d.message()} for d in err.diagnostics]}
     return {"console": view(answer)}
 
 
