@@ -84,6 +84,7 @@
       },
     });
     if (window.DRAEditorHelp) window.DRAEditorHelp.attach(cm);
+    hangWrappedLines(cm);
     // The corner handle resizes the wrapper (CSS resize): let CodeMirror measure again.
     if (typeof ResizeObserver !== "undefined") {
       new ResizeObserver(function () { cm.refresh(); }).observe(cm.getWrapperElement());
@@ -106,6 +107,20 @@
     });
     editors[textarea.dataset.editor] = cm;
     textarea.cm = cm;
+  }
+
+  // A wrapped line hangs: its continuation starts two columns right of the line's own indentation, so it
+  // never reads like a dedent (the first visual line keeps its place: a negative text-indent takes the
+  // padding back).
+  const LINE_PADDING_PX = 4; // CodeMirror's own padding of a line (codemirror.css)
+  function hangWrappedLines(cm) {
+    cm.on("renderLine", function (cm, line, elt) {
+      const columns = CodeMirror.countColumn(line.text, null, cm.getOption("tabSize")) + 2;
+      const offset = columns * cm.defaultCharWidth();
+      elt.style.textIndent = "-" + offset + "px";
+      elt.style.paddingLeft = (LINE_PADDING_PX + offset) + "px";
+    });
+    cm.refresh();
   }
 
   function markDiagnostics() {
