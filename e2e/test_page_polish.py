@@ -66,3 +66,26 @@ def test_a_wrapped_line_hangs_right_of_its_indentation(browser: Browser, samples
     assert geometry["lineStart"] < geometry["indentLeft"]
     context.close()
     problems.check()
+
+
+def completions_after(page: Page, expression: str) -> list[str]:
+    """The completion list for the cursor at the end of a selector ``expression`` (Ctrl-Space)."""
+    replace_text(page, LONG_LINE.split("expression: ")[0] + "expression: " + expression)
+    page.keyboard.press("Control+Space")
+    hints = page.locator(".CodeMirror-hints li")
+    expect(hints.first).to_be_visible()
+    texts = hints.all_inner_texts()
+    page.keyboard.press("Escape")
+    return texts
+
+
+def test_completion_after_a_quantity_offers_a_quantity_s_methods_only(page: Page, samples):
+    page.goto("/")
+    expect(summary(page)).to_contain_text("Allocated")
+    for quantity in ('device.capacity["gpu.example.com"].memory.', 'quantity("40Gi").'):
+        texts = completions_after(page, quantity)
+        assert any(t.startswith("isGreaterThan") for t in texts), texts
+        assert not any(t.startswith(("includes", "startsWith")) for t in texts), (quantity, texts)
+    # includes() is for attributes: still offered on one.
+    texts = completions_after(page, 'device.attributes["gpu.example.com"].model.')
+    assert any(t.startswith("includes") for t in texts) and any(t.startswith("startsWith") for t in texts), texts
