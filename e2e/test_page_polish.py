@@ -89,3 +89,27 @@ def test_completion_after_a_quantity_offers_a_quantity_s_methods_only(page: Page
     # includes() is for attributes: still offered on one.
     texts = completions_after(page, 'device.attributes["gpu.example.com"].model.')
     assert any(t.startswith("includes") for t in texts) and any(t.startswith("startsWith") for t in texts), texts
+
+
+def test_a_share_brings_back_how_many_fit_s_result(page: Page, samples):
+    page.goto("/examples/count-two-gpus")
+    expect(summary(page)).to_contain_text("Allocated")
+    panel = page.locator("#capacity-panel")
+    panel.get_by_label("Copies", exact=True).fill("3")
+    with page.expect_response("**/capacity"):
+        page.locator("#capacity-button").click()
+    expect(page.locator("#capacity-placed")).to_have_text("3")
+    page.get_by_role("button", name="Share").click()
+    url = page.locator("#share-url").input_value()
+    page.goto(url)
+    # The result is there on arrival, without pressing Run.
+    expect(page.locator("#capacity-placed")).to_have_text("3")
+    expect(page.locator("#capacity-summary")).to_contain_text("all the copies asked for fit")
+    # A share made without running it shows the settings only, as before.
+    page.goto("/examples/count-two-gpus")
+    panel.get_by_label("Copies", exact=True).fill("2")
+    page.get_by_role("button", name="Share").click()
+    expect(page.locator("#share-url")).not_to_have_value(url)
+    page.goto(page.locator("#share-url").input_value())
+    expect(panel.get_by_label("Copies", exact=True)).to_have_value("2")
+    expect(page.locator("#capacity-placed")).to_have_count(0)

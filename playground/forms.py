@@ -123,6 +123,8 @@ class PlaygroundForm(forms.Form):
     capacity_max = forms.IntegerField(label="Copies", required=False, min_value=1)
     capacity_strategy = forms.ChoiceField(label="Node choice", required=False, initial=CAPACITY_STRATEGY,
                                           choices=[(s, s) for s in STRATEGIES])
+    # Whether the panel's result is on screen (set by the page's script): a share shows it again.
+    capacity_shown = forms.CharField(required=False, max_length=1, widget=forms.HiddenInput)
 
     # The expression console: a CEL expression, the device it runs on (DRIVER/POOL/DEVICE), the environment.
     console_expression = forms.CharField(label="Expression", required=False, strip=False,

@@ -174,14 +174,18 @@ class Inputs(Column):
 
 @dataclass(frozen=True)
 class Capacity:
-    """The "How many fit?" panel: copies to try (0: as many as fit, up to the site's CAPACITY_MAX_COPIES) and
-    how each copy's node is chosen (``first``, ``spread``, ``pack``)."""
+    """The "How many fit?" panel: copies to try (0: as many as fit, up to the site's CAPACITY_MAX_COPIES), how
+    each copy's node is chosen (``first``, ``spread``, ``pack``) and whether its result was on screen
+    (``shown``: a share or an import shows it again, not only the settings)."""
 
     max: int = 0
     strategy: str = CAPACITY_STRATEGY
+    shown: bool = False
 
     KEY = "capacity"
-    FIELDS = ("max", "strategy")
+    FIELDS = ("max", "strategy", "shown")
+    # Fields added after shares were made: left out of the share id (and the export) while unset.
+    LATER_FIELDS = ("shown",)
 
     @classmethod
     def from_dict(cls, value) -> Capacity:
@@ -196,21 +200,27 @@ class Capacity:
         strategy = value.get("strategy") or CAPACITY_STRATEGY
         if strategy not in STRATEGIES:
             raise StateError(f"capacity.strategy must be one of {', '.join(STRATEGIES)}.")
-        return Capacity(count, strategy)
+        shown = value.get("shown") or False
+        if shown in ("1", "on", "true"):  # the page's hidden field
+            shown = True
+        if not isinstance(shown, bool):
+            raise StateError("capacity.shown must be true or false (whether the result was on screen).")
+        return Capacity(count, strategy, shown)
 
     @classmethod
     def stored(cls, value: dict | None) -> Capacity:
         value = value or {}
-        return Capacity(value.get("max") or 0, value.get("strategy") or CAPACITY_STRATEGY)
+        return Capacity(value.get("max") or 0, value.get("strategy") or CAPACITY_STRATEGY, bool(value.get("shown")))
 
     def to_dict(self) -> dict | None:
-        """``{max, strategy}`` (``max`` null: as many as fit), or None at the defaults."""
+        """``{max, strategy}`` (``max`` null: as many as fit) and ``shown: true`` when the result was on
+        screen, or None at the defaults."""
         if self == Capacity():
             return None
-        return {"max": self.max or None, "strategy": self.strategy}
+        return {"max": self.max or None, "strategy": self.strategy, **({"shown": True} if self.shown else {})}
 
     def form_initial(self) -> dict:
-        return {"max": self.max or None, "strategy": self.strategy}
+        return {"max": self.max or None, "strategy": self.strategy, "shown": "1" if self.shown else ""}
 
 
 @dataclass(frozen=True)
