@@ -54,8 +54,20 @@ def view(report: dict, count: int) -> dict:
             "tableOpen": len(pools) + len(nodes) <= TABLE_OPEN,
             "counted": counted, "asked": sum(w["asked"] or 0 for w in workloads) if counted else None,
             "workloadRows": workload_rows(workloads, report.get("next")),
+            "sharedOnly": shared_only(report.get("steps") or []),
             **steps_view(report.get("steps") or []),
             **next_groups(report.get("next"))}
+
+
+def shared_only(steps: list[dict]) -> list[str]:
+    """The claims every copy shares when the copies after the first hold no claim of their own (each pod names
+    its claims with ``resourceClaimName``): more copies need no more devices, so the count says nothing of the
+    inventory. Empty otherwise."""
+    if len(steps) < 2:
+        return []
+    first = [c["name"] for c in steps[0].get("claims") or []]
+    later = {c["name"] for s in steps[1:] for c in s.get("claims") or []}
+    return first if first and later <= set(first) else []
 
 
 def workload_rows(workloads: list[dict], next_copy: dict | None) -> list[dict]:

@@ -43,3 +43,21 @@ class CapacityShareTestCase(BaseTestCase):
     def test_a_bad_shown_is_refused_by_name(self):
         with self.assertRaisesMessage(StateError, "capacity.shown must be true or false"):
             State.from_dict({**self.example.state().to_dict(), "capacity": {"shown": "maybe"}})
+
+
+class SharedClaimCapacityTestCase(BaseTestCase):
+    """How many fit? on pods that all share one claim (the default starter) says why the count is the maximum."""
+
+    def test_copies_sharing_their_claim_are_said_to_need_no_devices(self):
+        example = self.example.__class__.objects.get(slug="per-container-requests")
+        r = self.client.post("/capacity", self.form_data(documents=example.documents, capacity_max="5"),
+                             headers={"HX-Request": "true", "HX-Target": "capacity-result"})
+        self.assertContains(r, '<span id="capacity-placed">5</span> copies placed', html=False)
+        self.assertContains(r, 'id="capacity-shared"')
+        self.assertContains(r, "<code>gpu-pair</code> (named by <code>resourceClaimName</code>)", html=False)
+
+    def test_copies_with_claims_of_their_own_are_not(self):
+        r = self.client.post("/capacity", self.form_data(), headers={"HX-Request": "true",
+                                                                     "HX-Target": "capacity-result"})
+        self.assertContains(r, '<span id="capacity-placed">4</span> copies placed', html=False)
+        self.assertNotContains(r, 'id="capacity-shared"')
