@@ -113,3 +113,14 @@ def test_a_share_brings_back_how_many_fit_s_result(page: Page, samples):
     page.goto(page.locator("#share-url").input_value())
     expect(panel.get_by_label("Copies", exact=True)).to_have_value("2")
     expect(page.locator("#capacity-placed")).to_have_count(0)
+
+
+def test_the_first_demo_of_how_many_fit_fills_the_node(page: Page, samples):
+    """The page's first example gives each pod copy a claim of its own: How many fit? counts what the node
+    holds (8 GPUs, two a copy), not the site's maximum of copies sharing one claim."""
+    page.goto("/")
+    expect(summary(page)).to_contain_text("Allocated")
+    with page.expect_response("**/capacity"):
+        page.locator("#capacity-button").click()
+    expect(page.locator("#capacity-placed")).to_have_text("4")
+    expect(page.locator("#capacity-summary")).to_contain_text("copy 5 fits on no node")

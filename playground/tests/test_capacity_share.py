@@ -45,12 +45,40 @@ class CapacityShareTestCase(BaseTestCase):
             State.from_dict({**self.example.state().to_dict(), "capacity": {"shown": "maybe"}})
 
 
+SHARED_CLAIM = """\
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata:
+  name: gpu-pair
+spec:
+  devices:
+    requests:
+    - name: gpu
+      exactly:
+        deviceClassName: gpu.example.com
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: trainer
+spec:
+  resourceClaims:
+  - name: gpus
+    resourceClaimName: gpu-pair
+  containers:
+  - name: trainer
+    image: registry.k8s.io/pause:3.10
+    resources:
+      claims:
+      - name: gpus
+"""
+
+
 class SharedClaimCapacityTestCase(BaseTestCase):
     """How many fit? on pods that all share one claim (the default starter) says why the count is the maximum."""
 
     def test_copies_sharing_their_claim_are_said_to_need_no_devices(self):
-        example = self.example.__class__.objects.get(slug="per-container-requests")
-        r = self.client.post("/capacity", self.form_data(documents=example.documents, capacity_max="5"),
+        r = self.client.post("/capacity", self.form_data(documents=SHARED_CLAIM, capacity_max="5"),
                              headers={"HX-Request": "true", "HX-Target": "capacity-result"})
         self.assertContains(r, '<span id="capacity-placed">5</span> copies placed', html=False)
         self.assertContains(r, 'id="capacity-shared"')
@@ -60,4 +88,16 @@ class SharedClaimCapacityTestCase(BaseTestCase):
         r = self.client.post("/capacity", self.form_data(), headers={"HX-Request": "true",
                                                                      "HX-Target": "capacity-result"})
         self.assertContains(r, '<span id="capacity-placed">4</span> copies placed', html=False)
+        self.assertNotContains(r, 'id="capacity-shared"')
+
+
+class DefaultStarterCapacityTestCase(BaseTestCase):
+    def test_the_default_starter_s_copies_fill_the_node(self):
+        """The page's first example makes a claim per pod from a template: How many fit? answers with the node's
+        GPUs (8, two a copy), not the site's maximum."""
+        example = self.example.__class__.objects.get(slug="per-container-requests")
+        r = self.client.post("/capacity", self.form_data(documents=example.documents),
+                             headers={"HX-Request": "true", "HX-Target": "capacity-result"})
+        self.assertContains(r, '<span id="capacity-placed">4</span> copies placed', html=False)
+        self.assertContains(r, "copy 5 fits on no node")
         self.assertNotContains(r, 'id="capacity-shared"')
