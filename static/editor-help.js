@@ -554,6 +554,7 @@
 
   function docAt(lang, inv, cm, pos) {
     const text = cm.getLine(pos.line);
+    if (text === undefined) return null; // the line is gone: the text changed while the help data loaded
     let start = pos.ch, end = pos.ch;
     while (start > 0 && /[\w.]/.test(text.charAt(start - 1))) start--;
     while (end < text.length && /[\w]/.test(text.charAt(end))) end++;
