@@ -71,5 +71,6 @@ def compare(left: dict[str, Any], right: dict[str, Any]) -> dict[str, Any]:
     """Analyze the two sides (``engine.analyze`` keyword arguments each) and say what differs."""
     from allocator.engine import analyze
 
-    reports = analyze(**left), analyze(**right)
+    first = analyze(**left)
+    reports = first, analyze(**right, readings=first.readings)  # the same texts are read once
     return {"left": reports[0].to_dict(), "right": reports[1].to_dict(), "differences": differences(*reports)}

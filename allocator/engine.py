@@ -14,7 +14,8 @@ becomes diagnostics. Only an unknown feature gate or release raises
 
 from __future__ import annotations
 
-import functools
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -24,6 +25,7 @@ from allocator.allocation.alternatives import DEFAULT_TIMEOUT as DEFAULT_ALTERNA
 from allocator.allocation.alternatives import MAX_LIMIT as MAX_ALTERNATIVES
 from allocator.allocation.encode import claim_to_json
 from allocator.allocation.explain import Explanation
+from allocator.authoring.inventory import Inventory
 from allocator.cel.fixes import ExprFix
 from allocator.kube import model
 from allocator.kube.convert_back import V1
@@ -38,6 +40,7 @@ from allocator.validation.documents import as_the_scheduler_sees, read_as_stored
 from allocator.validation.not_simulated import not_simulated
 from allocator.validation.warnings import selector_expressions
 from allocator.workload import extended
+from allocator.workload.analysed import AnalysedWorkload, read_workloads, still_ignored
 from allocator.workload.binding import binding_note
 from allocator.workload.claims import build_workload
 from allocator.workload.pinning import pinned_claims
@@ -46,6 +49,8 @@ from allocator.workload.scheduling import Attempt, schedule
 
 DOCUMENTS = "documents"
 INVENTORY = "inventory"
+# Where the API answers how many replicas of a workload fit (a workload's note points there).
+PLANNER = "capacity planning (POST /api/v1/capacity)"
 
 
 @dataclass(frozen=True)
@@ -259,6 +264,12 @@ class Report:
     dra_off: str | None = None  # why the release's apiserver and scheduler know no DRA, and the gate to turn on
     # {"kind", "namespace", "name"} of the user's objects read as stored (metadata.uid or resourceVersion set)
     stored_objects: list[dict] = field(default_factory=list)
+    # The inventory's and the documents' objects as read here, for the page's picture and console
+    # (``authoring.inventory``): they show this read rather than reading the texts again.
+    inventory: Inventory = field(default_factory=Inventory, repr=False, compare=False)
+    readings: list[Reading] = field(default_factory=list, repr=False, compare=False)  # the documents', the inventory's
+    # the Deployments, ReplicaSets, StatefulSets and Jobs of the documents, each analysed as its first pod
+    workloads: list[AnalysedWorkload] = field(default_factory=list)
 
     @property
     def valid(self) -> bool:
@@ -290,6 +301,8 @@ class Report:
         }
         if self.stored_objects:  # only then, so that other answers stay as they were
             out["storedObjects"] = self.stored_objects
+        if self.workloads:  # likewise
+            out["workloads"] = [w.to_dict(PLANNER) for w in self.workloads]
         return out
 
 
@@ -300,61 +313,125 @@ def _diagnostic_dict(diagnostic: Diagnostic, source: str) -> dict[str, Any]:
     return out
 
 
-def _read(text: str, source: str, report: Report, limits: Limits) -> ReadResult:
+@dataclass(frozen=True, eq=False)
+class Reading:
+    """A text read within ``limits``: its objects, or the diagnostics that kept it from being read at all
+    (``refused``; then nothing is read). Another analysis of the same text (the compared column) reuses it."""
+
+    text: str = field(repr=False)
+    limits: Limits
+    result: ReadResult
+    refused: tuple[Diagnostic, ...] = ()
+
+
+def _read_text(text: str, limits: Limits, earlier: Iterable[Reading] = ()) -> Reading:
+    """The reading of ``text``: one of ``earlier`` when it read the same text within the same limits."""
+    for reading in earlier:
+        if reading.limits == limits and reading.text == text:
+            return reading
     try:
-        result = read_documents(text, limits=limits) if text.strip() else ReadResult()
+        return Reading(text, limits, read_documents(text, limits=limits) if text.strip() else ReadResult())
     except DiagnosticError as err:
-        report.diagnostics.extend((source, d) for d in err.diagnostics)
-        return ReadResult()
+        return Reading(text, limits, ReadResult(), tuple(err.diagnostics))
+
+
+def _first_error(result: ReadResult, refused: tuple[Diagnostic, ...]) -> str:
+    """The first reading error of a text: why it could not be read, or the first of its objects' errors."""
+    if refused:
+        return refused[0].message()
+    return result.errors[0].message() if result.errors else ""
+
+
+def read_inventory(documents: str, inventory: str, limits: Limits = DEFAULT) -> Inventory:
+    """The inventory and documents as ``analyze`` reads them, for a page that shows them without an analysis
+    (the console's own answer)."""
+    inv, docs = _read_text(inventory, limits), _read_text(documents, limits)
+    return Inventory(inv.result.documents + docs.result.documents, error=_first_error(inv.result, inv.refused))
+
+
+def _read(text: str, source: str, report: Report, limits: Limits,
+          earlier: Iterable[Reading]) -> tuple[ReadResult, tuple[Diagnostic, ...]]:
+    """The objects of a text listed in the report (or why it cannot be read, among its diagnostics)."""
+    reading = _read_text(text, limits, earlier)
+    report.readings.append(reading)
+    result, refused = reading.result, reading.refused
+    if refused:
+        report.diagnostics.extend((source, d) for d in refused)
+        return result, refused
     for doc in result.documents:
         report.objects.append({"kind": doc.kind, "name": doc.name, "namespace": doc.namespace,
                                "apiVersion": doc.api_version, "source": source, "line": doc.line})
     report.ignored.extend(result.ignored)
-    return result
+    return result, ()
 
 
-@functools.lru_cache(maxsize=8)
-def _inventory_diagnostics(inventory: str, kubernetes_version: str, overrides: tuple[tuple[str, bool], ...],
-                           limits: Limits) -> tuple[Diagnostic, ...]:
-    """The inventory's decoding and validation diagnostics (syntax errors are ``_read``'s).
+# The inventory's validation, kept for the last few (inventory, release, overrides, limits).
+_VALIDATED: OrderedDict[tuple[str, str, tuple[tuple[str, bool], ...], Limits], tuple[Diagnostic, ...]] = OrderedDict()
+_VALIDATED_MAX = 8
+_validated_lock = threading.Lock()
+
+
+def _inventory_diagnostics(inv: ReadResult, inventory: str, kubernetes_version: str,
+                           overrides: tuple[tuple[str, bool], ...], limits: Limits) -> tuple[Diagnostic, ...]:
+    """The inventory's decoding and validation diagnostics (syntax errors are ``_read``'s), on its read ``inv``.
 
     The inventory stands for stored objects, so fields of disabled gates stay;
     the gate overrides only decide which versions are served. Depending on
     the text, the release and the overrides alone, it is computed once per
     inventory: the live editor sends the same one with every keystroke.
     """
-    try:
-        inv = read_documents(inventory, limits=limits) if inventory.strip() else ReadResult()
-    except DiagnosticError:
-        return ()
-    return tuple(validate_documents(inv, stored_object_gates(kubernetes_version), inventory,
-                                    serving=make_gates(dict(overrides), kubernetes_version)))
+    key = (inventory, kubernetes_version, overrides, limits)
+    with _validated_lock:
+        found = _VALIDATED.get(key)
+        if found is not None:
+            _VALIDATED.move_to_end(key)
+            return found
+    found = tuple(validate_documents(inv, stored_object_gates(kubernetes_version), inventory,
+                                     serving=make_gates(dict(overrides), kubernetes_version)))
+    with _validated_lock:
+        _VALIDATED[key] = found
+        while len(_VALIDATED) > _VALIDATED_MAX:
+            _VALIDATED.popitem(last=False)
+    return found
 
 
 def analyze(documents: str, inventory: str = "", node: str | None = None,
             feature_gates: dict[str, bool] | None = None,
             kubernetes_version: str = CURRENT_RELEASE, limits: Limits = DEFAULT, alternatives: int = 0,
-            alternatives_timeout: float | None = DEFAULT_ALTERNATIVES_TIMEOUT) -> Report:
+            alternatives_timeout: float | None = DEFAULT_ALTERNATIVES_TIMEOUT,
+            readings: Iterable[Reading] = ()) -> Report:
     """The report for these inputs; ``alternatives`` > 0 also lists up to that many grants on the chosen node.
 
     The listing (``allocation.alternatives``, at most ``MAX_ALTERNATIVES``) is
     bounded by the search step limit and ``alternatives_timeout`` seconds;
     ``allocation.alternativesSearch`` says whether it saw every grant or why it stopped.
+
+    ``readings``: another analysis's (``Report.readings``), whose texts are not read again when they are
+    the same within the same limits (the other column of a comparison: reading does not depend on the
+    release or the gates).
     """
     if not 0 <= alternatives <= MAX_ALTERNATIVES:
         raise ValueError(f"alternatives must be between 0 and {MAX_ALTERNATIVES}, not {alternatives}")
     gates = make_gates(feature_gates, kubernetes_version)
     report = Report(kubernetes_version=kubernetes_version, gates=gates, dra_off=dra_off_message(gates))
-    docs = _read(documents, DOCUMENTS, report, limits)
-    inv = _read(inventory, INVENTORY, report, limits)
+    earlier = list(readings)
+    docs, _ = _read(documents, DOCUMENTS, report, limits, earlier)
+    inv, refused = _read(inventory, INVENTORY, report, limits, earlier)
+    report.inventory = Inventory(inv.documents + docs.documents, error=_first_error(inv, refused))
+    # A Deployment, ReplicaSet, StatefulSet or Job of the documents is analysed as its first pod.
+    report.workloads, unreadable_workloads = read_workloads(documents, docs, gates, limits=limits)
+    report.diagnostics.extend((DOCUMENTS, d) for d in unreadable_workloads)
+    report.ignored = still_ignored(docs.ignored) + inv.ignored
+    first_pods = [w.pod for w in report.workloads if w.pod is not None]
     # Objects read from a cluster are stored: checked with the stored-object rules, not as created.
     report.diagnostics.extend((DOCUMENTS, d) for d in validate_documents(
         docs, gates, documents, stored_gates=stored_object_gates(kubernetes_version), stored=read_from_cluster))
     report.stored_objects = read_as_stored(docs.documents)
-    report.diagnostics.extend((INVENTORY, d) for d in _inventory_diagnostics(
-        inventory, kubernetes_version, tuple(sorted(gates.overrides().items())), limits))
+    if not refused:  # an unreadable inventory has its reading error only
+        report.diagnostics.extend((INVENTORY, d) for d in _inventory_diagnostics(
+            inv, inventory, kubernetes_version, tuple(sorted(gates.overrides().items())), limits))
     # The claims as the apiserver stores them: created ones without the fields of disabled features.
-    combined = ReadResult(documents=inv.documents + as_the_scheduler_sees(docs.documents, gates))
+    combined = ReadResult(documents=inv.documents + as_the_scheduler_sees(docs.documents, gates) + first_pods)
     report.diagnostics.extend((DOCUMENTS, d) for d in inventory_warnings(docs, combined, gates, documents))
     # Fields and objects of DRA features the engine does not simulate: accepted, and said so.
     report.diagnostics.extend((DOCUMENTS, d) for d in not_simulated(docs, gates))
@@ -364,8 +441,7 @@ def analyze(documents: str, inventory: str = "", node: str | None = None,
         work = build_workload(combined.of_kind("ResourceClaim"), combined.of_kind("ResourceClaimTemplate"),
                               combined.of_kind("Pod"))
     except PodClaimError as err:
-        report.diagnostics.append((DOCUMENTS, Diagnostic(field="spec.resourceClaims", type=NOT_FOUND, detail=str(err),
-                                                         kind="Pod")))
+        report.diagnostics.append((DOCUMENTS, _missing_claim(str(err), report.workloads)))
         return report
     if report.dra_off:
         report.allocation.reasons = [report.dra_off]
@@ -387,6 +463,15 @@ def analyze(documents: str, inventory: str = "", node: str | None = None,
     if alternatives:
         _alternatives(report, alternatives, alternatives_timeout)
     return report
+
+
+def _missing_claim(detail: str, workloads: list[AnalysedWorkload]) -> Diagnostic:
+    """A pod names a claim or template that is not in the input: said of the workload whose pod it is."""
+    for one in workloads:
+        if one.pod is not None and detail.startswith(f'pod "{one.pod.name}":'):
+            return Diagnostic(field="spec.template.spec.resourceClaims", type=NOT_FOUND, detail=detail,
+                              kind=one.workload.kind, name=one.workload.name, line=one.workload.line)
+    return Diagnostic(field="spec.resourceClaims", type=NOT_FOUND, detail=detail, kind="Pod")
 
 
 def _schedule(report: Report, combined: ReadResult, node: str | None, gates: FeatureGates) -> None:

@@ -9,6 +9,8 @@ and the errors.
 
 from __future__ import annotations
 
+import difflib
+
 from django.conf import settings
 from drf_spectacular.utils import PolymorphicProxySerializer
 from rest_framework import serializers
@@ -62,7 +64,7 @@ class InventoryField(serializers.CharField):
     """
 
     default_error_messages = {
-        "does_not_exist": "No sample inventory has the slug {value!r} and no stored inventory has that id "
+        "does_not_exist": "No sample inventory has the slug {value!r} and no stored inventory has that id{near} "
                           "(GET /api/v1/inventories lists the samples; POST /api/v1/inventories stores one).",
     }
 
@@ -73,8 +75,15 @@ class InventoryField(serializers.CharField):
         found = None if "\x00" in value else (
             SampleInventory.objects.filter(slug=value).first() or clusters.find(value))
         if found is None:
-            self.fail("does_not_exist", value=value.replace("\x00", "\\x00"))
+            self.fail("does_not_exist", value=value.replace("\x00", "\\x00"),
+                      near=did_you_mean(value, SampleInventory.objects.values_list("slug", flat=True)))
         return found
+
+
+def did_you_mean(value: str, slugs) -> str:
+    """`` (did you mean "gpu-node"?)`` for the slugs nearest a mistyped one, or nothing."""
+    near = difflib.get_close_matches(value, list(slugs), n=3, cutoff=0.6)
+    return f" (did you mean {' or '.join(repr(slug) for slug in near)}?)" if near else ""
 
 
 class AnalysisRequestSerializer(serializers.Serializer):
@@ -476,6 +485,35 @@ def stored_objects_field():
     return StoredObjectSerializer(many=True, required=False, help_text=STORED_OBJECTS_HELP)
 
 
+class WorkloadSerializer(serializers.Serializer):
+    kind = serializers.CharField(help_text="Deployment, ReplicaSet, StatefulSet or Job.")
+    name = serializers.CharField()
+    namespace = serializers.CharField()
+    replicas = serializers.IntegerField(help_text=(
+        "The pods it asks for now: spec.replicas (1 when unset); for a Job spec.parallelism, at most "
+        "spec.completions, 0 while suspended."))
+    pod = serializers.CharField(allow_null=True, help_text=(
+        "The pod analysed for it (null when it asks for none): its first, named as its controller names it "
+        "(StatefulSet `<name>-0`; Deployment `<name>-<pod-template-hash>-<5 characters>`; ReplicaSet and Job "
+        "`<name>-<5 characters>`, an Indexed Job `<name>-0-<5 characters>`; the characters and the hash derived "
+        "from the names, so the same input gives the same names). Its claims from templates are named after it."))
+    line = serializers.IntegerField(allow_null=True, help_text="Where the object starts in `documents`.")
+    note = serializers.CharField(help_text=(
+        "What the analysis shows of it, e.g. \"×5 replicas: one analysed; see capacity planning "
+        "(POST /api/v1/capacity)\": how many of the replicas fit is capacity's answer."))
+
+
+WORKLOADS_HELP = (
+    "Present only when `documents` has some: each Deployment, ReplicaSet, StatefulSet and Job (apps/v1, batch/v1), "
+    "analysed as one pod of its template, as if that pod were written in `documents` (its claims appear in "
+    "`allocation` and `containers`). They are no longer listed in `ignored`; their pod templates are checked as "
+    "Pods are, errors given at the controller's fields (`spec.template.spec...`).")
+
+
+def workloads_field():
+    return WorkloadSerializer(many=True, required=False, help_text=WORKLOADS_HELP)
+
+
 class ValidateResponseSerializer(serializers.Serializer):
     """``python -m allocator validate -o json``: diagnostics split into errors and warnings."""
 
@@ -700,6 +738,7 @@ class AllocateResponseSerializer(serializers.Serializer):
     binding = BindingSerializer(required=False, help_text=BINDING_HELP)
     extendedResources = ExtendedResourcesSerializer(many=True, required=False, help_text=EXTENDED_HELP)
     storedObjects = stored_objects_field()
+    workloads = workloads_field()
 
     def to_representation(self, allocation: dict) -> dict:
         out = {
@@ -724,6 +763,8 @@ class AllocateResponseSerializer(serializers.Serializer):
             out["extendedResources"] = allocation["extendedResources"]
         if allocation.get("storedObjects"):  # the report's, given beside the allocation by the view
             out["storedObjects"] = allocation["storedObjects"]
+        if allocation.get("workloads"):  # likewise
+            out["workloads"] = allocation["workloads"]
         return out
 
 
@@ -928,7 +969,9 @@ class AnalyzeResponseSerializer(serializers.Serializer):
     featureGates = serializers.DictField(child=serializers.BooleanField(), help_text="Every gate's value.")
     gateOverrides = serializers.DictField(child=serializers.BooleanField(), help_text="Gates that differ from the default.")
     objects = serializers.ListField(child=serializers.DictField(), help_text="The objects read, with the apiVersion seen.")
-    ignored = serializers.ListField(child=serializers.CharField(), help_text="Objects of other kinds, not used.")
+    ignored = serializers.ListField(child=serializers.CharField(), help_text=(
+        "Objects of other kinds, not used (\"KIND NAME\"); the Deployments, ReplicaSets, StatefulSets and Jobs of "
+        "`documents` are not among them: see `workloads`."))
     valid = serializers.BooleanField()
     diagnostics = DiagnosticSerializer(many=True)
     requests = RequestMatchesSerializer(many=True)
@@ -937,6 +980,7 @@ class AnalyzeResponseSerializer(serializers.Serializer):
     nodes = NodeFitSerializer(many=True)
     containers = ContainerDevicesSerializer(many=True)
     storedObjects = stored_objects_field()
+    workloads = workloads_field()
 
 
 class DifferenceSerializer(serializers.Serializer):

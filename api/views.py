@@ -63,6 +63,7 @@ from .serializers import (
     StoredInventorySerializer,
     ValidateResponseSerializer,
     diagnostic_errors,
+    did_you_mean,
     unreadable_errors,
     unserved_errors,
 )
@@ -110,8 +111,8 @@ class AllocateView(StateInputView):
         report = self.report(request)
         if not report["valid"]:
             raise InvalidInput(ValidateResponseSerializer(report).data["errors"])
-        stored = {"storedObjects": report["storedObjects"]} if "storedObjects" in report else {}
-        return Response(AllocateResponseSerializer({**report["allocation"], **stored}).data)
+        beside = {key: report[key] for key in ("storedObjects", "workloads") if key in report}
+        return Response(AllocateResponseSerializer({**report["allocation"], **beside}).data)
 
 
 @docs.analyze
@@ -248,7 +249,9 @@ class InventoryDetailView(generics.RetrieveAPIView):
     def retrieve_stored(self, request: Request, inventory_id: str) -> Response:
         stored = clusters.find(inventory_id)
         if stored is None:
-            raise NotFound(f"No sample inventory has the slug {inventory_id!r} and no stored inventory has that id.")
+            near = did_you_mean(inventory_id, SampleInventory.objects.values_list("slug", flat=True))
+            raise NotFound(f"No sample inventory has the slug {inventory_id!r} and no stored inventory has that id"
+                           f"{near}.")
         text = clusters.inventory_text(stored.id)
         if request.accepted_renderer.format == YAMLRenderer.format:
             return Response(text)
@@ -267,6 +270,13 @@ class ExampleDetailView(generics.RetrieveAPIView):
     queryset = Example.objects.with_inventory()
     serializer_class = ExampleDetailSerializer
     lookup_field = "slug"
+
+    def get_object(self):
+        found = self.get_queryset().filter(slug=self.kwargs["slug"]).first()
+        if found is None:
+            near = did_you_mean(self.kwargs["slug"], Example.objects.values_list("slug", flat=True))
+            raise NotFound(f"No example has the slug {self.kwargs['slug']!r}{near} (GET /api/v1/examples lists them).")
+        return found
 
 
 @docs.share_create

@@ -207,7 +207,7 @@ def test_it_imports_a_pasted_kubectl_list(page: Page, samples):
     replace_text(page, ONE_GPU)
     expect(page.locator("#inventory-objects")).to_contain_text("1 Node (v1)")
     expect(page.locator("#inventory-objects")).to_contain_text("1 ResourceSlice (resource.k8s.io/v1beta1, read as resource.k8s.io/v1)")
-    expect(page.locator("#ignored")).to_contain_text("Deployment web")
+    expect(page.locator("#not-analysed")).to_contain_text("Deployment web")
     expect(summary(page)).to_contain_text("Allocated on node pasted-node")
     expect(page.locator('#picture .tile.granted[data-device$="/pasted-gpu-0"]')).to_have_count(1)
     expect(page.get_by_label("Sample inventory")).to_have_value("")

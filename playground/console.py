@@ -1,9 +1,10 @@
 """The expression console on the page: a CEL expression evaluated on one device of the inventory.
 
 The evaluate service (``playground.services.evaluate``) does the work, as for ``POST /api/v1/evaluate``;
-this module finds the device the page picked (``DRIVER/POOL/DEVICE``), lists the inventory's devices
-grouped by node and pool for the picker, chooses the environment and shapes the answer for the template:
-the value and its type, the part tree, the cost against the limit, errors with the caret diagram.
+this module finds the device the page picked (``DRIVER/POOL/DEVICE``), shows the inventory's devices
+grouped by node and pool for the picker (``allocator.authoring.inventory``: with the page's analysis, the
+engine's own read of the inventory), chooses the environment and shapes the answer for the template: the
+value and its type, the part tree, the cost against the limit, errors with the caret diagram.
 
 Environments: ``claim`` (the default) compiles the expression as the apiserver compiles a new
 ResourceClaim selector in the chosen release with the chosen gates; ``class`` as the scheduler evaluates a
@@ -14,85 +15,44 @@ the gates, as a claim's (``allocator.authoring.console.class_environment``, from
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import Any
 
 from allocator.authoring.console import DeviceNotFound, DeviceRef, class_environment
-from allocator.kube import model
-from allocator.reading.diagnostics import DiagnosticError
-from allocator.reading.limits import Limits
+from allocator.authoring.inventory import Inventory
+from allocator.engine import read_inventory
 from allocator.releases.gates import FeatureGateError, FeatureGates
 from playground import clusters
-from playground.limits import engine_limits
 from playground.results import caret_window
-from playground.services.evaluate import ScratchError, evaluate_on, evaluate_scratch, read_slices
+from playground.services.evaluate import ScratchError, evaluate_on, evaluate_scratch
 from playground.state import CONSOLE_SCRATCH, State
 
 MAX_INDENT = 12  # levels of the part tree the page indents; deeper parts line up with the twelfth
 MAX_LISTED = 256  # devices offered in the picker (each is sent with every analysis); tiles pick any drawn
 # The page shows at most this many characters of the value, and of each part's (a value may be megabytes).
 VALUE_CHARS, PART_CHARS = 20_000, 2_000
-ALL_NODES, SELECTED_NODES = "(all nodes)", "(nodes by selector)"
 
 
-@dataclass(frozen=True)
-class Listed:
-    node: str
-    driver: str
-    pool: str
-    name: str
-
-    @property
-    def key(self) -> str:
-        return f"{self.driver}/{self.pool}/{self.name}"
+def read(state: State) -> Inventory:
+    """The inventory and documents of a state, read as the engine reads them (for the console's own answer,
+    which comes without an analysis)."""
+    return read_inventory(state.documents, clusters.state_inventory(state), state.limits())
 
 
-def _slices(text: str, limits: Limits) -> tuple[list[model.ResourceSlice], str]:
-    """The ResourceSlices of a text, and its first reading error ("" when none)."""
-    if not text.strip():
-        return [], ""
-    try:
-        slices, errors = read_slices(text, limits)
-    except DiagnosticError as err:
-        return [], err.diagnostics[0].message() if err.diagnostics else "it cannot be read"
-    return slices, errors[0].message() if errors else ""
-
-
-def _inventory(state: State) -> tuple[list[model.ResourceSlice], str]:
-    """The slices of the inventory and of the documents (one may write slices of one's own there)."""
-    limits = state.limits()
-    inventory, error = _slices(clusters.state_inventory(state), limits)
-    documents, _ = _slices(state.documents, engine_limits())  # the analysis reports the documents' errors
-    return inventory + documents, error
-
-
-def _node(s: model.ResourceSlice, device: model.Device) -> str:
-    named = s.spec.node_name or device.node_name
-    if named:
-        return named
-    return ALL_NODES if (s.spec.all_nodes or device.all_nodes) else SELECTED_NODES
-
-
-def device_groups(state: State) -> dict:
+def device_groups(state: State, inventory: Inventory | None = None) -> dict[str, Any]:
     """The picker's options: ``groups`` [{node, pools: [{label, devices: [{key, name}]}]}], nodes in name
     order (those shared last); ``more``: devices left out past MAX_LISTED; ``picked``: the state's device
     when it is not among those listed (kept, so the answer about it still names it)."""
-    slices, _error = _inventory(state)
-    listed: list[Listed] = []
-    for s in slices:
-        for device in s.spec.devices:
-            listed.append(Listed(_node(s, device), s.spec.driver, s.spec.pool.name, device.name))
-    listed.sort(key=lambda d: (d.node in (ALL_NODES, SELECTED_NODES), d.node, d.driver, d.pool, d.name))
-    groups: dict[str, dict[tuple[str, str], list[dict]]] = {}
-    for d in listed[:MAX_LISTED]:
-        groups.setdefault(d.node, {}).setdefault((d.driver, d.pool), []).append({"key": d.key, "name": d.name})
-    keys = {d.key for d in listed[:MAX_LISTED]}
+    groups, more = (inventory if inventory is not None else read(state)).picker(MAX_LISTED)
+    keys = {d.key for group in groups for _, devices in group.pools for d in devices}
     chosen = state.console.device
     picked = chosen if chosen and chosen not in keys and chosen != CONSOLE_SCRATCH else ""
     return {"picked": picked,
-            "groups": [{"node": node, "pools": [{"label": f"{driver} / {pool}", "devices": devices}
-                                                 for (driver, pool), devices in pools.items()]}
-                       for node, pools in groups.items()],
-            "more": max(0, len(listed) - MAX_LISTED)}
+            "groups": [{"node": group.place,
+                        "pools": [{"label": f"{driver} / {pool}", "devices": [{"key": d.key, "name": d.name}
+                                                                             for d in devices]}
+                                  for (driver, pool), devices in group.pools]}
+                       for group in groups],
+            "more": more}
 
 
 def environment(state: State) -> FeatureGates:
@@ -101,9 +61,9 @@ def environment(state: State) -> FeatureGates:
     return class_environment(gates) if state.console.env == "class" else gates
 
 
-def run(state: State) -> dict:
+def run(state: State, inventory: Inventory | None = None) -> dict[str, Any]:
     """The console's template context: ``console`` (the engine's answer, shaped) or ``console_error``;
-    nothing when there is no expression."""
+    nothing when there is no expression. ``inventory``: the state's, as read (else it is read here)."""
     if not state.console.expression.strip():
         return {}
     if not state.console.device:
@@ -119,15 +79,17 @@ def run(state: State) -> dict:
         gates = environment(state)
     except FeatureGateError as err:
         return {"console_error": f"{err}."}
-    slices, error = _inventory(state)
+    if inventory is None:
+        inventory = read(state)
+    error = inventory.error
     try:
-        answer = evaluate_on(state.console.expression, ref, slices, gates)
+        answer = evaluate_on(state.console.expression, ref, inventory.slices, gates)
     except DeviceNotFound as err:
         return {"console_error": f"The inventory has no such device: {err}" + (f" ({error})" if error else "") + "."}
     return {"console": view(answer)}
 
 
-def scratch_run(state: State) -> dict:
+def scratch_run(state: State) -> dict[str, Any]:
     """The console on the scratch device: its YAML read and checked as a slice's device (errors located in
     it, ``console_scratch_errors``), then the expression evaluated on it."""
     try:
@@ -148,9 +110,12 @@ def _clipped(text: str | None, most: int) -> str | None:
     return f"{text[:most]}… ({len(text) - most} more characters)"
 
 
-def page(state: State) -> dict:
-    """What the page's console shows with the results: the device picker's options and the answer."""
-    return {"console_devices": device_groups(state), **run(state)}
+def page(state: State, inventory: Inventory | None = None) -> dict[str, Any]:
+    """What the page's console shows with the results: the device picker's options and the answer.
+    ``inventory``: the state's as the analysis read it (else it is read here, once)."""
+    if inventory is None:
+        inventory = read(state)
+    return {"console_devices": device_groups(state, inventory), **run(state, inventory)}
 
 
 def view(answer: dict) -> dict:

@@ -17,6 +17,7 @@ from allocator.cel.hints import typo_first
 from allocator.compare import differences
 from allocator.engine import Allocation, ClaimGrant, Report
 from allocator.releases.gates import KNOWN_GATES, FeatureGateError, exists_in, locked_in
+from allocator.workload.analysed import split_ignored
 from playground import clusters, conversion, picture
 from playground.state import State
 
@@ -250,7 +251,7 @@ def comparison(state: State, left: Report, left_dict: dict) -> dict | None:
     right_state = state.compared()
     if right_state is None:
         return None
-    right = clusters.analyze_state(right_state)
+    right = clusters.analyze_state(right_state, readings=left.readings)  # the texts read once for both
     found = differences(left, right)
     paths = {d["path"] for d in found}
     return {"left": _column(state, left, left_dict, paths),
@@ -325,8 +326,7 @@ def context(state: State, node_filter: str = "", alternatives: int = 0) -> dict:
         return {"state_error": f"{exc}."}
     report = analyzed.to_dict()
     fitting = {n.get("name") for n in report.get("nodes") or [] if n.get("fits")}
-    pic = picture.build(clusters.state_inventory(state), state.documents, analyzed,
-                        limits=state.analyze_kwargs()["limits"], fitting=fitting, limit=PICTURE_NODES)
+    pic = picture.build(analyzed.inventory, analyzed, fitting=fitting, limit=PICTURE_NODES)
     colors = {(g.claim, g.request): g.color for g in pic.legend}
     diagnostics = report.get("diagnostics") or []
     return {
@@ -338,6 +338,7 @@ def context(state: State, node_filter: str = "", alternatives: int = 0) -> dict:
         "allocation_hint": allocation_hint(report.get("requests") or []),
         "inventory_summary": objects_summary(report.get("objects") or [], "inventory"),
         "documents_summary": objects_summary(report.get("objects") or [], "documents"),
+        "ignored": dict(zip(("unused", "unread"), split_ignored(report.get("ignored") or []), strict=True)),
         "gates": gates_table(report),
         "nodes": nodes_view(report, node_filter),
         "claims": claims_table(analyzed.allocation.claims, colors),
@@ -348,4 +349,5 @@ def context(state: State, node_filter: str = "", alternatives: int = 0) -> dict:
         "alternatives": alternatives_view(analyzed.allocation),
         "max_alternatives": MAX_ALTERNATIVES,
         "comparison": comparison(state, analyzed, report),
+        "inventory_read": analyzed.inventory,  # for the console beside the results (``views``), not the template
     }

@@ -77,7 +77,7 @@ def _render_editor(request: HttpRequest, state: State | None, form: PlaygroundFo
         ctx["own_cluster"] = not (state.inventory_slug if state is not None else form["inventory_slug"].value())
     if state is not None:
         ctx.update(results.context(state, form.node_filter_value(), alternatives))
-        ctx.update(console.page(state))
+        ctx.update(console.page(state, ctx.pop("inventory_read", None)))  # the analysis's read, not another
     return _fragment_or_page(request, "playground/partials/results_swap.html", ctx,
                              lambda: render(request, "playground/index.html", ctx), target="results")
 

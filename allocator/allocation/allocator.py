@@ -144,6 +144,17 @@ def default_filter_timeout(gates: FeatureGates) -> float | None:
     return search_limits.FILTER_TIMEOUT if on else None
 
 
+
+def newest_generation(slices: Iterable[model.ResourceSlice]) -> dict[tuple[str, str], int]:
+    """(driver, pool) -> the highest generation any of ``slices`` of the pool has: only slices of that
+    generation make up the pool (upstream's GatherPools drops the older ones)."""
+    newest: dict[tuple[str, str], int] = {}
+    for s in slices:
+        key = (s.spec.driver, s.spec.pool.name)
+        newest[key] = max(newest.get(key, s.spec.pool.generation), s.spec.pool.generation)
+    return newest
+
+
 class Allocator:
     """An inventory prepared for allocation (upstream: NewAllocator).
 
@@ -227,11 +238,7 @@ class Allocator:
     @functools.cached_property
     def newest_generation(self) -> dict[tuple[str, str], int]:
         """(driver, pool) -> the highest generation any slice of the pool has."""
-        newest: dict[tuple[str, str], int] = {}
-        for s in self.slices:
-            key = (s.spec.driver, s.spec.pool.name)
-            newest[key] = max(newest.get(key, s.spec.pool.generation), s.spec.pool.generation)
-        return newest
+        return newest_generation(self.slices)
 
     def slices_for(self, node: model.Node) -> list[model.ResourceSlice]:
         """The slices GatherPools looks at for a node."""

@@ -9,26 +9,48 @@ only when a command runs.
 from __future__ import annotations
 
 import argparse
+import sys
 
-from allocator.cli import allocate, capacity, convert, evaluate, validate
+from allocator.cli import allocate, capacity, convert, evaluate, sample, validate
 from allocator.cli.common import EXIT_ERROR, EXIT_OK, EXIT_UNSATISFIABLE
 
 __all__ = ["EXIT_ERROR", "EXIT_OK", "EXIT_UNSATISFIABLE", "build_parser", "main"]
 
 # In the order the help lists them.
-COMMANDS = {"allocate": allocate, "validate": validate, "convert": convert, "eval": evaluate, "capacity": capacity}
+COMMANDS = {"allocate": allocate, "validate": validate, "convert": convert, "eval": evaluate, "capacity": capacity,
+            "sample": sample}
+
+DESCRIPTION = """\
+DRA Playground engine: what the Kubernetes scheduler and apiserver (releases
+1.31 to 1.37) do with DRA objects (resource.k8s.io), without a cluster.
+Allocate claims, validate objects, convert them between versions, evaluate a
+CEL expression on a device, and count how many copies of a workload fit.
+
+Input files hold Kubernetes objects (YAML or JSON, as `kubectl get -o yaml`
+prints them). To start from the playground's samples:
+
+  python -m allocator sample                       # list them
+  python -m allocator sample gpu-node > inventory.yaml
+  python -m allocator sample count-two-gpus > claim.yaml
+  python -m allocator allocate inventory.yaml claim.yaml
+
+or dump a cluster: kubectl get nodes,resourceslices,deviceclasses -o yaml.
+`python -m allocator COMMAND --help` says more about each command."""
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m allocator",
-                                     description="DRA Playground engine: allocate and validate DRA objects.")
+    parser = argparse.ArgumentParser(prog="python -m allocator", description=DESCRIPTION,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    commands.required = True
     for module in COMMANDS.values():
         module.add(commands)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:  # no command: the whole help, not only "COMMAND is required"
+        parser.print_help(sys.stderr)
+        return EXIT_ERROR
     return COMMANDS[args.command].run(args)

@@ -29,8 +29,12 @@ without status.allocation are allocated together (as for one pod); claims
 with status.allocation hold their devices. A Pod's claims come first, in the
 order of its spec.resourceClaims; claims from templates are generated as the
 resource-claim controller does (<pod>-<claim>-<5 characters derived from a
-hash, so the same input gives the same name>). A namespaced object without
-namespace is in `default`. Objects the apiserver would reject are refused.
+hash, so the same input gives the same name>). A Deployment, ReplicaSet,
+StatefulSet or Job is allocated for as the one pod it creates first, named
+as its controller names it (db-0, web-<hash>-<5 characters>); the output
+then gains "workloads" and stderr notes how many replicas it asks for (how
+many fit: see `capacity`). A namespaced object without namespace is in
+`default`. Objects the apiserver would reject are refused.
 
 With --node NAME, prints
   {"node": NAME, "claims": [ResourceClaim with status.allocation, ...]}
@@ -76,12 +80,16 @@ def add(commands) -> None:
 
 
 def run(args) -> int:
+    from allocator.releases.gates import stored_object_gates
     from allocator.validation.classic import handed_to_controllers
+    from allocator.workload.analysed import analysed
+    from allocator.workload.controllers import template_errors
     from allocator.workload.pods import PodClaimError
     from allocator.workload.scheduling import schedule, workload_of
 
+    sets: list = []
     try:
-        gates, documents = gates_and_documents(args)
+        gates, documents = gates_and_documents(args, sets)
     except SystemExit as stop:
         return int(stop.code)
     # What the user writes (pending claims, templates, pods) is checked as the apiserver checks a create
@@ -89,13 +97,26 @@ def run(args) -> int:
     # gates that are off now. What the release does not serve is refused whatever the object holds.
     if refused(documents, gates):
         return EXIT_ERROR
+    # A Deployment, ReplicaSet, StatefulSet or Job is allocated for as its first pod (workload.analysed).
+    workloads = analysed(sets)
+    in_templates = [f"{w.workload.source}:{d}" for w in workloads
+                    for d in template_errors([w.workload], documents, gates, stored_object_gates(gates.release))]
+    for problem in in_templates:
+        print(f"error: {problem}", file=sys.stderr)
+    if in_templates:
+        return EXIT_ERROR
     # The claims as the apiserver stored them: created ones without the fields of disabled features.
     documents, stored = as_stored(documents, gates)
+    documents += [w.pod for w in workloads if w.pod is not None]
     try:
         work = workload_of(documents)
     except PodClaimError as err:
-        print(f"error: {err}", file=sys.stderr)
+        owner = next((w.workload for w in workloads if w.pod is not None and str(err).startswith(f'pod "{w.pod.name}":')),
+                     None)
+        where = f"{owner.source}:{owner.line}: {owner.kind} {owner.name!r}: " if owner is not None else ""
+        print(f"error: {where}{err}", file=sys.stderr)
         return EXIT_ERROR
+    noted = _workloads(workloads)
     # Classic DRA (1.31): a claim with spec.controller is its driver's controller's to allocate, not the scheduler's.
     handed_over = handed_to_controllers(work, documents, gates)
     if handed_over:
@@ -113,13 +134,13 @@ def run(args) -> int:
     retry = _retry(found, stored)
     not_freed = [f"claim {c.metadata.name} is reserved for another pod" for c in found.not_freed]
     if args.node is not None:
-        return _on_node(args, last, retry, not_freed, gates, stored)
+        return _on_node(args, last, {**retry, **noted}, not_freed, gates, stored)
     fit = last.chosen
     print_output({"node": (fit.node_name or None) if fit else None,
                   "claims": _claims_json(last) if fit else [],
                   "nodes": _node_table(last), "scoring": last.scoring.to_dict(), **retry,
                   **({"notFreed": [c.metadata.name for c in found.not_freed]} if found.not_freed else {}),
-                  **_binding(last, gates)},
+                  **_binding(last, gates), **noted},
                  args.output)
     if last.error:  # no node fits and Allocate failed with an error on some: the error is the answer
         print(f"error: {last.error}", file=sys.stderr)
@@ -149,6 +170,19 @@ def _on_node(args, last, retry: dict, not_freed: list[str], gates, stored: list[
         return EXIT_UNSATISFIABLE
     print_output({"node": args.node, "claims": _claims_json(last), **retry, **_binding(last, gates)}, args.output)
     return EXIT_OK
+
+
+def _workloads(workloads) -> dict:
+    """``workloads`` for the output, each one's note also on stderr: the replicas are capacity's to count."""
+    if not workloads:
+        return {}
+    for one in workloads:
+        print(f"note: {one.workload.label}: {one.note(CAPACITY)}", file=sys.stderr)
+    return {"workloads": [one.to_dict(CAPACITY) for one in workloads]}
+
+
+# Where the command line answers how many replicas fit.
+CAPACITY = "python -m allocator capacity"
 
 
 def _node_table(attempt) -> list[dict]:

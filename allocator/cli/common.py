@@ -71,6 +71,7 @@ def read_inputs(paths: list[str], limits, gates, workloads: list | None = None):
     from allocator.kube.objects import read_documents
     from allocator.reading.diagnostics import DiagnosticError
     from allocator.reading.inputfiles import InputError, read_input
+    from allocator.reading.samplefiles import sample_file_note
     from allocator.releases.serving import read_errors
 
     documents, problems = [], []
@@ -78,6 +79,10 @@ def read_inputs(paths: list[str], limits, gates, workloads: list | None = None):
         source = "<stdin>" if path == "-" else path
         try:
             text = read_input(path, limits)
+            note = sample_file_note(text)
+            if note is not None:
+                problems.append(f"{source}: {note}")
+                continue
             result = read_documents(text, limits=limits)
         except InputError as err:
             problems.append(str(err))

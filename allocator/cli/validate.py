@@ -31,4 +31,11 @@ def run(args) -> int:
     except ImportError as err:
         print(f"error: validation is not available in this build ({err})", file=sys.stderr)
         return EXIT_ERROR
-    return validate(args)
+    return validate(args, more=_workloads)
+
+
+def _workloads(text, result, gates, limits):
+    """Deployments, StatefulSets, Jobs...: the controller and its pod template, as ``allocate`` reads them."""
+    from allocator.workload.analysed import read_workloads
+
+    return read_workloads(text, result, gates, limits=limits)[1]

@@ -78,6 +78,12 @@ def json_name(python_name: str) -> str:
 EXACTLY_FIELDS = tuple(json_name(f.name) for f in dataclasses.fields(model.ExactDeviceRequest))
 
 
+# Fields of metadata written at the object's top level (column 1 under "metadata:"): said so.
+METADATA_FIELDS = frozenset({"name", "generateName", "namespace", "labels", "annotations"})
+# The words of the hints whose edit indents the key two spaces (``text_fixes``).
+INDENT_HINT = "indent it two spaces"
+
+
 def exactly_hint(path: str, key: str) -> str:
     """Advice for a v1beta1-shaped request field under resource.k8s.io/v1."""
     moved = ", ".join(EXACTLY_FIELDS[:-1]) + " and " + EXACTLY_FIELDS[-1]
@@ -340,6 +346,13 @@ class Decoder:
         self.error(path, detail, pos)
         if owner is model.DeviceRequest and key in EXACTLY_FIELDS:
             self.errors[-1].hint = exactly_hint(path, key)
+        elif owner is model.DeviceSelector and key == "expression":
+            # Enter after "- cel:" keeps the column of "cel": the expression lands beside it, not under it.
+            self.errors[-1].hint = ('"expression" belongs under "cel:": ' + INDENT_HINT
+                                    + ' more than "cel" (a selector is "- cel:" with "expression:" inside it)')
+        elif path == key and key in METADATA_FIELDS:
+            self.errors[-1].hint = (f'"{key}" is a field of metadata: {INDENT_HINT}, under "metadata:" '
+                                    "(a key in column 1 is a field of the object itself)")
 
     def check_known(self, data: Any, path: str, known: set[str]) -> None:
         """Strictly check the field names of an unmodelled core object."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from allocator.kube.decode import EXACTLY_FIELDS
+from allocator.kube.decode import EXACTLY_FIELDS, INDENT_HINT
 from allocator.reading.diagnostics import Diagnostic, Fix
 
 TITLE = "Move under exactly:"
@@ -33,10 +33,22 @@ def add_text_fixes(text: str, errors: list[Diagnostic]) -> None:
             continue
         if error.hint and _HINT in error.hint:
             fix = _fix(lines, error.line - 1, error.column - 1)
+        elif error.hint and INDENT_HINT in error.hint:
+            fix = _indent_key(lines, error)
         else:
             fix = _rename_key(lines, error)
         if fix is not None:
             error.fixes.append(fix)
+
+
+def _indent_key(lines: list[str], error: Diagnostic) -> Fix | None:
+    """Two spaces before the key the error points at (a key that belongs one level deeper)."""
+    key = error.field.rsplit(".", 1)[-1]
+    line, col = error.line, error.column
+    if not lines[line - 1][col - 1:].startswith(key + ":"):
+        return None  # quoted or not where the message points: no edit
+    title = "Indent under cel:" if key == "expression" else "Indent under metadata:"
+    return Fix(title, {"line": line, "column": col}, {"line": line, "column": col}, "  ")
 
 
 def _rename_key(lines: list[str], error: Diagnostic) -> Fix | None:

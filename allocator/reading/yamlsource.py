@@ -23,6 +23,7 @@ from allocator.reading.diagnostics import PARSE, Diagnostic, DiagnosticError
 from allocator.reading.indentation import indentation_problem
 from allocator.reading.limits import DEFAULT, MAX_ALIAS_VALUES, MAX_DEPTH, MAX_VALUES, Limits
 from allocator.reading.positions import PosDict, Position, PosList, position_in
+from allocator.reading.syntaxhints import syntax_hint
 from allocator.reading.textcheck import check_text, offset_position
 
 __all__ = ["Position", "PosDict", "PosList", "RawDocument", "check_text", "load_yaml_stream", "position_in"]
@@ -59,11 +60,15 @@ class _Builder:
         self.count = 0
         self.aliased = 0  # values built again because an alias refers to them
         self.seen: set[int] = set()  # ids of the nodes built once: meeting one again is an alias
+        self.container = None  # the mapping or sequence whose values are being built (outside aliases)
+        self.first_alias = None  # the mapping or sequence where the first alias was met
 
     def build(self, node, depth: int = 0, aliased: bool = False):
         limits = self.limits
         self.count += 1
         if self.count > limits.max_values:
+            if aliased and 2 * self.aliased > self.count:  # most of it repeated by aliases: say that, not "too large"
+                raise self._alias_bomb(node, self.count - 1)
             raise _Limit(node, limits.refusal(
                 MAX_VALUES, f"document too large: more than {limits.max_values} values (or an alias bomb)"))
         if depth > limits.max_depth:
@@ -71,11 +76,12 @@ class _Builder:
         if not aliased and not isinstance(node, ScalarNode):
             aliased = id(node) in self.seen
             self.seen.add(id(node))
+            if aliased and self.first_alias is None:
+                self.first_alias = self.container
         if aliased:
             self.aliased += 1
             if self.aliased > limits.max_alias_values:
-                raise _Limit(node, limits.refusal(
-                    MAX_ALIAS_VALUES, f"aliases expand to more than {limits.max_alias_values} values (an alias bomb?)"))
+                raise self._alias_bomb(node, limits.max_alias_values)
         if isinstance(node, ScalarNode):
             try:
                 return self.loader.construct_object(node, deep=False)
@@ -87,6 +93,8 @@ class _Builder:
         if isinstance(node, SequenceNode):
             out = PosList(pos=_mark(node))
             for item in node.value:
+                if not aliased:
+                    self.container = node
                 out.append(self.build(item, depth + 1, aliased))
                 out.item_pos.append(_mark(item))
             return out
@@ -94,6 +102,8 @@ class _Builder:
             self.loader.flatten_mapping(node)
             out = PosDict(pos=_mark(node))
             for key_node, value_node in node.value:
+                if not aliased:
+                    self.container = node
                 key = self.build(key_node, depth + 1, aliased)
                 if not isinstance(key, str | int | float | bool) or key is None:
                     raise _Limit(key_node, "mapping keys must be strings")
@@ -105,6 +115,12 @@ class _Builder:
                 out.value_pos[key] = _mark(value_node)
             return out
         raise _Limit(node, "unsupported YAML node")
+
+    def _alias_bomb(self, node, values: int) -> _Limit:
+        """The refusal of aliases that repeat values too often, at the first mapping or list that uses one."""
+        return _Limit(self.first_alias or node, self.limits.refusal(MAX_ALIAS_VALUES, (
+            f"YAML aliases expand to more than {values} values (an alias bomb): each *name repeats the whole "
+            "value anchored as &name, and these repeat one another; write the values out instead")))
 
 
 def _short(value: str, limit: int = 40) -> str:
@@ -144,6 +160,10 @@ def _syntax_error(text: str, detail: str, line: int | None, column: int | None) 
     """The located syntax error; when a key is out of line there, it says which and with what."""
     problem = indentation_problem(text, line)
     if problem is None:
+        hint = syntax_hint(text, line)  # a value that needs quotes, a tab in the indentation
+        if hint is not None:
+            return Diagnostic(field="", type=PARSE, detail=detail, line=line, column=column, hint=hint[0],
+                              fixes=hint[1])
         return Diagnostic(field="", type=PARSE, detail=detail, line=line, column=column)
     message, fix = problem
     return Diagnostic(field="", type=PARSE, detail=f"{detail}: {message}", line=line, column=column, hint=fix)

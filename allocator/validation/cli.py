@@ -3,7 +3,8 @@
 ``-o json`` prints ``{"valid": bool, "errors": [...], "warnings": [...]}``,
 each entry ``{"kind", "name", "field", "type", "detail", "line", "column"}``;
 ``-o text`` prints one apiserver-like line per problem, prefixed with
-``file:line:col:``. Exit status: 0 valid, 1 invalid, 2 unreadable input
+``file:line:col:`` (and the playground's hint, if any, on an indented line after it), and when all
+is valid a last line saying so. Exit status: 0 valid, 1 invalid, 2 unreadable input
 (unreadable file, YAML syntax error, unknown release or feature gate, a
 locked gate set away from its value, an object in a version the release
 ``--kubernetes-version`` does not serve).
@@ -18,6 +19,7 @@ from allocator.kube.objects import read_documents
 from allocator.reading.diagnostics import NOT_SERVED, PARSE, Diagnostic, DiagnosticError
 from allocator.reading.inputfiles import InputError, read_input
 from allocator.reading.limits import from_flags
+from allocator.reading.samplefiles import sample_file_note
 from allocator.releases.gates import (
     CURRENT_RELEASE,
     FeatureGateError,
@@ -46,8 +48,10 @@ def _text_line(source: str, diag: Diagnostic) -> str:
     return f"{where}{obj} {diag.message()}"
 
 
-def run(args, stdout=None, stderr=None) -> int:
-    """Validate ``args.files`` with ``args.feature_gates``; print as ``args.output``; return the exit status."""
+def run(args, stdout=None, stderr=None, more=None) -> int:
+    """Validate ``args.files`` with ``args.feature_gates``; print as ``args.output``; return the exit status.
+
+    ``more(text, result, gates, limits)``, if given, returns further diagnostics of one file."""
     stdout = stdout or sys.stdout
     stderr = stderr or sys.stderr
     output = getattr(args, "output", None) or "json"
@@ -73,6 +77,11 @@ def run(args, stdout=None, stderr=None) -> int:
             reason = exc.reason.removeprefix("cannot read: ")
             found.append((source, Diagnostic(field="", type=PARSE, detail=f"cannot read {source}: {reason}")))
             continue
+        note = sample_file_note(text)
+        if note is not None:
+            unreadable = True
+            found.append((source, Diagnostic(field="", type=PARSE, detail=note)))
+            continue
         try:
             result = read_documents(text, limits=limits)
         except DiagnosticError as exc:
@@ -89,6 +98,8 @@ def run(args, stdout=None, stderr=None) -> int:
                                                              stored=read_from_cluster))
         found.extend((source, d) for d in inventory_warnings(result, inventory, gates, text))
         found.extend((source, d) for d in not_simulated(result, gates))
+        if more is not None:  # what the caller checks beside (the command line: controllers' pod templates)
+            found.extend((source, d) for d in more(text, result, gates, limits))
 
     errors = [(s, d) for s, d in found if d.severity != "warning"]
     warnings = [(s, d) for s, d in found if d.severity == "warning"]
@@ -96,8 +107,16 @@ def run(args, stdout=None, stderr=None) -> int:
     if output == "text":
         for source, diag in errors + warnings:
             print(_text_line(source, diag), file=stdout)
+            if diag.hint:  # the playground's advice, on a line of its own under the apiserver's words
+                print(f"  hint: {diag.hint}", file=stdout)
         for source, obj in stored:
             print(f'{source}: note: {obj["kind"]} "{obj["namespace"]}/{obj["name"]}": {STORED_NOTE}', file=stdout)
+        if not errors and not unreadable:
+            counted = sum(len(result.documents) for _, _, result in loaded)
+            print(f"valid: {counted} object{'' if counted == 1 else 's'} in {len(loaded)} "
+                  f"file{'' if len(loaded) == 1 else 's'}, as Kubernetes {gates.release}'s apiserver checks them"
+                  + (f" ({len(warnings)} warning{'' if len(warnings) == 1 else 's'})" if warnings else ""),
+                  file=stdout)
     else:
         report = {"valid": not errors, "errors": [_entry(d) for _, d in errors],
                   "warnings": [_entry(d) for _, d in warnings]}

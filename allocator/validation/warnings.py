@@ -253,8 +253,10 @@ def _request(errs: Errors, locator, evaluator: _Evaluator, path: str, class_name
                 fixes=[fix] if fix else []))
     for j, selector in enumerate(selectors):
         if selector.cel is not None:
+            # A name the runtime warning already gives as "no such key" (with its hint and fix) is said once.
+            said = {m.group(1) for error in request_failures.get(j, {}) for m in _NO_SUCH_KEY.finditer(error)}
             _unpublished(errs, locator, f"{path}.selectors[{j}].cel.expression", selector.cel.expression,
-                         class_name, in_class, evaluator)
+                         class_name, in_class, evaluator, said)
             _version_strings(errs, locator, f"{path}.selectors[{j}].cel.expression", selector.cel.expression,
                              in_class)
     if matching == 0 and not class_failures and not request_failures:
@@ -262,8 +264,11 @@ def _request(errs: Errors, locator, evaluator: _Evaluator, path: str, class_name
                   f"{' and its selectors' if request_sels else ''})")
 
 
+_NO_SUCH_KEY = re.compile(r"no such key: ([^\s]+?)\.?(?=\s|$)")
+
+
 def _unpublished(errs: Errors, locator, path: str, expression: str, class_name: str, in_class: list[_Device],
-                 evaluator: _Evaluator) -> None:
+                 evaluator: _Evaluator, said: set[str] = frozenset()) -> None:
     if not in_class:
         return
     reported = set()
@@ -275,7 +280,7 @@ def _unpublished(errs: Errors, locator, path: str, expression: str, class_name: 
         if (what, domain, ident) in reported:
             continue
         reported.add((what, domain, ident))
-        if any((domain, ident) in dev.published[what] for dev in in_class):
+        if ident in said or any((domain, ident) in dev.published[what] for dev in in_class):
             continue
         singular = "attribute" if what == "attributes" else "capacity"
         line, col = _line_col(expression, m.start())

@@ -16,8 +16,8 @@ Indexed Job, ``<job>-<index>-<5 chars>``. The apiserver picks the five character
 at random and the Deployment controller hashes the template as Go prints it;
 here both are derived from the names, so the same input gives the same names.
 
-Only these kinds are read here; ``allocator.kube.objects`` still lists them as
-ignored for everything else (``allocate`` and the page's analysis see no pod in them).
+``allocator.kube.objects`` lists these kinds as ignored; capacity planning reads them here, and the
+analysis of one pod (the page, ``allocate``) reads the first copy of each (``workload.analysed``).
 """
 
 from __future__ import annotations
@@ -54,6 +54,7 @@ class PodSet:
     order: tuple = ()  # where it was written (file, document): copies are placed in this order
     document: Document | None = None  # the template read as a Pod, for validation
     source: str = ""  # the file it was read from, on the command line
+    line: int | None = None  # where the object starts in its text
 
     @property
     def label(self) -> str:
@@ -196,7 +197,7 @@ def _controller(data: dict, pos, index: int, file: int, default_namespace: str
         return None, [relocated(d, kind, name) for d in read.errors]
     document = read.documents[0]
     return PodSet(kind, name, namespace, asked, document.obj, indexed=indexed, first_ordinal=first_ordinal,
-                  order=(file, index), document=document), []
+                  order=(file, index), document=document, line=pos[0] if pos else None), []
 
 
 def relocated(diagnostic: Diagnostic, kind: str, name: str) -> Diagnostic:

@@ -1,8 +1,9 @@
 """A CEL expression evaluated on one device of an inventory (``allocator.authoring.console``).
 
-The page's console reads the state's inventory and documents (``read_slices``) and shows a reading error
-beside its answer; the API refuses unreadable input (``read_all_slices``). Both find the device and
-evaluate here (``evaluate_on``). Both evaluate on a scratch device, typed as YAML, with ``evaluate_scratch``.
+The page's console evaluates on the engine's read of the state's inventory and documents
+(``allocator.authoring.inventory``, the analysis's own) and shows a reading error beside its answer; the
+API refuses unreadable input (``read_all_slices``). Both find the device and evaluate here (``evaluate_on``),
+and evaluate on a scratch device, typed as YAML, with ``evaluate_scratch``.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from allocator.releases.gates import FeatureGates
 
 def read_slices(text: str, limits: Limits) -> tuple[list[model.ResourceSlice], list[Diagnostic]]:
     """The ResourceSlices of a text and the errors of its objects; raises ``DiagnosticError`` when the text
-    cannot be read at all (the engine caches the reading)."""
+    cannot be read at all."""
     read = read_documents(text, limits=limits)
     return list(read.of_kind("ResourceSlice")), list(read.errors)
 

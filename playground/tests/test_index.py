@@ -105,11 +105,15 @@ class IndexTestCase(BaseTestCase):
         kubectl_list = (
             "apiVersion: v1\nkind: List\nitems:\n"
             "- apiVersion: apps/v1\n  kind: Deployment\n  metadata:\n    name: web\n"
+            "- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: settings\n"
             "- apiVersion: v1\n  kind: Node\n  metadata:\n    name: n1\n"
         )
         r = self.client.post("/", self.form_data(inventory=kubectl_list, inventory_slug=""), headers=HTMX)
-        self.assertContains(r, 'id="ignored"')
-        self.assertContains(r, "<code>Deployment web</code>", html=True)
+        # A workload kind is never "not used by DRA": it is said not to be analysed.
+        self.assertContains(r, '<p id="ignored">Ignored (not used by DRA): <code>ConfigMap settings</code>.</p>',
+                            html=True)
+        self.assertContains(r, 'id="not-analysed"')
+        self.assertNotContains(r, "not used by DRA): <code>Deployment web", html=False)
         self.assertContains(r, "Inventory:\n    1 Node (<code>v1</code>)", html=False)
 
     def test_it_rejects_unknown_version(self):

@@ -7,7 +7,7 @@ from pathlib import Path
 import yaml
 from django.test import SimpleTestCase
 
-from allocator.engine import ClaimGrant, DeviceResult, Report, analyze
+from allocator.engine import ClaimGrant, DeviceResult, Report, analyze, read_inventory
 from allocator.releases.gates import CURRENT_RELEASE, make_gates
 from playground import picture
 
@@ -104,7 +104,7 @@ def _tiles(group):
 
 class CounterGroupTestCase(SimpleTestCase):
     def test_the_1_33_form_groups_each_gpu_with_its_partitions(self):
-        pool = _pool(picture.build(FORM_1_33, "", None))
+        pool = _pool(picture.build(read_inventory("", FORM_1_33), None))
         self.assertEqual([g.title for g in pool.groups], ["gpu-0-counters", "gpu-1-counters"])
         self.assertEqual(list(_tiles(pool.groups[0])), ["gpu-0", "gpu-0-half-a", "gpu-0-half-b"])
         self.assertEqual([t.name for t in pool.devices], ["nic"])  # consumes no counters
@@ -119,7 +119,7 @@ class CounterGroupTestCase(SimpleTestCase):
         report = Report(kubernetes_version=CURRENT_RELEASE, gates=make_gates())
         report.allocation.claims = [ClaimGrant(name="mine", namespace="default", results=[
             DeviceResult(request="r", driver="gpu.example.com", pool="node-1", device="gpu-0-half-b")])]
-        pool = _pool(picture.build(FORM_1_33, HELD, report))
+        pool = _pool(picture.build(read_inventory(HELD, FORM_1_33), report))
         [bar] = pool.groups[0].sets[0].bars
         self.assertEqual((bar.total, bar.allocated, bar.granted, bar.free), ("40Gi", "20Gi", "20Gi", "0"))
         self.assertEqual((bar.allocated_pct, bar.granted_pct, bar.overdrawn), (50.0, 50.0, False))
@@ -134,11 +134,11 @@ class CounterGroupTestCase(SimpleTestCase):
         held = HELD.replace("[{request: one, driver: gpu.example.com, pool: node-1, device: gpu-0-half-a}]",
                             "[{request: one, driver: gpu.example.com, pool: node-1, device: gpu-0-half-a},"
                             " {request: one, driver: gpu.example.com, pool: node-1, device: gpu-0}]")
-        [bar] = _pool(picture.build(FORM_1_33, held, None)).groups[0].sets[0].bars
+        [bar] = _pool(picture.build(read_inventory(held, FORM_1_33), None)).groups[0].sets[0].bars
         self.assertEqual((bar.free, bar.overdrawn, bar.allocated_pct), ("-20Gi", True, 100.0))
 
     def test_a_device_on_several_counter_sets_joins_them_in_one_group(self):
-        pool = _pool(picture.build(SEPARATE, "", None))
+        pool = _pool(picture.build(read_inventory("", SEPARATE), None))
         self.assertEqual([g.title for g in pool.groups], ["gpu-0-counters + gpu-1-counters", "gpu-2-counters"])
         first = pool.groups[0]
         self.assertEqual([s.name for s in first.sets], ["gpu-0-counters", "gpu-1-counters"])
@@ -147,14 +147,14 @@ class CounterGroupTestCase(SimpleTestCase):
         self.assertEqual(tiles["pair"].consumes, ["gpu-0-counters/memory", "gpu-1-counters/memory"])
         self.assertEqual(tiles["pair"].excludes, ["gpu-0", "gpu-1"])
         self.assertEqual(tiles["gpu-0"].excludes, ["pair"])
-        self.assertEqual(picture.build(SEPARATE, "", None).nodes[0].device_count, 4)
+        self.assertEqual(picture.build(read_inventory("", SEPARATE), None).nodes[0].device_count, 4)
 
     def test_the_nvidia_mig_sample_gets_one_group_per_gpu(self):
         sample = yaml.safe_load((SAMPLES / "inventories" / "nvidia-mig.yaml").read_text())
         inventory = yaml.safe_dump_all(sample["objects"], sort_keys=False)
         example = yaml.safe_load((SAMPLES / "examples" / "mig-same-parent.yaml").read_text())
         report = analyze(example["documents"], inventory)
-        pic = picture.build(inventory, example["documents"], report)
+        pic = picture.build(report.inventory, report)
         [pool] = pic.nodes[0].pools
         self.assertTrue(pic.has_counters)
         self.assertEqual([(g.title, len(g.devices)) for g in pool.groups],
@@ -186,7 +186,7 @@ spec:
 class SliceOwnCounterSetsTestCase(SimpleTestCase):
     def test_sets_of_one_name_in_two_slices_are_two_groups_with_their_own_bars(self):
         held = HELD.replace("device: gpu-0-half-a", "device: gpu-0")
-        pool = _pool(picture.build(SAME_NAMES, held, None))
+        pool = _pool(picture.build(read_inventory(held, SAME_NAMES), None))
         self.assertEqual([g.title for g in pool.groups], ["gpu-counters", "gpu-counters"])
         self.assertEqual([list(_tiles(g)) for g in pool.groups], [["gpu-0", "gpu-0-half"], ["gpu-1", "gpu-1-half"]])
         [taken], [free] = (g.sets[0].bars for g in pool.groups)

@@ -20,7 +20,7 @@ def tiles(documents: str, inventory: str, release: str, gates: dict | None = Non
     report = analyzed.to_dict()
     errors = [d["type"] for d in report["diagnostics"] if d["severity"] == "error"]
     assert errors == ([] if served else ["Not served"]), report["diagnostics"]
-    pic = picture.build(inventory, documents, analyzed)
+    pic = picture.build(analyzed.inventory, analyzed)
     return {t.name: t for n in pic.nodes for p in n.pools for t in p.devices}
 
 

@@ -4,7 +4,7 @@ from unittest.mock import patch
 
 from django.test import SimpleTestCase
 
-from allocator.engine import analyze
+from allocator.engine import analyze, read_inventory
 from playground import picture, results
 from playground.results import DIAGRAM_WIDTH, caret_window
 from playground.tests.base import BaseTestCase
@@ -62,13 +62,13 @@ class ResultsTestCase(BaseTestCase):
             "  driver: d.example.com\n  allNodes: true\n  pool:\n    name: p\n    generation: 0\n"
             "    resourceSliceCount: 1\n  devices:\n  - name: dev-0\n"
         )
-        pic = picture.build(slice_yaml, "", None)
+        pic = picture.build(read_inventory("", slice_yaml), None)
         self.assertEqual([n.name for n in pic.nodes], [picture.ALL_NODES])
         self.assertTrue(pic.nodes[0].shared)
         self.assertEqual(pic.node_names, [])
 
     def test_it_survives_unreadable_inventory(self):
-        pic = picture.build("a: [", "kind: [", None)
+        pic = picture.build(read_inventory("kind: [", "a: ["), None)
         self.assertEqual(pic.nodes, [])
 
     def test_it_renders_matching_devices_per_request(self):

@@ -71,12 +71,23 @@ def test_one_warning_per_distinct_runtime_error_with_a_did_you_mean():
     detail, hint = runtime[0]
     assert "fails at runtime on 4 device(s)" in detail
     assert hint.startswith('did you mean "model"?')
-    unpublished = [(d, h) for d, h in got if "publishes attribute dra.example.com/modle" in d]
-    assert unpublished and unpublished[0][1].startswith('did you mean "model"?')
+    # The misspelt name is said once: not again as "no device publishes attribute .../modle" with the same hint.
+    assert got == runtime
+
+
+def test_a_misspelt_name_read_safely_is_said_once_as_unpublished():
+    got = hints(claim("device.attributes['dra.example.com'].?modle.orValue('') == 'a100'"), *inventory(3))
+    [(detail, hint)] = [(d, h) for d, h in got if "modle" in d]
+    assert "publishes attribute dra.example.com/modle" in detail and hint.startswith('did you mean "model"?')
 
 
 def test_a_domain_nobody_publishes_gets_the_nearest_domain():
     got = hints(claim("device.attributes['dra.exmaple.com'].model == 'a100'"), *inventory())
+    # One warning (the read fails at runtime), with the nearest domain.
+    [(detail, hint)] = got
+    assert "no such key: model" in detail
+    assert hint == 'no device publishes anything under dra.exmaple.com; did you mean "dra.example.com"?'
+    got = hints(claim("device.attributes['dra.exmaple.com'].?model.orValue('') == 'a100'"), *inventory())
     [hint] = [h for d, h in got if "publishes attribute dra.exmaple.com/model" in d]
     assert hint == 'no device publishes anything under dra.exmaple.com; did you mean "dra.example.com"?'
 
