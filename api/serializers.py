@@ -25,7 +25,7 @@ from playground import clusters
 from playground.limits import text_limit, too_long_message
 from playground.models import Example, SampleInventory, Share, StoredInventory
 from playground.services.analyze import Analysis
-from playground.state import State, StateError
+from playground.state import CONSOLE_SCRATCH_MAX, State, StateError
 
 # The keys of an entry of `python -m allocator validate -o json`, and of every API error.
 DIAGNOSTIC_KEYS = ("kind", "name", "field", "type", "detail", "line", "column")
@@ -291,6 +291,9 @@ class SharedConsoleSerializer(serializers.Serializer):
                                    help_text="The device it is evaluated on, DRIVER/POOL/DEVICE; null: none picked.")
     env = serializers.ChoiceField(choices=["claim", "class"], required=False, help_text=(
         "`claim`: the ResourceClaim selector environment (the default); `class`: the DeviceClass one."))
+    scratch = serializers.CharField(allow_blank=True, trim_whitespace=False, required=False,
+                                    max_length=CONSOLE_SCRATCH_MAX, help_text=(
+                                        "The scratch device's YAML (device `scratch`), as `/api/v1/evaluate` takes it."))
 
 
 class ShareRequestSerializer(AnalysisRequestSerializer):
@@ -320,7 +323,13 @@ class EvaluateRequestSerializer(serializers.Serializer):
 
     expression = StrictCharField(trim_whitespace=False, max_length=MAX_EXPRESSION_LENGTH,
                                  help_text="A CEL expression of any result type, in the DRA environment.")
-    device = DeviceRefSerializer(help_text="The device to evaluate on.")
+    device = DeviceRefSerializer(required=False, help_text="The device of the inventory to evaluate on (or `scratch`).")
+    scratch = StrictCharField(
+        required=False, trim_whitespace=False, max_length=CONSOLE_SCRATCH_MAX,
+        help_text="A scratch device to evaluate on instead of one of an inventory: a device as a ResourceSlice "
+        "lists it under `spec.devices` (`attributes`, `capacity`, ...) as YAML, with an optional `driver:` line "
+        "(default `scratch.example.com`); checked as the apiserver checks a slice's device, errors located in it.",
+    )
     inventory = InventoryField(
         required=False, allow_null=True, allow_blank=True,
         help_text="Slug of a sample inventory or id of a stored one whose slices hold the device.",
@@ -347,6 +356,12 @@ class EvaluateRequestSerializer(serializers.Serializer):
             attrs["gates"] = make_gates(attrs.get("featureGates") or {}, attrs["kubernetesVersion"])
         except FeatureGateError as exc:
             raise serializers.ValidationError({"featureGates": exc.with_hint()}) from None
+        if ("device" in attrs) == ("scratch" in attrs):
+            raise serializers.ValidationError({"device": "Name a device of the inventory or send a scratch device "
+                                                         "(scratch), one of the two."})
+        if "scratch" in attrs:
+            attrs["texts"], attrs["stored"] = [], False
+            return attrs
         inventory = attrs.get("inventory") or None
         texts = [attrs.get("documents") or ""]
         attrs["stored"] = isinstance(inventory, StoredInventory)
@@ -377,7 +392,7 @@ class PartSerializer(serializers.Serializer):
 
 class EvaluateResponseSerializer(serializers.Serializer):
     expression = serializers.CharField()
-    device = DeviceRefSerializer()
+    device = DeviceRefSerializer(help_text="The device evaluated on; a scratch device's pool is `scratch`.")
     value = serializers.CharField(allow_null=True, help_text="The value as CEL writes it; null on an error.")
     type = serializers.CharField(allow_null=True, help_text="cel-go's name of the value's type.")
     parts = PartSerializer(many=True, help_text="The expression as a tree of sub-expressions and their values.")

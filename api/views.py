@@ -8,6 +8,8 @@ JSON object, or raw YAML with the other inputs as query parameters (see
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import yaml
 from rest_framework import generics, status
 from rest_framework.exceptions import NotFound
@@ -26,7 +28,13 @@ from playground.services.analyze import Analysis, analyze
 from playground.services.capacity import plan
 from playground.services.compare import compare
 from playground.services.convert import NotConverted, convert
-from playground.services.evaluate import Unreadable, evaluate_on, read_all_slices
+from playground.services.evaluate import (
+    ScratchError,
+    Unreadable,
+    evaluate_on,
+    evaluate_scratch,
+    read_all_slices,
+)
 from playground.state import State
 
 from . import docs
@@ -149,7 +157,8 @@ class ConvertView(APIView):
         return Response(ConvertResponseSerializer({
             "apiVersion": result.api_version,
             "items": result.objects,
-            "documents": yaml.safe_dump_all(result.objects, sort_keys=False, default_flow_style=False),
+            "documents": yaml.safe_dump_all(result.objects, sort_keys=False, default_flow_style=False,
+                                            width=1_000_000),  # long expressions unfolded
             "dropped": [d.as_dict() for d in result.dropped],
         }).data)
 
@@ -164,6 +173,8 @@ class EvaluateView(APIView):
         serializer = EvaluateRequestSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         given = serializer.validated_data
+        if "scratch" in given:
+            return self.on_scratch(given)
         ref = DeviceRef(**given["device"])
         try:
             with time_budget():
@@ -175,6 +186,17 @@ class EvaluateView(APIView):
             raise InvalidInput([error(str(err), type=NOT_FOUND, field="device")]) from None
         return Response(EvaluateResponseSerializer({"expression": given["expression"],
                                                     "device": given["device"], **answer}).data)
+
+    def on_scratch(self, given: dict) -> Response:
+        """The expression on the scratch device: its YAML checked as a slice's device, errors located in it."""
+        try:
+            answer = evaluate_scratch(given["expression"], given["scratch"], given["gates"], given["gates"],
+                                      engine_limits())
+        except ScratchError as refused:
+            raise InvalidInput(diagnostic_errors([
+                replace(d, field=f"scratch.{d.field}" if d.field else "scratch") for d in refused.diagnostics
+            ])) from None
+        return Response(EvaluateResponseSerializer({"expression": given["expression"], **answer}).data)
 
 
 @docs.capacity

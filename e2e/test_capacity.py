@@ -46,7 +46,7 @@ def test_the_panel_on_a_sample_counts_copies_and_keeps_its_settings(page: Page, 
     pools = table(page, "capacity-pools")
     assert [row[3:] for row in pools] == [["8", "8"]], pools
     # The chart is drawn from the same rows, and says what it shows.
-    chart = page.locator("#capacity-chart svg")
+    chart = page.locator("#capacity-chart svg.capacity-svg-wide")  # a laptop's: the narrow one is a phone's
     expect(chart).to_have_attribute("role", "img")
     expect(chart.locator("title")).to_contain_text(f"after {count} cop")
     expect(chart.locator("rect.chart-node")).to_have_count(len(nodes))
@@ -85,8 +85,15 @@ def test_the_panel_fits_a_phone(page: Page, samples):
     run(page)
     assert placed(page) == 4
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
-    box = page.locator("#capacity-chart svg").bounding_box()
+    chart = page.locator("#capacity-chart svg.capacity-svg-narrow")
+    expect(chart).to_be_visible()
+    expect(page.locator("#capacity-chart svg.capacity-svg-wide")).to_be_hidden()
+    box = chart.bounding_box()
     assert box and box["width"] <= 390, box
+    # Its text is readable: 12 px text drawn at 11 px or more on the screen (the wide chart drew it at 7).
+    heights = chart.locator("text").evaluate_all(
+        "texts => texts.map(t => 12 * t.ownerSVGElement.getScreenCTM().a)")
+    assert heights and min(heights) >= 11, heights
     expect(page.locator("#capacity-nodes")).to_be_visible()
 
 
@@ -101,7 +108,7 @@ def test_the_panel_on_the_sample_gpu_cluster(page: Page, samples):
     expect(data).not_to_have_attribute("open", "")
     data.locator("summary").click()
     expect(page.locator("#capacity-nodes")).to_be_visible()
-    expect(page.locator("#capacity-chart rect.chart-node")).to_have_count(24)
+    expect(page.locator("#capacity-chart svg.capacity-svg-wide rect.chart-node")).to_have_count(24)
     nodes = table(page, "capacity-nodes")
     used = [row for row in nodes if int(row[1])]
     # Spread: five copies on five nodes, four GPUs each.

@@ -341,15 +341,15 @@ def test_a_reload_keeps_the_edits_until_reset(page: Page, samples):
     # Another tab starts afresh: the store is per tab.
     other = page.context.new_page()
     other.goto("/")
-    expect(other.locator("#claims-table")).to_contain_text("gpu-pair")
+    expect(other.locator("#claims-table")).to_contain_text("trainer-gpus-")
     other.close()
     # Reset asks, then forgets the edits.
     page.once("dialog", lambda d: d.accept())
     page.locator("#reset-button").click()
-    expect(page.locator("#claims-table")).to_contain_text("gpu-pair")
+    expect(page.locator("#claims-table")).to_contain_text("trainer-gpus-")
     expect(page.locator("#restored-status")).to_be_hidden()
     page.reload()
-    expect(page.locator("#claims-table")).to_contain_text("gpu-pair")
+    expect(page.locator("#claims-table")).to_contain_text("trainer-gpus-")
     assert "one-gpu" not in editor_value(page)
 
 

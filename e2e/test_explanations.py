@@ -121,8 +121,44 @@ def test_a_has_guarded_selector_is_explained_by_its_guard_without_an_error(page:
     expect(page.locator("#results .why-part.verdict-error")).to_have_count(0)
     expect(page.locator("#results .hint-text")).to_have_count(0)
     expect(page.locator("#diagnostics .diagnostic-item")).to_have_count(0)
-    # In the editor: the guard is underlined as the deciding part, nothing as an error.
-    underlined = page.locator("#id_documents + .CodeMirror .cm-why-part")
-    expect(underlined.first).to_be_visible()
-    assert "".join(underlined.all_inner_texts()) == 'has(device.attributes["dra.net"].ifName)'
+    # In the editor: nothing is underlined. The selector is correct and filters (other NICs match).
+    expect(page.locator("#id_documents + .CodeMirror .cm-why-part")).to_have_count(0)
+
+
+def underlines(page: Page) -> int:
+    return page.locator("#id_documents + .CodeMirror .cm-why-part").count()
+
+
+@pytest.mark.parametrize("selector", [
+    "device.attributes['dra.net'].?ifName.orValue('').startsWith('ens')",
+    "'ifName' in device.attributes['dra.net'] && device.attributes['dra.net'].ifName.startsWith('ens')",
+])
+def test_a_selector_that_filters_is_not_underlined_as_a_warning(page: Page, samples, selector: str):
+    """Issue 36, item 4: a correct selector false on some devices of the node only filters (Validation says
+    valid, the claim is allocated): no underline. Written so it matches nothing, its deciding part is."""
+    page.goto("/")
+    page.get_by_label("Sample inventory").select_option("gpu-rdma-pcie")
+    expect(page.locator("#picture")).to_contain_text("ip-192-168-153-160.ec2.internal")
+    nic = ("apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata:\n  name: nic\nspec:\n"
+           "  devices:\n    requests:\n    - name: nic\n      exactly:\n        deviceClassName: dra.net\n"
+           "        selectors:\n        - cel:\n            expression: \"{}\"\n")
+    replace_text(page, nic.format(selector))
+    expect(summary(page)).to_contain_text("Allocated on node ip-192-168-153-160.ec2.internal")
+    expect(page.locator("#requests .why-part").first).to_be_attached()
+    expect(page.locator("#diagnostics .diagnostic-item")).to_have_count(0)
+    assert underlines(page) == 0
+    # The same selector made to match nothing: now its false part is why, and it is underlined.
+    replace_text(page, nic.format(selector.replace("'ens'", "'nothing-starts-so'")))
+    expect(summary(page)).to_contain_text("Cannot allocate")
+    expect(page.locator("#id_documents + .CodeMirror .cm-why-part").first).to_be_visible()
     expect(page.locator("#id_documents + .CodeMirror .cm-why-error")).to_have_count(0)
+
+
+def test_the_mig_starter_is_not_underlined(page: Page, samples):
+    """Both selectors of the MIG sample's starter are false on most partitions: they filter, nothing is wrong."""
+    page.goto("/")
+    page.get_by_label("Sample inventory").select_option("nvidia-mig")
+    expect(summary(page)).to_contain_text("Allocated")
+    expect(page.locator("#requests .why-part").first).to_be_attached()
+    expect(page.locator("#diagnostics .diagnostic-item")).to_have_count(0)
+    assert underlines(page) == 0

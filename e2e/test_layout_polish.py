@@ -24,7 +24,7 @@ def test_the_capacity_chart_labels_start_inside_the_chart(laptop):
     expect(summary(page)).to_contain_text("Allocated")
     page.get_by_label("Copies").fill("2")
     page.locator("#capacity-button").click()
-    labels = page.locator("#capacity-chart text.chart-label")
+    labels = page.locator("#capacity-chart svg.capacity-svg:visible text.chart-label")
     expect(labels.first).to_be_visible()
     # The node's long name is cut to fit the label column, never clipped at the chart's left edge.
     lefts = labels.evaluate_all("texts => texts.map(t => t.getBBox().x)")

@@ -15,7 +15,8 @@ def test_it_shows_a_grant_per_container_on_first_load(page: Page, samples):
     expect(summary(page)).to_contain_text("Allocated on node dra-example-driver-cluster-worker")
     expect(page.locator("#containers")).to_contain_text("trainer/exporter")
     expect(page.locator("#picture .tile.granted")).to_have_count(2)
-    expect(page.locator("#legend")).to_contain_text("gpu-pair / trainer-gpu")
+    expect(page.locator("#legend")).to_contain_text("trainer-gpus-")  # the claim made from the template gpu-pair
+    expect(page.locator("#legend")).to_contain_text("/ trainer-gpu")
     expect(page.locator("#status-yaml")).to_contain_text("status:\n  allocation:")
 
 

@@ -26,6 +26,9 @@ STEPS_SHOWN = 10  # copies listed before "Show all"; the rest wait behind a disc
 
 # The chart's geometry (SVG user units): a label column, then the bar, then the figures.
 WIDTH, LABEL, BAR, ROW, HEADING = 640, 230, 280, 22, 28
+# The narrow chart a phone shows instead (the wide one scaled to 360 px would draw 12 px text at 7 px): each
+# row's label on a line of its own, the bar and its figures below it.
+NARROW_WIDTH, NARROW_BAR, NARROW_ROW = 340, 220, 38
 
 
 def run(state: State) -> dict:
@@ -51,8 +54,20 @@ def view(report: dict, count: int) -> dict:
             "tableOpen": len(pools) + len(nodes) <= TABLE_OPEN,
             "counted": counted, "asked": sum(w["asked"] or 0 for w in workloads) if counted else None,
             "workloadRows": workload_rows(workloads, report.get("next")),
+            "sharedOnly": shared_only(report.get("steps") or []),
             **steps_view(report.get("steps") or []),
             **next_groups(report.get("next"))}
+
+
+def shared_only(steps: list[dict]) -> list[str]:
+    """The claims every copy shares when the copies after the first hold no claim of their own (each pod names
+    its claims with ``resourceClaimName``): more copies need no more devices, so the count says nothing of the
+    inventory. Empty otherwise."""
+    if len(steps) < 2:
+        return []
+    first = [c["name"] for c in steps[0].get("claims") or []]
+    later = {c["name"] for s in steps[1:] for c in s.get("claims") or []}
+    return first if first and later <= set(first) else []
 
 
 def workload_rows(workloads: list[dict], next_copy: dict | None) -> list[dict]:
@@ -105,13 +120,39 @@ def _bars(rows: list[dict], top: int, figures: Callable[[dict], str]) -> tuple[l
     return bars, top + len(bars) * ROW
 
 
+def narrow_chart(pools: list[dict], nodes: list[dict]) -> dict:
+    """The same rows laid out for a narrow pane: label above, then the bar and its figures."""
+    rows: list[dict] = []
+    y = HEADING
+    for heading, drawn, figures, node in (("Devices used per driver / pool", _drawn(pools), _pool_figures, False),
+                                          ("Each node's fill and copies", _drawn(nodes), _node_figures, True)):
+        rows.append({"heading": heading, "text_y": y - 10})
+        for row in drawn:
+            total = row["total"] or 0
+            used = min(row["used"], total) if total else 0
+            rows.append({"label": row["label"], "label_y": y + 12, "bar_y": y + 17, "text_y": y + 30,
+                         "width": round(NARROW_BAR * used / total, 1) if total else 0, "figures": figures(row), "node": node})
+            y += NARROW_ROW
+        y += HEADING
+    return {"width": NARROW_WIDTH, "height": y - HEADING + 6, "bar_width": NARROW_BAR,
+            "figures_x": NARROW_BAR + 8, "rows": rows}
+
+
+def _pool_figures(p: dict) -> str:
+    return f"{p['used']}/{p['total']}"
+
+
+def _node_figures(n: dict) -> str:
+    return f"{n['used']}/{n['total']} · {n['copies']} cop{'y' if n['copies'] == 1 else 'ies'}"
+
+
 def chart(pools: list[dict], nodes: list[dict]) -> dict:
     """Rows with their SVG coordinates: pools first (devices used of total), then nodes (fill and copies)."""
-    pool_bars, end = _bars(pools, HEADING, lambda p: f"{p['used']}/{p['total']}")
+    pool_bars, end = _bars(pools, HEADING, _pool_figures)
     node_heading = end + 8
-    node_bars, end = _bars(nodes, node_heading + HEADING,
-                           lambda n: f"{n['used']}/{n['total']} · {n['copies']} cop{'y' if n['copies'] == 1 else 'ies'}")
+    node_bars, end = _bars(nodes, node_heading + HEADING, _node_figures)
     return {"width": WIDTH, "height": end + 6, "label_x": LABEL - 8, "bar_x": LABEL, "bar_width": BAR,
             "figures_x": LABEL + BAR + 8, "pools": pool_bars, "nodes": node_bars,
             "pool_heading_y": HEADING - 10, "node_heading_y": node_heading + HEADING - 10,
-            "hidden_pools": max(0, len(pools) - CHART_ROWS), "hidden_nodes": max(0, len(nodes) - CHART_ROWS)}
+            "hidden_pools": max(0, len(pools) - CHART_ROWS), "hidden_nodes": max(0, len(nodes) - CHART_ROWS),
+            "narrow": narrow_chart(pools, nodes)}

@@ -23,8 +23,8 @@ from allocator.engine import read_inventory
 from allocator.releases.gates import FeatureGateError, FeatureGates
 from playground import clusters
 from playground.results import caret_window
-from playground.services.evaluate import evaluate_on
-from playground.state import State
+from playground.services.evaluate import ScratchError, evaluate_on, evaluate_scratch
+from playground.state import CONSOLE_SCRATCH, State
 
 MAX_INDENT = 12  # levels of the part tree the page indents; deeper parts line up with the twelfth
 MAX_LISTED = 256  # devices offered in the picker (each is sent with every analysis); tiles pick any drawn
@@ -44,7 +44,8 @@ def device_groups(state: State, inventory: Inventory | None = None) -> dict[str,
     when it is not among those listed (kept, so the answer about it still names it)."""
     groups, more = (inventory if inventory is not None else read(state)).picker(MAX_LISTED)
     keys = {d.key for group in groups for _, devices in group.pools for d in devices}
-    picked = state.console.device if state.console.device and state.console.device not in keys else ""
+    chosen = state.console.device
+    picked = chosen if chosen and chosen not in keys and chosen != CONSOLE_SCRATCH else ""
     return {"picked": picked,
             "groups": [{"node": group.place,
                         "pools": [{"label": f"{driver} / {pool}", "devices": [{"key": d.key, "name": d.name}
@@ -67,6 +68,8 @@ def run(state: State, inventory: Inventory | None = None) -> dict[str, Any]:
         return {}
     if not state.console.device:
         return {"console_error": "Pick a device to evaluate the expression on (the list, or a tile of the picture)."}
+    if state.console.device == CONSOLE_SCRATCH:
+        return scratch_run(state)
     try:
         ref = DeviceRef.parse(state.console.device)
     except ValueError as err:
@@ -83,6 +86,21 @@ def run(state: State, inventory: Inventory | None = None) -> dict[str, Any]:
         answer = evaluate_on(state.console.expression, ref, inventory.slices, gates)
     except DeviceNotFound as err:
         return {"console_error": f"The inventory has no such device: {err}" + (f" ({error})" if error else "") + "."}
+    return {"console": view(answer)}
+
+
+def scratch_run(state: State) -> dict[str, Any]:
+    """The console on the scratch device: its YAML read and checked as a slice's device (errors located in
+    it, ``console_scratch_errors``), then the expression evaluated on it."""
+    try:
+        answer = evaluate_scratch(state.console.expression, state.console.scratch, state.gates(), environment(state),
+                                  state.limits())
+    except FeatureGateError as err:
+        return {"console_error": f"{err}."}
+    except ScratchError as err:
+        return {"console_scratch_errors": [
+            {"where": f"line {d.line}, column {d.column}" if d.line else "", "line": d.line, "column": d.column,
+             "message": d.message()} for d in err.diagnostics]}
     return {"console": view(answer)}
 
 

@@ -26,6 +26,7 @@ from playground.state import (
     CONSOLE_DEVICE_MAX,
     CONSOLE_ENV,
     CONSOLE_EXPRESSION_MAX,
+    CONSOLE_SCRATCH_MAX,
     FORM_PANELS,
     ID_MAX_LENGTH,
     State,
@@ -122,6 +123,8 @@ class PlaygroundForm(forms.Form):
     capacity_max = forms.IntegerField(label="Copies", required=False, min_value=1)
     capacity_strategy = forms.ChoiceField(label="Node choice", required=False, initial=CAPACITY_STRATEGY,
                                           choices=[(s, s) for s in STRATEGIES])
+    # Whether the panel's result is on screen (set by the page's script): a share shows it again.
+    capacity_shown = forms.CharField(required=False, max_length=1, widget=forms.HiddenInput)
 
     # The expression console: a CEL expression, the device it runs on (DRIVER/POOL/DEVICE), the environment.
     console_expression = forms.CharField(label="Expression", required=False, strip=False,
@@ -130,6 +133,10 @@ class PlaygroundForm(forms.Form):
     console_device = forms.CharField(label="Device", required=False, max_length=CONSOLE_DEVICE_MAX)
     console_env = forms.ChoiceField(label="Environment", required=False, initial=CONSOLE_ENV,
                                     choices=[("claim", "ResourceClaim selector"), ("class", "DeviceClass selector")])
+    # The scratch device (console_device "scratch"): a device's attributes and capacity as YAML.
+    console_scratch = forms.CharField(label="Scratch device", required=False, strip=False,
+                                      max_length=CONSOLE_SCRATCH_MAX,
+                                      widget=forms.Textarea(attrs={"rows": 6, "spellcheck": "false"}))
 
     def __init__(self, *args, samples=None, **kwargs):
         super().__init__(*args, **kwargs)

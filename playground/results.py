@@ -105,10 +105,23 @@ def requests_table(report: dict, colors: dict[tuple[str, str], int]) -> list[dic
             "rejected": [{"reason": group[0].get("reasonShort") or reason, "count": len(group),
                           "devices": group[:LIST_LIMIT], "more": max(0, len(group) - LIST_LIMIT),
                           "rest": group[LIST_LIMIT:],
-                          "why": group[0].get("why") or [], "hints": _hints(group[0].get("why")),
+                          "why": _marked(group[0].get("why"), filters=bool(matching)),
+                          "hints": _hints(group[0].get("why")),
                           "hint_items": _hint_items(group[0].get("why"))}
                          for reason, group in groups.items()],
         })
+    return out
+
+
+def _marked(parts: list[dict] | None, filters: bool) -> list[dict]:
+    """The explanation's parts, each with ``mark``: how the editor underlines its text. Only what is wrong or
+    risky is underlined: a part that is an error always, a false part only when the request matches nothing
+    (then it is why). A selector that is false on some devices while others match only filters: no mark."""
+    out = []
+    for part in parts or []:
+        verdict = part.get("verdict")
+        mark = "error" if verdict == "error" else ("" if filters else "warning")
+        out.append({**part, "mark": mark})
     return out
 
 

@@ -11,7 +11,7 @@ from playground.models import Example
 # the claim, and what the page says when it does not fit.
 STEPS = (
     ("count-two-gpus", "A ResourceClaim asks for devices; the scheduler picks which ones, and you see them."),
-    ("per-container-requests", "A Pod names the claim, and each container gets the devices of its request."),
+    ("per-container-requests", "A Pod gets its claim from a template, and each container the devices of its request."),
     ("tpu-count-too-high", "When a claim cannot fit, the results say why, device by device."),
 )
 

@@ -70,6 +70,10 @@ CAPACITY_STRATEGY = STRATEGIES[0]
 CONSOLE_ENVS = ("claim", "class")
 CONSOLE_ENV = CONSOLE_ENVS[0]
 CONSOLE_DEVICE_MAX = 253 * 3 + 2  # DRIVER/POOL/DEVICE
+# The console's device when it evaluates on the scratch device (its YAML in ``Console.scratch``), not on one of
+# the inventory's: a value no DRIVER/POOL/DEVICE can be (it has no slash).
+CONSOLE_SCRATCH = "scratch"
+CONSOLE_SCRATCH_MAX = 64 * 1024  # characters of a scratch device's YAML
 
 
 class StateError(ValueError):
@@ -170,14 +174,18 @@ class Inputs(Column):
 
 @dataclass(frozen=True)
 class Capacity:
-    """The "How many fit?" panel: copies to try (0: as many as fit, up to the site's CAPACITY_MAX_COPIES) and
-    how each copy's node is chosen (``first``, ``spread``, ``pack``)."""
+    """The "How many fit?" panel: copies to try (0: as many as fit, up to the site's CAPACITY_MAX_COPIES), how
+    each copy's node is chosen (``first``, ``spread``, ``pack``) and whether its result was on screen
+    (``shown``: a share or an import shows it again, not only the settings)."""
 
     max: int = 0
     strategy: str = CAPACITY_STRATEGY
+    shown: bool = False
 
     KEY = "capacity"
-    FIELDS = ("max", "strategy")
+    FIELDS = ("max", "strategy", "shown")
+    # Fields added after shares were made: left out of the share id (and the export) while unset.
+    LATER_FIELDS = ("shown",)
 
     @classmethod
     def from_dict(cls, value) -> Capacity:
@@ -192,38 +200,49 @@ class Capacity:
         strategy = value.get("strategy") or CAPACITY_STRATEGY
         if strategy not in STRATEGIES:
             raise StateError(f"capacity.strategy must be one of {', '.join(STRATEGIES)}.")
-        return Capacity(count, strategy)
+        shown = value.get("shown") or False
+        if shown in ("1", "on", "true"):  # the page's hidden field
+            shown = True
+        if not isinstance(shown, bool):
+            raise StateError("capacity.shown must be true or false (whether the result was on screen).")
+        return Capacity(count, strategy, shown)
 
     @classmethod
     def stored(cls, value: dict | None) -> Capacity:
         value = value or {}
-        return Capacity(value.get("max") or 0, value.get("strategy") or CAPACITY_STRATEGY)
+        return Capacity(value.get("max") or 0, value.get("strategy") or CAPACITY_STRATEGY, bool(value.get("shown")))
 
     def to_dict(self) -> dict | None:
-        """``{max, strategy}`` (``max`` null: as many as fit), or None at the defaults."""
+        """``{max, strategy}`` (``max`` null: as many as fit) and ``shown: true`` when the result was on
+        screen, or None at the defaults."""
         if self == Capacity():
             return None
-        return {"max": self.max or None, "strategy": self.strategy}
+        return {"max": self.max or None, "strategy": self.strategy, **({"shown": True} if self.shown else {})}
 
     def form_initial(self) -> dict:
-        return {"max": self.max or None, "strategy": self.strategy}
+        return {"max": self.max or None, "strategy": self.strategy, "shown": "1" if self.shown else ""}
 
 
 @dataclass(frozen=True)
 class Console:
-    """The expression console: an expression, the device it runs on (``DRIVER/POOL/DEVICE``) and the
-    environment (``claim``: a ResourceClaim's selector, ``class``: a DeviceClass's)."""
+    """The expression console: an expression, the device it runs on (``DRIVER/POOL/DEVICE``, or
+    ``CONSOLE_SCRATCH``), the environment (``claim``: a ResourceClaim's selector, ``class``: a DeviceClass's)
+    and the scratch device's YAML (``allocator.authoring.scratch``)."""
 
     expression: str = ""
     device: str = ""
     env: str = CONSOLE_ENV
+    scratch: str = ""
 
     KEY = "console"
-    FIELDS = ("expression", "device", "env")
+    FIELDS = ("expression", "device", "env", "scratch")
+    # Fields added after shares were made: left out of the share id (and the export) while empty.
+    LATER_FIELDS = ("scratch",)
 
     @classmethod
     def from_dict(cls, value) -> Console:
-        """The console from the export/API form's ``{expression, device, env}`` (untrusted; None: untouched)."""
+        """The console from the export/API form's ``{expression, device, env, scratch}`` (untrusted; None:
+        untouched)."""
         if value is None:
             return Console()
         if not isinstance(value, dict):
@@ -239,21 +258,29 @@ class Console:
         env = value.get("env") or CONSOLE_ENV
         if env not in CONSOLE_ENVS:
             raise StateError(f"console.env must be one of {', '.join(CONSOLE_ENVS)}.")
-        return Console(expression.replace("\r\n", "\n"), device.strip(), env)
+        scratch = value.get("scratch") or ""
+        if not isinstance(scratch, str):
+            raise StateError("console.scratch must be YAML text (the scratch device's attributes and capacity).")
+        if len(scratch) > CONSOLE_SCRATCH_MAX:
+            raise StateError(f"console.scratch is too long: at most {CONSOLE_SCRATCH_MAX} characters.")
+        return Console(expression.replace("\r\n", "\n"), device.strip(), env, scratch.replace("\r\n", "\n"))
 
     @classmethod
     def stored(cls, value: dict | None) -> Console:
         value = value or {}
-        return Console(value.get("expression") or "", value.get("device") or "", value.get("env") or CONSOLE_ENV)
+        return Console(value.get("expression") or "", value.get("device") or "", value.get("env") or CONSOLE_ENV,
+                       value.get("scratch") or "")
 
     def to_dict(self) -> dict | None:
-        """``{expression, device, env}`` (``device`` null: none picked), or None when untouched."""
+        """``{expression, device, env}`` (``device`` null: none picked) and ``scratch`` when typed, or None when
+        untouched."""
         if self == Console():
             return None
-        return {"expression": self.expression, "device": self.device or None, "env": self.env}
+        return {"expression": self.expression, "device": self.device or None, "env": self.env,
+                **({"scratch": self.scratch} if self.scratch else {})}
 
     def form_initial(self) -> dict:
-        return {"expression": self.expression, "device": self.device, "env": self.env}
+        return {"expression": self.expression, "device": self.device, "env": self.env, "scratch": self.scratch}
 
 
 # The panels besides the inputs, by their key in the export form, the Share columns and the form's field names
@@ -327,7 +354,8 @@ class State:
         for panel in FORM_PANELS:
             value = getattr(self, panel.KEY)
             if value.to_dict() is not None:
-                fields.update({f"{panel.KEY}_{name}": getattr(value, name) for name in panel.FIELDS})
+                fields.update({f"{panel.KEY}_{name}": getattr(value, name) for name in panel.FIELDS
+                               if getattr(value, name) or name not in getattr(panel, "LATER_FIELDS", ())})
         return json.dumps(fields, sort_keys=True, separators=(",", ":")).encode()
 
     def with_inputs(self, **changes) -> State:

@@ -143,6 +143,12 @@ def _shared_analyses(request: HttpRequest, share_id: str) -> int:
     return 2 if Share.objects.filter(pk=share_id, compare__isnull=False).exists() else 1
 
 
+def _shared_page_analyses(request: HttpRequest, share_id: str) -> int:
+    """The shared page: its analyses, and How many fit?'s when its result is shown again (two, as a run)."""
+    capacity_value = Share.objects.filter(pk=share_id).values_list("capacity", flat=True).first() or {}
+    return _shared_analyses(request, share_id) + (2 if capacity_value.get("shown") else 0)
+
+
 # Every view that renders results runs the engine, reading included.
 @require_http_methods(["GET", "HEAD", "POST"])
 @rate_limit("PAGE_ANALYSES_PER_MINUTE", methods=("GET", "HEAD", "POST"), cost=_posted_analyses)
@@ -188,11 +194,16 @@ def gallery(request: HttpRequest) -> HttpResponse:
 
 
 @require_safe
-@rate_limit("PAGE_ANALYSES_PER_MINUTE", methods=("GET", "HEAD"), cost=_shared_analyses)
+@rate_limit("PAGE_ANALYSES_PER_MINUTE", methods=("GET", "HEAD"), cost=_shared_page_analyses)
 def share(request: HttpRequest, share_id: str) -> HttpResponse:
     snapshot = get_object_or_404(Share, pk=share_id)
     state = snapshot.state()
-    return _render_editor(request, state, PlaygroundForm.for_state(state), share=snapshot)
+    return _render_editor(request, state, PlaygroundForm.for_state(state), share=snapshot, **_shown_capacity(state))
+
+
+def _shown_capacity(state: State) -> dict:
+    """How many fit?'s answer when the state says it was on screen (a share, an import), else nothing."""
+    return capacity.run(state) if state.capacity.shown else {}
 
 
 @require_safe
@@ -291,7 +302,7 @@ def import_state(request: HttpRequest) -> HttpResponse:
         form = PlaygroundForm(request.POST)
         form.is_valid()
         return _render_editor(request, getattr(form, "state", None), form, import_error=str(exc))
-    return _render_editor(request, state, PlaygroundForm.for_state(state), imported=True)
+    return _render_editor(request, state, PlaygroundForm.for_state(state), imported=True, **_shown_capacity(state))
 
 
 def _capacity_analyses(request: HttpRequest) -> int:
@@ -395,7 +406,9 @@ def convert(request: HttpRequest) -> JsonResponse:
     except NotConverted as refused:
         messages = [_located(d) for d in refused.diagnostics[:MAX_CONVERT_ERRORS]]
         return _convert_refused(f"Not converted to {RESOURCE_GROUP}/{to}: {messages[0]}", messages)
-    text = yaml.safe_dump_all(result.objects, sort_keys=False, default_flow_style=False, allow_unicode=True)
+    # width: a long expression stays on its line in the editor, not folded onto a continuation line
+    text = yaml.safe_dump_all(result.objects, sort_keys=False, default_flow_style=False, allow_unicode=True,
+                              width=1_000_000)
     return JsonResponse({"text": text, "apiVersion": result.api_version,
                          "dropped": [d.as_dict() for d in result.dropped]})
 

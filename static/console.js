@@ -116,6 +116,24 @@
   document.addEventListener("DOMContentLoaded", function () { setTimeout(attach, 0); });
   if (document.readyState !== "loading") setTimeout(attach, 0);
 
+  // ------------------------------------------------------------------ The scratch device
+  // Picking "Scratch device" opens its YAML; typing in it evaluates again once the typing pauses, when the
+  // console evaluates on it.
+
+  function onScratch() {
+    const select = document.getElementById("id_console_device");
+    return !!select && select.value === "scratch";
+  }
+
+  document.addEventListener("change", function (event) {
+    if (event.target.id !== "id_console_device" || !onScratch()) return;
+    const details = document.getElementById("console-scratch");
+    if (details) details.open = true;
+  });
+  document.addEventListener("input", function (event) {
+    if (event.target.id === "id_console_scratch" && onScratch()) evaluateSoon();
+  });
+
   // ------------------------------------------------------------------ Convert
 
   function convertStatus(message, dropped, isError) {

@@ -375,16 +375,21 @@
     return loadNames().catch(function () { return NO_NAMES; });
   }
 
-  // Methods callable on a value of `type` (a CEL type name from the engine), or all when unknown.
-  function memberItems(lang, type) {
+  // Methods callable on a value of `type` (a CEL type name from the engine), or all when unknown. Those
+  // declared on any value (dyn: includes()) are for attributes: offered on an attribute (`attribute`), not
+  // on a capacity or a quantity(...) result.
+  function memberItems(lang, type, attribute) {
     const generic = type && /^list\(/.test(type) ? "list(A)" : null;
     return lang.cel.functions.filter(function (f) {
       if (!f.member) return false;
       if (!type) return true;
       const on = f.receivers || [];
-      return on.indexOf(type) >= 0 || on.indexOf("dyn") >= 0 || (generic && on.indexOf(generic) >= 0);
+      return on.indexOf(type) >= 0 || (attribute && on.indexOf("dyn") >= 0) || (generic && on.indexOf(generic) >= 0);
     }).map(functionItem);
   }
+
+  // The value a constructor call just before the dot makes: quantity("1Gi"). and semver("1.2.3").
+  const MADE_BY = { quantity: "kubernetes.Quantity", semver: "kubernetes.Semver" };
 
   function celItems(lang, inv, before, after, cls) {
     let m = /device\.(attributes|capacity)\[\s*["']([^"']*)["']\s*\]\.(\w*)$/.exec(before);
@@ -399,8 +404,10 @@
     m = /device\.(attributes|capacity)\[\s*["']([^"']*)["']\s*\]\.(\w+)\.(\w*)$/.exec(before);
     if (m) { // a method of the attribute's (or capacity's) type
       const type = m[1] === "capacity" ? "kubernetes.Quantity" : ((inv.attributeTypes || {})[m[2]] || {})[m[3]];
-      return { prefix: m[4], items: memberItems(lang, type) };
+      return { prefix: m[4], items: memberItems(lang, type, m[1] === "attributes") };
     }
+    m = /\b(quantity|semver)\(\s*(["'])[^"']*\2\s*\)\.(\w*)$/.exec(before);
+    if (m) return { prefix: m[3], items: memberItems(lang, MADE_BY[m[1]], false) };
     m = /device\.(attributes|capacity)\[\s*(["'])([^"']*)$/.exec(before);
     if (m) { // a domain: the class's first, and the closing quote and bracket with it
       const table = m[1] === "attributes" ? inv.attributes : inv.capacity;
@@ -547,6 +554,7 @@
 
   function docAt(lang, inv, cm, pos) {
     const text = cm.getLine(pos.line);
+    if (text === undefined) return null; // the line is gone: the text changed while the help data loaded
     let start = pos.ch, end = pos.ch;
     while (start > 0 && /[\w.]/.test(text.charAt(start - 1))) start--;
     while (end < text.length && /[\w]/.test(text.charAt(end))) end++;

@@ -84,6 +84,7 @@
       },
     });
     if (window.DRAEditorHelp) window.DRAEditorHelp.attach(cm);
+    hangWrappedLines(cm);
     // The corner handle resizes the wrapper (CSS resize): let CodeMirror measure again.
     if (typeof ResizeObserver !== "undefined") {
       new ResizeObserver(function () { cm.refresh(); }).observe(cm.getWrapperElement());
@@ -106,6 +107,20 @@
     });
     editors[textarea.dataset.editor] = cm;
     textarea.cm = cm;
+  }
+
+  // A wrapped line hangs: its continuation starts two columns right of the line's own indentation, so it
+  // never reads like a dedent (the first visual line keeps its place: a negative text-indent takes the
+  // padding back).
+  const LINE_PADDING_PX = 4; // CodeMirror's own padding of a line (codemirror.css)
+  function hangWrappedLines(cm) {
+    cm.on("renderLine", function (cm, line, elt) {
+      const columns = CodeMirror.countColumn(line.text, null, cm.getOption("tabSize")) + 2;
+      const offset = columns * cm.defaultCharWidth();
+      elt.style.textIndent = "-" + offset + "px";
+      elt.style.paddingLeft = (LINE_PADDING_PX + offset) + "px";
+    });
+    cm.refresh();
   }
 
   function markDiagnostics() {
@@ -140,8 +155,9 @@
     markDecidingParts();
   }
 
-  // Underline, in the claims editor, the parts of selectors that decided a verdict (the engine's
-  // explanation gives their text; the first place the editor holds that text is marked).
+  // Underline, in the claims editor, the parts of selectors that decided a verdict and are wrong or risky
+  // (data-mark: an error, or false where the request matches nothing); a part that only filters some
+  // devices out is not marked. The first place the editor holds that text is marked.
   function markDecidingParts() {
     const cm = editors.documents;
     if (!cm) return;
@@ -149,14 +165,14 @@
     cm.state.whyMarks = [];
     const text = cm.getValue();
     const seen = {};
-    document.querySelectorAll("#results .why-part[data-text]").forEach(function (part) {
+    document.querySelectorAll("#results .why-part[data-text][data-mark]").forEach(function (part) {
       const wanted = part.dataset.text;
       if (!wanted || seen[wanted]) return;
       seen[wanted] = true;
       const at = text.indexOf(wanted);
       if (at < 0) return;
       cm.state.whyMarks.push(cm.markText(cm.posFromIndex(at), cm.posFromIndex(at + wanted.length), {
-        className: "cm-why-part cm-why-" + (part.dataset.verdict || "false"),
+        className: "cm-why-part cm-why-" + part.dataset.mark,
         attributes: { title: part.dataset.summary || "" },
       }));
     });

@@ -3,7 +3,9 @@
 //   answer, open unless the visitor folded them; this browser remembers the fold (localStorage)
 //   across live updates and visits;
 // - when a request for new results is refused (too large, too many) or never arrives, the results on
-//   screen are marked stale until the next answer replaces them: they no longer match the editor.
+//   screen are marked stale until the next answer replaces them: they no longer match the editor;
+// - How many fit?'s hidden capacity_shown field says whether its result is on screen, so that a share
+//   (or an export) made now shows that result again, not only the panel's settings.
 (function () {
   "use strict";
   const KEY = "dra-playground:result-tools-folded";
@@ -43,4 +45,10 @@
     applyFold();
   });
   document.addEventListener("DOMContentLoaded", applyFold);
+
+  function noteCapacityShown() {
+    const field = document.getElementById("id_capacity_shown");
+    if (field) field.value = document.querySelector("#capacity-result #capacity-summary") ? "1" : "";
+  }
+  document.addEventListener("htmx:afterSettle", noteCapacityShown);
 })();

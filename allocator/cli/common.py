@@ -152,7 +152,8 @@ def print_output(data, output: str) -> None:
     if output == "yaml":
         import yaml
 
-        sys.stdout.write(yaml.safe_dump(data, sort_keys=False, default_flow_style=False))
+        # width: a long string (a CEL expression) stays on its line rather than folding onto a continuation
+        sys.stdout.write(yaml.safe_dump(data, sort_keys=False, default_flow_style=False, width=1_000_000))
     else:
         json.dump(data, sys.stdout, indent=2)
         sys.stdout.write("\n")

@@ -81,7 +81,8 @@ def run(args) -> int:
     if args.output == "yaml":
         import yaml
 
-        sys.stdout.write(yaml.safe_dump_all(items, sort_keys=False, default_flow_style=False))
+        # width: a long string (a CEL expression) stays on its line rather than folding onto a continuation
+        sys.stdout.write(yaml.safe_dump_all(items, sort_keys=False, default_flow_style=False, width=1_000_000))
         for d in dropped:
             print(f"warning: {d['kind']} {d['name']!r}: {d['field']}: {d['detail']}", file=sys.stderr)
     else:

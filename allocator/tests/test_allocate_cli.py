@@ -356,3 +356,13 @@ def test_capacity_counts_without_the_device_a_rule_takes_out(tmp_path, files):
     placed = [json.loads(cli("capacity", files[0], *extra, "-", stdin=one).stdout)["placed"]
               for extra in ((), (rule,))]
     assert placed == [3, 2]  # node-b's gpu-1 is in maintenance
+
+
+def test_yaml_output_keeps_a_long_selector_on_its_line(files):
+    """-o yaml prints a long CEL expression on one line, never folded onto a continuation line (issue 36)."""
+    long = 'device.driver == "gpu.example.com" && ' * 4 + "true"
+    claim = CLAIM.replace("count: 2}", f"count: 2, selectors: [{{cel: {{expression: '{long}'}}}}]}}")
+    proc = cli("allocate", "--node", "node-b", "-o", "yaml", files[0], "-", stdin=claim)
+    assert proc.returncode == 0, proc.stderr
+    (line,) = [text for text in proc.stdout.splitlines() if "expression:" in text]
+    assert yaml.safe_load(line.strip())["expression"] == long

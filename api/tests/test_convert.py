@@ -62,3 +62,11 @@ class ConvertTestCase(APITestCase):
         [error] = self.assertErrors(r, 400)
         self.assertIn("cuont", error["detail"])
         self.assertEqual(error["line"], 11)
+
+    def test_a_long_expression_stays_on_its_line_in_the_documents(self):
+        long = "device.attributes['gpu.example.com'].model == 'A100' && " * 3 + "true"
+        claim = CLAIM.replace("        count: 2\n", f"        count: 2\n        selectors:\n        - cel:\n"
+                              f"            expression: {long}\n")
+        r = self.post_json("/api/v1/convert", {"documents": claim, "apiVersion": "v1beta2"})
+        self.assertEqual(r.status_code, 200, r.content)
+        self.assertIn(f"expression: {long}\n", r.json()["documents"])

@@ -77,3 +77,33 @@ class EvaluateTestCase(APITestCase):
         r = self.evaluate(expression="true", documents="kind: [\n", device=GPU_0)
         [error] = self.assertErrors(r, 400, type="Parse error")
         self.assertEqual(error["line"], 2)
+
+
+SCRATCH = "driver: gpu.example.com\nattributes:\n  model: {string: H200}\ncapacity:\n  memory: {value: 141Gi}\n"
+
+
+class ScratchEvaluateTestCase(APITestCase):
+    def evaluate(self, **body):
+        return self.post_json("/api/v1/evaluate", body)
+
+    def test_it_evaluates_on_a_scratch_device_without_an_inventory(self):
+        r = self.evaluate(expression='device.attributes["gpu.example.com"].model', scratch=SCRATCH)
+        self.assertEqual(r.status_code, 200, r.content)
+        body = r.json()
+        self.assertEqual((body["value"], body["type"]), ('"H200"', "string"))
+        self.assertEqual(body["device"], {"driver": "gpu.example.com", "pool": "scratch", "device": "scratch"})
+
+    def test_an_invalid_scratch_device_is_a_located_400(self):
+        r = self.evaluate(expression="device.driver", scratch="attributes:\n  model: {string: A, int: 3}\n")
+        self.assertEqual(r.status_code, 400, r.content)
+        (error,) = r.json()["errors"]
+        self.assertEqual((error["field"], error["line"], error["column"]), ("scratch.attributes[model]", 2, 10))
+        self.assertIn("exactly one value must be specified", error["detail"])
+
+    def test_a_device_or_a_scratch_device_one_of_the_two(self):
+        r = self.evaluate(expression="device.driver", scratch=SCRATCH, inventory="two-gpus", device=GPU_0)
+        self.assertEqual(r.status_code, 400)
+        self.assertEqual(r.json()["errors"][0]["field"], "device")
+        r = self.evaluate(expression="device.driver", inventory="two-gpus")
+        self.assertEqual(r.status_code, 400)
+        self.assertIn("scratch", r.json()["errors"][0]["detail"])

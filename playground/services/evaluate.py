@@ -2,7 +2,8 @@
 
 The page's console evaluates on the engine's read of the state's inventory and documents
 (``allocator.authoring.inventory``, the analysis's own) and shows a reading error beside its answer; the
-API refuses unreadable input (``read_all_slices``). Both find the device and evaluate here (``evaluate_on``).
+API refuses unreadable input (``read_all_slices``). Both find the device and evaluate here (``evaluate_on``),
+and evaluate on a scratch device, typed as YAML, with ``evaluate_scratch``.
 """
 
 from __future__ import annotations
@@ -10,6 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from allocator.authoring.console import DeviceRef, evaluate, find_device
+from allocator.authoring.scratch import POOL as SCRATCH_POOL
+from allocator.authoring.scratch import ScratchError, read_scratch
 from allocator.kube import model
 from allocator.kube.objects import read_documents
 from allocator.reading.diagnostics import Diagnostic, DiagnosticError
@@ -52,3 +55,16 @@ def evaluate_on(expression: str, ref: DeviceRef, slices: list[model.ResourceSlic
     """The engine's answer (value, type, parts, cost, diagnostics) on the device ``ref`` names among
     ``slices``; raises ``DeviceNotFound`` when none has it."""
     return evaluate(expression, find_device(slices, ref), ref.driver, gates)
+
+
+def evaluate_scratch(expression: str, scratch: str, slice_gates: FeatureGates, gates: FeatureGates,
+                     limits: Limits) -> dict[str, Any]:
+    """The engine's answer on the scratch device ``scratch`` (YAML, read and checked as a slice's device with
+    ``slice_gates``; the expression compiled with ``gates``), with ``device`` ({driver, pool, device}) added;
+    raises ``ScratchError`` with errors located in ``scratch``."""
+    device = read_scratch(scratch, slice_gates, limits)
+    answer = evaluate(expression, device.device, device.driver, gates)
+    return {**answer, "device": {"driver": device.driver, "pool": SCRATCH_POOL, "device": device.device.name}}
+
+
+__all__ = ["ScratchError", "Unreadable", "evaluate_on", "evaluate_scratch", "read_all_slices", "read_slices"]

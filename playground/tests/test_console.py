@@ -203,7 +203,7 @@ class ConsoleStateTestCase(BaseTestCase):
         self.assertEqual(request, {"$ref": "#/components/schemas/ShareRequest"})
         self.assertIn("console", components["ShareRequest"]["properties"])
         self.assertIn("console", components["Share"]["properties"])
-        self.assertEqual(set(components["SharedConsole"]["properties"]), {"expression", "device", "env"})
+        self.assertEqual(set(components["SharedConsole"]["properties"]), {"expression", "device", "env", "scratch"})
 
 
 class ConsoleDeepTestCase(BaseTestCase):

@@ -85,3 +85,17 @@ class ConvertViewTestCase(BaseTestCase):
         self.assertNotContains(r, 'data-rewrite="v1"')
         r = self.client.post("/", self.form_data(documents=V1))
         self.assertNotContains(r, "data-rewrite=")
+
+
+LONG_SELECTOR = ("device.attributes['gpu.example.com'].model == 'A100' && "
+                 "device.capacity['gpu.example.com'].memory.compareTo(quantity('40Gi')) >= 0")
+
+
+class ConvertKeepsLinesTestCase(BaseTestCase):
+    def test_a_long_expression_stays_on_its_line(self):
+        """Convert puts its answer in the editor: a long selector is not folded onto a continuation line."""
+        documents = V1.replace("        count: 2\n", "        count: 2\n        selectors:\n        - cel:\n"
+                               f"            expression: {LONG_SELECTOR}\n")
+        r = self.client.post("/editor/convert", {"documents": documents, "to": "v1beta2"})
+        self.assertEqual(r.status_code, 200, r.content)
+        self.assertIn(f"expression: {LONG_SELECTOR}\n", r.json()["text"])

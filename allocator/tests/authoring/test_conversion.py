@@ -264,3 +264,31 @@ def test_cli_reads_stdin_and_locates_unreadable_input():
     proc = run("convert", "--to", "v1", "-", stdin="kind: [\n")
     assert proc.returncode == 2
     assert proc.stderr.startswith("error: <stdin>:")
+
+
+LONG_SELECTOR = ("device.attributes['gpu.example.com'].model == 'A100' && "
+                 "device.capacity['gpu.example.com'].memory.compareTo(quantity('40Gi')) >= 0")
+CLAIM_LONG_SELECTOR = f"""\
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata:
+  name: long
+spec:
+  devices:
+    requests:
+    - name: gpu
+      exactly:
+        deviceClassName: gpu.example.com
+        selectors:
+        - cel:
+            expression: {LONG_SELECTOR}
+"""
+
+
+def test_cli_yaml_output_keeps_a_long_expression_on_its_line(tmp_path):
+    """A 120-character selector is printed on one line, not folded onto a continuation (issue 36)."""
+    path = tmp_path / "long.yaml"
+    path.write_text(CLAIM_LONG_SELECTOR)
+    proc = run("convert", "--to", "v1beta2", "-o", "yaml", str(path))
+    assert proc.returncode == 0, proc.stderr
+    assert f"expression: {LONG_SELECTOR}\n" in proc.stdout
