@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"sigs.k8s.io/yaml"
 
@@ -123,17 +122,45 @@ func namespaced(kind string) bool {
 	return false
 }
 
-// decode reads an object in the version it was written into the given
-// version (the internal one when none is given), with the apiserver's
-// defaulting and conversion; a version the release does not serve is refused
-// by the scheme.
-func decode(obj object, into ...schema.GroupVersion) (runtime.Object, error) {
+// decode reads an object in the version it was written into the internal
+// type, with the apiserver's defaulting and conversion; a version the release
+// does not serve is refused by the scheme.
+func decode(obj object) (runtime.Object, error) {
 	raw, err := withDefaultNamespace(obj)
 	if err != nil {
 		return nil, err
 	}
-	decoded, _, err := legacyscheme.Codecs.UniversalDecoder(into...).Decode(raw, nil, nil)
+	decoded, _, err := legacyscheme.Codecs.UniversalDecoder().Decode(raw, nil, nil)
 	return decoded, err
+}
+
+// decodeServed reads an object as a client of the release reads it: decoded
+// to the internal type (the scheme converts between served versions only
+// through it), then converted to the version the components watch.
+func decodeServed(obj object) (runtime.Object, error) {
+	internal, err := decode(obj)
+	if err != nil {
+		return nil, err
+	}
+	return toServed(internal)
+}
+
+// toServed converts an internal object to the first version in the release's
+// priority order of its group that has its kind: v1 for most kinds, an older
+// one where the release serves the kind only there (DeviceTaintRule before
+// 1.37: v1beta2 in 1.36, v1alpha3 before).
+func toServed(internal runtime.Object) (runtime.Object, error) {
+	kinds, _, err := legacyscheme.Scheme.ObjectKinds(internal)
+	if err != nil {
+		return nil, err
+	}
+	kind := kinds[0]
+	for _, version := range legacyscheme.Scheme.PrioritizedVersionsForGroup(kind.Group) {
+		if legacyscheme.Scheme.Recognizes(version.WithKind(kind.Kind)) {
+			return legacyscheme.Scheme.ConvertToVersion(internal, version)
+		}
+	}
+	return nil, fmt.Errorf("no served version of %s", kind.GroupKind())
 }
 
 func withDefaultNamespace(obj object) ([]byte, error) {
