@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"sigs.k8s.io/yaml"
 
@@ -145,17 +146,20 @@ func decodeServed(obj object) (runtime.Object, error) {
 	return toServed(internal)
 }
 
-// toServed converts an internal object to the first version in the release's
-// priority order of its group that has its kind: v1 for most kinds, an older
-// one where the release serves the kind only there (DeviceTaintRule before
-// 1.37: v1beta2 in 1.36, v1alpha3 before).
+// toServed converts an internal object to the version the components read:
+// v1 of its group, or, where the release has no v1 of the kind, the first
+// version of the group's priority order that has it (DeviceTaintRule before
+// 1.37: v1beta2 in 1.36, v1alpha3 before). The priority order alone will not
+// do: 1.34 puts resource.k8s.io/v1beta2 first, yet its components read v1.
 func toServed(internal runtime.Object) (runtime.Object, error) {
 	kinds, _, err := legacyscheme.Scheme.ObjectKinds(internal)
 	if err != nil {
 		return nil, err
 	}
 	kind := kinds[0]
-	for _, version := range legacyscheme.Scheme.PrioritizedVersionsForGroup(kind.Group) {
+	versions := append([]schema.GroupVersion{{Group: kind.Group, Version: "v1"}},
+		legacyscheme.Scheme.PrioritizedVersionsForGroup(kind.Group)...)
+	for _, version := range versions {
 		if legacyscheme.Scheme.Recognizes(version.WithKind(kind.Kind)) {
 			return legacyscheme.Scheme.ConvertToVersion(internal, version)
 		}
