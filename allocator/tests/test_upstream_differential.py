@@ -117,3 +117,26 @@ def test_the_gallery_is_run_on_each_examples_own_release():
     assert all(c["release"] == "1.37" and c["objects"] for c in cases)
     older = {c["id"] for c in gallery_cases("1.34")}
     assert older and not older & {c["id"] for c in cases}
+
+
+def test_a_disagreement_gone_once_shrunk_is_recorded_as_found(monkeypatch):
+    # Upstream's choice among equal grants varies from run to run: when the shrunk case agrees on the
+    # last ask, the case as found is recorded, never a case without a difference.
+    from upstream.differential import run
+    from upstream.differential.compare import Difference
+
+    case = generate_case(1, 0, "1.37", "allocate")
+    found = [Difference("devices", "allocate claim claim-0", ["a"], ["b"])]
+    monkeypatch.setattr(run, "compare_case", lambda c, h: ({}, {"allocate": {"fits": True}}, found))
+    monkeypatch.setattr(run, "_shrunk", lambda c, first, h: ({**c, "objects": []}, {}, []))
+    monkeypatch.setattr(regressions, "known_fingerprints", set)
+    written = []
+    monkeypatch.setattr(regressions, "write", lambda c, theirs, diffs: written.append((c, diffs)) or
+                        regressions.DIRECTORY / "x.yaml")
+
+    class NoHarness:
+        start_seconds = 0.0
+
+    monkeypatch.setattr(run, "generate_case", lambda seed, index, release, what: case)
+    run.run_release("1.37", 1, 1, ["allocate"], NoHarness(), log=lambda line: None)
+    assert written == [(case, [found[0].to_dict()])]
