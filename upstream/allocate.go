@@ -9,12 +9,8 @@ import (
 	resourceapi "k8s.io/api/resource/v1"
 	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/apimachinery/pkg/util/wait"
-	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/dynamic-resource-allocation/cel"
 	"k8s.io/dynamic-resource-allocation/structured"
-
-	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/dynamicresources"
-	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/feature"
 )
 
 type allocateResult struct {
@@ -105,11 +101,11 @@ func (c *cluster) allocateOn(allocator structured.Allocator, node *v1.Node, pend
 // in use gathered by the DRA manager's claim tracker, slices with
 // DeviceTaintRules applied, the plugin's allocator features from the gates.
 func (c *cluster) newAllocator() (structured.Allocator, error) {
-	fts := feature.NewSchedulerFeaturesFromGates(utilfeature.DefaultFeatureGate)
+	allocatorFeatures, celFeatures := pluginFeatures()
 	claims := c.draManager.ResourceClaims()
 	var state *structured.AllocatedState
 	err := wait.PollUntilContextTimeout(c.ctx, time.Microsecond, 5*time.Second, true, func(ctx context.Context) (bool, error) {
-		if fts.EnableDRAConsumableCapacity {
+		if allocatorFeatures.ConsumableCapacity {
 			gathered, err := claims.GatherAllocatedState()
 			if err != nil {
 				return false, nil
@@ -135,9 +131,6 @@ func (c *cluster) newAllocator() (structured.Allocator, error) {
 	if err != nil {
 		return nil, err
 	}
-	celCache := cel.NewCache(10, cel.Features{
-		EnableConsumableCapacity: fts.EnableDRAConsumableCapacity,
-		EnableListTypeAttributes: fts.EnableDRAListTypeAttributes,
-	})
-	return structured.NewAllocator(c.ctx, dynamicresources.AllocatorFeatures(fts), *state, c.draManager.DeviceClasses(), slices, celCache)
+	celCache := cel.NewCache(10, celFeatures)
+	return structured.NewAllocator(c.ctx, allocatorFeatures, *state, c.draManager.DeviceClasses(), slices, celCache)
 }

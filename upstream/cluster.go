@@ -10,15 +10,12 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/wait"
-	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
 	"k8s.io/client-go/tools/cache"
-	"k8s.io/dynamic-resource-allocation/deviceclass/extendedresourcecache"
 	resourceslicetracker "k8s.io/dynamic-resource-allocation/resourceslice/tracker"
 	"k8s.io/klog/v2"
 
-	"k8s.io/kubernetes/pkg/features"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/dynamicresources"
 	"k8s.io/kubernetes/pkg/scheduler/util/assumecache"
 )
@@ -45,7 +42,7 @@ func newCluster(objects []object) (*cluster, error) {
 	c := &cluster{}
 	var stored []runtime.Object
 	for _, obj := range objects {
-		decoded, err := decode(obj, v1.SchemeGroupVersion, resourceapi.SchemeGroupVersion)
+		decoded, err := decodeServed(obj)
 		if err != nil {
 			return nil, fmt.Errorf("object %d (%s %s): %w", obj.Index, obj.Kind, obj.Name, err)
 		}
@@ -67,16 +64,7 @@ func newCluster(objects []object) (*cluster, error) {
 	c.client = fake.NewSimpleClientset(stored...)
 	c.informers = informers.NewSharedInformerFactory(c.client, 0)
 
-	gate := utilfeature.DefaultFeatureGate
-	trackerOptions := resourceslicetracker.Options{
-		EnableDeviceTaintRules: gate.Enabled(features.DRADeviceTaintRules),
-		SliceInformer:          c.informers.Resource().V1().ResourceSlices(),
-		KubeClient:             c.client,
-	}
-	if trackerOptions.EnableDeviceTaintRules {
-		watchTaintRules(&trackerOptions, c.informers)
-	}
-	trackerOptions.EnableConsumableCapacity = gate.Enabled(features.DRAConsumableCapacity)
+	trackerOptions := sliceTrackerOptions(c.client, c.informers)
 	tracker, err := resourceslicetracker.StartTracker(c.ctx, trackerOptions)
 	if err != nil {
 		c.cancel()
@@ -85,7 +73,7 @@ func newCluster(objects []object) (*cluster, error) {
 	claimCache := assumecache.NewAssumeCache(klog.FromContext(c.ctx), c.informers.Resource().V1().ResourceClaims().Informer(), "ResourceClaim", "", nil)
 	claimsSynced := claimCache.AddEventHandler(cache.ResourceEventHandlerFuncs{})
 	c.draManager = dynamicresources.NewDRAManager(c.ctx, claimCache, tracker, c.informers)
-	classesSynced := c.watchExtendedResourceClasses()
+	classesSynced := watchExtendedResourceClasses(c.draManager, c.informers)
 
 	c.informers.Start(c.ctx.Done())
 	c.informers.WaitForCacheSync(c.ctx.Done())
@@ -97,21 +85,6 @@ func newCluster(objects []object) (*cluster, error) {
 		return nil, fmt.Errorf("waiting for the informers: %w", err)
 	}
 	return c, nil
-}
-
-// watchExtendedResourceClasses feeds DeviceClasses to the DRA manager's
-// extended-resource cache, as the scheduler's event handlers do when
-// DRAExtendedResource is on; it returns whether that handler has synced.
-func (c *cluster) watchExtendedResourceClasses() func() bool {
-	if !utilfeature.DefaultFeatureGate.Enabled(features.DRAExtendedResource) {
-		return func() bool { return true }
-	}
-	resolver := c.draManager.DeviceClassResolver().(*extendedresourcecache.ExtendedResourceCache)
-	registration, err := c.informers.Resource().V1().DeviceClasses().Informer().AddEventHandler(resolver)
-	if err != nil {
-		panic(err)
-	}
-	return registration.HasSynced
 }
 
 func (c *cluster) close() {

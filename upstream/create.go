@@ -6,24 +6,20 @@ import (
 	"fmt"
 
 	v1 "k8s.io/api/core/v1"
-	resourceapi "k8s.io/api/resource/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-	"k8s.io/apiserver/pkg/authorization/authorizerfactory"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 	"k8s.io/apiserver/pkg/registry/rest"
 	"k8s.io/client-go/kubernetes/fake"
 	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
 
-	"k8s.io/kubernetes/pkg/api/legacyscheme"
 	"k8s.io/kubernetes/pkg/registry/core/node"
 	"k8s.io/kubernetes/pkg/registry/core/pod"
 	"k8s.io/kubernetes/pkg/registry/resource/deviceclass"
 	"k8s.io/kubernetes/pkg/registry/resource/devicetaintrule"
-	"k8s.io/kubernetes/pkg/registry/resource/resourceclaim"
 	"k8s.io/kubernetes/pkg/registry/resource/resourceclaimtemplate"
 	"k8s.io/kubernetes/pkg/registry/resource/resourceslice"
 )
@@ -38,7 +34,8 @@ type createResult struct {
 	// Message is the apiserver's answer to the create as a whole
 	// ("ResourceClaim.resource.k8s.io \"x\" is invalid: [...]"), null when accepted.
 	Message *string `json:"message"`
-	// Object is the object as the apiserver would store it, in v1.
+	// Object is the object as the apiserver would store it, in the release's
+	// preferred version of its kind (v1, or the newest it serves the kind in).
 	Object json.RawMessage `json:"object"`
 	// Error says why the object could not be created at all (not served,
 	// not decodable, a kind the harness does not create).
@@ -94,11 +91,7 @@ func create(obj object, namespaces corev1client.NamespaceInterface) createResult
 			return result
 		}
 	}
-	storedVersion := resourceapi.SchemeGroupVersion
-	if gvk.Group == "" {
-		storedVersion = v1.SchemeGroupVersion
-	}
-	external, err := legacyscheme.Scheme.ConvertToVersion(internal, storedVersion)
+	external, err := toServed(internal)
 	if err != nil {
 		result.Error = errorText(err)
 		return result
@@ -142,7 +135,7 @@ func requestContext(obj object, gvk schema.GroupVersionKind, resource string) co
 func strategyFor(kind string, namespaces corev1client.NamespaceInterface) (rest.RESTCreateStrategy, string) {
 	switch kind {
 	case "ResourceClaim":
-		return resourceclaim.NewStrategy(namespaces, authorizerfactory.NewAlwaysAllowAuthorizer()), "resourceclaims"
+		return claimStrategy(namespaces), "resourceclaims"
 	case "ResourceClaimTemplate":
 		return resourceclaimtemplate.NewStrategy(namespaces), "resourceclaimtemplates"
 	case "DeviceClass":
@@ -166,7 +159,7 @@ func namespaceObjects(objects []object) []runtime.Object {
 	var out []runtime.Object
 	for _, obj := range objects {
 		if obj.Kind == "Namespace" {
-			if decoded, err := decode(obj, v1.SchemeGroupVersion); err == nil {
+			if decoded, err := decodeServed(obj); err == nil {
 				out = append(out, decoded)
 				seen[obj.Name] = true
 			}

@@ -4,6 +4,10 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"k8s.io/kubernetes/pkg/api/legacyscheme"
 )
 
 const inventory = `
@@ -137,5 +141,75 @@ func TestCreateAndAllocate(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// Objects written in an older version are read through the internal type, as
+// the apiserver reads them: a v1beta1 DeviceClass and claim are created and
+// allocated like v1 ones.
+func TestOlderVersionsAreConverted(t *testing.T) {
+	older := strings.NewReplacer(
+		"apiVersion: resource.k8s.io/v1\nkind: DeviceClass", "apiVersion: resource.k8s.io/v1beta1\nkind: DeviceClass",
+	).Replace(inventory) + `
+---
+apiVersion: resource.k8s.io/v1beta1
+kind: ResourceClaim
+metadata: {name: big}
+spec:
+  devices:
+    requests:
+    - name: gpu
+      deviceClassName: gpu
+      selectors:
+      - cel: {expression: "device.attributes['gpu.example.com'].memory > 32"}
+`
+	resp := run(t, older, "create")
+	for _, created := range resp.Create {
+		if created.Error != nil || len(created.Errors) > 0 {
+			t.Fatalf("%s: error %v, errors %+v", created.Kind, created.Error, created.Errors)
+		}
+	}
+	node := "node-a"
+	line, _ := json.Marshal(request{ID: t.Name(), Documents: older, Node: &node, Run: []string{"allocate"}})
+	resp = answer(line, nil, nil)
+	if resp.Error != nil {
+		t.Fatalf("harness error: %s", *resp.Error)
+	}
+	if !resp.Allocate.Fits || resp.Allocate.Claims[0].Status.Allocation.Devices.Results[0].Device != "gpu-1" {
+		t.Fatalf("allocation %+v, want gpu-1", resp.Allocate)
+	}
+}
+
+// A DeviceTaintRule is read in the version the release serves it in (v1 from
+// 1.37, v1beta2 in 1.36, v1alpha3 before) and stored in that version.
+func TestDeviceTaintRuleInTheServedVersion(t *testing.T) {
+	var version string
+	for _, candidate := range []string{"v1", "v1beta2", "v1alpha3"} {
+		if legacyscheme.Scheme.Recognizes(schema.GroupVersionKind{Group: "resource.k8s.io", Version: candidate, Kind: "DeviceTaintRule"}) {
+			version = candidate
+			break
+		}
+	}
+	rule := `
+---
+apiVersion: resource.k8s.io/` + version + `
+kind: DeviceTaintRule
+metadata: {name: maintenance}
+spec:
+  deviceSelector: {driver: gpu.example.com, pool: node-a, device: gpu-1}
+  taint: {key: example.com/maintenance, effect: NoSchedule}
+`
+	resp := run(t, inventory+rule, "create")
+	created := resp.Create[len(resp.Create)-1]
+	if created.Error != nil || len(created.Errors) > 0 {
+		t.Fatalf("DeviceTaintRule: error %v, errors %+v", created.Error, created.Errors)
+	}
+	if !strings.Contains(string(created.Object), `"apiVersion":"resource.k8s.io/`+version+`"`) {
+		t.Errorf("stored as %s, want %s", created.Object, version)
+	}
+	node := "node-a"
+	line, _ := json.Marshal(request{ID: t.Name(), Documents: inventory + rule + claimDoc("true"), Node: &node, Run: []string{"allocate"}})
+	if resp := answer(line, nil, nil); resp.Error != nil || !resp.Allocate.Fits {
+		t.Fatalf("allocate with a DeviceTaintRule: %+v", resp)
 	}
 }

@@ -123,17 +123,48 @@ func namespaced(kind string) bool {
 	return false
 }
 
-// decode reads an object in the version it was written into the given
-// version (the internal one when none is given), with the apiserver's
-// defaulting and conversion; a version the release does not serve is refused
-// by the scheme.
-func decode(obj object, into ...schema.GroupVersion) (runtime.Object, error) {
+// decode reads an object in the version it was written into the internal
+// type, with the apiserver's defaulting and conversion; a version the release
+// does not serve is refused by the scheme.
+func decode(obj object) (runtime.Object, error) {
 	raw, err := withDefaultNamespace(obj)
 	if err != nil {
 		return nil, err
 	}
-	decoded, _, err := legacyscheme.Codecs.UniversalDecoder(into...).Decode(raw, nil, nil)
+	decoded, _, err := legacyscheme.Codecs.UniversalDecoder().Decode(raw, nil, nil)
 	return decoded, err
+}
+
+// decodeServed reads an object as a client of the release reads it: decoded
+// to the internal type (the scheme converts between served versions only
+// through it), then converted to the version the components watch.
+func decodeServed(obj object) (runtime.Object, error) {
+	internal, err := decode(obj)
+	if err != nil {
+		return nil, err
+	}
+	return toServed(internal)
+}
+
+// toServed converts an internal object to the version the components read:
+// v1 of its group, or, where the release has no v1 of the kind, the first
+// version of the group's priority order that has it (DeviceTaintRule before
+// 1.37: v1beta2 in 1.36, v1alpha3 before). The priority order alone will not
+// do: 1.34 puts resource.k8s.io/v1beta2 first, yet its components read v1.
+func toServed(internal runtime.Object) (runtime.Object, error) {
+	kinds, _, err := legacyscheme.Scheme.ObjectKinds(internal)
+	if err != nil {
+		return nil, err
+	}
+	kind := kinds[0]
+	versions := append([]schema.GroupVersion{{Group: kind.Group, Version: "v1"}},
+		legacyscheme.Scheme.PrioritizedVersionsForGroup(kind.Group)...)
+	for _, version := range versions {
+		if legacyscheme.Scheme.Recognizes(version.WithKind(kind.Kind)) {
+			return legacyscheme.Scheme.ConvertToVersion(internal, version)
+		}
+	}
+	return nil, fmt.Errorf("no served version of %s", kind.GroupKind())
 }
 
 func withDefaultNamespace(obj object) ([]byte, error) {

@@ -38,8 +38,18 @@ func recordSchedulePod(sched *scheduler.Scheduler, record func(error)) {
 	}
 }
 
-// watchTaintRules gives the ResourceSlice tracker the informers kube-scheduler 1.36 gives it.
-func watchTaintRules(options *resourceslicetracker.Options, factory informers.SharedInformerFactory) {
-	options.TaintInformer = factory.Resource().V1beta2().DeviceTaintRules()
-	options.ClassInformer = factory.Resource().V1().DeviceClasses()
+// sliceTrackerOptions are the ResourceSlice tracker's options as kube-scheduler 1.36
+// sets them: DeviceTaintRules from resource.k8s.io/v1beta2, DeviceClasses beside.
+func sliceTrackerOptions(client *fake.Clientset, factory informers.SharedInformerFactory) resourceslicetracker.Options {
+	options := resourceslicetracker.Options{
+		EnableDeviceTaintRules:   utilfeature.DefaultFeatureGate.Enabled(features.DRADeviceTaintRules),
+		EnableConsumableCapacity: utilfeature.DefaultFeatureGate.Enabled(features.DRAConsumableCapacity),
+		SliceInformer:            factory.Resource().V1().ResourceSlices(),
+		KubeClient:               client,
+	}
+	if options.EnableDeviceTaintRules {
+		options.TaintInformer = factory.Resource().V1beta2().DeviceTaintRules()
+		options.ClassInformer = factory.Resource().V1().DeviceClasses()
+	}
+	return options
 }

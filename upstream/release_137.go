@@ -1,7 +1,8 @@
-//go:build !k8s136
+//go:build !k8s136 && !k8s135 && !k8s134
 
 // What differs between releases lives in the release_*.go files, one build
-// tag per release (k8s136 for 1.36, ...); this file is the current release's.
+// tag per release (k8s136 for 1.36, k8s135, k8s134); this file is the current
+// release's. Files named since/before a release hold what several share.
 
 package main
 
@@ -12,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/apiserver/pkg/registry/rest"
+	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
 	resourceslicetracker "k8s.io/dynamic-resource-allocation/resourceslice/tracker"
@@ -19,6 +21,7 @@ import (
 	fwk "k8s.io/kube-scheduler/framework"
 
 	"k8s.io/kubernetes/pkg/controller/resourceclaim"
+	"k8s.io/kubernetes/pkg/features"
 	"k8s.io/kubernetes/pkg/scheduler"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 )
@@ -45,7 +48,16 @@ func recordSchedulePod(sched *scheduler.Scheduler, record func(error)) {
 	}
 }
 
-// watchTaintRules gives the ResourceSlice tracker the informers kube-scheduler gives it.
-func watchTaintRules(options *resourceslicetracker.Options, factory informers.SharedInformerFactory) {
-	options.TaintInformer = factory.Resource().V1().DeviceTaintRules()
+// sliceTrackerOptions are the ResourceSlice tracker's options as kube-scheduler sets them.
+func sliceTrackerOptions(client *fake.Clientset, factory informers.SharedInformerFactory) resourceslicetracker.Options {
+	options := resourceslicetracker.Options{
+		EnableDeviceTaintRules:   utilfeature.DefaultFeatureGate.Enabled(features.DRADeviceTaintRules),
+		EnableConsumableCapacity: utilfeature.DefaultFeatureGate.Enabled(features.DRAConsumableCapacity),
+		SliceInformer:            factory.Resource().V1().ResourceSlices(),
+		KubeClient:               client,
+	}
+	if options.EnableDeviceTaintRules {
+		options.TaintInformer = factory.Resource().V1().DeviceTaintRules()
+	}
+	return options
 }

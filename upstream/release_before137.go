@@ -1,4 +1,4 @@
-//go:build k8s136
+//go:build k8s136 || k8s135 || k8s134
 
 package main
 

@@ -22,7 +22,6 @@ import (
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
 	clienttesting "k8s.io/client-go/testing"
-	"k8s.io/client-go/tools/events"
 	"k8s.io/klog/v2"
 
 	"k8s.io/kubernetes/pkg/scheduler"
@@ -83,9 +82,7 @@ func schedule(objects []object, onlyNode *string) (*scheduleResult, error) {
 		return nil, err
 	}
 	factory := informers.NewSharedInformerFactory(client, 0)
-	sched, err := scheduler.New(ctx, client, factory, nil, func(string) events.EventRecorderLogger {
-		return events.NewFakeRecorder(100)
-	})
+	sched, err := scheduler.New(ctx, client, factory, nil, fakeRecorder)
 	if err != nil {
 		return nil, fmt.Errorf("starting the scheduler: %w", err)
 	}
@@ -110,7 +107,11 @@ func schedule(objects []object, onlyNode *string) (*scheduleResult, error) {
 		return nil, fmt.Errorf("waiting for the scheduler's event handlers: %w", err)
 	}
 	var running sync.WaitGroup
-	running.Go(func() { sched.Run(ctx) })
+	running.Add(1)
+	go func() {
+		defer running.Done()
+		sched.Run(ctx)
+	}()
 
 	var final *v1.Pod
 	waitErr := wait.PollUntilContextTimeout(ctx, 10*time.Millisecond, scheduleTimeout, true, func(ctx context.Context) (bool, error) {
@@ -199,7 +200,11 @@ func makeClaimsFromTemplates(parent context.Context, client *fake.Clientset, pod
 	factory.Start(ctx.Done())
 	factory.WaitForCacheSync(ctx.Done())
 	var running sync.WaitGroup
-	running.Go(func() { controller.Run(ctx, 1) })
+	running.Add(1)
+	go func() {
+		defer running.Done()
+		controller.Run(ctx, 1)
+	}()
 	defer func() {
 		cancel()
 		running.Wait()
@@ -266,7 +271,7 @@ func schedulerObjects(objects []object, onlyNode *string) ([]runtime.Object, *v1
 		if obj.Kind == "Namespace" {
 			continue
 		}
-		typed, err := decode(obj, v1.SchemeGroupVersion, resourceapi.SchemeGroupVersion)
+		typed, err := decodeServed(obj)
 		if err != nil {
 			return nil, nil, fmt.Errorf("object %d (%s %s): %w", obj.Index, obj.Kind, obj.Name, err)
 		}

@@ -180,3 +180,26 @@ def test_a_stored_case_is_created_with_the_gates_on_and_read_as_stored_with_one_
     claims = [o for o in later["objects"] if o["kind"] == "ResourceClaim" and not o.get("status")]
     assert claims and all(c["metadata"]["uid"].startswith("00000000-") and "creationTimestamp" not in c["metadata"]
                           for c in claims)
+
+
+def test_a_disagreement_gone_once_shrunk_is_recorded_as_found(monkeypatch):
+    # Upstream's choice among equal grants varies from run to run: when the shrunk case agrees on the
+    # last ask, the case as found is recorded, never a case without a difference.
+    from upstream.differential import run
+    from upstream.differential.compare import Difference
+
+    case = generate_case(1, 0, "1.37", "allocate")
+    found = [Difference("devices", "allocate claim claim-0", ["a"], ["b"])]
+    monkeypatch.setattr(run, "compare_case", lambda c, h: ({}, {"allocate": {"fits": True}}, found))
+    monkeypatch.setattr(run, "_shrunk", lambda c, first, h: ({**c, "objects": []}, {}, []))
+    monkeypatch.setattr(regressions, "known_fingerprints", set)
+    written = []
+    monkeypatch.setattr(regressions, "write", lambda c, theirs, diffs: written.append((c, diffs)) or
+                        regressions.DIRECTORY / "x.yaml")
+
+    class NoHarness:
+        start_seconds = 0.0
+
+    monkeypatch.setattr(run, "generate_case", lambda seed, index, release, what: case)
+    run.run_release("1.37", 1, 1, ["allocate"], NoHarness(), log=lambda line: None)
+    assert written == [(case, [found[0].to_dict()])]

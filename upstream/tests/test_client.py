@@ -98,8 +98,8 @@ spec:
 
 
 def test_releases_and_their_module_versions():
-    assert "1.37" in available_releases()
-    assert module_version("1.37") == "v1.37.2"
+    assert available_releases() == ["1.34", "1.35", "1.36", "1.37"]
+    assert [module_version(r) for r in available_releases()] == ["v1.34.4", "v1.35.4", "v1.36.3", "v1.37.2"]
     assert source_hash("1.37") == source_hash("1.37")
 
 
@@ -235,3 +235,31 @@ spec:
     results = made["status"]["allocation"]["devices"]["results"]
     assert [(r["request"], r["device"]) for r in results] == [
         ("container-0-request-0", "gpu-0"), ("container-0-request-0", "gpu-1")]
+
+
+@needs_go
+@pytest.mark.parametrize("release", ["1.34", "1.35", "1.36"])
+def test_older_releases_read_older_versions_and_schedule_the_template_pod(release):
+    # A v1beta1 DeviceClass reaches the components of every release (through the internal type), and a
+    # DeviceTaintRule in the version the release serves it in is taken; the pod is bound where it fits.
+    rule_version = {"1.34": "v1alpha3", "1.35": "v1alpha3", "1.36": "v1beta2"}[release]
+    documents = INVENTORY.replace("apiVersion: resource.k8s.io/v1\nkind: DeviceClass",
+                                  "apiVersion: resource.k8s.io/v1beta1\nkind: DeviceClass") + f"""
+---
+apiVersion: resource.k8s.io/{rule_version}
+kind: DeviceTaintRule
+metadata: {{name: maintenance}}
+spec:
+  deviceSelector: {{driver: gpu.example.com, pool: node-b, device: gpu-0}}
+  taint: {{key: example.com/maintenance, effect: NoSchedule}}
+""" + TEMPLATE_AND_POD
+    with Harness(release) as running:
+        answer = running.run({"documents": documents, "run": ["create", "schedule"]})
+    assert answer["error"] is None, answer["error"]
+    assert answer["release"] == module_version(release)[1:]
+    assert [(c["kind"], c["error"], c["errors"]) for c in answer["create"] if c["error"] or c["errors"]] == []
+    scheduled = answer["schedule"]
+    assert scheduled["node"] == "node-b"
+    [made] = scheduled["claims"]
+    assert made["metadata"]["name"] == scheduled["names"]["gpu"]
+    assert made["status"]["allocation"]["devices"]["results"][0]["device"] == "gpu-1"
