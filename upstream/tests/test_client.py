@@ -13,7 +13,7 @@ import pytest
 
 from upstream import Harness, available_releases
 from upstream.__main__ import parse_gates
-from upstream.client import module_version, source_hash
+from upstream.client import binary_path, module_version, source_hash
 
 needs_go = pytest.mark.skipif(shutil.which("go") is None,
                               reason="the upstream harness is built with the Go toolchain, and `go` is not on PATH")
@@ -242,6 +242,10 @@ spec:
 def test_older_releases_read_older_versions_and_schedule_the_template_pod(release):
     # A v1beta1 DeviceClass reaches the components of every release (through the internal type), and a
     # DeviceTaintRule in the version the release serves it in is taken; the pod is bound where it fits.
+    if not binary_path(release).exists():
+        # A cold build of an older release takes many minutes; CI builds the current release only
+        # (.ci/run), and `python -m upstream build --release all` makes these run.
+        pytest.skip(f"the {release} harness is not built (python -m upstream build --release {release})")
     rule_version = {"1.34": "v1alpha3", "1.35": "v1alpha3", "1.36": "v1beta2"}[release]
     documents = INVENTORY.replace("apiVersion: resource.k8s.io/v1\nkind: DeviceClass",
                                   "apiVersion: resource.k8s.io/v1beta1\nkind: DeviceClass") + f"""
