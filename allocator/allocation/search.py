@@ -421,9 +421,9 @@ class Search:
         counted = True  # whether undo gives the counters back
         if took and self.allocator.rules.slice_counters != "device" and not rolls_back:
             took = False
-        elif took and request.admin_access:
+        elif took and request.admin_access and not self.allocator.rules.admin_devices_in_use:
             # 1.33: a device given with admin access is not among the devices being allocated: its counters
-            # are checked, not taken.
+            # are checked, not taken. From 1.34 on they are taken like any other device's.
             self.release_counters(cand)
             took = counted = False
         if data.parent is None:
