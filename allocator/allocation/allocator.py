@@ -204,8 +204,10 @@ class Allocator:
         if state is None:
             state = gather_allocated_state(allocated_claims, self.features.consumable_capacity)
         self.state = state
+        # The CEL cache gets DRAListTypeAttributes from the gate even where the allocator does not (1.36).
+        list_cel = self.features.list_type_attributes or gates.enabled("DRAListTypeAttributes")
         self.selectors = shared_evaluator(scheduler_cel_gates(self.rules, self.features.consumable_capacity,
-                                                              self.features.list_type_attributes))
+                                                              list_cel))
         taint_rules = list(taint_rules)
         if taint_rules and self.features.device_taints and _gate_on(gates, self.rules.taint_rules_gate):
             patched = apply_taint_rules(self.slices, taint_rules, self.classes, self.selectors, self.rules)

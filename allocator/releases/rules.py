@@ -79,6 +79,10 @@ class ReleaseRules:
     # 1.36: the incubating and experimental implementations walk a pool's slices sorted by name; before, in the
     # order they were listed (v0.34.x, v0.35.x).
     sorts_slices: bool
+    # 1.37: the scheduler hands DRAListTypeAttributes to the allocator too (``AllocatorFeatures``), so
+    # matchAttribute and distinctAttribute compare list attributes as sets and the experimental implementation
+    # runs; in 1.36 the gate reached only CEL, and the constraints compared scalars (a list matches nothing).
+    list_attributes_in_allocator: bool
 
     # --- the scheduler ---
     # 1.37: class and request selectors are compiled in the "stored expressions" CEL environment, which
@@ -142,6 +146,7 @@ CHANGES = MappingProxyType({
     "admin_devices_in_use": _since("1.34"),
     "rejected_device_rolls_back": _since("1.36"),
     "sorts_slices": _since("1.36"),
+    "list_attributes_in_allocator": _since("1.37"),
     "cel_stored_environment": _since("1.37"),
     "scores_nodes": _since("1.35"),
     "binding_timeout_in_args": _since("1.35"),

@@ -28,6 +28,7 @@ YES_NO = {  # 1.31 ... 1.37, T for true
     "admin_devices_in_use": "FFFTTTT",
     "rejected_device_rolls_back": "FFFFFTT",
     "sorts_slices": "FFFFFTT",
+    "list_attributes_in_allocator": "FFFFFFT",
     "cel_stored_environment": "FFFFFFT",
     "scores_nodes": "FFFFTTT",
     "binding_timeout_in_args": "FFFFTTT",
