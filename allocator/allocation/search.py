@@ -177,7 +177,8 @@ class Search:
                                      f"exceeds the claim limit of {MAX_RESULTS}")
             constraints = []
             for i, c in enumerate(claim.spec.devices.constraints):
-                made = make_constraint(c, self.features.list_type_attributes, distinct=not self.variant.is_stable)
+                made = make_constraint(c, self.features.list_type_attributes, distinct=not self.variant.is_stable,
+                                       per_device=self.allocator.rules.constraints_per_device)
                 if made is None:
                     raise AllocatorError(f"claim {ref}, constraint #{i}: empty constraint (unsupported constraint type?)")
                 constraints.append(made)

@@ -83,6 +83,11 @@ class ReleaseRules:
     # matchAttribute and distinctAttribute compare list attributes as sets and the experimental implementation
     # runs; in 1.36 the gate reached only CEL, and the constraints compared scalars (a list matches nothing).
     list_attributes_in_allocator: bool
+    # 1.37: matchAttribute and distinctAttribute keep one entry per device taken (v0.37.x: a stack of the
+    # common values, a list of the distinct ones), undone device by device; before, distinctAttribute kept
+    # one value per request name (a request's second device replaced its first, and taking one back forgot
+    # both) and matchAttribute's common list values were not widened again when a device was taken back.
+    constraints_per_device: bool
 
     # --- the scheduler ---
     # 1.37: class and request selectors are compiled in the "stored expressions" CEL environment, which
@@ -147,6 +152,7 @@ CHANGES = MappingProxyType({
     "rejected_device_rolls_back": _since("1.36"),
     "sorts_slices": _since("1.36"),
     "list_attributes_in_allocator": _since("1.37"),
+    "constraints_per_device": _since("1.37"),
     "cel_stored_environment": _since("1.37"),
     "scores_nodes": _since("1.35"),
     "binding_timeout_in_args": _since("1.35"),
