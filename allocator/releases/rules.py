@@ -88,6 +88,10 @@ class ReleaseRules:
     # one value per request name (a request's second device replaced its first, and taking one back forgot
     # both) and matchAttribute's common list values were not widened again when a device was taken back.
     constraints_per_device: bool
+    # 1.37: a device allocated claims hold shares of counts as shared (its counters taken, not checked again)
+    # whether or not the shares consumed capacity (v0.37.x ``deviceCapacityInUse`` also reads
+    # AllocatedSharedDeviceIDs); before, only shares with consumed capacity did.
+    any_share_takes_counters: bool
 
     # --- the scheduler ---
     # 1.37: class and request selectors are compiled in the "stored expressions" CEL environment, which
@@ -153,6 +157,7 @@ CHANGES = MappingProxyType({
     "sorts_slices": _since("1.36"),
     "list_attributes_in_allocator": _since("1.37"),
     "constraints_per_device": _since("1.37"),
+    "any_share_takes_counters": _since("1.37"),
     "cel_stored_environment": _since("1.37"),
     "scores_nodes": _since("1.35"),
     "binding_timeout_in_args": _since("1.35"),

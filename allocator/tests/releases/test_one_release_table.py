@@ -30,6 +30,7 @@ YES_NO = {  # 1.31 ... 1.37, T for true
     "sorts_slices": "FFFFFTT",
     "list_attributes_in_allocator": "FFFFFFT",
     "constraints_per_device": "FFFFFFT",
+    "any_share_takes_counters": "FFFFFFT",
     "cel_stored_environment": "FFFFFFT",
     "scores_nodes": "FFFFTTT",
     "binding_timeout_in_args": "FFFFTTT",
