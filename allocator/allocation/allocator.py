@@ -237,7 +237,15 @@ class Allocator:
 
     def slices_for(self, node: model.Node) -> list[model.ResourceSlice]:
         """The slices GatherPools looks at for a node."""
-        return self.slices if self.variant.is_stable else self.slices_near(node)
+        if self.variant.is_stable:
+            return self.slices
+        near = self.slices_near(node)
+        if self.rules.node_filters_counter_slices or self.rules.slice_counters:
+            return near
+        # 1.35-1.36: slices of shared counters reach every node (``ReleaseRules.node_filters_counter_slices``).
+        name = node.metadata.name
+        return near + [s for s in self.slices if s.spec.shared_counters and s.spec.node_name
+                       and s.spec.node_name != name]
 
     def gather(self, node: model.Node) -> list[Pool]:
         """The pools as this node sees them (upstream: GatherPools); raises AllocatorError."""

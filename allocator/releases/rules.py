@@ -92,6 +92,10 @@ class ReleaseRules:
     # whether or not the shares consumed capacity (v0.37.x ``deviceCapacityInUse`` also reads
     # AllocatedSharedDeviceIDs); before, only shares with consumed capacity did.
     any_share_takes_counters: bool
+    # 1.37: the incubating and experimental implementations apply the node selection to a slice of shared
+    # counters like to any slice; in 1.35 and 1.36 they took such a slice for every node (v0.35.x, v0.36.x
+    # GatherPools: "always include slices with SharedCounters"), as the stable one still does.
+    node_filters_counter_slices: bool
 
     # --- the scheduler ---
     # 1.37: class and request selectors are compiled in the "stored expressions" CEL environment, which
@@ -158,6 +162,7 @@ CHANGES = MappingProxyType({
     "list_attributes_in_allocator": _since("1.37"),
     "constraints_per_device": _since("1.37"),
     "any_share_takes_counters": _since("1.37"),
+    "node_filters_counter_slices": _since("1.37"),
     "cel_stored_environment": _since("1.37"),
     "scores_nodes": _since("1.35"),
     "binding_timeout_in_args": _since("1.35"),

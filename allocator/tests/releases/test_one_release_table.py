@@ -31,6 +31,7 @@ YES_NO = {  # 1.31 ... 1.37, T for true
     "list_attributes_in_allocator": "FFFFFFT",
     "constraints_per_device": "FFFFFFT",
     "any_share_takes_counters": "FFFFFFT",
+    "node_filters_counter_slices": "FFFFFFT",
     "cel_stored_environment": "FFFFFFT",
     "scores_nodes": "FFFFTTT",
     "binding_timeout_in_args": "FFFFTTT",
