@@ -239,8 +239,10 @@ class Allocator:
         if state is None:
             state = gather_allocated_state(allocated_claims, self.features.consumable_capacity)
         self.state = state
+        # The CEL cache gets DRAListTypeAttributes from the gate even where the allocator does not (1.36).
+        list_cel = self.features.list_type_attributes or gates.enabled("DRAListTypeAttributes")
         self.selectors = shared_evaluator(scheduler_cel_gates(self.rules, self.features.consumable_capacity,
-                                                              self.features.list_type_attributes))
+                                                              list_cel))
         taint_rules = list(taint_rules)
         if taint_rules and self.features.device_taints and _gate_on(gates, self.rules.taint_rules_gate):
             patched = apply_taint_rules(self.slices, taint_rules, self.classes, self.selectors, self.rules)
@@ -262,7 +264,15 @@ class Allocator:
 
     def slices_for(self, node: model.Node) -> list[model.ResourceSlice]:
         """The slices GatherPools looks at for a node."""
-        return self.slices if self.variant.is_stable else self.slices_near(node)
+        if self.variant.is_stable:
+            return self.slices
+        near = self.slices_near(node)
+        if self.rules.node_filters_counter_slices or self.rules.slice_counters:
+            return near
+        # 1.35-1.36: slices of shared counters reach every node (``ReleaseRules.node_filters_counter_slices``).
+        name = node.metadata.name
+        return near + [s for s in self.slices if s.spec.shared_counters and s.spec.node_name
+                       and s.spec.node_name != name]
 
     def gather(self, node: model.Node) -> list[Pool]:
         """The pools as this node sees them (upstream: GatherPools); raises AllocatorError."""

@@ -3,9 +3,11 @@
 Both track the devices picked so far for the requests they name (all
 requests when they name none) and are asked, device by device, whether one
 more fits. They keep upstream's bookkeeping on purpose, including its
-quirks, because the search depends on it: ``MatchAttribute`` does not widen
-its value set again when a device is taken back, and ``DistinctAttribute``
-remembers one value per request name, not per device.
+quirks, because the search depends on it. Before 1.37 (``per_device`` off)
+``MatchAttribute`` does not widen its value set again when a device is taken
+back, and ``DistinctAttribute`` remembers one value per request name, not per
+device (a request's second device replaces its first); from 1.37 on both keep
+one entry per device taken, undone in turn.
 
 With DRAListTypeAttributes (experimental implementation) values are sets:
 scalars are one-element sets, match means a common element, distinct means
@@ -60,10 +62,11 @@ class Constraint:
 
     kind = ""
 
-    def __init__(self, requests: list[str], attribute: str, list_values: bool):
+    def __init__(self, requests: list[str], attribute: str, list_values: bool, per_device: bool = True):
         self.requests = frozenset(requests)
         self.attribute = attribute
         self.list_values = list_values
+        self.per_device = per_device
         self.count = 0
 
     def applies_to(self, request: str, subrequest: str) -> bool:
@@ -83,10 +86,11 @@ class Constraint:
 class MatchAttribute(Constraint):
     kind = "matchAttribute"
 
-    def __init__(self, requests, attribute, list_values):
-        super().__init__(requests, attribute, list_values)
+    def __init__(self, requests, attribute, list_values, per_device=True):
+        super().__init__(requests, attribute, list_values, per_device)
         self.value: model.DeviceAttribute | None = None
         self.common: ValueSet | None = None
+        self.narrowed: list[ValueSet | None] = []  # per_device: the common values before each later device
 
     def add(self, request, subrequest, device, driver) -> bool:
         if not self.applies_to(request, subrequest):
@@ -97,6 +101,7 @@ class MatchAttribute(Constraint):
         if self.count == 0:
             if self.list_values:
                 self.common = as_value_set(attr)
+                self.narrowed = []
                 if self.common is None:
                     return False
             else:
@@ -107,6 +112,8 @@ class MatchAttribute(Constraint):
             values = as_value_set(attr)
             if values is None or not values_intersect(self.common, values):
                 return False
+            if self.per_device:
+                self.narrowed.append(self.common)
             self.common = (self.common[0], self.common[1] & values[1])
         else:
             kind = scalar_kind(attr)
@@ -118,14 +125,18 @@ class MatchAttribute(Constraint):
     def remove(self, request, subrequest) -> None:
         if self.applies_to(request, subrequest):
             self.count -= 1
+            if self.narrowed and self.count:  # per_device: back to the values common before this device
+                self.common = self.narrowed.pop()
 
 
 class DistinctAttribute(Constraint):
     kind = "distinctAttribute"
 
-    def __init__(self, requests, attribute, list_values):
-        super().__init__(requests, attribute, list_values)
-        self.seen: dict[str, model.DeviceAttribute] = {}  # by request name
+    def __init__(self, requests, attribute, list_values, per_device=True):
+        super().__init__(requests, attribute, list_values, per_device)
+        # per_device: every device's value, in the order taken; else one value per request name.
+        self.taken: list[model.DeviceAttribute] = []
+        self.seen: dict[str, model.DeviceAttribute] = {}
 
     def add(self, request, subrequest, device, driver) -> bool:
         if not self.applies_to(request, subrequest):
@@ -135,18 +146,24 @@ class DistinctAttribute(Constraint):
             return False
         if self.count and not self._distinct(attr):
             return False
-        self.seen[request] = attr
+        if self.per_device:
+            self.taken.append(attr)
+        else:
+            self.seen[request] = attr
         self.count += 1
         return True
+
+    def _values(self) -> list[model.DeviceAttribute]:
+        return self.taken if self.per_device else list(self.seen.values())
 
     def _distinct(self, attr: model.DeviceAttribute) -> bool:
         if self.list_values:
             values = as_value_set(attr)
             if values is None:
                 return False
-            return not any(values_intersect(values, as_value_set(other)) for other in self.seen.values())
+            return not any(values_intersect(values, as_value_set(other)) for other in self._values())
         kind = scalar_kind(attr)
-        for other in self.seen.values():
+        for other in self._values():
             if kind is None:
                 return False
             theirs = getattr(other, kind)
@@ -156,18 +173,23 @@ class DistinctAttribute(Constraint):
 
     def remove(self, request, subrequest) -> None:
         if self.applies_to(request, subrequest):
-            self.seen.pop(request, None)
+            if self.per_device:
+                self.taken.pop()
+            else:
+                self.seen.pop(request, None)
             self.count -= 1
 
 
-def make_constraint(c: model.DeviceConstraint, list_values: bool, distinct: bool) -> Constraint | None:
+def make_constraint(c: model.DeviceConstraint, list_values: bool, distinct: bool,
+                    per_device: bool = True) -> Constraint | None:
     """The constraint object; None for a kind this implementation does not know.
 
     ``distinct`` says whether the implementation knows distinctAttribute
-    (the stable one does not).
+    (the stable one does not); ``per_device``, whether the constraints keep an entry per device
+    (``ReleaseRules.constraints_per_device``).
     """
     if c.match_attribute is not None:
-        return MatchAttribute(c.requests, c.match_attribute, list_values)
+        return MatchAttribute(c.requests, c.match_attribute, list_values, per_device)
     if distinct and c.distinct_attribute is not None:
-        return DistinctAttribute(c.requests, c.distinct_attribute, list_values)
+        return DistinctAttribute(c.requests, c.distinct_attribute, list_values, per_device)
     return None

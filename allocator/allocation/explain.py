@@ -553,7 +553,8 @@ class _Explainer:
 
     def _constraints(self, ci, claim, usable: dict[str, tuple[RequestView, list[Candidate]]], pending) -> None:
         features = self.search.features
-        constraints = [make_constraint(c, features.list_type_attributes, distinct=not self.search.variant.is_stable)
+        constraints = [make_constraint(c, features.list_type_attributes, distinct=not self.search.variant.is_stable,
+                                       per_device=self.search.allocator.rules.constraints_per_device)
                        for c in claim.spec.devices.constraints]
         if not any(c is not None for c in constraints):
             return

@@ -103,6 +103,9 @@ def gather_pools(slices_for_node: Iterable[model.ResourceSlice], node: model.Nod
     ``rules.slice_counters`` (1.33-1.34) keeps counters in the devices' own slices: every slice is a slice of
     devices, the pool has no counter sets of its own, and only 1.33 leaves out slices with counters while
     DRAPartitionableDevices is off (1.34 leaves out their devices that consume counters).
+    ``rules.node_filters_counter_slices`` (1.37 on) lets the incubating and experimental implementations
+    leave out a slice of shared counters that names another node; before, like stable always, they took it
+    for every node (so its pool, when incomplete, stops an ``All`` request).
     ``rules.sorts_slices`` (1.36 on) lets the incubating and experimental implementations sort a pool's slices
     by name.
     """
@@ -113,8 +116,10 @@ def gather_pools(slices_for_node: Iterable[model.ResourceSlice], node: model.Nod
                 s.spec.per_device_node_selection is not None
                 or (s.spec.shared_counters and slice_counters != "slice")):
             continue
-        if not variant.sorted_order and s.spec.shared_counters and not slice_counters:
-            # The stable implementation takes counter slices whatever node they name.
+        if s.spec.shared_counters and not slice_counters and (
+                not variant.sorted_order or not rules.node_filters_counter_slices):
+            # The stable implementation, and before 1.37 the others too, take counter slices whatever node
+            # they name.
             relevant = True
         else:
             relevant = bool(slice_is_relevant(s, node))

@@ -205,7 +205,7 @@ class Prover:
         if not features.partitionable_devices and device.consumes_counters:
             return False
         multi = features.consumable_capacity and bool(device.allow_multiple_allocations)
-        if device.consumes_counters and not (multi and cand.id in s.allocator.state.capacity) \
+        if device.consumes_counters and not (multi and s.shared_by_allocated(cand.id)) \
                 and not self._counters_fit_alone(cand):
             return False
         if features.device_taints and device.taints and taint_prevents(device, request):
@@ -504,7 +504,9 @@ class Prover:
                              for cs, values in sets.items() for name, q in values.items() if not q.is_zero)
         capacity = frozenset((d, name, q) for d, used in s.allocating_capacity.items() if d in relevant
                              for name, q in used.items() if not q.is_zero)
-        return k, taken, counters, capacity
+        # A shared device's entry, even with nothing consumed, means its counters are taken already.
+        shared = frozenset(d for d in s.allocating_capacity if d in relevant)
+        return k, taken, counters, capacity, shared
 
     def _traces(self, k: int):
         """What a failed subtree may leave behind (upstream leaks counters and constraint state in corner cases)."""

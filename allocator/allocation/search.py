@@ -123,6 +123,7 @@ class Search:
         self.prover = None
         self.proof = None
         self._share_ids = 0
+        self._shared_devices: set[DeviceID] | None = None  # devices allocated claims hold shares of
         # Limits (upstream: the Filter's context). None means unbounded.
         self.max_steps: int | None = prepared.max_steps
         self.timeout: float | None = prepared.filter_timeout
@@ -179,7 +180,8 @@ class Search:
                                      f"exceeds the claim limit of {MAX_RESULTS}")
             constraints = []
             for i, c in enumerate(claim.spec.devices.constraints):
-                made = make_constraint(c, self.features.list_type_attributes, distinct=not self.variant.is_stable)
+                made = make_constraint(c, self.features.list_type_attributes, distinct=not self.variant.is_stable,
+                                       per_device=self.allocator.rules.constraints_per_device)
                 if made is None:
                     raise AllocatorError(f"claim {ref}, constraint #{i}: empty constraint (unsupported constraint type?)")
                 constraints.append(made)
@@ -292,6 +294,18 @@ class Search:
                             self.allocating_capacity.get(cand.id))
         except cap.UnknownCapacity:
             return False
+
+    def shared_by_allocated(self, device_id: DeviceID) -> bool:
+        """Whether allocated claims hold shares of the device, so that its counters are taken already:
+        shares that consumed capacity, and from 1.37 any share (``ReleaseRules.any_share_takes_counters``)."""
+        state = self.allocator.state
+        if device_id in state.capacity:
+            return True
+        if not self.allocator.rules.any_share_takes_counters:
+            return False
+        if self._shared_devices is None:
+            self._shared_devices = {device for device, _ in state.shares}
+        return device_id in self._shared_devices
 
     def in_use(self, device_id: DeviceID) -> bool:
         return device_id in self.allocator.state.devices or bool(self.allocating.get(device_id))
@@ -420,7 +434,7 @@ class Search:
             return None
         if not features.partitionable_devices and device.consumes_counters:
             return None
-        skip_counters = multi and (cand.id in self.allocator.state.capacity or cand.id in self.allocating_capacity)
+        skip_counters = multi and (self.shared_by_allocated(cand.id) or cand.id in self.allocating_capacity)
         took = not skip_counters and bool(device.consumes_counters)
         if took and not self.take_counters(cand):
             return None
@@ -430,9 +444,9 @@ class Search:
         counted = True  # whether undo gives the counters back
         if took and self.allocator.rules.slice_counters != "device" and not rolls_back:
             took = False
-        elif took and request.admin_access:
+        elif took and request.admin_access and not self.allocator.rules.admin_devices_in_use:
             # 1.33: a device given with admin access is not among the devices being allocated: its counters
-            # are checked, not taken.
+            # are checked, not taken. From 1.34 on they are taken like any other device's.
             self.release_counters(cand)
             took = counted = False
         if data.parent is None:
@@ -461,6 +475,7 @@ class Search:
                 holders.add(ci)
         consumed: dict = {}
         share_id = None
+        shared_before = False
         if features.consumable_capacity:
             if not self.capacity_fits(request, cand):
                 if rolls_back:
@@ -475,6 +490,8 @@ class Search:
             if multi:
                 consumed = cap.consumption(device, request.capacity)
                 share_id = self.new_share_id(ci, cand)
+                # An entry, even an empty one, marks the device as shared already (its counters are taken).
+                shared_before = cand.id in self.allocating_capacity
                 cap.add_into(self.allocating_capacity, cand.id, consumed)
         picked = PickedDevice(request=request, candidate=cand, admin_access=request.admin_access,
                               share_id=share_id, consumed=consumed)
@@ -487,7 +504,16 @@ class Search:
                 constraint.remove(base, sub)
             if self.allocator.rules.admin_devices_in_use or not request.admin_access:
                 holders.discard(ci)
-            if multi:
+            if multi and rolls_back:
+                # 1.36 on (rollbackDevice): the share's capacity goes, the mark of an earlier share stays,
+                # and the counters this share took come back.
+                cap.remove_from(self.allocating_capacity, cand.id, consumed)
+                if shared_before:
+                    self.allocating_capacity.setdefault(cand.id, {})
+                if took:
+                    self.release_counters(cand)
+            elif multi:
+                # 1.35: only a share that consumed capacity gives it back; its counters stay taken.
                 if consumed:
                     cap.remove_from(self.allocating_capacity, cand.id, consumed)
             elif features.partitionable_devices and device.consumes_counters and counted:

@@ -49,7 +49,9 @@ def from_gates(gates: FeatureGates) -> Switches:
         device_status=gates.release_rules.separate_device_status
         and gates.enabled("DRAResourceClaimDeviceStatus"),
         device_taints=gates.enabled("DRADeviceTaints"),
-        list_type_attributes=gates.enabled("DRAListTypeAttributes"),
+        # Before 1.37 the gate reached CEL only (``ReleaseRules.list_attributes_in_allocator``).
+        list_type_attributes=gates.enabled("DRAListTypeAttributes")
+        and gates.release_rules.list_attributes_in_allocator,
         partitionable_devices=gates.enabled("DRAPartitionableDevices"),
         prioritized_list=gates.enabled("DRAPrioritizedList"),
     )

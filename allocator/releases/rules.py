@@ -79,6 +79,23 @@ class ReleaseRules:
     # 1.36: the incubating and experimental implementations walk a pool's slices sorted by name; before, in the
     # order they were listed (v0.34.x, v0.35.x).
     sorts_slices: bool
+    # 1.37: the scheduler hands DRAListTypeAttributes to the allocator too (``AllocatorFeatures``), so
+    # matchAttribute and distinctAttribute compare list attributes as sets and the experimental implementation
+    # runs; in 1.36 the gate reached only CEL, and the constraints compared scalars (a list matches nothing).
+    list_attributes_in_allocator: bool
+    # 1.37: matchAttribute and distinctAttribute keep one entry per device taken (v0.37.x: a stack of the
+    # common values, a list of the distinct ones), undone device by device; before, distinctAttribute kept
+    # one value per request name (a request's second device replaced its first, and taking one back forgot
+    # both) and matchAttribute's common list values were not widened again when a device was taken back.
+    constraints_per_device: bool
+    # 1.37: a device allocated claims hold shares of counts as shared (its counters taken, not checked again)
+    # whether or not the shares consumed capacity (v0.37.x ``deviceCapacityInUse`` also reads
+    # AllocatedSharedDeviceIDs); before, only shares with consumed capacity did.
+    any_share_takes_counters: bool
+    # 1.37: the incubating and experimental implementations apply the node selection to a slice of shared
+    # counters like to any slice; in 1.35 and 1.36 they took such a slice for every node (v0.35.x, v0.36.x
+    # GatherPools: "always include slices with SharedCounters"), as the stable one still does.
+    node_filters_counter_slices: bool
 
     # --- the scheduler ---
     # 1.37: class and request selectors are compiled in the "stored expressions" CEL environment, which
@@ -142,6 +159,10 @@ CHANGES = MappingProxyType({
     "admin_devices_in_use": _since("1.34"),
     "rejected_device_rolls_back": _since("1.36"),
     "sorts_slices": _since("1.36"),
+    "list_attributes_in_allocator": _since("1.37"),
+    "constraints_per_device": _since("1.37"),
+    "any_share_takes_counters": _since("1.37"),
+    "node_filters_counter_slices": _since("1.37"),
     "cel_stored_environment": _since("1.37"),
     "scores_nodes": _since("1.35"),
     "binding_timeout_in_args": _since("1.35"),

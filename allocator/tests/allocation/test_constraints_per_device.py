@@ -1,0 +1,83 @@
+"""From 1.37 the claim constraints keep one entry per device taken and undo them one by one (v0.37.x):
+distinctAttribute compares a device with every device taken before it, and matchAttribute over list
+attributes widens its common values again when the search takes a device back. Before, distinctAttribute
+kept one value per request name, so a request's later device replaced its earlier one. Found by the
+differential run (allocate-1.37-verdict-01653ea6 and two more of seed 1)."""
+
+from allocator.engine import analyze
+
+
+def inventory(devices: str) -> str:
+    return f"""
+apiVersion: v1
+kind: Node
+metadata: {{name: node-a}}
+---
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {{name: gpu}}
+spec: {{}}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {{name: node-a}}
+spec:
+  driver: gpu.example.com
+  nodeName: node-a
+  pool: {{name: node-a, generation: 1, resourceSliceCount: 1}}
+  devices: {devices}
+"""
+
+
+def claim(count: int, constraint: str) -> str:
+    return f"""
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {{name: c, namespace: default}}
+spec:
+  devices:
+    requests:
+    - name: gpu
+      exactly: {{deviceClassName: gpu, count: {count}}}
+    constraints: [{{{constraint}: gpu.example.com/{'model' if constraint == 'distinctAttribute' else 'numa'}}}]
+"""
+
+
+def allocate(release: str, claims: str, devices: str, gates=None) -> dict:
+    report = analyze(claims, inventory(devices), kubernetes_version=release, feature_gates=gates).to_dict()
+    assert [d for d in report["diagnostics"] if d["severity"] == "error"] == []
+    return report["allocation"]
+
+
+def granted(allocation: dict) -> list[str]:
+    return [r["device"] for c in allocation["claims"] for r in c["status"]["allocation"]["devices"]["results"]]
+
+
+TWO_MODELS = """
+  - {name: first, attributes: {model: {string: a100}}}
+  - {name: second, attributes: {model: {string: h100}}}
+  - {name: third, attributes: {model: {string: a100}}}"""
+
+
+def test_from_1_37_distinct_devices_of_one_request_are_all_compared():
+    # Three devices, two models: no three of them are pairwise distinct.
+    assert allocate("1.37", claim(3, "distinctAttribute"), TWO_MODELS)["status"] == "unsatisfiable"
+
+
+def test_in_1_36_a_requests_later_device_replaced_its_earlier_one():
+    # "second" replaced "first" as the request's value, so "third" was compared with h100 only.
+    assert granted(allocate("1.36", claim(3, "distinctAttribute"), TWO_MODELS)) == ["first", "second", "third"]
+
+
+NUMA_LISTS = """
+  - {name: both, attributes: {numa: {ints: [1, 2]}}}
+  - {name: one, attributes: {numa: {ints: [1]}}}
+  - {name: two-a, attributes: {numa: {ints: [2]}}}
+  - {name: two-b, attributes: {numa: {ints: [2]}}}"""
+
+
+def test_from_1_37_match_over_lists_widens_again_when_a_device_is_taken_back():
+    # "both" then "one" narrows the common values to {1}; no third device has 1, so "one" is taken back and
+    # the common values are {1, 2} again, which "two-a" and "two-b" share.
+    found = allocate("1.37", claim(3, "matchAttribute"), NUMA_LISTS, {"DRAListTypeAttributes": True})
+    assert granted(found) == ["both", "two-a", "two-b"]

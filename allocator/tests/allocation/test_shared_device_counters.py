@@ -1,0 +1,142 @@
+"""Counters of devices that allow multiple allocations (DRAConsumableCapacity), per release.
+
+- From 1.36 a share the search takes back gives back the counters it took (v0.36.x ``rollbackDevice``); in
+  1.35 (v0.35.x) they stayed taken until the search ended. Found by the differential run
+  (allocate-1.37-verdict cases of seed 1, 1327 and 1897).
+- From 1.37 a device that allocated claims hold a share of has its counters taken already even when the
+  share consumed no capacity (v0.37.x ``deviceCapacityInUse`` reads the shared device IDs too), so a new
+  share does not check them again; before, only a share with consumed capacity counted.
+"""
+
+import pytest
+
+from allocator.engine import analyze
+
+SLICES = """
+apiVersion: v1
+kind: Node
+metadata: {{name: node-a}}
+---
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {{name: nic}}
+spec: {{}}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {{name: node-a-devices}}
+spec:
+  driver: nic.example.com
+  nodeName: node-a
+  pool: {{name: node-a, generation: 1, resourceSliceCount: 2}}
+  devices: {devices}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {{name: node-a-counters}}
+spec:
+  driver: nic.example.com
+  nodeName: node-a
+  pool: {{name: node-a, generation: 1, resourceSliceCount: 2}}
+  sharedCounters: [{{name: ports, counters: {{lanes: {{value: "4"}}}}}}]
+"""
+
+# "shared" comes first and takes every lane; "whole" needs every lane too; "plain" needs none.
+BACKTRACK_DEVICES = """
+  - name: shared
+    allowMultipleAllocations: true
+    attributes: {kind: {string: uplink}, numa: {int: 0}}
+    consumesCounters: [{counterSet: ports, counters: {lanes: {value: "4"}}}]
+  - name: whole
+    attributes: {kind: {string: uplink}, numa: {int: 1}}
+    consumesCounters: [{counterSet: ports, counters: {lanes: {value: "4"}}}]
+  - name: plain
+    attributes: {kind: {string: local}, numa: {int: 1}}"""
+
+SAME_NUMA = """
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: c, namespace: default}
+spec:
+  devices:
+    requests:
+    - name: uplink
+      exactly:
+        deviceClassName: nic
+        selectors: [{cel: {expression: 'device.attributes["nic.example.com"].kind == "uplink"'}}]
+    - name: local
+      exactly:
+        deviceClassName: nic
+        selectors: [{cel: {expression: 'device.attributes["nic.example.com"].kind == "local"'}}]
+    constraints: [{matchAttribute: nic.example.com/numa}]
+"""
+
+GATES = {"1.35": {"DRAConsumableCapacity": True, "DRAPartitionableDevices": True}, "1.36": None, "1.37": None}
+
+
+def allocate(release: str, claims: str, inventory: str) -> dict:
+    report = analyze(claims, inventory, kubernetes_version=release, feature_gates=GATES[release]).to_dict()
+    assert [d for d in report["diagnostics"] if d["severity"] == "error"] == []
+    return report["allocation"]
+
+
+def granted(allocation: dict, claim: str = "c") -> list[str]:
+    return [r["device"] for c in allocation["claims"] if c["metadata"]["name"] == claim
+            for r in c["status"]["allocation"]["devices"]["results"]]
+
+
+@pytest.mark.parametrize("release", ["1.36", "1.37"])
+def test_from_1_36_a_share_taken_back_gives_its_counters_back(release):
+    # "shared" is taken first, "plain" is on another NUMA node, so "shared" is taken back: its lanes come
+    # back and "whole" fits.
+    found = allocate(release, SAME_NUMA, SLICES.format(devices=BACKTRACK_DEVICES))
+    assert granted(found) == ["whole", "plain"]
+
+
+def test_in_1_35_the_shares_counters_stayed_taken():
+    assert allocate("1.35", SAME_NUMA, SLICES.format(devices=BACKTRACK_DEVICES))["status"] == "unsatisfiable"
+
+
+ONE_SHARED = """
+  - name: shared
+    allowMultipleAllocations: true
+    consumesCounters: [{counterSet: ports, counters: {lanes: {value: "4"}}}]"""
+
+HELD = """
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: held, namespace: default}
+spec:
+  devices:
+    requests:
+    - {name: nic, exactly: {deviceClassName: nic}}
+status:
+  allocation:
+    devices:
+      results:
+      - {request: nic, driver: nic.example.com, pool: node-a, device: shared,
+         shareID: 0b5a8f0e-3f4c-4d0a-9c63-2f1e7d6b9a10}
+    nodeSelector:
+      nodeSelectorTerms:
+      - matchFields: [{key: metadata.name, operator: In, values: [node-a]}]
+"""
+
+ANOTHER_SHARE = """
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: c, namespace: default}
+spec:
+  devices:
+    requests:
+    - {name: nic, exactly: {deviceClassName: nic}}
+"""
+
+
+def test_from_1_37_a_share_without_capacity_marks_the_device_shared():
+    found = allocate("1.37", ANOTHER_SHARE, SLICES.format(devices=ONE_SHARED) + HELD)
+    assert granted(found) == ["shared"]
+
+
+def test_in_1_36_only_a_share_with_capacity_did_so_the_lanes_were_checked_again():
+    assert allocate("1.36", ANOTHER_SHARE, SLICES.format(devices=ONE_SHARED) + HELD)["status"] == "unsatisfiable"
