@@ -11,23 +11,7 @@ from playground.models import StoredInventory
 from playground.picture import NodeView, Picture, PoolView, Tile, condense
 from playground.results import LIST_LIMIT, NODE_ROWS, nodes_view, reason_shape
 from playground.tests.base import BaseTestCase
-
-H200_PAIR = """\
-apiVersion: resource.k8s.io/v1
-kind: ResourceClaim
-metadata:
-  name: pair
-spec:
-  devices:
-    requests:
-    - name: train
-      exactly:
-        deviceClassName: gpu.nvidia.com
-        count: 2
-        selectors:
-        - cel:
-            expression: device.attributes['gpu.nvidia.com'].productName == 'NVIDIA H200'
-"""
+from playground.tests.helpers import H200_PAIR
 
 
 def node(name: str, fits: bool, reason: str | None = None) -> NodeRow:
