@@ -101,6 +101,22 @@ def _allocated_results(allocation: model.AllocationResult) -> list[DeviceResult]
             for r in allocation.devices.results]
 
 
+@dataclass(frozen=True)
+class ObjectRow:
+    """One object read from the documents or the inventory (``objects[]`` in the JSON): what and where it is."""
+
+    kind: str
+    name: str
+    namespace: str
+    api_version: str
+    source: str  # DOCUMENTS or INVENTORY
+    line: int | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "name": self.name, "namespace": self.namespace, "apiVersion": self.api_version,
+                "source": self.source, "line": self.line}
+
+
 @dataclass
 class ContainerDevices:
     """The devices one container gets from one request of a claim (``containers[]`` in the JSON);
@@ -288,7 +304,7 @@ class Granted:
 class Report:
     kubernetes_version: str
     gates: FeatureGates
-    objects: list[dict] = field(default_factory=list)
+    objects: list[ObjectRow] = field(default_factory=list)
     ignored: list[str] = field(default_factory=list)
     diagnostics: list[tuple[str, Diagnostic]] = field(default_factory=list)  # (source, diagnostic)
     requests: list[RequestView] = field(default_factory=list)
@@ -323,7 +339,7 @@ class Report:
             "draOff": self.dra_off,
             "featureGates": self.gates.as_dict(),
             "gateOverrides": self.gates.overrides(),
-            "objects": self.objects,
+            "objects": [o.to_dict() for o in self.objects],
             "ignored": self.ignored,
             "valid": self.valid,
             "diagnostics": [_diagnostic_dict(d, source) for source, d in self.diagnostics],
@@ -391,8 +407,8 @@ def _read(text: str, source: str, report: Report, limits: Limits,
         report.diagnostics.extend((source, d) for d in refused)
         return result, refused
     for doc in result.documents:
-        report.objects.append({"kind": doc.kind, "name": doc.name, "namespace": doc.namespace,
-                               "apiVersion": doc.api_version, "source": source, "line": doc.line})
+        report.objects.append(ObjectRow(kind=doc.kind, name=doc.name, namespace=doc.namespace,
+                                        api_version=doc.api_version, source=source, line=doc.line))
     report.ignored.extend(result.ignored)
     return result, ()
 

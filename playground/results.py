@@ -20,6 +20,7 @@ from allocator.engine import (
     ClaimGrant,
     ContainerDevices,
     NodeRow,
+    ObjectRow,
     Report,
     RequestDevice,
     RequestView,
@@ -31,17 +32,17 @@ from playground.state import State
 SafeDumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
 
-def objects_summary(objects: list[dict], source: str) -> list[dict]:
+def objects_summary(objects: list[ObjectRow], source: str) -> list[dict]:
     """[{kind, count, label, apiVersions, converted}] for the objects read from one source, in first-seen order."""
     counts: Counter[str] = Counter()
     versions: dict[str, list[str]] = {}
     for obj in objects:
-        if obj["source"] != source:
+        if obj.source != source:
             continue
-        counts[obj["kind"]] += 1
-        seen = versions.setdefault(obj["kind"], [])
-        if obj["apiVersion"] not in seen:
-            seen.append(obj["apiVersion"])
+        counts[obj.kind] += 1
+        seen = versions.setdefault(obj.kind, [])
+        if obj.api_version not in seen:
+            seen.append(obj.api_version)
     return [
         {
             "kind": kind,

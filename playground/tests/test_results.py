@@ -4,7 +4,7 @@ from unittest.mock import patch
 
 from django.test import SimpleTestCase
 
-from allocator.engine import RequestDevice, RequestView, analyze, read_inventory
+from allocator.engine import ObjectRow, RequestDevice, RequestView, analyze, read_inventory
 from playground import picture, results
 from playground.results import DIAGRAM_WIDTH, caret_window
 from playground.tests.base import BaseTestCase
@@ -24,11 +24,14 @@ def with_requests(report_requests: list[RequestView]):
 
 class ResultsTestCase(BaseTestCase):
     def test_it_counts_objects_and_notices_conversion(self):
+        def row(kind: str, api_version: str, source: str) -> ObjectRow:
+            return ObjectRow(kind=kind, name="x", namespace="", api_version=api_version, source=source, line=1)
+
         objects = [
-            {"kind": "DeviceClass", "apiVersion": "resource.k8s.io/v1beta1", "source": "inventory"},
-            {"kind": "DeviceClass", "apiVersion": "resource.k8s.io/v1", "source": "inventory"},
-            {"kind": "Node", "apiVersion": "v1", "source": "inventory"},
-            {"kind": "Pod", "apiVersion": "v1", "source": "documents"},
+            row("DeviceClass", "resource.k8s.io/v1beta1", "inventory"),
+            row("DeviceClass", "resource.k8s.io/v1", "inventory"),
+            row("Node", "v1", "inventory"),
+            row("Pod", "v1", "documents"),
         ]
         summary = results.objects_summary(objects, "inventory")
         self.assertEqual([s["label"] for s in summary], ["2 DeviceClasses", "1 Node"])
