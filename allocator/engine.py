@@ -27,10 +27,10 @@ from allocator.allocation.encode import claim_to_json
 from allocator.allocation.explain import Explanation
 from allocator.authoring.inventory import Inventory
 from allocator.cel.fixes import ExprFix
-from allocator.deadline import located
 from allocator.kube import model
 from allocator.kube.convert_back import V1
 from allocator.kube.objects import ReadResult, read_documents
+from allocator.reading.deadline import located
 from allocator.reading.diagnostics import NOT_FOUND, Diagnostic, DiagnosticError
 from allocator.reading.limits import DEFAULT, Limits
 from allocator.releases.gates import CURRENT_RELEASE, FeatureGates, make_gates, stored_object_gates
@@ -47,6 +47,7 @@ from allocator.workload.claims import build_workload
 from allocator.workload.pinning import pinned_claims
 from allocator.workload.pods import PodClaimError, container_devices
 from allocator.workload.scheduling import Attempt, schedule
+from allocator.workload.scoring import Scoring
 
 DOCUMENTS = "documents"
 INVENTORY = "inventory"
@@ -104,6 +105,22 @@ def _allocated_results(allocation: model.AllocationResult) -> list[DeviceResult]
             for r in allocation.devices.results]
 
 
+@dataclass(frozen=True)
+class ObjectRow:
+    """One object read from the documents or the inventory (``objects[]`` in the JSON): what and where it is."""
+
+    kind: str
+    name: str
+    namespace: str
+    api_version: str
+    source: str  # DOCUMENTS or INVENTORY
+    line: int | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "name": self.name, "namespace": self.namespace, "apiVersion": self.api_version,
+                "source": self.source, "line": self.line}
+
+
 @dataclass
 class ContainerDevices:
     """The devices one container gets from one request of a claim (``containers[]`` in the JSON);
@@ -144,7 +161,8 @@ class NodeRow:
     error: bool  # upstream's Allocate failed with an error on this node (invalid pools)
     pinned_by: list[str] | None = None  # the pod's allocated claims that do not reach the node
     proof: dict | None = None  # what decided "does not fit" without searching (allocation.proofs)
-    score: dict = field(default_factory=dict)  # "score" and "rawScore" where the node was scored
+    score: int | None = None  # the scheduler's normalised DRA score, where the node was scored
+    raw_score: int | None = None  # the score before normalising (set with ``score``)
     extended_resources: list[dict] | None = None  # per pod, what DRA and the device plugin serve here
 
     def to_dict(self) -> dict[str, Any]:
@@ -153,10 +171,44 @@ class NodeRow:
             out["pinnedBy"] = self.pinned_by
         if self.proof is not None:
             out["proof"] = self.proof
-        out.update(self.score)
+        if self.score is not None:
+            out["score"], out["rawScore"] = self.score, self.raw_score
         if self.extended_resources is not None:
             out["extendedResources"] = self.extended_resources
         return out
+
+
+@dataclass
+class FailedAttempt:
+    """A scheduling attempt that found no node, after which PostFilter freed a claim (``allocation.attempts[]``)."""
+
+    number: int
+    status: str
+    reasons: list[str]
+    nodes: list[NodeRow]
+    deallocated: str  # the claim PostFilter freed
+    deallocatable: list[str]  # the claims it could have freed
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"attempt": self.number, "status": self.status, "reasons": self.reasons,
+                "nodes": [n.to_dict() for n in self.nodes], "deallocated": self.deallocated,
+                "deallocatable": self.deallocatable}
+
+
+@dataclass
+class AlternativesSearch:
+    """How the listing of other grants went (``allocation.alternativesSearch``): whether it saw every grant
+    (``exhausted``), or why it stopped."""
+
+    limit: int
+    found: int = 0
+    exhausted: bool = False
+    stopped: str | None = None
+    steps: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"limit": self.limit, "found": self.found, "exhausted": self.exhausted, "stopped": self.stopped,
+                "steps": self.steps}
 
 
 @dataclass
@@ -216,26 +268,29 @@ class Allocation:
     claims: list[ClaimGrant] = field(default_factory=list)
     reasons: list[str] = field(default_factory=list)
     error: str | None = None
-    scoring: dict | None = None  # the DRA Score among the nodes that fit (workload.scoring)
+    scoring: Scoring | None = None  # the DRA Score among the nodes that fit (workload.scoring)
     counters: list | None = None  # requests that run out of shared counters, with the numbers (explain.py)
     binding: dict | None = None  # the grant waits for its drivers' binding conditions (workload.binding)
     extended_resources: list[dict] | None = None  # per pod, its generated claim (workload.extended)
     not_freed: list[str] | None = None  # pinned claims PostFilter could not free
-    attempts: list[dict] | None = None  # the failed attempts after which PostFilter freed a claim
+    attempts: list[FailedAttempt] | None = None  # the failed attempts after which PostFilter freed a claim
     deallocated: list[str] | None = None  # the claims it freed
     alternatives: list[list[ClaimGrant]] | None = None  # the other grants on the chosen node
-    alternatives_search: dict | None = None  # whether that listing saw every grant, or why it stopped
+    alternatives_search: AlternativesSearch | None = None  # whether that listing saw every grant, or why it stopped
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"status": self.status, "node": self.node,
                                "claims": [c.written for c in self.claims], "reasons": self.reasons,
                                "error": self.error}
-        optional = {"scoring": self.scoring, "counters": self.counters, "binding": self.binding,
+        optional = {"scoring": None if self.scoring is None else self.scoring.to_dict(),
+                    "counters": self.counters, "binding": self.binding,
                     "extendedResources": self.extended_resources, "notFreed": self.not_freed,
-                    "attempts": self.attempts, "deallocated": self.deallocated,
+                    "attempts": None if self.attempts is None else [a.to_dict() for a in self.attempts],
+                    "deallocated": self.deallocated,
                     "alternatives": None if self.alternatives is None else
                     [{"claims": [c.summary() for c in grant]} for grant in self.alternatives],
-                    "alternativesSearch": self.alternatives_search}
+                    "alternativesSearch": None if self.alternatives_search is None else
+                    self.alternatives_search.to_dict()}
         out.update((key, value) for key, value in optional.items() if value is not None)
         return out
 
@@ -253,7 +308,7 @@ class Granted:
 class Report:
     kubernetes_version: str
     gates: FeatureGates
-    objects: list[dict] = field(default_factory=list)
+    objects: list[ObjectRow] = field(default_factory=list)
     ignored: list[str] = field(default_factory=list)
     diagnostics: list[tuple[str, Diagnostic]] = field(default_factory=list)  # (source, diagnostic)
     requests: list[RequestView] = field(default_factory=list)
@@ -290,7 +345,7 @@ class Report:
             "draOff": self.dra_off,
             "featureGates": self.gates.as_dict(),
             "gateOverrides": self.gates.overrides(),
-            "objects": self.objects,
+            "objects": [o.to_dict() for o in self.objects],
             "ignored": self.ignored,
             "valid": self.valid,
             "diagnostics": [_diagnostic_dict(d, source) for source, d in self.diagnostics],
@@ -360,8 +415,8 @@ def _read(text: str, source: str, report: Report, limits: Limits,
         report.diagnostics.extend((source, d) for d in refused)
         return result, refused
     for doc in result.documents:
-        report.objects.append({"kind": doc.kind, "name": doc.name, "namespace": doc.namespace,
-                               "apiVersion": doc.api_version, "source": source, "line": doc.line})
+        report.objects.append(ObjectRow(kind=doc.kind, name=doc.name, namespace=doc.namespace,
+                                        api_version=doc.api_version, source=source, line=doc.line))
     report.ignored.extend(result.ignored)
     return result, ()
 
@@ -488,15 +543,14 @@ def _schedule(report: Report, combined: ReadResult, node: str | None, gates: Fea
     Each failed attempt after which PostFilter freed a claim is kept in ``allocation.attempts``.
     """
     found = schedule(combined.documents, node or None, gates)
-    attempts: list[dict] = []
+    attempts: list[FailedAttempt] = []
     for attempt in found.retried:
         _show(report, attempt, node, explained=False)
         assert attempt.freed is not None, "a retried attempt is one after which PostFilter freed a claim"
-        attempts.append({
-            "attempt": len(attempts) + 1, "status": report.allocation.status,
-            "reasons": report.allocation.reasons, "nodes": [n.to_dict() for n in report.nodes],
-            "deallocated": attempt.freed.metadata.name, "deallocatable": [c.metadata.name for c in attempt.freeable],
-        })
+        attempts.append(FailedAttempt(
+            number=len(attempts) + 1, status=report.allocation.status, reasons=report.allocation.reasons,
+            nodes=report.nodes, deallocated=attempt.freed.metadata.name,
+            deallocatable=[c.metadata.name for c in attempt.freeable]))
         report.requests, report.nodes, report.containers = [], [], []
         report.explained_node, report.granted = None, None
         report.allocation = Allocation()
@@ -508,7 +562,7 @@ def _schedule(report: Report, combined: ReadResult, node: str | None, gates: Fea
         report.allocation.not_freed = [c.metadata.name for c in found.not_freed]
     if attempts:
         report.allocation.attempts = attempts
-        report.allocation.deallocated = [a["deallocated"] for a in attempts]
+        report.allocation.deallocated = [a.deallocated for a in attempts]
 
 
 def _show(report: Report, attempt: Attempt, node: str | None, explained: bool) -> None:
@@ -533,8 +587,8 @@ def _show(report: Report, attempt: Attempt, node: str | None, explained: bool) -
     report.nodes = [NodeRow(name=o.node_name, fits=attempt.fits(o), reason=reasons[id(o)] or None, error=bool(o.error),
                             pinned_by=[c.metadata.name for c in refused[id(o)]] if refused.get(id(o)) else None,
                             proof=o.proof.to_dict() if o.proof is not None else None,
-                            score=scoring.node_fields(o)) for o in outcomes]
-    alloc.scoring = scoring.to_dict()
+                            score=scoring.normalized.get(id(o)), raw_score=scoring.raw.get(id(o))) for o in outcomes]
+    alloc.scoring = scoring
     if attempt.error:
         # Allocate failed with an error (invalid pools) where nothing fits: the scheduler reports that error.
         show_explanation()
@@ -587,23 +641,23 @@ def _alternatives(report: Report, limit: int, timeout: float | None) -> None:
     """``allocation.alternatives``: the grants the search reaches on the chosen node, the scheduler's first."""
     alloc = report.allocation
     alloc.alternatives = []
-    summary: dict[str, int | bool | str | None] = {"limit": limit, "found": 0, "exhausted": False, "stopped": None, "steps": 0}
-    alloc.alternatives_search = summary
+    summary = alloc.alternatives_search = AlternativesSearch(limit)
     if report.granted is None:
-        summary["stopped"] = "nothing was allocated, so there are no grants to list"
+        summary.stopped = "nothing was allocated, so there are no grants to list"
         return
     granted = report.granted
     try:
         found = granted.allocator.alternatives(granted.node, granted.claims, limit, timeout)
     except AllocatorError as err:  # what the scheduler's own search would have met too (not expected: it granted)
-        summary["stopped"] = f"no grant listed: {err}"
+        summary.stopped = f"no grant listed: {err}"
         return
     for grant in found.grants:
         alloc.alternatives.append([
             ClaimGrant.of(claim, [DeviceResult(request=d.request, driver=d.device.driver, pool=d.device.pool,
                                                device=d.device.device) for d in devices])
             for claim, devices in zip(granted.claims, grant.claims, strict=True)])
-    summary.update(found=len(found.grants), exhausted=found.exhausted, stopped=found.stopped, steps=found.steps)
+    summary.found, summary.exhausted, summary.stopped, summary.steps = (
+        len(found.grants), found.exhausted, found.stopped, found.steps)
 
 
 def _why_fixes(report: Report, sources: list[tuple[str, str, list]]) -> None:

@@ -4,7 +4,7 @@ named in a warning on the page; on 1.35 it is an unknown field."""
 import pytest
 from playwright.sync_api import Page, expect
 
-from allocator.tests.validation.test_not_simulated import CLAIM, CLASS, NODE, SLICE_1_37
+from allocator.tests.helpers.not_simulated import CLAIM, CLASS, NODE, SLICE_1_37
 from e2e.helpers import replace_text, summary
 
 pytestmark = pytest.mark.e2e

@@ -1,6 +1,6 @@
 """The site's time budget on each analysis (``ANALYSIS_TIME_BUDGET``, docs/configuration.md).
 
-The engine stops cooperatively when the budget runs out (``allocator.deadline``) and raises
+The engine stops cooperatively when the budget runs out (``allocator.reading.deadline``) and raises
 ``BudgetExceeded``, which says where it was. The page, its panels and the API each turn it into an
 answer (``answer`` here for the page's htmx requests; ``api.errors`` for the API), so the worker is
 free again and the visitor learns what ran out instead of waiting.
@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from django.conf import settings
 from django.http import JsonResponse
 
-from allocator.deadline import BudgetExceeded, Deadline, time_budget
+from allocator.reading.deadline import BudgetExceeded, Deadline, time_budget
 
 __all__ = ["BudgetExceeded", "analysis_budget", "answer", "HEADER", "advice"]
 

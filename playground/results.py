@@ -15,7 +15,16 @@ import yaml
 from allocator.allocation.alternatives import MAX_LIMIT as MAX_ALTERNATIVES
 from allocator.cel.hints import typo_first
 from allocator.compare import differences
-from allocator.engine import Allocation, ClaimGrant, Report
+from allocator.engine import (
+    Allocation,
+    ClaimGrant,
+    ContainerDevices,
+    NodeRow,
+    ObjectRow,
+    Report,
+    RequestDevice,
+    RequestView,
+)
 from allocator.releases.gates import KNOWN_GATES, FeatureGateError, exists_in, locked_in
 from allocator.workload.analysed import split_ignored
 from playground import clusters, conversion, picture
@@ -24,17 +33,17 @@ from playground.state import State
 SafeDumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
 
-def objects_summary(objects: list[dict], source: str) -> list[dict]:
+def objects_summary(objects: list[ObjectRow], source: str) -> list[dict]:
     """[{kind, count, label, apiVersions, converted}] for the objects read from one source, in first-seen order."""
     counts: Counter[str] = Counter()
     versions: dict[str, list[str]] = {}
     for obj in objects:
-        if obj.get("source") != source:
+        if obj.source != source:
             continue
-        counts[obj["kind"]] += 1
-        seen = versions.setdefault(obj["kind"], [])
-        if obj.get("apiVersion") not in seen:
-            seen.append(obj.get("apiVersion"))
+        counts[obj.kind] += 1
+        seen = versions.setdefault(obj.kind, [])
+        if obj.api_version not in seen:
+            seen.append(obj.api_version)
     return [
         {
             "kind": kind,
@@ -53,13 +62,13 @@ def _plural(kind: str, n: int) -> str:
     return kind + ("es" if kind.endswith("s") else "s")
 
 
-def gates_table(report: dict) -> list[dict]:
-    release = report["kubernetesVersion"]
-    overrides = report.get("gateOverrides") or {}
+def gates_table(report: Report) -> list[dict]:
+    release, enabled = report.kubernetes_version, report.gates.as_dict()
+    overrides = report.gates.overrides()
     return [
         {
             "name": gate,
-            "enabled": report["featureGates"].get(gate, False),
+            "enabled": enabled.get(gate, False),
             "overridden": gate in overrides,
             "exists": exists_in(gate, release),
             "locked": locked_in(gate, release),
@@ -82,33 +91,26 @@ def claims_table(claims: list[ClaimGrant], colors: dict[tuple[str, str], int]) -
             for claim in claims]
 
 
-def requests_table(report: dict, colors: dict[tuple[str, str], int]) -> list[dict]:
+def requests_table(report: Report, colors: dict[tuple[str, str], int]) -> list[dict]:
     """Each request with its matching devices, and the others grouped by the engine's reason."""
     out = []
     # Requests that run out of shared counters beside the devices others must take (engine: allocation.counters).
-    short = {(c.get("claim"), c.get("request")): c for c in (report.get("allocation") or {}).get("counters") or []}
-    for req in report.get("requests") or []:
-        devices = req.get("devices") or []
-        groups: dict[str, list[dict]] = {}
-        for d in devices:
-            if not d.get("matches"):
-                groups.setdefault(d.get("reason") or "does not match", []).append(d)
-        matching = [d for d in devices if d.get("matches")]
+    short = {(c.get("claim"), c.get("request")): c for c in report.allocation.counters or []}
+    for req in report.requests:
+        groups: dict[str, list[RequestDevice]] = {}
+        for d in req.devices:
+            if not d.matches:
+                groups.setdefault(d.reason or "does not match", []).append(d)
+        matching = [d.to_dict() for d in req.devices if d.matches]
         out.append({
-            **req,
-            "color": colors.get((_short(req.get("claim", "")), req.get("request", ""))),
+            **req.to_dict(),
+            "color": colors.get((_short(req.claim), req.request)),
             "matching_count": len(matching),
             "matching": matching[:LIST_LIMIT],
             "matching_more": max(0, len(matching) - LIST_LIMIT),
-            "counters": short.get((req.get("claim"), req.get("request"))),
+            "counters": short.get((req.claim, req.request)),
             "matching_rest": matching[LIST_LIMIT:],
-            "rejected": [{"reason": group[0].get("reasonShort") or reason, "count": len(group),
-                          "devices": group[:LIST_LIMIT], "more": max(0, len(group) - LIST_LIMIT),
-                          "rest": group[LIST_LIMIT:],
-                          "why": _marked(group[0].get("why"), filters=bool(matching)),
-                          "hints": _hints(group[0].get("why")),
-                          "hint_items": _hint_items(group[0].get("why"))}
-                         for reason, group in groups.items()],
+            "rejected": [_rejected(reason, group, filters=bool(matching)) for reason, group in groups.items()],
         })
     return out
 
@@ -123,6 +125,14 @@ def _marked(parts: list[dict] | None, filters: bool) -> list[dict]:
         mark = "error" if verdict == "error" else ("" if filters else "warning")
         out.append({**part, "mark": mark})
     return out
+
+
+def _rejected(reason: str, group: list[RequestDevice], filters: bool) -> dict:
+    """Devices turned down for the same reason: the reason, how many, the first few and the hints."""
+    first, devices = group[0], [d.to_dict() for d in group]
+    return {"reason": first.reason_short or reason, "count": len(group),
+            "devices": devices[:LIST_LIMIT], "more": max(0, len(group) - LIST_LIMIT), "rest": devices[LIST_LIMIT:],
+            "why": _marked(first.why, filters=filters), "hints": _hints(first.why), "hint_items": _hint_items(first.why)}
 
 
 def _hints(parts: list[dict] | None) -> list[str]:
@@ -175,32 +185,30 @@ def caret_window(diagram: str, width: int = DIAGRAM_WIDTH) -> str:
     return "\n".join(out)
 
 
-def allocation_hint(requests: list[dict]) -> str | None:
+def allocation_hint(requests: list[RequestView]) -> str | None:
     """The advice for the runtime error that made the scheduler give up, if the explanation has one: a
     did-you-mean first, from whichever failing device gives one."""
-    hints = [h for req in requests for d in req.get("devices") or [] if d.get("reasonCode") == "cel-error"
-             for h in _hints(d.get("why"))]
+    hints = [h for req in requests for d in req.devices if d.reason_code == "cel-error" for h in _hints(d.why)]
     return typo_first(hints)[0] if hints else None
 
 
-def containers_table(report: dict, colors: dict[tuple[str, str], int]) -> list[dict]:
-    out = []
-    for entry in report.get("containers") or []:
-        claim = _short(entry.get("claim") or "")
-        devices = [{**d, "color": colors.get((claim, d.get("request", "")))} for d in entry.get("devices") or []]
-        out.append({**entry, "devices": devices})
-    return out
+def containers_table(containers: list[ContainerDevices], colors: dict[tuple[str, str], int]) -> list[dict]:
+    """Per container and request, its devices with the colour of their request."""
+    return [{**entry.to_dict(), "devices": [{**d.to_dict(), "color": colors.get((_short(entry.claim), d.request))}
+                                            for d in entry.devices]}
+            for entry in containers]
 
 
-def status_yaml(report: dict) -> str:
-    claims = (report.get("allocation") or {}).get("claims") or []
+def status_yaml(allocation: Allocation) -> str:
+    """The granted claims, with ``status.allocation``, as YAML documents."""
+    claims = [c.written for c in allocation.claims]
     return yaml.dump_all(claims, Dumper=SafeDumper, sort_keys=False) if claims else ""
 
 
-def extended_view(report: dict) -> list[dict]:
+def extended_view(allocation: Allocation) -> list[dict]:
     """Per pod asking for extended resources: the generated claim, its container mapping and the pod's status as YAML."""
     out = []
-    for entry in (report.get("allocation") or {}).get("extendedResources") or []:
+    for entry in allocation.extended_resources or []:
         status = entry.get("status")
         out.append({**entry, "status_yaml": yaml.dump({"status": status}, Dumper=SafeDumper, sort_keys=False)
                     if status else ""})
@@ -216,7 +224,7 @@ def alternatives_view(allocation: Allocation) -> dict | None:
         claims = [{"name": c.name, "results": [{**r.to_dict(), "key": r.key} for r in c.results]} for c in grant]
         grants.append({"number": index + 1, "claims": claims,
                        "devices": " ".join(r["key"] for c in claims for r in c["results"])})
-    return {"grants": grants, "search": allocation.alternatives_search}
+    return {"grants": grants, "search": allocation.alternatives_search.to_dict()}
 
 
 def _column(state: State, analyzed: Report, report: dict, diffs: set[str]) -> dict:
@@ -228,9 +236,9 @@ def _column(state: State, analyzed: Report, report: dict, diffs: set[str]) -> di
         for r in claim["results"]:
             r["differs"] = f"allocation.devices[{ref}][{r['request']}]" in diffs
     containers = [{**c, "differs": f"containers[{c['pod']}][{c['container']}]" in diffs}
-                  for c in containers_table(report, colors)]
-    nodes = [{**n, "differs": f"nodes[{n['name']}].fits" in diffs} for n in report.get("nodes") or []]
-    diagnostics = report.get("diagnostics") or []
+                  for c in containers_table(analyzed.containers, colors)]
+    nodes = [{**n.to_dict(), "differs": f"nodes[{n.name}].fits" in diffs} for n in analyzed.nodes]
+    diagnostics = report["diagnostics"]
     return {
         "state": state,
         "report": report,
@@ -239,7 +247,7 @@ def _column(state: State, analyzed: Report, report: dict, diffs: set[str]) -> di
         "nodes": nodes,
         "fitting": sum(1 for n in nodes if n["fits"]),
         "nodes_differ": any(n["differs"] for n in nodes),
-        "errors": [d for d in diagnostics if d.get("severity") == "error"],
+        "errors": [d for d in diagnostics if d["severity"] == "error"],
         "summary_differs": bool(diffs & {"valid", "allocation.status", "allocation.node", "allocation.error"}),
         "errors_differ": "errors" in diffs,
         "reasons_differ": "allocation.reasons" in diffs,
@@ -279,39 +287,37 @@ def _listed(names: list[str]) -> dict:
     return {"names": names[:LIST_LIMIT], "more": max(0, len(names) - LIST_LIMIT), "rest": names[LIST_LIMIT:]}
 
 
-def _score_groups(nodes: list[dict]) -> list[dict]:
+def _score_groups(nodes: list[NodeRow]) -> list[dict]:
     """The scores of the nodes that fit, best first, with how many nodes have each (the grouped table's line)."""
     counts: dict[int, int] = {}
     for n in nodes:
-        if n.get("fits") and n.get("score") is not None:
-            counts[n["score"]] = counts.get(n["score"], 0) + 1
+        if n.fits and n.score is not None:
+            counts[n.score] = counts.get(n.score, 0) + 1
     return [{"score": score, "count": counts[score]} for score in sorted(counts, reverse=True)]
 
 
-def nodes_view(report: dict, node_filter: str = "") -> dict:
+def nodes_view(nodes: list[NodeRow], node_filter: str = "") -> dict:
     """The nodes tried: a row each when few, else how many fit and the others grouped by reason.
 
     ``node_filter`` keeps the nodes whose name contains it (case-insensitive).
     """
-    nodes = report.get("nodes") or []
     wanted = node_filter.strip().lower()
-    shown = [n for n in nodes if wanted in (n.get("name") or "").lower()] if wanted else nodes
-    fit = [n.get("name") or "" for n in shown if n.get("fits")]
+    shown = [n for n in nodes if wanted in n.name.lower()] if wanted else nodes
+    fit = [n.name for n in shown if n.fits]
     groups: dict[str, list[str]] = {}
     for n in shown:
-        if not n.get("fits"):
-            name = n.get("name") or ""
-            groups.setdefault(reason_shape(n.get("reason") or "does not fit", name), []).append(name)
+        if not n.fits:
+            groups.setdefault(reason_shape(n.reason or "does not fit", n.name), []).append(n.name)
     ordered = sorted(groups.items(), key=lambda item: (-len(item[1]), item[1][0]))
     return {
         "total": len(nodes),
         "grouped": len(nodes) > NODE_ROWS,
-        "rows": nodes,
+        "rows": [n.to_dict() for n in nodes],
         "filter": node_filter.strip(),
         "shown": len(shown),
         "fit_count": len(fit),
         "fit": _listed(fit),
-        "scored": any("score" in n for n in nodes),  # the scheduler's DRA score (allocation.scoring)
+        "scored": any(n.score is not None for n in nodes),  # the scheduler's DRA score (allocation.scoring)
         "score_groups": _score_groups(shown),
         "groups": [{"count": len(names), "reason": reason, **_listed(names)} for reason, names in ordered],
     }
@@ -325,27 +331,27 @@ def context(state: State, node_filter: str = "", alternatives: int = 0) -> dict:
         # A stored share or example whose gate override the release now refuses (a locked gate): say so.
         return {"state_error": f"{exc}."}
     report = analyzed.to_dict()
-    fitting = {n.get("name") for n in report.get("nodes") or [] if n.get("fits")}
+    fitting = {n.name for n in analyzed.nodes if n.fits}
     pic = picture.build(analyzed.inventory, analyzed, fitting=fitting, limit=PICTURE_NODES)
     colors = {(g.claim, g.request): g.color for g in pic.legend}
-    diagnostics = report.get("diagnostics") or []
+    diagnostics = report["diagnostics"]  # as the JSON carries them: the templates show their fixes and sources
     return {
         "report": report,
         "picture": pic,
-        "errors": conversion.with_rewrites(diagnostics_view([d for d in diagnostics if d.get("severity") == "error"]),
+        "errors": conversion.with_rewrites(diagnostics_view([d for d in diagnostics if d["severity"] == "error"]),
                                            state),
-        "warnings": diagnostics_view([d for d in diagnostics if d.get("severity") != "error"]),
-        "allocation_hint": allocation_hint(report.get("requests") or []),
-        "inventory_summary": objects_summary(report.get("objects") or [], "inventory"),
-        "documents_summary": objects_summary(report.get("objects") or [], "documents"),
-        "ignored": dict(zip(("unused", "unread"), split_ignored(report.get("ignored") or []), strict=True)),
-        "gates": gates_table(report),
-        "nodes": nodes_view(report, node_filter),
+        "warnings": diagnostics_view([d for d in diagnostics if d["severity"] != "error"]),
+        "allocation_hint": allocation_hint(analyzed.requests),
+        "inventory_summary": objects_summary(analyzed.objects, "inventory"),
+        "documents_summary": objects_summary(analyzed.objects, "documents"),
+        "ignored": dict(zip(("unused", "unread"), split_ignored(analyzed.ignored), strict=True)),
+        "gates": gates_table(analyzed),
+        "nodes": nodes_view(analyzed.nodes, node_filter),
         "claims": claims_table(analyzed.allocation.claims, colors),
-        "requests": requests_table(report, colors),
-        "containers": containers_table(report, colors),
-        "extended": extended_view(report),
-        "status_yaml": status_yaml(report),
+        "requests": requests_table(analyzed, colors),
+        "containers": containers_table(analyzed.containers, colors),
+        "extended": extended_view(analyzed.allocation),
+        "status_yaml": status_yaml(analyzed.allocation),
         "alternatives": alternatives_view(analyzed.allocation),
         "max_alternatives": MAX_ALTERNATIVES,
         "comparison": comparison(state, analyzed, report),

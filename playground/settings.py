@@ -57,7 +57,7 @@ STORED_INVENTORY_BYTES_PER_DAY = envint("STORED_INVENTORY_BYTES_PER_DAY", 256 * 
 CAPACITY_MAX_COPIES = envint("CAPACITY_MAX_COPIES", 1000, minimum=1)
 # Seconds one analysis may run (the page's results, How many fit?, the console and
 # the API's engine endpoints), in the spirit of the scheduler's DRA filter timeout:
-# past it the engine stops and the answer says where (allocator.deadline). Below
+# past it the engine stops and the answer says where (allocator.reading.deadline). Below
 # gunicorn's worker timeout (GUNICORN_TIMEOUT, 30 s). 0 turns it off.
 ANALYSIS_TIME_BUDGET = envint("ANALYSIS_TIME_BUDGET", 10, minimum=0)
 

@@ -37,7 +37,6 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from allocator import deadline
 from allocator.allocation import search as search_limits
 from allocator.allocation.alternatives import Alternatives, list_grants
 from allocator.allocation.errors import AllocatorError, NodeAllocationError, SearchLimitError
@@ -55,6 +54,7 @@ from allocator.allocation.switches import Switches, Variant, choose_variant, fro
 from allocator.allocation.taint_rules import apply_taint_rules
 from allocator.cel.selectors import shared_evaluator
 from allocator.kube import model
+from allocator.reading import deadline
 from allocator.releases import table as release_table
 from allocator.releases.gates import FeatureGates, make_gates
 from allocator.releases.rules import ReleaseRules, as_rules

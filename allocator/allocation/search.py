@@ -26,7 +26,6 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from allocator import deadline
 from allocator.allocation import capacity as cap
 from allocator.allocation.candidates import Candidate, taint_prevents
 from allocator.allocation.constraints import Constraint, make_constraint
@@ -37,6 +36,7 @@ from allocator.allocation.proofs import Prover
 from allocator.allocation.requests import ALL, EXACT_COUNT, RequestView, claim_ref
 from allocator.cel.selectors import SelectorRuntimeError
 from allocator.kube import model
+from allocator.reading import deadline
 
 MAX_RESULTS = 32  # resourceapi.AllocationResultsMaxSize
 
@@ -129,7 +129,7 @@ class Search:
         self.timeout: float | None = prepared.filter_timeout
         self.clock = prepared.clock
         self._deadline: float | None = None
-        self.budget = deadline.current()  # the whole analysis's time budget (allocator.deadline), if any
+        self.budget = deadline.current()  # the whole analysis's time budget (allocator.reading.deadline), if any
         self._check_at = 1  # the step at which limits are looked at next
 
     # ------------------------------------------------------------------ setup

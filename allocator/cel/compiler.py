@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from allocator import deadline
 from allocator.cel import types as T
 from allocator.cel.library import FUNCTIONS, compile_regex, index_value, opt_index, value_matches
 from allocator.cel.parser import Node
@@ -21,6 +20,7 @@ from allocator.cel.values import (
     map_lookup,
 )
 from allocator.kube.semver import Version
+from allocator.reading import deadline
 
 TYPE_NAMES = frozenset({"int", "uint", "double", "bool", "string", "bytes", "list", "map", "null_type", "type"})
 COST_LIMIT = 1_000_000
@@ -352,7 +352,7 @@ class Budget:
     """What is left of an evaluation's cost limit; also where the analysis's time budget is looked at.
 
     ``left`` below ``floor`` calls ``spent``: with no time budget the floor is 0 (the cost limit); with one
-    (``allocator.deadline``) it is raised to look at the clock every ``COST_PER_CHECK`` units, so a
+    (``allocator.reading.deadline``) it is raised to look at the clock every ``COST_PER_CHECK`` units, so a
     charge stays one subtraction and one comparison either way.
     """
 

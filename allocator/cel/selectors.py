@@ -19,12 +19,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from allocator import deadline
 from allocator.cel import CELCompileError, CELRuntimeError, build_device, compile_selector
 from allocator.cel import _split as split_name  # how build_device files a name under a domain
 from allocator.cel.explain import explain_false
 from allocator.kube import model
 from allocator.kube.quantity import Quantity
+from allocator.reading import deadline
 
 
 class AllocatorError(Exception):

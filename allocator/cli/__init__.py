@@ -13,7 +13,7 @@ import sys
 
 from allocator.cli import allocate, capacity, convert, evaluate, sample, validate
 from allocator.cli.common import EXIT_ERROR, EXIT_OK, EXIT_UNSATISFIABLE
-from allocator.deadline import BudgetExceeded, time_budget
+from allocator.reading.deadline import BudgetExceeded, time_budget
 
 __all__ = ["EXIT_ERROR", "EXIT_OK", "EXIT_UNSATISFIABLE", "build_parser", "main"]
 

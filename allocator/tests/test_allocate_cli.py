@@ -10,6 +10,7 @@ import pytest
 import yaml
 
 from allocator.tests.helpers import ROOT, cli, write_files
+from allocator.tests.helpers.inventory import device_class
 
 INVENTORY = """
 apiVersion: v1
@@ -20,13 +21,7 @@ apiVersion: v1
 kind: Node
 metadata: {name: node-a}
 ---
-apiVersion: resource.k8s.io/v1
-kind: DeviceClass
-metadata: {name: gpu}
-spec:
-  selectors: [{cel: {expression: 'device.driver == "gpu.example.com"'}}]
-  config: [{opaque: {driver: gpu.example.com, parameters: {mode: shared}}}]
----
+""" + device_class('gpu', 'device.driver == "gpu.example.com"', spec='  config: [{opaque: {driver: gpu.example.com, parameters: {mode: shared}}}]\n') + """---
 apiVersion: resource.k8s.io/v1
 kind: ResourceSlice
 metadata: {name: node-b-gpus}

@@ -1,4 +1,4 @@
-"""The time budget on an analysis (allocator.deadline): where the engine stops and what it says.
+"""The time budget on an analysis (allocator.reading.deadline): where the engine stops and what it says.
 
 The clocks here are fakes that run out at a chosen point (a location reached, a number of looks), so
 nothing depends on how fast the machine is.
@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import pytest
 
-from allocator import deadline
 from allocator.cel import compile_selector
-from allocator.deadline import BudgetExceeded, time_budget
 from allocator.engine import analyze
+from allocator.reading import deadline
+from allocator.reading.deadline import BudgetExceeded, time_budget
 
 NESTED = "[1,2,3,4,5,6,7,8,9,10].all(a, [1,2,3,4,5,6,7,8,9,10].all(b, device.driver.matches('^gpu')))"
 

@@ -8,6 +8,7 @@ from allocator.engine import analyze
 from allocator.reading.limits import Limits
 from allocator.releases.gates import FeatureGateError
 from allocator.tests.helpers import SAMPLES
+from allocator.tests.helpers.inventory import device_class
 
 INVENTORY = """
 apiVersion: v1
@@ -18,12 +19,7 @@ apiVersion: v1
 kind: Node
 metadata: {name: node-b, labels: {zone: b}}
 ---
-apiVersion: resource.k8s.io/v1
-kind: DeviceClass
-metadata: {name: gpu}
-spec:
-  selectors: [{cel: {expression: "device.driver == 'gpu.example.com'"}}]
----
+""" + device_class('gpu', "device.driver == 'gpu.example.com'") + """---
 apiVersion: resource.k8s.io/v1
 kind: ResourceSlice
 metadata: {name: node-b-gpus}

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from allocator.tests.helpers import cli, write_files
-from allocator.tests.validation.test_read_as_stored import CREATED, STORED, claim, first_available, inventory
+from allocator.tests.helpers.stored_objects import CREATED, STORED, claim, first_available, inventory
 
 GATES = ("--kubernetes-version", "1.34", "--feature-gates", "DRAPrioritizedList=false")
 STORED_CLAIM = claim("v1", STORED, first_available("v1"))

@@ -38,9 +38,9 @@ from allocator.allocation.allocator import AllocatorError, SlicesByNode, node_er
 from allocator.allocation.nodes import node_matches
 from allocator.allocation.nodes import search_nodes as nodes_to_search
 from allocator.allocation.state import add_allocated
-from allocator.deadline import located
 from allocator.kube import model
 from allocator.kube.objects import ReadResult, read_documents
+from allocator.reading.deadline import located
 from allocator.reading.diagnostics import INVALID, Diagnostic, DiagnosticError
 from allocator.reading.limits import DEFAULT, Limits
 from allocator.releases.gates import FeatureGates, stored_object_gates

@@ -1,7 +1,7 @@
 """The API names CEL types as the apiserver does for the release and gates asked: `any`, or `dyn` with
 DRAListTypeAttributes."""
 
-from allocator.tests.cel.test_type_names_per_gate import INVENTORY, MIXED
+from allocator.tests.helpers.type_names import INVENTORY, MIXED
 from api.tests.base import APITestCase
 
 

@@ -1,6 +1,6 @@
 """The API accepts the fields of DRA features the engine does not simulate and names them in a warning."""
 
-from allocator.tests.validation.test_not_simulated import CLAIM, CLASS, NODE, POD_GROUP, SLICE_1_37
+from allocator.tests.helpers.not_simulated import CLAIM, CLASS, NODE, POD_GROUP, SLICE_1_37
 from api.tests.base import APITestCase
 
 ALL = NODE + SLICE_1_37 + CLASS + "---" + CLAIM  # the API takes the objects as documents

@@ -2,8 +2,8 @@
 
 import yaml
 
-from allocator.tests.allocation.test_release_allocators import CAPACITY, CAPACITY_STORED, SHARED
 from allocator.tests.helpers import SAMPLES
+from allocator.tests.helpers.release_allocators import CAPACITY, CAPACITY_STORED, SHARED
 from api.tests.base import APITestCase
 
 

@@ -1,6 +1,6 @@
 """The API says which objects it read as stored (issue 33 item 4): ``storedObjects``, only when there are any."""
 
-from allocator.tests.validation.test_read_as_stored import CREATED, STORED, claim, first_available, inventory
+from allocator.tests.helpers.stored_objects import CREATED, STORED, claim, first_available, inventory
 from api.tests.base import APITestCase
 
 STORED_DOCUMENTS = inventory("v1") + "---\n" + claim("v1", STORED, first_available("v1"))

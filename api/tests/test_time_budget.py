@@ -5,7 +5,7 @@ from unittest import mock
 
 from django.test import override_settings
 
-from allocator import deadline
+from allocator.reading import deadline
 from api.tests.base import APITestCase
 
 CLAIM = """\
@@ -30,7 +30,7 @@ def jumping_clock():
 class TimeBudgetTestCase(APITestCase):
     def setUp(self):
         super().setUp()
-        patcher = mock.patch("allocator.deadline.CLOCK", jumping_clock())
+        patcher = mock.patch("allocator.reading.deadline.CLOCK", jumping_clock())
         patcher.start()
         self.addCleanup(patcher.stop)
 
@@ -65,7 +65,7 @@ class TimeBudgetInTheSearchTestCase(APITestCase):
             budget = deadline.current()
             return 100.0 if budget is not None and "claim" in budget.where else 0.0
 
-        with mock.patch("allocator.deadline.CLOCK", clock):
+        with mock.patch("allocator.reading.deadline.CLOCK", clock):
             r = self.post_json("/api/v1/analyze", {"documents": CLAIM, "inventory": "two-gpus"})
         [err] = self.assertErrors(r, 503, type="Service unavailable")
         self.assertIn("ran out while scheduling: node worker-1, claim default/gpu, request gpu", err["detail"])

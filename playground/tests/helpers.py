@@ -26,3 +26,26 @@ def freeze_mid_minute(test) -> None:
     clock = mock.patch("playground.ratelimit.time.time", return_value=1_800_000_030.0)
     clock.start()
     test.addCleanup(clock.stop)
+
+
+# The gpu-node sample's pool, and one of its devices as the console names it (console and one-read tests).
+POOL = "dra-example-driver-cluster-worker"
+GPU3 = f"gpu.example.com/{POOL}/gpu-3"
+
+# Two H200 GPUs in one request (the many-nodes tests and the page's edges).
+H200_PAIR = """\
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata:
+  name: pair
+spec:
+  devices:
+    requests:
+    - name: train
+      exactly:
+        deviceClassName: gpu.nvidia.com
+        count: 2
+        selectors:
+        - cel:
+            expression: device.attributes['gpu.nvidia.com'].productName == 'NVIDIA H200'
+"""

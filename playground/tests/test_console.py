@@ -8,10 +8,9 @@ from playground import console
 from playground.models import Share
 from playground.state import State, StateError
 from playground.tests.base import BaseTestCase
+from playground.tests.helpers import GPU3, POOL
 
 PANEL = {"HX-Request": "true", "HX-Target": "console-result"}
-POOL = "dra-example-driver-cluster-worker"
-GPU3 = f"gpu.example.com/{POOL}/gpu-3"
 MEMORY = 'device.capacity["gpu.example.com"].memory'
 
 

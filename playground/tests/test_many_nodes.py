@@ -4,43 +4,28 @@ from __future__ import annotations
 
 from django.test import SimpleTestCase, override_settings
 
+from allocator.engine import NodeRow
 from allocator.synthetic import cluster_yaml
 from playground import clusters
 from playground.models import StoredInventory
 from playground.picture import NodeView, Picture, PoolView, Tile, condense
 from playground.results import LIST_LIMIT, NODE_ROWS, nodes_view, reason_shape
 from playground.tests.base import BaseTestCase
-
-H200_PAIR = """\
-apiVersion: resource.k8s.io/v1
-kind: ResourceClaim
-metadata:
-  name: pair
-spec:
-  devices:
-    requests:
-    - name: train
-      exactly:
-        deviceClassName: gpu.nvidia.com
-        count: 2
-        selectors:
-        - cel:
-            expression: device.attributes['gpu.nvidia.com'].productName == 'NVIDIA H200'
-"""
+from playground.tests.helpers import H200_PAIR
 
 
-def node(name: str, fits: bool, reason: str | None = None) -> dict:
-    return {"name": name, "fits": fits, "reason": reason}
+def node(name: str, fits: bool, reason: str | None = None) -> NodeRow:
+    return NodeRow(name=name, fits=fits, reason=reason, error=False)
 
 
-def miss(name: str, product: str) -> dict:
+def miss(name: str, product: str) -> NodeRow:
     return node(name, False, f"claim default/pair, request train: needs 2 device(s), 0 of 8 in reach match "
                              f"(8 x request selector #0 is false: `...` is false (productName = \"{product}\"))")
 
 
 class NodesViewTestCase(SimpleTestCase):
     def test_few_nodes_keep_a_row_each(self):
-        view = nodes_view({"nodes": [node("a", True), miss("b", "X")]})
+        view = nodes_view([node("a", True), miss("b", "X")])
         self.assertFalse(view["grouped"])
         self.assertEqual([n["name"] for n in view["rows"]], ["a", "b"])
 
@@ -49,7 +34,7 @@ class NodesViewTestCase(SimpleTestCase):
                  + [miss(f"h100-{i:03d}", "NVIDIA H100") for i in range(60)]
                  + [miss(f"l40s-{i:03d}", "NVIDIA L40S") for i in range(15)]
                  + [node("odd", False, "claim default/pair, request train: pool odd is incomplete")])
-        view = nodes_view({"nodes": nodes})
+        view = nodes_view(nodes)
         self.assertTrue(view["grouped"])
         self.assertEqual((view["total"], view["fit_count"]), (81, 5))
         self.assertEqual([g["count"] for g in view["groups"]], [75, 1])
@@ -59,9 +44,9 @@ class NodesViewTestCase(SimpleTestCase):
 
     def test_the_filter_narrows_by_name(self):
         nodes = [miss(f"h100-{i:03d}", "NVIDIA H100") for i in range(NODE_ROWS + 5)] + [node("h200-000", True)]
-        view = nodes_view({"nodes": nodes}, node_filter=" H200 ")
+        view = nodes_view(nodes, node_filter=" H200 ")
         self.assertEqual((view["shown"], view["fit_count"], view["groups"], view["filter"]), (1, 1, [], "H200"))
-        self.assertEqual(nodes_view({"nodes": nodes}, node_filter="h100-00")["shown"], 10)
+        self.assertEqual(nodes_view(nodes, node_filter="h100-00")["shown"], 10)
 
     def test_the_node_name_is_not_part_of_the_reason(self):
         self.assertEqual(reason_shape("pool n-1 on n-1 is incomplete", "n-1"), "pool the node on the node is incomplete")

@@ -9,7 +9,7 @@ from allocator.authoring.inventory import ALL_NODES, SELECTED_NODES
 from allocator.kube import objects
 from allocator.tests.helpers.samples import inventory_text
 from playground.tests.base import BaseTestCase
-from playground.tests.test_console import GPU3
+from playground.tests.helpers import GPU3
 
 # Every module of the page's path that imports the engine's reader.
 READERS = ("allocator.engine", "allocator.authoring.completion", "allocator.authoring.conversion",

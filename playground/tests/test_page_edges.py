@@ -12,8 +12,7 @@ from allocator.synthetic import cluster_yaml
 from playground import clusters
 from playground.results import LIST_LIMIT
 from playground.tests.base import BaseTestCase
-from playground.tests.helpers import HTMX
-from playground.tests.test_many_nodes import H200_PAIR
+from playground.tests.helpers import H200_PAIR, HTMX
 
 TEMPLATES = Path(__file__).resolve().parents[1] / "templates"
 

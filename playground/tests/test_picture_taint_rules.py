@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.test import SimpleTestCase
 
 from allocator.engine import analyze
-from allocator.tests.allocation.test_taint_rules import BY_CEL, GPU_0, INVENTORY, claim, rule
+from allocator.tests.helpers.taint_rules import BY_CEL, GPU_0, INVENTORY, claim, rule
 from playground import picture
 
 

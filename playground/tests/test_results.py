@@ -4,36 +4,34 @@ from unittest.mock import patch
 
 from django.test import SimpleTestCase
 
-from allocator.engine import analyze, read_inventory
+from allocator.engine import ObjectRow, RequestDevice, RequestView, analyze, read_inventory
 from playground import picture, results
 from playground.results import DIAGRAM_WIDTH, caret_window
 from playground.tests.base import BaseTestCase
 from playground.tests.helpers import HTMX
 
 
-def with_requests(report_requests):
+def with_requests(report_requests: list[RequestView]):
     """analyze as usual, with the contract's per-request explanation filled in."""
 
-    class Wrapped:
-        def __init__(self, report):
-            self.report = report
+    def analyzed(**kwargs):
+        report = analyze(**kwargs)
+        report.requests = report_requests
+        return report
 
-        def __getattr__(self, name):
-            return getattr(self.report, name)
-
-        def to_dict(self):
-            return {**self.report.to_dict(), "requests": report_requests}
-
-    return lambda **kwargs: Wrapped(analyze(**kwargs))
+    return analyzed
 
 
 class ResultsTestCase(BaseTestCase):
     def test_it_counts_objects_and_notices_conversion(self):
+        def row(kind: str, api_version: str, source: str) -> ObjectRow:
+            return ObjectRow(kind=kind, name="x", namespace="", api_version=api_version, source=source, line=1)
+
         objects = [
-            {"kind": "DeviceClass", "apiVersion": "resource.k8s.io/v1beta1", "source": "inventory"},
-            {"kind": "DeviceClass", "apiVersion": "resource.k8s.io/v1", "source": "inventory"},
-            {"kind": "Node", "apiVersion": "v1", "source": "inventory"},
-            {"kind": "Pod", "apiVersion": "v1", "source": "documents"},
+            row("DeviceClass", "resource.k8s.io/v1beta1", "inventory"),
+            row("DeviceClass", "resource.k8s.io/v1", "inventory"),
+            row("Node", "v1", "inventory"),
+            row("Pod", "v1", "documents"),
         ]
         summary = results.objects_summary(objects, "inventory")
         self.assertEqual([s["label"] for s in summary], ["2 DeviceClasses", "1 Node"])
@@ -72,19 +70,15 @@ class ResultsTestCase(BaseTestCase):
         self.assertEqual(pic.nodes, [])
 
     def test_it_renders_matching_devices_per_request(self):
-        requests = [
-            {
-                "claim": "default/two-gpus",
-                "request": "gpu",
-                "deviceClass": "gpu.example.com",
-                "devices": [
-                    {"driver": "gpu.example.com", "pool": "p", "device": "gpu-0", "node": "n", "matches": True,
-                     "reason": None},
-                    {"driver": "gpu.example.com", "pool": "p", "device": "gpu-9", "node": "n", "matches": False,
-                     "reason": "selector #0 is false: <script>"},
-                ],
-            }
-        ]
+        def device(name: str, matches: bool, reason: str | None) -> RequestDevice:
+            return RequestDevice(driver="gpu.example.com", pool="p", device=name, slice="s", node="n",
+                                 matches=matches, chosen=False, taken_by=None, reason=reason, reason_code=None,
+                                 why=None, reason_short=None)
+
+        requests = [RequestView(claim="default/two-gpus", request="gpu", device_class="gpu.example.com",
+                                mode="ExactCount", count=1, selected=None, error=None,
+                                devices=[device("gpu-0", True, None),
+                                         device("gpu-9", False, "selector #0 is false: <script>")])]
         with patch("playground.clusters.analyze", with_requests(requests)):
             r = self.client.post("/", self.form_data(), headers=HTMX)
         self.assertContains(r, 'id="requests"')

@@ -1,6 +1,6 @@
 """The results say which objects were read as stored (issue 33 item 4)."""
 
-from allocator.tests.validation.test_read_as_stored import CREATED, STORED, claim, first_available, inventory
+from allocator.tests.helpers.stored_objects import CREATED, STORED, claim, first_available, inventory
 from playground.tests.base import BaseTestCase
 from playground.tests.helpers import HTMX
 

@@ -25,7 +25,7 @@ def jumping_clock():
 @override_settings(ANALYSIS_TIME_BUDGET=10)
 class PageTimeBudgetTestCase(BaseTestCase):
     def setUp(self):
-        patcher = mock.patch("allocator.deadline.CLOCK", jumping_clock())
+        patcher = mock.patch("allocator.reading.deadline.CLOCK", jumping_clock())
         patcher.start()
         self.addCleanup(patcher.stop)
 

@@ -7,18 +7,14 @@ import textwrap
 from allocator.allocation.allocator import allocate_claims, explain_claims
 from allocator.kube.objects import read_or_raise
 from allocator.releases.gates import make_gates
+from allocator.tests.helpers.inventory import device_class
 
 INVENTORY = """
 apiVersion: v1
 kind: Node
 metadata: {name: node-1, labels: {zone: a}}
 ---
-apiVersion: resource.k8s.io/v1
-kind: DeviceClass
-metadata: {name: gpu}
-spec:
-  selectors: [{cel: {expression: 'device.driver == "gpu.example.com"'}}]
----
+""" + device_class('gpu', 'device.driver == "gpu.example.com"') + """---
 apiVersion: resource.k8s.io/v1
 kind: ResourceSlice
 metadata: {name: node-1-gpus}
@@ -232,12 +228,7 @@ apiVersion: v1
 kind: Node
 metadata: {name: node-1}
 ---
-apiVersion: resource.k8s.io/v1
-kind: DeviceClass
-metadata: {name: mig}
-spec:
-  selectors: [{cel: {expression: 'device.driver == "gpu.example.com"'}}]
----
+""" + device_class('mig', 'device.driver == "gpu.example.com"') + """---
 apiVersion: resource.k8s.io/v1
 kind: ResourceSlice
 metadata: {name: counters}

@@ -15,11 +15,6 @@ import pytest
 from allocator.allocation import counter_choices
 from allocator.allocation.allocator import Allocator
 from allocator.engine import analyze
-from allocator.tests.allocation.test_counter_choices_property import (
-    allocator_for,
-    claims_of,
-    without_counters,
-)
 from allocator.tests.helpers.allocate_table import (
     build_claim,
     build_class,
@@ -29,6 +24,11 @@ from allocator.tests.helpers.allocate_table import (
     case_features,
     run_case,
     table_params,
+)
+from allocator.tests.helpers.counter_choices import (
+    allocator_for,
+    claims_of,
+    without_counters,
 )
 from allocator.tests.helpers.partitionable_cases import CASES
 from allocator.tests.helpers.samples import inventory_text, sample

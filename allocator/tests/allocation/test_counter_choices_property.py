@@ -22,18 +22,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from allocator.allocation import counter_choices
-from allocator.allocation.allocator import Allocator
 from allocator.allocation.capacity import quantity
 from allocator.allocation.errors import AllocatorError
 from allocator.allocation.switches import VARIANTS
 from allocator.tests.helpers.allocate_table import (
-    build_claim,
-    build_class,
     build_node,
-    build_slice,
-    build_state,
     case_features,
 )
+from allocator.tests.helpers.counter_choices import allocator_for, claims_of, without_counters
 from allocator.tests.helpers.strategies import BOUNDED, SELECTORS
 
 
@@ -74,22 +70,6 @@ def cases(draw):
     allocated = sorted(draw(st.sets(st.sampled_from(every), max_size=2))) if draw(st.integers(0, 3)) == 0 else []
     return {"features": ["partitionable"], "classes": {"class-a": "driver-a", "class-b": "driver-b"},
             "slices": slices, "claims": claims, "allocated": allocated}
-
-
-def without_counters(case: dict) -> dict:
-    slices = [{**s, "counterSets": {}, "devices": [{k: v for k, v in d.items() if k != "counters"}
-                                                   for d in s.get("devices", ())]} for s in case["slices"]]
-    return {**case, "slices": slices}
-
-
-def allocator_for(case: dict, variant) -> Allocator:
-    return Allocator([build_class(n, s) for n, s in case["classes"].items()],
-                     [build_slice(s) for s in case["slices"]], features=case_features(case), variant=variant,
-                     state=build_state(case))
-
-
-def claims_of(case: dict):
-    return [build_claim(c) for c in case["claims"]]
 
 
 def check_numbers(devices: list[dict]) -> None:

@@ -19,14 +19,9 @@ import pytest
 
 from allocator.engine import analyze
 from allocator.tests.helpers import cli
+from allocator.tests.helpers.inventory import device_class
 
-CLASS = """
-apiVersion: resource.k8s.io/v1
-kind: DeviceClass
-metadata: {name: gpu}
-spec:
-  selectors: [{cel: {expression: 'device.driver == "gpu.example.com"'}}]
-"""
+CLASS = "\n" + device_class('gpu', 'device.driver == "gpu.example.com"')
 
 CLAIM = """
 apiVersion: resource.k8s.io/v1

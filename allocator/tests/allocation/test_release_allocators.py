@@ -14,16 +14,7 @@ from allocator.allocation.switches import EXPERIMENTAL, STABLE, choose_variant, 
 from allocator.releases.gates import make_gates
 from allocator.releases.rules import rules_of
 from allocator.tests.helpers import cli as run
-
-NODE = """\
-apiVersion: v1
-kind: Node
-metadata: {name: n1, labels: {kubernetes.io/hostname: n1}}
----
-apiVersion: resource.k8s.io/v1
-kind: DeviceClass
-metadata: {name: gpu}
-"""
+from allocator.tests.helpers.release_allocators import CAPACITY, CAPACITY_STORED, NODE, SHARED
 
 
 @pytest.fixture
@@ -42,37 +33,6 @@ def _devices(proc) -> list[str]:
 
 
 # --- 1.34: DRAResourceClaimDeviceStatus picks the experimental implementation -------------------------------
-
-CAPACITY = NODE + """\
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceSlice
-metadata: {name: s}
-spec:
-  driver: gpu.example.com
-  nodeName: n1
-  pool: {name: n1, resourceSliceCount: 1}
-  devices:
-  - name: gpu-0
-    capacity:
-      memory: {value: 8Gi}
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceClaim
-metadata: {name: c}
-spec:
-  devices:
-    requests:
-    - name: a
-      exactly:
-        deviceClassName: gpu
-        capacity: {requests: {memory: 1Gi}}
-"""
-
-
-# The same claim as read from a cluster (``kubectl get -o yaml``): created while DRAConsumableCapacity was on,
-# it keeps its capacity requests (the registry strategy drops them on create only).
-CAPACITY_STORED = CAPACITY.replace("metadata: {name: c}", 'metadata: {name: c, uid: 5d1c2a9e, resourceVersion: "7"}')
 
 
 def test_1_34_device_status_on_by_default_refuses_stored_capacity_requests_without_consumable_capacity(files):
@@ -273,34 +233,6 @@ def test_the_counter_rules_per_release():
 
 
 # --- 1.35: one request could take two shares of the same multi-allocatable device --------------------------
-
-SHARED = NODE + """\
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceSlice
-metadata: {name: s}
-spec:
-  driver: gpu.example.com
-  nodeName: n1
-  pool: {name: n1, resourceSliceCount: 1}
-  devices:
-  - name: gpu-0
-    allowMultipleAllocations: true
-    capacity:
-      memory: {value: 8Gi}
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceClaim
-metadata: {name: c}
-spec:
-  devices:
-    requests:
-    - name: a
-      exactly:
-        deviceClassName: gpu
-        count: COUNT
-        capacity: {requests: {memory: 3Gi}}
-"""
 
 
 def _shares(proc) -> list[tuple[str, str]]:

@@ -8,6 +8,7 @@ import pytest
 
 from allocator.releases.rules import rules_of
 from allocator.tests.helpers import cli as run
+from allocator.tests.helpers.inventory import device_class
 
 INVENTORY = """\
 apiVersion: v1
@@ -106,10 +107,7 @@ apiVersion: v1
 kind: Node
 metadata: {name: n1, labels: {kubernetes.io/hostname: n1}}
 ---
-apiVersion: resource.k8s.io/v1
-kind: DeviceClass
-metadata: {name: gpu}
----
+""" + device_class('gpu') + """---
 apiVersion: resource.k8s.io/v1
 kind: ResourceSlice
 metadata: {name: s1}

@@ -38,6 +38,7 @@ from allocator.tests.helpers.allocate_table import (
     run_case,
     table_params,
 )
+from allocator.tests.helpers.inventory import device_class
 
 DRIVER = "gpu.example.com"
 SLOW = 5.0  # seconds: a hang guard, not a speed requirement
@@ -231,12 +232,7 @@ apiVersion: v1
 kind: Node
 metadata: {name: node-0}
 ---
-apiVersion: resource.k8s.io/v1
-kind: DeviceClass
-metadata: {name: gpu}
-spec:
-  selectors: [{cel: {expression: "device.driver == 'gpu.example.com'"}}]
----
+""" + device_class('gpu', "device.driver == 'gpu.example.com'") + """---
 apiVersion: resource.k8s.io/v1
 kind: ResourceSlice
 metadata: {name: node-0-gpus}

@@ -8,66 +8,7 @@ from allocator.allocation.taint_rules import taint_source
 from allocator.engine import analyze
 from allocator.kube.objects import read_documents
 from allocator.releases.gates import make_gates
-
-INVENTORY = """
-apiVersion: v1
-kind: Node
-metadata: {name: node-a}
----
-apiVersion: resource.k8s.io/v1
-kind: DeviceClass
-metadata: {name: gpu}
-spec:
-  selectors: [{cel: {expression: "device.driver == 'gpu.example.com'"}}]
----
-apiVersion: resource.k8s.io/v1
-kind: DeviceClass
-metadata: {name: a100}
-spec:
-  selectors: [{cel: {expression: "device.attributes['gpu.example.com'].model == 'a100'"}}]
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceSlice
-metadata: {name: node-a-gpus}
-spec:
-  driver: gpu.example.com
-  nodeName: node-a
-  pool: {name: node-a, generation: 1, resourceSliceCount: 1}
-  devices:
-  - name: gpu-0
-    attributes: {model: {string: a100}, slot: {int: 0}}
-  - name: gpu-1
-    attributes: {model: {string: h100}}
-"""
-
-
-def rule(selector: str, effect: str = "NoSchedule", version: str = "v1") -> str:
-    return f"""
----
-apiVersion: resource.k8s.io/{version}
-kind: DeviceTaintRule
-metadata: {{name: gpu-maintenance}}
-spec:
-{selector}
-  taint: {{key: maintenance, value: "true", effect: {effect}}}
-"""
-
-
-GPU_0 = "  deviceSelector: {driver: gpu.example.com, pool: node-a, device: gpu-0}"
-
-
-def claim(count: int = 1, tolerate: bool = False) -> str:
-    toleration = ", tolerations: [{key: maintenance, operator: Exists}]" if tolerate else ""
-    return f"""
-apiVersion: resource.k8s.io/v1
-kind: ResourceClaim
-metadata: {{name: c, namespace: default}}
-spec:
-  devices:
-    requests:
-    - name: gpu
-      exactly: {{deviceClassName: gpu, count: {count}{toleration}}}
-"""
+from allocator.tests.helpers.taint_rules import BY_CEL, GPU_0, INVENTORY, claim, rule
 
 
 def devices(report: dict) -> dict[str, str | None]:
@@ -161,7 +102,6 @@ def test_driver_pool_and_device_must_all_match(selector, tainted):
 
 
 BY_CLASS = "  deviceSelector: {deviceClassName: a100}"
-BY_CEL = "  deviceSelector: {selectors: [{cel: {expression: \"device.attributes['gpu.example.com'].slot == 0\"}}]}"
 
 
 @pytest.mark.parametrize("release", ["1.33", "1.34"])

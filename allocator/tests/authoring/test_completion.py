@@ -11,17 +11,9 @@ from allocator.authoring.completion import (
     inventory_names,
     schemas,
 )
+from allocator.tests.helpers.inventory import device_class
 
-INVENTORY = """\
-apiVersion: resource.k8s.io/v1
-kind: DeviceClass
-metadata:
-  name: gpu.example.com
-spec:
-  selectors:
-  - cel:
-      expression: device.driver == "gpu.example.com"
----
+INVENTORY = device_class("gpu.example.com", 'device.driver == "gpu.example.com"') + """---
 apiVersion: v1
 kind: Node
 metadata:

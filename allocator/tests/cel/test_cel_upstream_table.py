@@ -21,6 +21,7 @@ import pytest
 from allocator.cel import CELCompileError, CELRuntimeError, compile_selector
 from allocator.tests.helpers import write_files
 from allocator.tests.helpers.cel_corpus import ATTRS, CAPACITY, DRV, corpus_devices
+from allocator.tests.helpers.inventory import device_class
 
 X = 'device.attributes["x.example.com"]'
 MEM = 'device.capacity["x.example.com"].mem'
@@ -141,12 +142,7 @@ apiVersion: v1
 kind: Node
 metadata: {name: node-a}
 ---
-apiVersion: resource.k8s.io/v1
-kind: DeviceClass
-metadata: {name: x}
-spec:
-  selectors: [{cel: {expression: 'device.driver == "x.example.com"'}}]
----
+""" + device_class('x', 'device.driver == "x.example.com"') + """---
 apiVersion: resource.k8s.io/v1
 kind: ResourceSlice
 metadata: {name: node-a-x}

@@ -12,45 +12,8 @@ import pytest
 
 from allocator.engine import analyze
 from allocator.tests.helpers import cli, write_files
+from allocator.tests.helpers.type_names import INVENTORY, MIXED, claim
 
-INVENTORY = """
-apiVersion: v1
-kind: Node
-metadata: {name: node-a}
----
-apiVersion: resource.k8s.io/v1
-kind: DeviceClass
-metadata: {name: gpu}
-spec: {}
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceSlice
-metadata: {name: s}
-spec:
-  driver: gpu.example.com
-  nodeName: node-a
-  pool: {name: p, generation: 1, resourceSliceCount: 1}
-  devices: [{name: gpu-0, attributes: {model: {string: a}}}]
-"""
-
-
-def claim(expression: str) -> str:
-    return f"""
-apiVersion: resource.k8s.io/v1
-kind: ResourceClaim
-metadata: {{name: c, namespace: default}}
-spec:
-  devices:
-    requests:
-    - name: gpu
-      exactly:
-        deviceClassName: gpu
-        selectors:
-        - cel: {{expression: '{expression}'}}
-"""
-
-
-MIXED = claim('[device.attributes["gpu.example.com"].model, 3] == [1]')
 BAD_KEY = claim("device.attributes[true] == 1")
 
 # (release, gates, the attribute's type name)

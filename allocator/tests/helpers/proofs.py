@@ -6,6 +6,8 @@ grants and the API, page and browser tests of the proof (``ISSUE``, ``MESSAGE``)
 
 from __future__ import annotations
 
+from allocator.tests.helpers.inventory import device_class
+
 NODE = "node-0"
 
 CLASSES = """
@@ -13,18 +15,8 @@ apiVersion: v1
 kind: Node
 metadata: {name: node-0}
 ---
-apiVersion: resource.k8s.io/v1
-kind: DeviceClass
-metadata: {name: gpu}
-spec:
-  selectors: [{cel: {expression: "device.driver == 'gpu.example.com'"}}]
----
-apiVersion: resource.k8s.io/v1
-kind: DeviceClass
-metadata: {name: nic}
-spec:
-  selectors: [{cel: {expression: "device.driver == 'nic.example.com'"}}]
-"""
+""" + device_class('gpu', "device.driver == 'gpu.example.com'") + """---
+""" + device_class('nic', "device.driver == 'nic.example.com'")
 
 
 def slice_(driver: str, devices: list[str], name: str | None = None, extra: str = "") -> str:

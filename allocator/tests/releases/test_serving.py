@@ -11,15 +11,10 @@ from allocator.reading.diagnostics import NOT_SERVED
 from allocator.releases.gates import FeatureGateError
 from allocator.releases.table import RELEASES
 from allocator.tests.helpers import cli
+from allocator.tests.helpers.inventory import device_class
 
 # The same cluster and claim in the shape every version writes them.
-V1 = """
-apiVersion: resource.k8s.io/v1
-kind: DeviceClass
-metadata: {name: gpu}
-spec:
-  selectors: [{cel: {expression: 'device.driver == "gpu.example.com"'}}]
----
+V1 = "\n" + device_class('gpu', 'device.driver == "gpu.example.com"') + """---
 apiVersion: resource.k8s.io/v1
 kind: ResourceSlice
 metadata: {name: node-a-gpus}

@@ -8,16 +8,14 @@ import json
 import pytest
 
 from allocator.tests.helpers import cli, write_files
+from allocator.tests.helpers.inventory import device_class
 
 INVENTORY = """\
 apiVersion: v1
 kind: Node
 metadata: {name: n1, labels: {kubernetes.io/hostname: n1}}
 ---
-apiVersion: resource.k8s.io/v1
-kind: DeviceClass
-metadata: {name: gpu}
----
+""" + device_class('gpu') + """---
 apiVersion: resource.k8s.io/v1
 kind: ResourceSlice
 metadata: {name: s}

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from allocator.engine import analyze
+from allocator.tests.helpers.fixes import apply
 
 INVENTORY = """\
 apiVersion: resource.k8s.io/v1
@@ -62,15 +63,6 @@ def claim(expression: str, style: str = "plain") -> str:
     elif style == "block":
         expression = "|\n              " + expression
     return CLAIM.replace("{expression}", expression)
-
-
-def offset(text: str, position: dict) -> int:
-    lines = text.split("\n")
-    return sum(len(line) + 1 for line in lines[:position["line"] - 1]) + position["column"] - 1
-
-
-def apply(text: str, fix: dict) -> str:
-    return text[:offset(text, fix["start"])] + fix["replacement"] + text[offset(text, fix["end"]):]
 
 
 def fixed(documents: str, title: str) -> tuple[dict, str]:

@@ -10,8 +10,8 @@ import pytest
 
 from allocator.engine import analyze
 from allocator.tests.helpers import SAMPLES
+from allocator.tests.helpers.fixes import apply
 from allocator.tests.helpers.samples import inventory_text, sample
-from allocator.tests.validation.test_quick_fixes import apply
 
 EXAMPLES = sorted(p.stem for p in (SAMPLES / "examples").glob("*.yaml"))
 _READ = re.compile(r"""device\.(?:attributes|capacity)\[\s*["']([^"']+)["']\s*\]\.([A-Za-z_][A-Za-z0-9_]*)""")

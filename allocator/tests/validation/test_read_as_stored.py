@@ -13,52 +13,11 @@ import pytest
 
 from allocator.engine import analyze
 from allocator.tests.helpers import read_uncached
+from allocator.tests.helpers.stored_objects import CREATED, STORED, claim, first_available, inventory
 
 SUBREQUESTS = "claim default/c, request r: has subrequests, but the DRAPrioritizedList feature is disabled"
 ADMIN = "claim default/c, request r: admin access is requested, but the feature is disabled"
 CAPACITY = "claim default/c, request r: has capacity requests, but the DRAConsumableCapacity feature is disabled"
-STORED = 'metadata: {name: c, uid: 3f1e0c52-9d7a-4c1b-8e0f-2a6b5d4c3b21, resourceVersion: "1187"}'
-CREATED = "metadata: {name: c}"
-
-
-def inventory(version: str) -> str:
-    return f"""\
-apiVersion: v1
-kind: Node
-metadata: {{name: n1, labels: {{kubernetes.io/hostname: n1}}}}
----
-apiVersion: resource.k8s.io/{version}
-kind: DeviceClass
-metadata: {{name: gpu}}
----
-apiVersion: resource.k8s.io/{version}
-kind: ResourceSlice
-metadata: {{name: s}}
-spec:
-  driver: gpu.example.com
-  nodeName: n1
-  pool: {{name: n1, resourceSliceCount: 1}}
-  devices:
-  - name: gpu-0
-{"    basic: {capacity: {memory: {value: 8Gi}}}" if version == "v1beta1" else "    capacity: {memory: {value: 8Gi}}"}
-"""
-
-
-def claim(version: str, metadata: str, request: str) -> str:
-    """A claim with one request ``r``: ``request`` is its body below the name, as written in ``version``."""
-    return f"""\
-apiVersion: resource.k8s.io/{version}
-kind: ResourceClaim
-{metadata}
-spec:
-  devices:
-    requests:
-    - name: r
-{request}"""
-
-
-def first_available(version: str) -> str:
-    return "      firstAvailable:\n      - {name: a, deviceClassName: gpu}\n"
 
 
 def admin_access(version: str) -> str:
