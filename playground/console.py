@@ -110,11 +110,21 @@ def _clipped(text: str | None, most: int) -> str | None:
     return f"{text[:most]}… ({len(text) - most} more characters)"
 
 
-def page(state: State, inventory: Inventory | None = None) -> dict[str, Any]:
+def evaluates(state: State) -> bool:
+    """Whether the console's answer for this state is an evaluation (an expression on a picked device), the
+    part worth deferring; the other answers (nothing, "pick a device") cost nothing."""
+    return bool(state.console.expression.strip() and state.console.device)
+
+
+def page(state: State, inventory: Inventory | None = None, defer: bool = False) -> dict[str, Any]:
     """What the page's console shows with the results: the device picker's options and the answer.
-    ``inventory``: the state's as the analysis read it (else it is read here, once)."""
+    ``inventory``: the state's as the analysis read it (else it is read here, once). ``defer``: leave an
+    evaluation out (``console_deferred``); the page's script fetches it from ``POST /console`` when the
+    console comes into view, so a keystroke in the claims does not evaluate an expression nobody looks at."""
     if inventory is None:
         inventory = read(state)
+    if defer and evaluates(state):
+        return {"console_devices": device_groups(state, inventory), "console_deferred": True}
     return {"console_devices": device_groups(state, inventory), **run(state, inventory)}
 
 

@@ -62,6 +62,11 @@ def _fragment_or_page(request: HttpRequest, fragment: str, ctx: dict, page: Call
     return page()
 
 
+def _live_update(request: HttpRequest) -> bool:
+    """The page's live update: htmx asking for the results alone (the editor's ``hx-target="results"``)."""
+    return bool(request.htmx) and request.htmx.target == "results"
+
+
 def _render_editor(request: HttpRequest, state: State | None, form: PlaygroundForm, alternatives: int = 0,
                    **extra) -> HttpResponse:
     """The editor page, or only its results when htmx asks for them (``hx-target="results"``)."""
@@ -79,7 +84,9 @@ def _render_editor(request: HttpRequest, state: State | None, form: PlaygroundFo
         try:
             with budget.analysis_budget():
                 ctx.update(results.context(state, form.node_filter_value(), alternatives))
-                ctx.update(console.page(state, ctx.pop("inventory_read", None)))  # the analysis's read, not another
+                # The analysis's read, not another. A live update (htmx) leaves the console's evaluation to
+                # a request of its own, made when the console is in view; a page without script has it here.
+                ctx.update(console.page(state, ctx.pop("inventory_read", None), defer=_live_update(request)))
         except budget.BudgetExceeded as err:
             return _out_of_time(request, form, err)
     return _fragment_or_page(request, "playground/partials/results_swap.html", ctx,

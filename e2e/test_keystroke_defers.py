@@ -1,0 +1,48 @@
+"""A keystroke computes only what the page shows (issue 37, item 5): after a live update the expression
+console's answer loads by itself when the console is in view, and when folded tools are opened."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from e2e.helpers import editor, summary
+
+pytestmark = pytest.mark.e2e
+
+GPU3 = "gpu.example.com/dra-example-driver-cluster-worker/gpu-3"
+
+
+def keystroke(page: Page) -> None:
+    """Type one more character at the end of the claims, as a person editing them; wait for the live update."""
+    with page.expect_response(lambda r: r.request.method == "POST" and r.request.headers.get("hx-target") == "results"):
+        editor(page).click()
+        page.keyboard.press("Control+End")
+        page.keyboard.type("#")
+
+
+def test_the_console_answer_loads_after_a_keystroke(page: Page, samples):
+    page.goto("/examples/count-two-gpus")
+    expect(summary(page)).to_contain_text("Allocated")
+    page.locator(f'#results .tile[data-device="{GPU3}"]').click()
+    with page.expect_response("**/console"):
+        editor(page, "console_expression").click()
+        page.keyboard.type('device.attributes["gpu.example.com"].index')
+    expect(page.locator("#console-value-text")).to_have_text("3")
+
+    # A keystroke in the claims: the console's answer comes from its own request, once in view.
+    with page.expect_response("**/console"):
+        keystroke(page)
+        page.locator("#console-panel").scroll_into_view_if_needed()
+    expect(page.locator("#console-value-text")).to_have_text("3")
+    expect(page.locator("#console-loading")).to_have_count(0)
+
+    # Folded tools: nothing loads until they are opened.
+    page.locator("#result-tools-summary").click()
+    expect(page.locator("#result-tools")).not_to_have_attribute("open", "")
+    keystroke(page)
+    expect(page.locator("#console-loading")).to_have_count(1)
+    with page.expect_response("**/console"):
+        page.locator("#result-tools-summary").click()
+        page.locator("#console-panel").scroll_into_view_if_needed()
+    expect(page.locator("#console-value-text")).to_have_text("3")
