@@ -44,3 +44,23 @@ def test_compare_settings_fit_their_panel_and_the_columns_stand_side_by_side(lap
     expect(columns).to_have_count(2)
     left, right = columns.nth(0).bounding_box(), columns.nth(1).bounding_box()
     assert left["y"] == right["y"] and left["x"] + left["width"] <= right["x"], (left, right)
+
+
+def test_per_container_devices_keep_their_names_whole_on_a_laptop(laptop):
+    # The review saw "gp u-0": the claim column kept to one line and squeezed the devices column. Now the
+    # claim column wraps, the table stays inside its section, and a device's name is never split inside.
+    page = laptop
+    page.goto("/")
+    expect(summary(page)).to_contain_text("Allocated")
+    section = page.locator("#containers")
+    expect(section).to_be_attached()
+    fits = section.evaluate("s => s.querySelector('table').scrollWidth <= s.clientWidth + 1")
+    assert fits
+    # Each device name (the text after the pool's slash) lies on one line: one client rect per name.
+    lines = section.evaluate("""s => [...s.querySelectorAll('td:last-child code')].map(code => {
+        const text = code.lastChild;  // the device name, after <wbr>
+        const range = document.createRange();
+        range.selectNodeContents(text);
+        return [text.textContent, range.getClientRects().length];
+    })""")
+    assert lines and all(count == 1 for _, count in lines), lines
