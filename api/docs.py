@@ -138,13 +138,13 @@ BAD_REQUEST_EXAMPLES = [
 ]
 COMMON_ERRORS = {413: TOO_LARGE, 415: UNSUPPORTED_MEDIA_TYPE, 429: THROTTLED}
 OUT_OF_TIME = _errors_response(
-    "The analysis ran out of the site's time budget (ANALYSIS_TIME_BUDGET, 10 s by default), in the spirit of "
+    "The analysis ran out of the site's time budget (ANALYSIS_TIME_BUDGET, 20 s by default), in the spirit of "
     "kube-scheduler's DRA filter timeout: the detail says where it stopped (the phase, then the node, claim, "
     "request, device and selector the search was on); kind and name are the claim's when it was on one. "
     "The command line (`--time-budget`) has no budget unless asked.",
     OpenApiExample("Time budget", {"errors": [{
         "kind": "ResourceClaim", "name": "slow", "field": "", "type": "Service unavailable",
-        "detail": "The time budget of 10 s ran out while scheduling: node gpu-node-00006, claim default/slow, "
+        "detail": "The time budget of 20 s ran out while scheduling: node gpu-node-00006, claim default/slow, "
                   "request gpus, device gpu.nvidia.com/gpu-node-00006/gpu-5, evaluating claim default/slow "
                   "selector #0 ([0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19].all(a, [0,1,2,3,4,5,6,7,8...).",
         "line": None, "column": None}]}),

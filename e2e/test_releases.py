@@ -69,14 +69,14 @@ def test_1_31_says_dra_is_off_and_refuses_v1_objects_with_the_served_version_nam
     expect(page.locator("#dra-off")).to_contain_text("DRA is off in Kubernetes 1.31")
     expect(page.locator("#dra-off")).to_contain_text("Turn on DynamicResourceAllocation")
     diagnostics = page.locator("#diagnostics")
-    expect(diagnostics).to_contain_text('no matches for kind "ResourceClaim" in version "resource.k8s.io/v1"')
+    expect(diagnostics).to_contain_text('no matches for kind "ResourceClaimTemplate" in version "resource.k8s.io/v1"')
     expect(diagnostics).to_contain_text("with it on, served versions: resource.k8s.io/v1alpha3")
     # With the gate on, the refusal names the one version 1.31 serves, and how to enable it.
     open_gates(page)
     page.get_by_label("DynamicResourceAllocation").select_option("on")
     expect(page.locator("#dra-off")).to_have_count(0)
     expect(diagnostics).to_contain_text(
-        "not served by Kubernetes 1.31, which serves ResourceClaim in resource.k8s.io/v1alpha3")
+        "not served by Kubernetes 1.31, which serves ResourceClaimTemplate in resource.k8s.io/v1alpha3")
     expect(diagnostics).to_contain_text("--runtime-config=resource.k8s.io/v1alpha3=true")
     expect(summary(page)).not_to_contain_text("Allocated")
 

@@ -2,13 +2,14 @@
 
 Three nested .all() over 20-element lists around uuid.matches(): upstream accepts it (its estimated
 and actual CEL costs are under the limit), and on 2,400 GPUs it takes this engine far longer than the
-site's budget (ANALYSIS_TIME_BUDGET, 10 s by default). The page must say what ran out and where, mark
+site's budget (ANALYSIS_TIME_BUDGET, 20 s by default). The page must say what ran out and where, mark
 the results still on screen as out of date, and let the visitor cancel. Generous timeouts: the
 machine may be busy, and the budget is the server's to keep, not the test's to time.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import pytest
@@ -18,6 +19,7 @@ from e2e.helpers import new_context, replace_text, summary
 
 pytestmark = pytest.mark.e2e
 
+BUDGET_RAN_OUT = re.compile(r"Stopped: the time budget of \d+ s ran out while")
 BIG_CLUSTER = "/examples/gpu-cluster-four-h200"  # the 300-node sample cluster
 TWENTY = "[" + ",".join(str(i) for i in range(20)) + "]"
 SLOW = (f"{TWENTY}.all(a, {TWENTY}.all(b, {TWENTY}.all(c, "
@@ -61,7 +63,7 @@ def test_the_review_selector_stops_at_the_budget_and_says_where(one_worker_page:
     open_big_cluster(page)
     replace_text(page, SLOW_CLAIM)
     note = page.locator("#time-budget-results")
-    expect(note).to_contain_text("Stopped: the time budget of 10 s ran out while", timeout=LONG)
+    expect(note).to_contain_text(BUDGET_RAN_OUT, timeout=LONG)
     expect(note).to_contain_text("the selector ([0,1,2,3")
     expect(page.locator("#results")).to_have_class("stale")
     expect(page.locator("#results-stale")).to_contain_text("Out of date")
@@ -94,5 +96,5 @@ def test_how_many_fit_stops_at_the_budget_too(page: Page, samples):
     expect(page.locator("#time-budget-results")).to_contain_text("time budget", timeout=LONG)
     page.locator("#capacity-button").click()
     expect(page.locator("#time-budget-capacity-result")).to_contain_text(
-        "Stopped: the time budget of 10 s ran out while", timeout=LONG)
+        BUDGET_RAN_OUT, timeout=LONG)
     expect(page.locator("#cancel-analysis")).to_be_hidden()

@@ -58,8 +58,10 @@ CAPACITY_MAX_COPIES = envint("CAPACITY_MAX_COPIES", 1000, minimum=1)
 # Seconds one analysis may run (the page's results, How many fit?, the console and
 # the API's engine endpoints), in the spirit of the scheduler's DRA filter timeout:
 # past it the engine stops and the answer says where (allocator.reading.deadline). Below
-# gunicorn's worker timeout (GUNICORN_TIMEOUT, 30 s). 0 turns it off.
-ANALYSIS_TIME_BUDGET = envint("ANALYSIS_TIME_BUDGET", 10, minimum=0)
+# gunicorn's worker timeout (GUNICORN_TIMEOUT, 30 s), and above the scheduler's own 10 s filter timeout,
+# so a search the scheduler would stop ends in its words ("timed out trying to allocate devices") first.
+# 0 turns it off.
+ANALYSIS_TIME_BUDGET = envint("ANALYSIS_TIME_BUDGET", 20, minimum=0)
 
 # --- Deployment and security (docs/configuration.md: "Running in production") ---
 # HTTPS=1 says the site is only served over TLS (directly or by a proxy in

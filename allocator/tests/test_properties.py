@@ -229,9 +229,10 @@ def test_random_cel_in_samples_never_crashes(seed, data):
 @example(0, "1.31", {"DRAControlPlaneController": True, "DRAAdminAccess": False}, None)  # found in CI: needs DRA on
 def test_samples_under_any_release_gates_and_node_never_crash(seed, release, gates, node):
     documents, inventory = SEEDS[seed]
-    # Turning on a gate an older release does not have, setting a gate the release locks away from its
-    # value, or turning on a gate without the gate it needs, is a caller error (FeatureGateError), not input.
-    gates = {gate: value for gate, value in gates.items() if not value or exists_in(gate, release)}
+    # Setting a gate the release does not have (either value: its components do not know it), setting a gate
+    # the release locks away from its value, or turning on a gate without the gate it needs, is a caller
+    # error (FeatureGateError), not input.
+    gates = {gate: value for gate, value in gates.items() if exists_in(gate, release)}
     gates = {gate: value for gate, value in gates.items()
              if not locked_in(gate, release) or value == defaults(release).get(gate)}
     values = {**defaults(release), **gates}
