@@ -3,8 +3,8 @@
 Most of a small command's time is Python importing the engine (docs/performance.md, start-up), so the
 modules for what does not fit (explanations, other grants, counter choices), for inputs this one does not
 have (controllers read again with positions through PyYAML, generated names through hashlib, share ids
-through uuid) and Django are imported where they are used. This checks which modules a real run loaded,
-not how long it took.
+through uuid, regular expressions through RE2) and Django are imported where they are used. This checks
+which modules a real run loaded, not how long it took.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ DEFERRED = (
     "allocator.allocation.counter_choices",
     "allocator.allocation.alternatives",
     "allocator.cel.explain",
+    "re2",  # the claim has no matches(): RE2 loads with the first regular expression
     "allocator.reading.yamlsource",
     "yaml",
     "hashlib",
