@@ -36,11 +36,10 @@ import gc
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from allocator.allocation import search as search_limits
-from allocator.allocation.alternatives import Alternatives, list_grants
 from allocator.allocation.errors import AllocatorError, NodeAllocationError, SearchLimitError
-from allocator.allocation.explain import Explanation, explain
 from allocator.allocation.node_views import NodeViews
 from allocator.allocation.nodes import make_node
 from allocator.allocation.nodes import search_nodes as nodes_to_search
@@ -59,11 +58,16 @@ from allocator.releases import table as release_table
 from allocator.releases.gates import FeatureGates, make_gates
 from allocator.releases.rules import ReleaseRules, as_rules
 
+if TYPE_CHECKING:
+    # Imported where used: explanations and other grants are for what does not fit or is asked for,
+    # and a command whose claims fit never loads them (start-up, docs/performance.md).
+    from allocator.allocation.alternatives import Alternatives
+    from allocator.allocation.explain import Explanation
+
 __all__ = [
     "AllocationOutcome",
     "Allocator",
     "AllocatorError",
-    "Explanation",
     "NodeAllocationError",
     "NodeSearch",
     "SearchLimitError",
@@ -317,6 +321,8 @@ class Allocator:
         outcome = AllocationOutcome(node=node, claims=claims, allocated=False, reason="cannot allocate all claims",
                                     variant=self.variant.name, steps=search.calls, proof=search.proof)
         if explain_failure:
+            from allocator.allocation.explain import explain
+
             outcome.explanation = explain(self, node, claims, search)
             outcome.reason = "; ".join(outcome.explanation.summary()) or outcome.reason
         return outcome
@@ -324,6 +330,8 @@ class Allocator:
     def alternatives(self, node: model.Node, claims: Sequence[model.ResourceClaim], limit: int,
                      timeout: float | None) -> Alternatives:
         """Up to ``limit`` distinct grants of the claims on ``node`` in search order (``allocation.alternatives``)."""
+        from allocator.allocation.alternatives import list_grants
+
         return list_grants(self, node, claims, limit, timeout)
 
     def allocate_each(self, nodes: Iterable[model.Node],
@@ -382,6 +390,8 @@ class Allocator:
         Right after ``allocate`` hit a search limit for this node and these
         claims, the stopped search is explained instead of running it again.
         """
+        from allocator.allocation.explain import explain
+
         claims = list(claims)
         stopped = self._stopped
         if (stopped is not None and stopped[0] is node and len(stopped[1]) == len(claims)

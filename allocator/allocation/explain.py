@@ -74,8 +74,9 @@ from allocator.allocation.counter_choices import (
 )
 from allocator.allocation.counters import Shortage, Taker, allocated_takers, consumption, shortages
 from allocator.allocation.errors import AllocatorError
+from allocator.allocation.node_views import slices_in_reach
 from allocator.allocation.nodes import NodeSelectorError
-from allocator.allocation.pools import DeviceID, PoolError, slice_is_relevant
+from allocator.allocation.pools import DeviceID
 from allocator.allocation.requests import ALL, EXACT_COUNT, RequestView, claim_ref, exact_view, sub_view
 from allocator.allocation.search import RequestData, Search
 from allocator.allocation.taint_rules import taint_source
@@ -218,22 +219,6 @@ def explain(allocator, node: model.Node, claims: list[model.ResourceClaim], sear
         out.requests.extend(explainer.claim(ci, claim))
     if not search.found and error is None and out.proof is None:
         out.counters = explainer.combination()
-    return out
-
-
-def slices_in_reach(allocator, node: model.Node) -> list[tuple[model.ResourceSlice, bool]]:
-    """(slice, whether it offers devices to the node) for the slices of the newest generation of every pool
-    that are on the node or on no node in particular, in the order the explanation lists their devices."""
-    newest = allocator.newest_generation
-    out = []
-    for s in sorted(allocator.slices_near(node), key=lambda s: (s.spec.driver, s.spec.pool.name, s.metadata.name)):
-        if s.spec.pool.generation != newest[(s.spec.driver, s.spec.pool.name)]:
-            continue
-        try:
-            relevant = bool(slice_is_relevant(s, node))
-        except PoolError:
-            relevant = False
-        out.append((s, relevant))
     return out
 
 

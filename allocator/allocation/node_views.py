@@ -39,9 +39,8 @@ import itertools
 from collections.abc import Sequence
 
 from allocator.allocation.constraints import lookup_attribute
-from allocator.allocation.explain import slices_in_reach
 from allocator.allocation.nodes import NodeSelectorError, node_matches
-from allocator.allocation.pools import Pool
+from allocator.allocation.pools import Pool, PoolError, slice_is_relevant
 from allocator.cel.selectors import SHARED_MAX_DEVICES, _attribute_fields
 from allocator.kube import model
 from allocator.kube.quantity import Quantity
@@ -259,3 +258,22 @@ _NO_ENTRIES = (dict,)
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}  # model class -> its fields' names
 # As many devices as the selectors' shared memory keeps (two clusters of 1,000 nodes with 8 devices each).
 FROZEN_SLICES = FrozenSlices(max_devices=SHARED_MAX_DEVICES)
+
+
+def slices_in_reach(allocator, node: model.Node) -> list[tuple[model.ResourceSlice, bool]]:
+    """(slice, whether it offers devices to the node) for the slices of the newest generation of every pool
+    that are on the node or on no node in particular, in the order the explanation lists their devices.
+
+    Here rather than in ``explain``, which uses it too: the views load on every search, explanations only
+    for what does not fit."""
+    newest = allocator.newest_generation
+    out = []
+    for s in sorted(allocator.slices_near(node), key=lambda s: (s.spec.driver, s.spec.pool.name, s.metadata.name)):
+        if s.spec.pool.generation != newest[(s.spec.driver, s.spec.pool.name)]:
+            continue
+        try:
+            relevant = bool(slice_is_relevant(s, node))
+        except PoolError:
+            relevant = False
+        out.append((s, relevant))
+    return out

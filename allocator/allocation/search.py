@@ -22,7 +22,6 @@ request, the 32-results limit).
 from __future__ import annotations
 
 import sys
-import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -55,7 +54,7 @@ PROVE = True
 # With proofs, the search first walks plainly; at this step it tries the proofs and starts
 # remembering failures (so small searches, most of them, pay nothing for them).
 PROVE_AFTER = 256
-_SHARE_ID_NAMESPACE = uuid.UUID("6f1d2a52-4b8e-4c3a-9a43-0c7b5f3e2d10")
+_SHARE_ID_NAMESPACE = "6f1d2a52-4b8e-4c3a-9a43-0c7b5f3e2d10"  # the uuid5 namespace of derived share ids
 
 
 class _MaxSizeExceeded(Exception):
@@ -529,7 +528,9 @@ class Search:
         """
         self._share_ids += 1
         seed = f"{self.node.metadata.name}/{self.refs[ci]}/{cand.id}/{self._share_ids}"
-        return str(uuid.uuid5(_SHARE_ID_NAMESPACE, seed))
+        import uuid  # deferred: it loads platform; only shared devices need it (start-up)
+
+        return str(uuid.uuid5(uuid.UUID(_SHARE_ID_NAMESPACE), seed))
 
     # ------------------------------------------------------------------ counters
 

@@ -21,7 +21,6 @@ from collections.abc import Sequence
 
 from allocator.cel import CELCompileError, CELRuntimeError, build_device, compile_selector
 from allocator.cel import _split as split_name  # how build_device files a name under a domain
-from allocator.cel.explain import explain_false
 from allocator.kube import model
 from allocator.kube.quantity import Quantity
 from allocator.reading import deadline
@@ -546,6 +545,9 @@ class SelectorEvaluator:
 
     @staticmethod
     def _explain(compiled, value) -> list[dict]:
+        # Deferred: only a selector that came out false on a shown device is explained (start-up).
+        from allocator.cel.explain import explain_false
+
         try:
             return [part.to_dict() for part in explain_false(compiled, value())]
         except CELRuntimeError:

@@ -22,14 +22,13 @@ analysis of one pod (the page, ``allocate``) reads the first copy of each (``wor
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, replace
 
 from allocator.kube import model
 from allocator.kube.objects import Document, ReadResult, _flatten, _read_one
 from allocator.reading.diagnostics import INVALID, PARSE, REQUIRED, Diagnostic, DiagnosticError
 from allocator.reading.limits import DEFAULT, Limits
-from allocator.reading.yamlsource import PosDict, load_yaml_stream, position_in
+from allocator.reading.positions import PosDict, position_in
 from allocator.validation import validate_documents
 
 # Kind -> the apiVersion it is served in.
@@ -81,6 +80,8 @@ class PodSet:
 
 
 def _chars(seed: str, count: int) -> str:
+    import hashlib  # deferred: only inputs with controllers need it (start-up, docs/performance.md)
+
     digest = hashlib.sha256(seed.encode()).digest()
     return "".join(_ALPHABET[b % len(_ALPHABET)] for b in digest[:count])
 
@@ -93,6 +94,8 @@ def _generated(base: str, namespace: str, replica: int) -> str:
 
 def _template_hash(namespace: str, name: str) -> str:
     """A pod-template-hash of the usual shape: a 32-bit number's decimal digits, each mapped to the alphabet."""
+    import hashlib  # deferred: only inputs with controllers need it
+
     number = int.from_bytes(hashlib.sha256(f"{namespace}/{name}".encode()).digest()[:4], "big")
     return "".join(_ALPHABET[ord(d) % len(_ALPHABET)] for d in str(number))
 
@@ -108,6 +111,9 @@ def pod_sets(text: str, result: ReadResult, *, file: int = 0, default_namespace:
     in document order. Empty when the text has no controller: then the input is one workload, repeated."""
     if not has_controllers(result):
         return [], []
+    # Deferred: the positioned reader loads PyYAML, which an input without controllers never needs.
+    from allocator.reading.yamlsource import load_yaml_stream
+
     try:
         raw = load_yaml_stream(text, limits=limits)
     except DiagnosticError as err:

@@ -37,9 +37,7 @@ allocatable: other pods' use of it is not known here.
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, field
-from datetime import datetime
 
 from allocator.allocation.allocator import AllocationOutcome
 from allocator.kube import model
@@ -83,6 +81,9 @@ def _count(text: str) -> int:
 
 def _key_time(text: str) -> float:
     """A creationTimestamp in seconds; none (or unreadable) counts as the oldest."""
+    # Deferred, as hashlib below: only pods asking for extended resources need it (start-up).
+    from datetime import datetime
+
     try:
         stamp = datetime.fromisoformat(text.replace("Z", "+00:00"))
     except ValueError:
@@ -326,6 +327,8 @@ def _requests_134(plan: PodPlan, extended: dict[str, int]) -> tuple[list[model.D
 
 
 def _suffix(namespace: str, pod_name: str) -> str:
+    import hashlib  # deferred: loads OpenSSL; only pods asking for extended resources need it (start-up)
+
     digest = hashlib.sha256(f"{namespace}/{pod_name}/extended-resources".encode()).digest()
     return "".join(_NAME_ALPHABET[b % len(_NAME_ALPHABET)] for b in digest[:5])
 

@@ -16,7 +16,6 @@ to ``req``).
 from __future__ import annotations
 
 import copy
-import hashlib
 from dataclasses import dataclass, field
 
 from allocator.kube import model
@@ -51,6 +50,8 @@ def generated_claim_base(pod_name: str, pod_claim_name: str) -> str:
 
 
 def _stable_suffix(namespace: str, pod_name: str, pod_claim_name: str) -> str:
+    import hashlib  # deferred: only claims from templates need it (start-up, docs/performance.md)
+
     digest = hashlib.sha256(f"{namespace}/{pod_name}/{pod_claim_name}".encode()).digest()
     return "".join(_NAME_ALPHABET[b % len(_NAME_ALPHABET)] for b in digest[:5])
 

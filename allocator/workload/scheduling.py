@@ -17,10 +17,9 @@ from __future__ import annotations
 import gc
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from allocator.allocation.allocator import AllocationOutcome, Allocator, AllocatorError, node_error
-from allocator.allocation.explain import Explanation, explain
 from allocator.kube import model
 from allocator.kube.objects import Document
 from allocator.releases.gates import FeatureGates
@@ -29,6 +28,10 @@ from allocator.workload.claims import Workload, build_workload, claim_api_versio
 from allocator.workload.cluster import Cluster
 from allocator.workload.pinning import deallocated, freeable, pin_reason, pinned_claims, unavailable_on
 from allocator.workload.scoring import Scoring, pod_allocated_claims, score_nodes
+
+if TYPE_CHECKING:
+    # Imported where used: a command whose claims fit never explains (start-up, docs/performance.md).
+    from allocator.allocation.explain import Explanation
 
 
 def workload_of(documents: list[Document]) -> Workload:
@@ -105,6 +108,8 @@ class Attempt:
         if self.chosen is None:
             first = next((o for o in self.outcomes if not self.refused.get(id(o))), self.outcomes[0])
             return first.explanation or self.allocator.explain(first.node, first.claims if self.choices else pending)
+        from allocator.allocation.explain import explain
+
         return explain(self.allocator, self.chosen.node, self.granted, self.chosen.search)
 
 

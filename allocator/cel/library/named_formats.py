@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import re2
-
 from allocator.cel.library.declarations import (
     decl,
 )
+from allocator.cel.library.strings import compile_regex  # loads RE2 on first use
 from allocator.cel.values import (
     NONE,
     Optional,
@@ -40,7 +39,7 @@ def _validate(named, text):
     errs = []
     if len(text) > max_len:
         errs.append(f"must be no more than {max_len} characters")
-    if not re2.search(pattern, text):
+    if not compile_regex(pattern).search(text):
         errs.append(f"must be a valid {named.name}")
     return Optional(errs, True) if errs else NONE
 

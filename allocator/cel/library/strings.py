@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
+import functools
 import math
-
-import re2
 
 from allocator.cel.library.conversions import format_double, to_string
 from allocator.cel.library.declarations import (
@@ -27,15 +26,25 @@ def _regex(pattern):
 
 
 _REGEX_CACHE: dict[str, object] = {}
-_RE2_OPTIONS = re2.Options()
-_RE2_OPTIONS.log_errors = False
+
+
+@functools.cache
+def _re2():
+    """RE2 and its options, loaded with the first regular expression: most selectors have none, and loading
+    the library is a noticeable part of a small command's start-up (docs/performance.md)."""
+    import re2
+
+    options = re2.Options()
+    options.log_errors = False
+    return re2, options
 
 
 def compile_regex(pattern: str):
     compiled = _REGEX_CACHE.get(pattern)
     if compiled is None:
+        re2, options = _re2()
         try:
-            compiled = re2.compile(pattern, _RE2_OPTIONS)
+            compiled = re2.compile(pattern, options)
         except re2.error as e:
             msg = e.args[0].decode() if e.args and isinstance(e.args[0], bytes) else str(e)
             raise CELError(f"error parsing regexp: {msg}") from None
