@@ -268,3 +268,39 @@ def test_a_shrunk_case_lists_the_case_as_found_in_its_record(tmp_path):
     older = regressions.write(other, {"allocate": {"fits": False}}, diffs, directory=tmp_path)
     regressions.add_found(older, regressions.fingerprint(found_case))
     assert yaml.safe_load(older.read_text(encoding="utf-8"))["found"] == [regressions.fingerprint(found_case)]
+
+
+def test_shrinking_keeps_a_pod_the_apiserver_would_take():
+    from upstream.differential.shrink import pod_problems
+
+    case = next(c for c in (generate_case(1, i, "1.37", "schedule") for i in range(40))
+                if any(o["kind"] == "Pod" and o["spec"].get("resourceClaims") and o["spec"].get("initContainers")
+                       for o in c["objects"]))
+    assert not pod_problems(next(o for o in case["objects"] if o["kind"] == "Pod"))
+
+    def still(trial):  # a stand-in for a disagreement that needs only the Pod
+        return any(o["kind"] == "Pod" for o in trial["objects"])
+
+    minimal, _ = shrink(case, still)
+    [pod] = minimal["objects"]
+    assert pod_problems(pod) == []
+    assert [set(c) for c in pod["spec"]["containers"]] == [{"name", "image"}]
+    assert "initContainers" not in pod["spec"] and not pod["spec"].get("resourceClaims")
+
+
+def test_the_pod_rules_name_what_the_apiserver_refuses():
+    from upstream.differential.shrink import pod_problems
+
+    pod = {"kind": "Pod", "spec": {
+        "resourceClaims": [{"name": "a", "resourceClaimName": "c", "resourceClaimTemplateName": "t"}, {}],
+        "initContainers": [{"name": "i", "resources": {"claims": [{"name": "b"}],
+                                                      "requests": {"example.com/gpu": "1"}}}]}}
+    assert pod_problems(pod) == [
+        "spec.containers: Required value",
+        "spec.resourceClaims[0]: must specify exactly one source",
+        "spec.resourceClaims[1].name: Required value",
+        "spec.resourceClaims[1]: must specify exactly one source",
+        "spec.initContainers[0].image: Required value",
+        "spec.initContainers[0].resources.claims[0].name: Not found",
+        "spec.initContainers[0].resources.requests[example.com/gpu]: must equal the limit",
+    ]
