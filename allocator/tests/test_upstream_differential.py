@@ -304,3 +304,20 @@ def test_the_pod_rules_name_what_the_apiserver_refuses():
         "spec.initContainers[0].resources.claims[0].name: Not found",
         "spec.initContainers[0].resources.requests[example.com/gpu]: must equal the limit",
     ]
+
+
+def test_two_unknown_gates_are_refused_naming_either():
+    # component-base stops at the first unknown gate in Go's random map order: either name is upstream's answer.
+    case = {"run": ["gates"], "gates": {"DRAOptionalNodeOperations": True,
+                                        "DRAResourceClaimGranularStatusAuthorization": False}}
+    mine = {"gates": {"refused": "unrecognized feature gate: DRAOptionalNodeOperations"}}
+    theirs = {"gates": {"refused": "unrecognized feature gate: DRAResourceClaimGranularStatusAuthorization"}}
+    assert differences(case, mine, theirs) == []
+    theirs = {"gates": {"refused": "[cannot set feature gate X to false, feature is locked to true, "
+                                   "unrecognized feature gate: DRAResourceClaimGranularStatusAuthorization]"}}
+    assert differences(case, mine, theirs) == []
+    # A gate named that is not in the set, or a refusal of another kind, still differs.
+    theirs = {"gates": {"refused": "unrecognized feature gate: SomethingElse"}}
+    assert [d.category for d in differences(case, mine, theirs)] == ["gates"]
+    theirs = {"gates": {"refused": "cannot set feature gate X to false, feature is locked to true"}}
+    assert [d.category for d in differences(case, mine, theirs)] == ["gates"]
