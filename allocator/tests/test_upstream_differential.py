@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 
 import pytest
+import yaml
 
 from allocator.releases.gates import make_gates
 from upstream.differential import ours, regressions
@@ -192,9 +193,9 @@ def test_a_disagreement_gone_once_shrunk_is_recorded_as_found(monkeypatch):
     found = [Difference("devices", "allocate claim claim-0", ["a"], ["b"])]
     monkeypatch.setattr(run, "compare_case", lambda c, h: ({}, {"allocate": {"fits": True}}, found))
     monkeypatch.setattr(run, "_shrunk", lambda c, first, h: ({**c, "objects": []}, {}, []))
-    monkeypatch.setattr(regressions, "known_fingerprints", set)
+    monkeypatch.setattr(regressions, "recorded", dict)
     written = []
-    monkeypatch.setattr(regressions, "write", lambda c, theirs, diffs: written.append((c, diffs)) or
+    monkeypatch.setattr(regressions, "write", lambda c, theirs, diffs, found=None: written.append((c, diffs)) or
                         regressions.DIRECTORY / "x.yaml")
 
     class NoHarness:
@@ -203,3 +204,120 @@ def test_a_disagreement_gone_once_shrunk_is_recorded_as_found(monkeypatch):
     monkeypatch.setattr(run, "generate_case", lambda seed, index, release, what: case)
     run.run_release("1.37", 1, 1, ["allocate"], NoHarness(), log=lambda line: None)
     assert written == [(case, [found[0].to_dict()])]
+
+
+def _always_differing(monkeypatch, cases, recorded):
+    """The runner on ``cases``, each disagreeing on devices and shrinking to the same minimal case."""
+    from upstream.differential import run
+    from upstream.differential.compare import Difference
+
+    found = [Difference("devices", "allocate claim claim-0", ["a"], ["b"])]
+    monkeypatch.setattr(run, "compare_case", lambda c, h: ({}, {"allocate": {"fits": True}}, found))
+    minimal = {**cases[0], "objects": []}
+    shrunk = []
+    monkeypatch.setattr(run, "_shrunk", lambda c, first, h: shrunk.append(c["id"]) or (minimal, {}, found))
+    monkeypatch.setattr(regressions, "recorded", lambda: dict(recorded))
+    monkeypatch.setattr(run, "generate_case", lambda seed, index, release, what: cases[index])
+
+    class NoHarness:
+        start_seconds = 0.0
+
+    tally = run.run_release("1.37", len(cases), 1, ["allocate"], NoHarness(), record=False, shrink_limit=1,
+                            log=lambda line: None)
+    return tally, shrunk, regressions.fingerprint(minimal)
+
+
+def test_a_disagreement_past_the_shrink_limit_fails_the_run_unless_recorded_as_found(monkeypatch):
+    cases = [generate_case(1, index, "1.37", "allocate") for index in range(3)]
+    minimal = regressions.fingerprint({**cases[0], "objects": []})
+    # Only the first is shrunk (to a recorded case); the two others are not, and are new: the run fails.
+    tally, shrunk, _ = _always_differing(monkeypatch, cases, {minimal: None})
+    assert shrunk == [cases[0]["id"]] and tally.known == 1
+    assert [line.split()[0] for line in tally.new] == [cases[1]["id"], cases[2]["id"]]
+    assert all("not shrunk" in line for line in tally.new)
+    # Listed as found in a record, they are known without shrinking.
+    listed = {minimal: None, **{regressions.fingerprint(c): None for c in cases[1:]}}
+    tally, shrunk, _ = _always_differing(monkeypatch, cases, listed)
+    assert tally.known == 3 and not tally.new and shrunk == [cases[0]["id"]]
+    # A case as found that is recorded is not shrunk again.
+    listed[regressions.fingerprint(cases[0])] = None
+    tally, shrunk, _ = _always_differing(monkeypatch, cases, listed)
+    assert tally.known == 3 and not tally.new and shrunk == []
+
+
+def test_a_shrunk_case_lists_the_case_as_found_in_its_record(tmp_path):
+    found_case = generate_case(1, 2, "1.36", "allocate")
+    minimal = {**found_case, "objects": found_case["objects"][:1]}
+    diffs = [{"category": "verdict", "where": "allocate", "ours": "fits", "upstream": "does not fit"}]
+    path = regressions.write(minimal, {"allocate": {"fits": False}}, diffs, directory=tmp_path,
+                             found=regressions.fingerprint(found_case))
+    known = regressions.recorded(tmp_path)
+    assert known == {regressions.fingerprint(minimal): path, regressions.fingerprint(found_case): path}
+    # A later case that shrinks to it is added; what was edited by hand in the file stays as it was.
+    path.write_text(path.read_text(encoding="utf-8").replace("status: open", "status: open  # cause known"),
+                    encoding="utf-8")
+    other = generate_case(1, 3, "1.36", "allocate")
+    regressions.add_found(path, regressions.fingerprint(other))
+    regressions.add_found(path, regressions.fingerprint(other))  # once only
+    text = path.read_text(encoding="utf-8")
+    assert "status: open  # cause known" in text
+    [record] = regressions.load_all(tmp_path)
+    assert record["found"] == sorted([regressions.fingerprint(found_case), regressions.fingerprint(other)])
+    assert set(regressions.recorded(tmp_path)) == {regressions.fingerprint(c) for c in (minimal, found_case, other)}
+    # A record written before cases as found were listed gets the list at its end.
+    older = regressions.write(other, {"allocate": {"fits": False}}, diffs, directory=tmp_path)
+    regressions.add_found(older, regressions.fingerprint(found_case))
+    assert yaml.safe_load(older.read_text(encoding="utf-8"))["found"] == [regressions.fingerprint(found_case)]
+
+
+def test_shrinking_keeps_a_pod_the_apiserver_would_take():
+    from upstream.differential.shrink import pod_problems
+
+    case = next(c for c in (generate_case(1, i, "1.37", "schedule") for i in range(40))
+                if any(o["kind"] == "Pod" and o["spec"].get("resourceClaims") and o["spec"].get("initContainers")
+                       for o in c["objects"]))
+    assert not pod_problems(next(o for o in case["objects"] if o["kind"] == "Pod"))
+
+    def still(trial):  # a stand-in for a disagreement that needs only the Pod
+        return any(o["kind"] == "Pod" for o in trial["objects"])
+
+    minimal, _ = shrink(case, still)
+    [pod] = minimal["objects"]
+    assert pod_problems(pod) == []
+    assert [set(c) for c in pod["spec"]["containers"]] == [{"name", "image"}]
+    assert "initContainers" not in pod["spec"] and not pod["spec"].get("resourceClaims")
+
+
+def test_the_pod_rules_name_what_the_apiserver_refuses():
+    from upstream.differential.shrink import pod_problems
+
+    pod = {"kind": "Pod", "spec": {
+        "resourceClaims": [{"name": "a", "resourceClaimName": "c", "resourceClaimTemplateName": "t"}, {}],
+        "initContainers": [{"name": "i", "resources": {"claims": [{"name": "b"}],
+                                                      "requests": {"example.com/gpu": "1"}}}]}}
+    assert pod_problems(pod) == [
+        "spec.containers: Required value",
+        "spec.resourceClaims[0]: must specify exactly one source",
+        "spec.resourceClaims[1].name: Required value",
+        "spec.resourceClaims[1]: must specify exactly one source",
+        "spec.initContainers[0].image: Required value",
+        "spec.initContainers[0].resources.claims[0].name: Not found",
+        "spec.initContainers[0].resources.requests[example.com/gpu]: must equal the limit",
+    ]
+
+
+def test_two_unknown_gates_are_refused_naming_either():
+    # component-base stops at the first unknown gate in Go's random map order: either name is upstream's answer.
+    case = {"run": ["gates"], "gates": {"DRAOptionalNodeOperations": True,
+                                        "DRAResourceClaimGranularStatusAuthorization": False}}
+    mine = {"gates": {"refused": "unrecognized feature gate: DRAOptionalNodeOperations"}}
+    theirs = {"gates": {"refused": "unrecognized feature gate: DRAResourceClaimGranularStatusAuthorization"}}
+    assert differences(case, mine, theirs) == []
+    theirs = {"gates": {"refused": "[cannot set feature gate X to false, feature is locked to true, "
+                                   "unrecognized feature gate: DRAResourceClaimGranularStatusAuthorization]"}}
+    assert differences(case, mine, theirs) == []
+    # A gate named that is not in the set, or a refusal of another kind, still differs.
+    theirs = {"gates": {"refused": "unrecognized feature gate: SomethingElse"}}
+    assert [d.category for d in differences(case, mine, theirs)] == ["gates"]
+    theirs = {"gates": {"refused": "cannot set feature gate X to false, feature is locked to true"}}
+    assert [d.category for d in differences(case, mine, theirs)] == ["gates"]

@@ -33,8 +33,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--no-record", dest="record", action="store_false",
                         help="do not write new regression cases")
     parser.add_argument("--shrink", type=int, default=3, metavar="N",
-                        help="disagreements shrunk per release and category, the rest only counted "
-                             "(default %(default)s)")
+                        help="disagreements shrunk per release and category (default %(default)s); one "
+                             "past it is new unless its case as found is listed in a regression case")
     parser.add_argument("--json", metavar="FILE", help="also write the tallies as JSON to FILE")
     return parser
 

@@ -1,9 +1,11 @@
 """The differential run: generated cases (and the gallery) through the engine and the harness, compared.
 
 For each release: case N of the seed is generated (``generate``), answered by the engine (``ours``) and by
-the real components of that release (``upstream.client.Harness``), and compared (``compare``). Each
-disagreement is shrunk (``shrink``) and, when its minimal input is not a recorded regression case yet,
-written as one (``regressions``). The tally per release feeds the summary table (``report``).
+the real components of that release (``upstream.client.Harness``), and compared (``compare``). A
+disagreement whose case as found is recorded is known; the others are shrunk (``shrink``, up to a number per
+category) and, when the minimal input is not a recorded regression case yet, written as one (``regressions``,
+which also lists the case as found, so that later runs know it unshrunk). One past the shrink limit and not
+known as found is new: it fails the run. The tally per release feeds the summary table (``report``).
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ SAMPLES = Path(__file__).resolve().parents[2] / "playground" / "samples"
 REASKS = 6  # upstream asked again on a difference, in case its answer varies from run to run
 SHRINK_BUDGET = 120  # trials per disagreement, each a run of both sides
 SCHEDULE_SHRINK_BUDGET = 30
-SHRUNK_PER_CATEGORY = 3  # disagreements shrunk per release and category; the rest are counted only
+SHRUNK_PER_CATEGORY = 3  # disagreements shrunk per release and category; the rest fail unless known as found
 
 
 @dataclass
@@ -120,7 +122,7 @@ def run_release(release: str, cases: int, seed: int, whats: list[str], harnesses
                 examples: bool = False, record: bool = True, shrink_limit: int = SHRUNK_PER_CATEGORY,
                 log=print) -> Tally:
     tally = Tally(release)
-    known = regressions.known_fingerprints()
+    known: dict[str, Path | None] = dict(regressions.recorded())  # fingerprint -> its record
     shrunk = Counter()
     began = time.monotonic()
     started = harnesses.start_seconds
@@ -153,11 +155,20 @@ def run_release(release: str, cases: int, seed: int, whats: list[str], harnesses
         category = found[0].category
         tally.disagree[category] += 1
         log(f"  {case['id']}: {category} ({found[0].where}): ours {found[0].ours!r} upstream {found[0].theirs!r}")
+        # Every disagreement counts: it is known when the case as found, or the minimal case it shrinks to,
+        # is recorded; one that is not shrunk (past the limit) and not known as found fails the run.
+        as_found = regressions.fingerprint(case)
+        if as_found in known:
+            tally.known += 1
+            continue
         if case.get("example"):
             # A gallery example is recorded as it is: it is small and written to be read, and a scheduling
             # trial may cost the harness's whole wait.
             minimal, minimal_theirs, minimal_found = case, theirs, found
         elif shrunk[category] >= shrink_limit:
+            tally.new.append(f"{case['id']} (not shrunk: past --shrink {shrink_limit} for {category}, "
+                             f"so not matched with the recorded cases; a larger --shrink records it)")
+            log(f"  {case['id']}: not shrunk, and not recorded as found: counted as new")
             continue
         else:
             shrunk[category] += 1
@@ -166,15 +177,21 @@ def run_release(release: str, cases: int, seed: int, whats: list[str], harnesses
                 # Upstream answered the smaller case as we do when asked once more (its choice varies from
                 # run to run): the case as found is recorded instead, with the difference it showed.
                 minimal, minimal_theirs, minimal_found = case, theirs, found
-        if regressions.fingerprint(minimal) in known:
+        reduced = as_found if minimal is not case else None  # the case as found, when it shrank
+        minimal_print = regressions.fingerprint(minimal)
+        if minimal_print in known:
             tally.known += 1
+            path = known[minimal_print]
+            if record and path is not None and reduced:
+                regressions.add_found(path, reduced)  # later runs know it without shrinking it
             continue
         if record:
-            path = regressions.write(minimal, minimal_theirs, [d.to_dict() for d in minimal_found])
+            path = regressions.write(minimal, minimal_theirs, [d.to_dict() for d in minimal_found], found=reduced)
             tally.new.append(str(path.relative_to(regressions.ROOT)))
         else:
+            path = None
             tally.new.append(f"{case['id']} (not recorded)")
-        known.add(regressions.fingerprint(minimal))
+        known[minimal_print] = known[as_found] = path
     tally.seconds = time.monotonic() - began
     tally.start_seconds = harnesses.start_seconds - started
     return tally

@@ -3,7 +3,9 @@
 Greedy deletion: drop a gate override, a whole object, then any list item or mapping key inside an object
 (devices, requests, selectors, attributes, constraints, config, taints ...), shallow parts first, keeping
 each deletion after which ``still_differs`` holds, until no single deletion keeps it or the budget of
-trials is spent. What identifies an object (apiVersion, kind, metadata.name, metadata.namespace) is kept.
+trials is spent. What identifies an object (apiVersion, kind, metadata.name, metadata.namespace) is kept, and
+a Pod the apiserver would take stays one it takes (``pod_problems``): the engine does not check a Pod as the
+apiserver does, so a Pod without containers would be a disagreement about an input no cluster stores.
 """
 
 from __future__ import annotations
@@ -55,7 +57,40 @@ def _smaller(case: dict) -> Iterator[dict]:
         for step in path[:-1]:
             parent = parent[step]
         del parent[path[-1]]
+        if objects[index].get("kind") == "Pod" and pod_problems(trial["objects"][index]) \
+                and not pod_problems(objects[index]):
+            continue  # the apiserver would refuse the smaller Pod
         yield trial
+
+
+def pod_problems(pod: dict) -> list[str]:
+    """What the apiserver's Pod validation would refuse among the parts the shrinker can remove: at least
+    one container, each container's name and image, each pod claim's name and exactly one source, container
+    claims naming a pod claim, and an extended resource's request equal to its limit."""
+    spec = pod.get("spec") if isinstance(pod.get("spec"), dict) else {}
+    problems = []
+    if not spec.get("containers"):
+        problems.append("spec.containers: Required value")
+    claims = spec.get("resourceClaims") or []
+    names = {c.get("name") for c in claims if isinstance(c, dict)}
+    for i, claim in enumerate(claims):
+        if not claim.get("name"):
+            problems.append(f"spec.resourceClaims[{i}].name: Required value")
+        if ("resourceClaimName" in claim) == ("resourceClaimTemplateName" in claim):
+            problems.append(f"spec.resourceClaims[{i}]: must specify exactly one source")
+    for kind in ("containers", "initContainers"):
+        for i, container in enumerate(spec.get(kind) or []):
+            where = f"spec.{kind}[{i}]"
+            problems += [f"{where}.{key}: Required value" for key in ("name", "image") if not container.get(key)]
+            resources = container.get("resources") or {}
+            for j, claim in enumerate(resources.get("claims") or []):
+                if claim.get("name") not in names:
+                    problems.append(f"{where}.resources.claims[{j}].name: Not found")
+            limits = resources.get("limits") or {}
+            for resource, amount in (resources.get("requests") or {}).items():
+                if "/" in resource and limits.get(resource) != amount:
+                    problems.append(f"{where}.resources.requests[{resource}]: must equal the limit")
+    return problems
 
 
 def _paths(node, prefix: tuple = ()) -> Iterator[tuple]:
