@@ -96,6 +96,9 @@ class ReleaseRules:
     # counters like to any slice; in 1.35 and 1.36 they took such a slice for every node (v0.35.x, v0.36.x
     # GatherPools: "always include slices with SharedCounters"), as the stable one still does.
     node_filters_counter_slices: bool
+    # 1.35: the incubating and experimental implementations copy a request's tolerations into its device
+    # results (``status.allocation.devices.results[].tolerations``); no implementation of 1.34 (v0.34.x) did.
+    writes_result_tolerations: bool
 
     # --- the scheduler ---
     # 1.37: class and request selectors are compiled in the "stored expressions" CEL environment, which
@@ -163,6 +166,7 @@ CHANGES = MappingProxyType({
     "constraints_per_device": _since("1.37"),
     "any_share_takes_counters": _since("1.37"),
     "node_filters_counter_slices": _since("1.37"),
+    "writes_result_tolerations": _since("1.35"),
     "cel_stored_environment": _since("1.37"),
     "scores_nodes": _since("1.35"),
     "binding_timeout_in_args": _since("1.35"),

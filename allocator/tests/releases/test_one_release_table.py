@@ -32,6 +32,7 @@ YES_NO = {  # 1.31 ... 1.37, T for true
     "constraints_per_device": "FFFFFFT",
     "any_share_takes_counters": "FFFFFFT",
     "node_filters_counter_slices": "FFFFFFT",
+    "writes_result_tolerations": "FFFFTTT",
     "cel_stored_environment": "FFFFFFT",
     "scores_nodes": "FFFFTTT",
     "binding_timeout_in_args": "FFFFTTT",
