@@ -107,7 +107,11 @@ class _EmptyDefaultMap(dict):
         self.default = {}
 
 
-def _attribute_value(attr):
+def _attribute_value(attr, list_values=True):
+    if not list_values:
+        # Without DRAListTypeAttributes the scheduler's CEL (1.36's dynamic-resource-allocation) converts only
+        # scalars: a list stored while the gate was on has no value for it, and selecting stops with an error.
+        return _scalar_value(attr)
     if attr.ints is not None:
         return list(attr.ints)
     if attr.bools is not None:
@@ -116,6 +120,10 @@ def _attribute_value(attr):
         return list(attr.strings)
     if attr.versions is not None:
         return [_version(v) for v in attr.versions]
+    return _scalar_value(attr)
+
+
+def _scalar_value(attr):
     if attr.int is not None:
         return attr.int
     if attr.bool is not None:
@@ -139,11 +147,12 @@ def _split(name: str, driver: str):
     return (domain, ident) if sep else (driver, name)
 
 
-def build_device(driver, attributes, capacity, allow_multiple_allocations=None) -> dict:
+def build_device(driver, attributes, capacity, allow_multiple_allocations=None, list_values=True) -> dict:
+    """The CEL value of a device; ``list_values`` false: a list-typed attribute is an error (DRAListTypeAttributes off)."""
     attrs = _EmptyDefaultMap()
     for name, attr in attributes.items():
         try:
-            value = _attribute_value(attr)
+            value = _attribute_value(attr, list_values)
         except CELRuntimeError as e:
             raise CELRuntimeError(f"attribute {name}: {e}") from None
         domain, ident = _split(name, driver)
@@ -171,7 +180,8 @@ class CompiledSelector:
 
     def evaluate(self, driver: str, attributes: Mapping, capacity: Mapping,
                  allow_multiple_allocations: bool | None = None) -> bool:
-        device = build_device(driver, attributes, capacity, allow_multiple_allocations)
+        device = build_device(driver, attributes, capacity, allow_multiple_allocations,
+                              list_values="DRAListTypeAttributes" in self.gates)
         return self.evaluate_device(device)
 
     def evaluate_device(self, device: dict) -> bool:
