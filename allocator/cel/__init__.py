@@ -36,7 +36,10 @@ __all__ = ["CELCompileError", "CELRuntimeError", "CELInternalError", "CompiledSe
 
 MAX_EXPRESSION_LENGTH = 10 * 1024
 MAX_COST = 1_000_000
-RELEVANT_GATES = frozenset({"DRAConsumableCapacity", "DRAListTypeAttributes"})
+# Not a feature gate: set (from 1.37, ``ReleaseRules.includes_from_lists``) where ``includes()`` comes from the
+# apiserver's lists library and is costed by its estimator, as the apiserver of 1.37 compiles new expressions.
+INCLUDES_FROM_LISTS = "@includes-from-lists"
+RELEVANT_GATES = frozenset({"DRAConsumableCapacity", "DRAListTypeAttributes", INCLUDES_FROM_LISTS})
 NO_SUCH_KEY_HINT = (". consider using CEL optional chaining (.? followed by orValue()) or guarding the check "
                     "with has() for optional fields")
 
@@ -235,7 +238,7 @@ def _compile_checked(expression: str, gates: frozenset[str], estimate_cost: bool
     except CheckError as e:
         msg, errs = format_issues(expression, [(e.pos, e.message)])
         raise CELCompileError(msg, errs, "type", hint=compile_hint(e.message)) from None
-    cost, coster = estimate_cost_of(root, overloads)
+    cost, coster = estimate_cost_of(root, overloads, includes_from_lists=INCLUDES_FROM_LISTS in gates)
     issues = heterogeneous_literals(root)
     if issues:
         msg, errs = format_issues(expression, issues)

@@ -105,6 +105,10 @@ class ReleaseRules:
     # declares the newest device type whatever the gates say; before, with DRAConsumableCapacity and
     # DRAListTypeAttributes as the gates set them.
     cel_stored_environment: bool
+    # 1.37: ``includes()`` is the apiserver's lists-library function (overload list_includes_dyn_dyn), costed by
+    # library.CostEstimator: over a list of strings each element adds its size, unknown (so unbounded) for a list
+    # literal; in 1.36 it was DRA's own function, costed one comparison per attribute value at most.
+    includes_from_lists: bool
     # 1.35: the DynamicResources plugin scores the nodes that fit (by the prioritized-list subrequests
     # chosen); before, it did not score.
     scores_nodes: bool
@@ -168,6 +172,7 @@ CHANGES = MappingProxyType({
     "node_filters_counter_slices": _since("1.37"),
     "writes_result_tolerations": _since("1.35"),
     "cel_stored_environment": _since("1.37"),
+    "includes_from_lists": _since("1.37"),
     "scores_nodes": _since("1.35"),
     "binding_timeout_in_args": _since("1.35"),
     "implicit_extended_names": _since("1.35"),

@@ -34,6 +34,7 @@ YES_NO = {  # 1.31 ... 1.37, T for true
     "node_filters_counter_slices": "FFFFFFT",
     "writes_result_tolerations": "FFFFTTT",
     "cel_stored_environment": "FFFFFFT",
+    "includes_from_lists": "FFFFFFT",
     "scores_nodes": "FFFFTTT",
     "binding_timeout_in_args": "FFFFTTT",
     "implicit_extended_names": "FFFFTTT",
