@@ -79,6 +79,10 @@ class ReleaseRules:
     # 1.36: the incubating and experimental implementations walk a pool's slices sorted by name; before, in the
     # order they were listed (v0.34.x, v0.35.x).
     sorts_slices: bool
+    # 1.34-1.35: the experimental implementation's GatherPools adds the node's slices with binding conditions to
+    # their pool after the other slices (v0.34.x, v0.35.x ``slicesWithBindingConditions``); 1.36 sorts slices by
+    # name instead.
+    binding_slices_last: bool
     # 1.37: the scheduler hands DRAListTypeAttributes to the allocator too (``AllocatorFeatures``), so
     # matchAttribute and distinctAttribute compare list attributes as sets and the experimental implementation
     # runs; in 1.36 the gate reached only CEL, and the constraints compared scalars (a list matches nothing).
@@ -166,6 +170,7 @@ CHANGES = MappingProxyType({
     "admin_devices_in_use": _since("1.34"),
     "rejected_device_rolls_back": _since("1.36"),
     "sorts_slices": _since("1.36"),
+    "binding_slices_last": _until("1.36"),
     "list_attributes_in_allocator": _since("1.37"),
     "constraints_per_device": _since("1.37"),
     "any_share_takes_counters": _since("1.37"),

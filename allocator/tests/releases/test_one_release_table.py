@@ -33,6 +33,7 @@ YES_NO = {  # 1.31 ... 1.37, T for true
     "any_share_takes_counters": "FFFFFFT",
     "node_filters_counter_slices": "FFFFFFT",
     "writes_result_tolerations": "FFFFTTT",
+    "binding_slices_last": "TTTTTFF",
     "cel_stored_environment": "FFFFFFT",
     "includes_from_lists": "FFFFFFT",
     "scores_nodes": "FFFFTTT",
