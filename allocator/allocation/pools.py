@@ -111,6 +111,10 @@ def gather_pools(slices_for_node: Iterable[model.ResourceSlice], node: model.Nod
     """
     slice_counters = rules.slice_counters
     by_pool: dict[tuple[str, str], list[model.ResourceSlice]] = {}
+    # 1.34-1.35's experimental implementation adds a node's slices with binding conditions after the others
+    # (``rules.binding_slices_last``), so a pool's simpler devices are tried first.
+    later: list[model.ResourceSlice] = []
+    defer = variant.sorted_order and rules.binding_slices_last
     for s in slices_for_node:
         if not features.partitionable_devices and (
                 s.spec.per_device_node_selection is not None
@@ -123,8 +127,12 @@ def gather_pools(slices_for_node: Iterable[model.ResourceSlice], node: model.Nod
             relevant = True
         else:
             relevant = bool(slice_is_relevant(s, node))
-        if relevant:
+        if relevant and defer and not s.spec.shared_counters and _slice_has_binding_conditions(s):
+            later.append(s)
+        elif relevant:
             _add_slice(by_pool, s)
+    for s in later:
+        _add_slice(by_pool, s)
 
     pools, with_binding = [], []
     for (driver, name), found in by_pool.items():
@@ -233,6 +241,10 @@ def _check_counter_consumption(counter_sets: dict[str, model.CounterSet], slices
                     if counter not in counter_set.counters:
                         return f"counter {counter} not found in counter set {counter_set.name}"
     return ""
+
+
+def _slice_has_binding_conditions(s: model.ResourceSlice) -> bool:
+    return any(d.binding_conditions for d in s.spec.devices)
 
 
 def _has_binding_conditions(pool: Pool) -> bool:

@@ -24,6 +24,8 @@ def build_results(search: Search) -> list[model.AllocationResult]:
 
 def _claim_result(search: Search, ci: int, claim: model.ResourceClaim) -> model.AllocationResult:
     binding = search.features.device_binding_and_status
+    # 1.34's allocator never filled a result's tolerations (``ReleaseRules.writes_result_tolerations``).
+    tolerations = search.allocator.rules.writes_result_tolerations
     results = []
     for picked in search.results[ci]:
         cand = picked.candidate
@@ -33,7 +35,7 @@ def _claim_result(search: Search, ci: int, claim: model.ResourceClaim) -> model.
             pool=cand.id.pool,
             device=cand.id.device,
             admin_access=True if picked.admin_access else None,
-            tolerations=[copy.copy(t) for t in picked.request.tolerations],
+            tolerations=[copy.copy(t) for t in picked.request.tolerations] if tolerations else [],
             binding_conditions=list(cand.device.binding_conditions) if binding else [],
             binding_failure_conditions=list(cand.device.binding_failure_conditions) if binding else [],
             share_id=picked.share_id,

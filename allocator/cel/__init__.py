@@ -36,7 +36,10 @@ __all__ = ["CELCompileError", "CELRuntimeError", "CELInternalError", "CompiledSe
 
 MAX_EXPRESSION_LENGTH = 10 * 1024
 MAX_COST = 1_000_000
-RELEVANT_GATES = frozenset({"DRAConsumableCapacity", "DRAListTypeAttributes"})
+# Not a feature gate: set (from 1.37, ``ReleaseRules.includes_from_lists``) where ``includes()`` comes from the
+# apiserver's lists library and is costed by its estimator, as the apiserver of 1.37 compiles new expressions.
+INCLUDES_FROM_LISTS = "@includes-from-lists"
+RELEVANT_GATES = frozenset({"DRAConsumableCapacity", "DRAListTypeAttributes", INCLUDES_FROM_LISTS})
 NO_SUCH_KEY_HINT = (". consider using CEL optional chaining (.? followed by orValue()) or guarding the check "
                     "with has() for optional fields")
 
@@ -107,7 +110,11 @@ class _EmptyDefaultMap(dict):
         self.default = {}
 
 
-def _attribute_value(attr):
+def _attribute_value(attr, list_values=True):
+    if not list_values:
+        # Without DRAListTypeAttributes the scheduler's CEL (1.36's dynamic-resource-allocation) converts only
+        # scalars: a list stored while the gate was on has no value for it, and selecting stops with an error.
+        return _scalar_value(attr)
     if attr.ints is not None:
         return list(attr.ints)
     if attr.bools is not None:
@@ -116,6 +123,10 @@ def _attribute_value(attr):
         return list(attr.strings)
     if attr.versions is not None:
         return [_version(v) for v in attr.versions]
+    return _scalar_value(attr)
+
+
+def _scalar_value(attr):
     if attr.int is not None:
         return attr.int
     if attr.bool is not None:
@@ -139,11 +150,12 @@ def _split(name: str, driver: str):
     return (domain, ident) if sep else (driver, name)
 
 
-def build_device(driver, attributes, capacity, allow_multiple_allocations=None) -> dict:
+def build_device(driver, attributes, capacity, allow_multiple_allocations=None, list_values=True) -> dict:
+    """The CEL value of a device; ``list_values`` false: a list-typed attribute is an error (DRAListTypeAttributes off)."""
     attrs = _EmptyDefaultMap()
     for name, attr in attributes.items():
         try:
-            value = _attribute_value(attr)
+            value = _attribute_value(attr, list_values)
         except CELRuntimeError as e:
             raise CELRuntimeError(f"attribute {name}: {e}") from None
         domain, ident = _split(name, driver)
@@ -171,7 +183,8 @@ class CompiledSelector:
 
     def evaluate(self, driver: str, attributes: Mapping, capacity: Mapping,
                  allow_multiple_allocations: bool | None = None) -> bool:
-        device = build_device(driver, attributes, capacity, allow_multiple_allocations)
+        device = build_device(driver, attributes, capacity, allow_multiple_allocations,
+                              list_values="DRAListTypeAttributes" in self.gates)
         return self.evaluate_device(device)
 
     def evaluate_device(self, device: dict) -> bool:
@@ -225,7 +238,7 @@ def _compile_checked(expression: str, gates: frozenset[str], estimate_cost: bool
     except CheckError as e:
         msg, errs = format_issues(expression, [(e.pos, e.message)])
         raise CELCompileError(msg, errs, "type", hint=compile_hint(e.message)) from None
-    cost, coster = estimate_cost_of(root, overloads)
+    cost, coster = estimate_cost_of(root, overloads, includes_from_lists=INCLUDES_FROM_LISTS in gates)
     issues = heterogeneous_literals(root)
     if issues:
         msg, errs = format_issues(expression, issues)

@@ -135,8 +135,11 @@ def _is_string_like(cel_type) -> bool:
 
 
 class Coster:
-    def __init__(self, overloads: dict[int, list]):
+    def __init__(self, overloads: dict[int, list], includes_from_lists: bool = False):
         self.overloads = overloads
+        # 1.37: includes() is the lists library's, costed like indexOf (a list literal of strings has elements
+        # of no known size); 1.36's DRA function cost at most one comparison per attribute value.
+        self.includes_from_lists = includes_from_lists
         self.paths: dict[int, tuple] = {}
         self.sizes: dict[int, Est] = {}
         self.entries: dict[int, Entry] = {}
@@ -450,7 +453,7 @@ class Coster:
         if ext is not None:
             return ext
         size = self.size_or_unknown
-        if name == "includes" and oid == "dra_includes_dyn_dyn" and target is not None:
+        if name == "includes" and oid == "dra_includes_dyn_dyn" and target is not None and not self.includes_from_lists:
             return Est(0, _ATTRIBUTE_VALUES_MAX), None
         if name in ("isSorted", "sum", "max", "min", "indexOf", "lastIndexOf", "includes") and target is not None:
             if target.type.kind == "list":
@@ -546,9 +549,9 @@ class Coster:
         return text.times(2 * STRING_TRAVERSAL), result
 
 
-def estimate(root: Node, overloads: dict[int, list]) -> tuple[int, Coster]:
+def estimate(root: Node, overloads: dict[int, list], includes_from_lists: bool = False) -> tuple[int, Coster]:
     """The worst-case cost of a checked expression (its max), and the coster holding the parts."""
-    coster = Coster(overloads)
+    coster = Coster(overloads, includes_from_lists)
     return coster.cost(root).hi, coster
 
 

@@ -168,9 +168,12 @@ def _attribute_fields(a: model.DeviceAttribute) -> tuple:
             tuple(a.versions) if a.versions is not None else None)
 
 
-def _may_fail_to_build(a: model.DeviceAttribute) -> bool:
-    """Whether ``build_device`` could refuse this attribute: only a version to parse, or no value at all."""
+def _may_fail_to_build(a: model.DeviceAttribute, list_values: bool) -> bool:
+    """Whether ``build_device`` could refuse this attribute: only a version to parse, no value at all, or a list
+    where lists have no CEL value (``list_values`` false)."""
     if a.version is not None or a.versions is not None:
+        return True
+    if not list_values and (a.ints is not None or a.bools is not None or a.strings is not None):
         return True
     return (a.int is None and a.bool is None and a.string is None and a.ints is None and a.bools is None
             and a.strings is None)
@@ -183,11 +186,13 @@ class _Memory:
     mixed between two memories: every public call takes one memory and keeps it.
     """
 
-    __slots__ = ("device_keys", "classes", "content_keys", "built", "results", "verdicts", "explained",
+    __slots__ = ("list_values", "device_keys", "classes", "content_keys", "built", "results", "verdicts", "explained",
                  "projections", "shared_keys", "shared_devices", "shared_built", "shared_results", "shared_explained",
                  "entries", "failures", "build_failures", "shared_verdicts")
 
-    def __init__(self):
+    def __init__(self, list_values: bool):
+        # Whether list-typed attributes have a CEL value (DRAListTypeAttributes in the compile gates).
+        self.list_values = list_values
         # (id(device), allowMultipleAllocations as CEL sees it) -> (device, content key)
         self.device_keys: dict[tuple[int, object], tuple[model.Device, int]] = {}
         self.classes: dict[int, tuple[model.DeviceClass, tuple[str, ...]]] = {}  # id(class) -> its expressions
@@ -245,7 +250,7 @@ class SelectorEvaluator:
         self._compiled: dict[str, object] = {}  # expression -> compiled selector or CELCompileError
         self._reads: dict[str, frozenset | None] = {}  # expression -> ``static_reads`` of it
         self._joint: dict[tuple, frozenset | None] = {}  # (class, request expressions) -> what they read
-        self._memory = _Memory()
+        self._memory = _Memory("DRAListTypeAttributes" in gates)
 
     def _current(self) -> _Memory:
         return self._memory
@@ -255,7 +260,7 @@ class SelectorEvaluator:
         start again; past ``max_answers`` answers forget the answers only."""
         memory = self._memory
         if self.max_devices is not None and memory.devices() > self.max_devices:
-            self._memory = _Memory()
+            self._memory = _Memory(memory.list_values)
             self._compiled, self._reads, self._joint = {}, {}, {}
         elif self.max_answers is not None and memory.answers() > self.max_answers:
             memory.forget_answers()
@@ -270,7 +275,7 @@ class SelectorEvaluator:
         built = memory.built.get(content)
         if built is None:
             try:
-                built = build_device(driver, device.attributes, device.capacity, allow_multiple)
+                built = build_device(driver, device.attributes, device.capacity, allow_multiple, memory.list_values)
             except CELRuntimeError as err:
                 built = err
             except ValueError as err:  # a capacity that is no quantity (validation says so too)
@@ -502,14 +507,15 @@ class SelectorEvaluator:
         yet quantities can fail; building just those, in their order, fails
         first on the same one with the same message."""
         risky = tuple(entry for entry in entries if (
-            _may_fail_to_build(entry[3]) if entry[0][0] == "attributes" else not isinstance(entry[3].value, Quantity)))
+            _may_fail_to_build(entry[3], memory.list_values) if entry[0][0] == "attributes" else not isinstance(entry[3].value, Quantity)))
         if not risky:
             return None
         key = (driver, tuple((entry[0][0], entry[1], entry[2]) for entry in risky))
         if key not in memory.build_failures:
             try:
                 build_device(driver, {entry[1]: entry[3] for entry in risky if entry[0][0] == "attributes"},
-                             {entry[1]: entry[3] for entry in risky if entry[0][0] == "capacity"})
+                             {entry[1]: entry[3] for entry in risky if entry[0][0] == "capacity"},
+                             list_values=memory.list_values)
                 failure = None
             except (CELRuntimeError, ValueError) as err:  # as _device_value turns them into CEL errors
                 failure = str(err)
@@ -522,7 +528,7 @@ class SelectorEvaluator:
         built = memory.shared_built.get(shared)
         if built is None:
             made = memory.shared_devices[shared]
-            built = CELRuntimeError(made) if isinstance(made, str) else build_device(*made)
+            built = CELRuntimeError(made) if isinstance(made, str) else build_device(*made, list_values=memory.list_values)
             memory.shared_built[shared] = built
         if isinstance(built, CELRuntimeError):
             raise CELRuntimeError(str(built))

@@ -79,6 +79,10 @@ class ReleaseRules:
     # 1.36: the incubating and experimental implementations walk a pool's slices sorted by name; before, in the
     # order they were listed (v0.34.x, v0.35.x).
     sorts_slices: bool
+    # 1.34-1.35: the experimental implementation's GatherPools adds the node's slices with binding conditions to
+    # their pool after the other slices (v0.34.x, v0.35.x ``slicesWithBindingConditions``); 1.36 sorts slices by
+    # name instead.
+    binding_slices_last: bool
     # 1.37: the scheduler hands DRAListTypeAttributes to the allocator too (``AllocatorFeatures``), so
     # matchAttribute and distinctAttribute compare list attributes as sets and the experimental implementation
     # runs; in 1.36 the gate reached only CEL, and the constraints compared scalars (a list matches nothing).
@@ -96,12 +100,19 @@ class ReleaseRules:
     # counters like to any slice; in 1.35 and 1.36 they took such a slice for every node (v0.35.x, v0.36.x
     # GatherPools: "always include slices with SharedCounters"), as the stable one still does.
     node_filters_counter_slices: bool
+    # 1.35: the incubating and experimental implementations copy a request's tolerations into its device
+    # results (``status.allocation.devices.results[].tolerations``); no implementation of 1.34 (v0.34.x) did.
+    writes_result_tolerations: bool
 
     # --- the scheduler ---
     # 1.37: class and request selectors are compiled in the "stored expressions" CEL environment, which
     # declares the newest device type whatever the gates say; before, with DRAConsumableCapacity and
     # DRAListTypeAttributes as the gates set them.
     cel_stored_environment: bool
+    # 1.37: ``includes()`` is the apiserver's lists-library function (overload list_includes_dyn_dyn), costed by
+    # library.CostEstimator: over a list of strings each element adds its size, unknown (so unbounded) for a list
+    # literal; in 1.36 it was DRA's own function, costed one comparison per attribute value at most.
+    includes_from_lists: bool
     # 1.35: the DynamicResources plugin scores the nodes that fit (by the prioritized-list subrequests
     # chosen); before, it did not score.
     scores_nodes: bool
@@ -159,11 +170,14 @@ CHANGES = MappingProxyType({
     "admin_devices_in_use": _since("1.34"),
     "rejected_device_rolls_back": _since("1.36"),
     "sorts_slices": _since("1.36"),
+    "binding_slices_last": _until("1.36"),
     "list_attributes_in_allocator": _since("1.37"),
     "constraints_per_device": _since("1.37"),
     "any_share_takes_counters": _since("1.37"),
     "node_filters_counter_slices": _since("1.37"),
+    "writes_result_tolerations": _since("1.35"),
     "cel_stored_environment": _since("1.37"),
+    "includes_from_lists": _since("1.37"),
     "scores_nodes": _since("1.35"),
     "binding_timeout_in_args": _since("1.35"),
     "implicit_extended_names": _since("1.35"),

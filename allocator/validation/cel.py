@@ -45,6 +45,17 @@ def compiler_available() -> bool:
     return True
 
 
+def apiserver_cel_gates(gates) -> frozenset[str]:
+    """What the apiserver's CEL compile of ``gates``' release depends on: the enabled gates and, from 1.37,
+    that ``includes()`` is the lists library's (``ReleaseRules.includes_from_lists``, which changes its cost)."""
+    enabled = frozenset(gates.enabled_set())
+    if not gates.release_rules.includes_from_lists:
+        return enabled
+    from allocator.cel import INCLUDES_FROM_LISTS
+
+    return enabled | {INCLUDES_FROM_LISTS}
+
+
 def compile_outcome(expression: str, enabled_gates: frozenset[str]) -> Outcome | None:
     """Compile like the apiserver does for new expressions; None when no compiler is installed."""
     try:

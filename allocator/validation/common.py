@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from allocator.releases.gates import FeatureGates
 from allocator.validation import names
-from allocator.validation.cel import ExpressionLocator, check_selector
+from allocator.validation.cel import ExpressionLocator, apiserver_cel_gates, check_selector
 from allocator.validation.errors import Errors
 
 DEVICE_MAX_ID_LENGTH = 32
@@ -113,7 +113,7 @@ def selectors(ctx: Context, items: list, path: str) -> None:
             ctx.errs.required(f"{p}.cel")
         else:
             check_selector(ctx.errs, selector.cel.expression, f"{p}.cel.expression",
-                           ctx.gates.enabled_set(), ctx.locator)
+                           apiserver_cel_gates(ctx.gates), ctx.locator)
 
     each(ctx.errs, items, SELECTORS_MAX, path, one)
 

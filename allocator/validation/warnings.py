@@ -39,7 +39,7 @@ from allocator.cel.selectors import shared_evaluator
 from allocator.kube.objects import Document
 from allocator.reading.diagnostics import Diagnostic
 from allocator.releases.gates import FeatureGates, make_gates
-from allocator.validation.cel import ExpressionLocator
+from allocator.validation.cel import ExpressionLocator, apiserver_cel_gates
 from allocator.validation.errors import WARNING, Errors, FieldError, located
 
 _NAME = r"[A-Za-z_][A-Za-z0-9_]*"
@@ -120,6 +120,7 @@ class _Evaluator:
     def __init__(self, gates: FeatureGates):
         self.gates = frozenset(gates.enabled_set())
         self.selectors = shared_evaluator(self.gates)
+        self.apiserver_gates = apiserver_cel_gates(gates)  # the cost estimate is the apiserver's
 
     def compile(self, expression: str):
         compiled = self.selectors.compile(expression)
@@ -133,7 +134,7 @@ class _Evaluator:
         if compiled is None:
             return None
         try:
-            compile_selector(expression, gates=self.gates, estimate_cost=True)
+            compile_selector(expression, gates=self.apiserver_gates, estimate_cost=True)
         except CELCompileError:
             return None
         return compiled
