@@ -437,9 +437,8 @@ def test_the_shapes_compared_place_copies_and_fill_nodes():
     assert any(controllers for *_, controllers, _ in ends) and any(not pods for *_, pods in ends)
 
 
-def test_skipping_gives_the_one_by_one_answer_on_a_synthetic_cluster_of_100_nodes():
-    """Filling 100 synthetic nodes (8 GPUs each) with a two-GPU pod until the next copy fits nowhere."""
-    text = cluster_yaml(100) + """\
+# A two-GPU pod from a template, the workload the synthetic-cluster comparisons place copies of.
+TWO_GPU_TRAINER = """\
 ---
 apiVersion: resource.k8s.io/v1
 kind: ResourceClaimTemplate
@@ -456,11 +455,21 @@ spec:
   containers: [{name: c, image: x}]
   resourceClaims: [{name: gpu, resourceClaimTemplateName: two-gpus}]
 """
+
+
+def _fast_and_slow(objects: dict, strategy: str, max_copies: int) -> tuple:
+    """The plan with full nodes skipped and kept node orders, and the one-by-one plan, on the same input."""
+    return tuple(plan(objects["ResourceClaim"], objects["ResourceClaimTemplate"], objects["Pod"],
+                      objects["DeviceClass"], objects["ResourceSlice"], objects["Node"], GATES,
+                      strategy=strategy, max_copies=max_copies, _skip_full=skip) for skip in (True, False))
+
+
+def test_skipping_gives_the_one_by_one_answer_on_a_synthetic_cluster_of_100_nodes():
+    """Filling 100 synthetic nodes (8 GPUs each) with a two-GPU pod until the next copy fits nowhere."""
+    text = cluster_yaml(100) + TWO_GPU_TRAINER
     objects = _read(text)
     for strategy in STRATEGIES:
-        fast, slow = (plan(objects["ResourceClaim"], objects["ResourceClaimTemplate"], objects["Pod"],
-                           objects["DeviceClass"], objects["ResourceSlice"], objects["Node"], GATES,
-                           strategy=strategy, max_copies=1000, _skip_full=skip) for skip in (True, False))
+        fast, slow = _fast_and_slow(objects, strategy, max_copies=1000)
         assert fast.placed == 400 and fast.stopped_by == "no node fits"
         assert fast.to_dict() == slow.to_dict()
 
@@ -469,28 +478,10 @@ def test_kept_node_orders_give_the_one_by_one_answer_on_a_synthetic_cluster_of_1
     """1,000 synthetic nodes, 400 copies of a two-GPU pod: first fills 100 nodes (each later copy skips the
     full ones), spread and pack keep their order as each copy changes one node's count; the one-by-one path
     filters and sorts every node for every copy."""
-    text = cluster_yaml(1000) + """\
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceClaimTemplate
-metadata: {name: two-gpus}
-spec:
-  spec:
-    devices:
-      requests: [{name: gpu, exactly: {deviceClassName: gpu.nvidia.com, count: 2}}]
----
-apiVersion: v1
-kind: Pod
-metadata: {name: trainer}
-spec:
-  containers: [{name: c, image: x}]
-  resourceClaims: [{name: gpu, resourceClaimTemplateName: two-gpus}]
-"""
+    text = cluster_yaml(1000) + TWO_GPU_TRAINER
     objects = _read(text)
     for strategy in STRATEGIES:
-        fast, slow = (plan(objects["ResourceClaim"], objects["ResourceClaimTemplate"], objects["Pod"],
-                           objects["DeviceClass"], objects["ResourceSlice"], objects["Node"], GATES,
-                           strategy=strategy, max_copies=400, _skip_full=skip) for skip in (True, False))
+        fast, slow = _fast_and_slow(objects, strategy, max_copies=400)
         assert fast.placed == 400 and fast.stopped_by == "max"
         assert fast.to_dict() == slow.to_dict()
         nodes_used = {s.node for s in fast.steps}
