@@ -13,7 +13,7 @@ import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from playwright.sync_api import Browser, BrowserContext, Page
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from playground.tests.helpers import ROOT, free_port
 
@@ -236,3 +236,77 @@ def open_gates(page: Page) -> None:
     """Open the Feature gates panel, if it is closed."""
     if page.locator("#gate-picker").get_attribute("open") is None:
         page.locator("#gate-picker summary").click()
+
+
+# How many fit? (the capacity panel)
+def capacity_table(page: Page, table_id: str) -> list[list[str]]:
+    """The rows of one of the chart's data tables, as cell texts."""
+    return [[cell.strip() for cell in row] for row in
+            page.locator(f"#{table_id} tbody tr").evaluate_all("rows => rows.map(r => [...r.cells].map(c => c.textContent))")]
+
+
+def run_capacity(page: Page, count: str = "", strategy: str = "first") -> None:
+    """How many fit? run with this many copies (empty: as many as fit) and node choice."""
+    panel = page.locator("#capacity-panel")
+    panel.get_by_label("Copies", exact=True).fill(count)
+    panel.get_by_label("Node choice", exact=True).select_option(strategy)
+    with page.expect_response("**/capacity"):
+        page.locator("#capacity-button").click()
+
+
+def copies_placed(page: Page) -> int:
+    """The copies How many fit? placed, once its summary shows."""
+    expect(page.locator("#capacity-summary")).to_be_visible()
+    return int(page.locator("#capacity-placed").text_content())
+
+
+# Two H200s, which few nodes of allocator.synthetic's clusters have.
+TWO_H200 = """\
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata:
+  name: two-h200
+spec:
+  devices:
+    requests:
+    - name: gpus
+      exactly:
+        deviceClassName: gpu.nvidia.com
+        count: 2
+        selectors:
+        - cel:
+            expression: device.attributes['gpu.nvidia.com'].productName == 'NVIDIA H200'
+"""
+
+
+# The sample gpu-node: one node with eight GPUs of the class gpu.example.com.
+TWO_GPU_TEMPLATE = """\
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata: {name: two-gpus}
+spec:
+  spec:
+    devices:
+      requests: [{name: gpu, exactly: {deviceClassName: gpu.example.com, count: 2}}]
+"""
+
+
+def workload_controller(kind: str, name: str, replicas: int, claims: str = "[{name: gpu, resourceClaimTemplateName: two-gpus}]") -> str:
+    return f"""\
+---
+apiVersion: apps/v1
+kind: {kind}
+metadata: {{name: {name}}}
+spec:
+  replicas: {replicas}
+  selector: {{matchLabels: {{app: {name}}}}}
+  template:
+    metadata: {{labels: {{app: {name}}}}}
+    spec:
+      containers: [{{name: c, image: registry.example/app:1}}]
+      resourceClaims: {claims}
+"""
+
+
+def editor_value(page: Page, name: str = "documents") -> str:
+    return page.evaluate(f"document.getElementById('id_{name}').cm.getValue()")

@@ -6,53 +6,30 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from e2e.helpers import replace_text
-from e2e.test_capacity import placed, run, table
+from e2e.helpers import (
+    TWO_GPU_TEMPLATE,
+    capacity_table,
+    copies_placed,
+    replace_text,
+    run_capacity,
+    workload_controller,
+)
 
 pytestmark = pytest.mark.e2e
-
-# The sample gpu-node: one node with eight GPUs of the class gpu.example.com.
-TEMPLATE = """\
-apiVersion: resource.k8s.io/v1
-kind: ResourceClaimTemplate
-metadata: {name: two-gpus}
-spec:
-  spec:
-    devices:
-      requests: [{name: gpu, exactly: {deviceClassName: gpu.example.com, count: 2}}]
-"""
-
-
-def controller(kind: str, name: str, replicas: int, claims: str = "[{name: gpu, resourceClaimTemplateName: two-gpus}]") -> str:
-    return f"""\
----
-apiVersion: apps/v1
-kind: {kind}
-metadata: {{name: {name}}}
-spec:
-  replicas: {replicas}
-  selector: {{matchLabels: {{app: {name}}}}}
-  template:
-    metadata: {{labels: {{app: {name}}}}}
-    spec:
-      containers: [{{name: c, image: registry.example/app:1}}]
-      resourceClaims: {claims}
-"""
-
 
 def test_a_deployment_s_replicas_then_a_statefulset_s_until_the_gpus_run_out(page: Page, samples):
     page.goto("/examples/count-two-gpus")
     expect(page.locator("#result-summary")).to_contain_text("Allocated")
-    replace_text(page, TEMPLATE + controller("Deployment", "web", 3) + controller("StatefulSet", "db", 2))
-    run(page)
+    replace_text(page, TWO_GPU_TEMPLATE + workload_controller("Deployment", "web", 3) + workload_controller("StatefulSet", "db", 2))
+    run_capacity(page)
     # Two GPUs a copy on eight: the Deployment's three, then one of the StatefulSet's two.
-    assert placed(page) == 4
+    assert copies_placed(page) == 4
     summary = page.locator("#capacity-summary")
     expect(summary).to_contain_text("5 asked by 2 workloads")
     expect(summary).to_contain_text("copy 5 (of StatefulSet/db) fits on no node")
-    assert table(page, "capacity-workloads") == [["Deployment/web", "3", "3"],
+    assert capacity_table(page, "capacity-workloads") == [["Deployment/web", "3", "3"],
                                                  ["StatefulSet/db ran out", "2", "1 (1 short)"]]
-    steps = table(page, "capacity-steps-first")
+    steps = capacity_table(page, "capacity-steps-first")
     assert [row[0] for row in steps] == ["1", "2", "3", "4"]
     assert [row[1] for row in steps] == ["Deployment/web"] * 3 + ["StatefulSet/db"]
     assert all(row[2].startswith("web-") for row in steps[:3]) and steps[3][2] == "db-0", steps
@@ -62,9 +39,9 @@ def test_a_deployment_s_replicas_then_a_statefulset_s_until_the_gpus_run_out(pag
     expect(page.locator("#capacity-steps-more")).to_have_count(0)
     expect(page.locator("#capacity-next h4")).to_contain_text("Why copy 5 does not fit (StatefulSet/db, pod db-1)")
     # One replica fewer in the Deployment: both workloads get every copy they ask for.
-    replace_text(page, TEMPLATE + controller("Deployment", "web", 2) + controller("StatefulSet", "db", 2))
-    run(page, "", "spread")
-    assert placed(page) == 4
+    replace_text(page, TWO_GPU_TEMPLATE + workload_controller("Deployment", "web", 2) + workload_controller("StatefulSet", "db", 2))
+    run_capacity(page, "", "spread")
+    assert copies_placed(page) == 4
     expect(summary).to_contain_text("every workload has the copies it asks for")
     expect(page.locator("#capacity-next")).to_have_count(0)
 
@@ -73,9 +50,9 @@ def test_a_long_list_of_copies_opens_with_show_all_from_the_keyboard(page: Page,
     claim = ("apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: shared}\nspec:\n  devices:\n"
              "    requests: [{name: gpu, exactly: {deviceClassName: gpu.example.com}}]\n")
     page.goto("/examples/count-two-gpus")
-    replace_text(page, claim + controller("Deployment", "web", 14, "[{name: gpu, resourceClaimName: shared}]"))
-    run(page)
-    assert placed(page) == 14
+    replace_text(page, claim + workload_controller("Deployment", "web", 14, "[{name: gpu, resourceClaimName: shared}]"))
+    run_capacity(page)
+    assert copies_placed(page) == 14
     expect(page.locator("#capacity-steps-first caption")).to_contain_text("copies 1 to 10 of 14")
     expect(page.locator("#capacity-steps-first tbody tr")).to_have_count(10)
     rest = page.locator("#capacity-steps-rest")
@@ -84,6 +61,6 @@ def test_a_long_list_of_copies_opens_with_show_all_from_the_keyboard(page: Page,
     show.focus()
     page.keyboard.press("Enter")
     expect(rest).to_be_visible()
-    assert [row[0] for row in table(page, "capacity-steps-rest")] == ["11", "12", "13", "14"]
+    assert [row[0] for row in capacity_table(page, "capacity-steps-rest")] == ["11", "12", "13", "14"]
     # Every copy shares the one claim: only the first allocates it.
-    assert table(page, "capacity-steps-rest")[0][4] == "none new (shared claims only)"
+    assert capacity_table(page, "capacity-steps-rest")[0][4] == "none new (shared claims only)"

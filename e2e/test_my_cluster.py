@@ -8,29 +8,11 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from allocator.synthetic import cluster_yaml
-from e2e.helpers import new_context, replace_text
+from e2e.helpers import TWO_H200, new_context, replace_text
 
 pytestmark = pytest.mark.e2e
 
 NODES = 200
-CLAIM = """\
-apiVersion: resource.k8s.io/v1
-kind: ResourceClaim
-metadata:
-  name: two-h200
-spec:
-  devices:
-    requests:
-    - name: gpus
-      exactly:
-        deviceClassName: gpu.nvidia.com
-        count: 2
-        selectors:
-        - cel:
-            expression: device.attributes['gpu.nvidia.com'].productName == 'NVIDIA H200'
-"""
-
-
 def test_use_my_cluster_then_edit_the_claim_then_share(page: Page, browser: Browser, samples, tmp_path):
     cluster = cluster_yaml(NODES, seed=7)
     assert len(cluster) > 512 * 1024  # over the site's default text limit: it could not be pasted as an inventory
@@ -49,7 +31,7 @@ def test_use_my_cluster_then_edit_the_claim_then_share(page: Page, browser: Brow
     # Live edits send the claims and the id, never the cluster.
     sizes = []
     page.on("request", lambda r: sizes.append(len(r.post_data_buffer or b"")) if r.method == "POST" else None)
-    replace_text(page, CLAIM)
+    replace_text(page, TWO_H200)
     expect(page.locator("#result-summary")).to_contain_text("Allocated on node")
     expect(page.locator("#claims-table")).to_contain_text("two-h200")
     assert sizes and max(sizes) < 32 * 1024, sizes
@@ -83,7 +65,7 @@ def test_a_pasted_cluster_is_stored_and_a_broken_one_is_located(page: Page, samp
     page.get_by_role("button", name="Store and use").click()
     expect(page.locator("#cluster-summary")).to_contain_text("3 nodes, 24 devices in 3 pools")
     # Edits are kept in the tab: a reload comes back to the stored cluster and the edited claim.
-    replace_text(page, CLAIM.replace("count: 2", "count: 1"))
+    replace_text(page, TWO_H200.replace("count: 2", "count: 1"))
     expect(page.locator("#result-summary")).to_contain_text("Allocated on node gpu-node-00001")  # its H200 node
     page.reload()
     expect(page.locator("#cluster-summary")).to_contain_text("3 nodes, 24 devices in 3 pools")

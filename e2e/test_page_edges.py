@@ -8,8 +8,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from allocator.synthetic import cluster_yaml
-from e2e.conftest import new_context
-from e2e.test_playground import ONE_GPU, editor, replace_text, summary
+from e2e.helpers import ONE_GPU, editor, new_context, replace_text, summary
 
 pytestmark = pytest.mark.e2e
 

@@ -4,13 +4,9 @@ analysis again, and Ctrl-Z in the editor takes the edit back."""
 import pytest
 from playwright.sync_api import Page, expect
 
-from e2e.helpers import GPU, claim, replace_text, summary
+from e2e.helpers import GPU, claim, editor_value, replace_text, summary
 
 pytestmark = pytest.mark.e2e
-
-
-def editor_value(page: Page, name: str = "documents") -> str:
-    return page.evaluate(f"document.getElementById('id_{name}').cm.getValue()")
 
 
 def test_apply_a_did_you_mean_then_undo_it(page: Page, samples):

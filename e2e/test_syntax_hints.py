@@ -5,8 +5,7 @@ document valid again."""
 import pytest
 from playwright.sync_api import Page, expect
 
-from e2e.helpers import replace_text, summary
-from e2e.test_quick_fixes import editor_value
+from e2e.helpers import editor_value, replace_text, summary
 
 pytestmark = pytest.mark.e2e
 

@@ -8,9 +8,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from e2e.helpers import replace_text
-from e2e.test_capacity import placed, run
-from e2e.test_capacity_workloads import TEMPLATE, controller
+from e2e.helpers import TWO_GPU_TEMPLATE, copies_placed, replace_text, run_capacity, workload_controller
 
 pytestmark = pytest.mark.e2e
 
@@ -18,7 +16,7 @@ pytestmark = pytest.mark.e2e
 def test_a_pasted_deployment_is_analysed_as_one_pod_with_its_replicas_left_to_how_many_fit(page: Page, samples):
     page.goto("/examples/count-two-gpus")
     expect(page.locator("#result-summary")).to_contain_text("Allocated")
-    replace_text(page, TEMPLATE + controller("Deployment", "trainer", 5))
+    replace_text(page, TWO_GPU_TEMPLATE + workload_controller("Deployment", "trainer", 5))
     note = page.locator("#workloads")
     expect(note).to_contain_text(re.compile(r"Deployment trainer: one pod analysed, trainer-\w+-\w{5}\. ×5 replicas: see How many fit\?"))
     expect(page.locator("#result-summary")).to_contain_text("Allocated on node dra-example-driver-cluster-worker")
@@ -30,5 +28,5 @@ def test_a_pasted_deployment_is_analysed_as_one_pod_with_its_replicas_left_to_ho
     # The pointer leads to the panel that answers for the five: two GPUs a copy on eight, four fit.
     note.get_by_role("link", name="How many fit?").click()
     expect(page.locator("#capacity-panel")).to_be_in_viewport()
-    run(page)
-    assert placed(page) == 4
+    run_capacity(page)
+    assert copies_placed(page) == 4
