@@ -51,7 +51,7 @@ class NodeFieldTestCase(BaseTestCase):
         self.assertContains(r, 'value="dra-example-driver-cluster-worker"', html=False)
 
     def test_the_sample_picker_loads_on_a_pick_not_on_every_change(self):
-        # playground.js sends the pick; htmx's own trigger for a select (every change) must stay off.
+        # sample-picker.js sends the pick; htmx's own trigger for a select (every change) must stay off.
         r = self.client.get("/")
         self.assertRegex(r.content.decode(), r'<select name="inventory_slug"[^>]*hx-trigger="never"')
 
