@@ -27,6 +27,8 @@
   const page = (window.DRAPlayground = window.DRAPlayground || {});
   document.documentElement.classList.add("js");
 
+  // A click goes to the piece it is for, the first that claims it: Reset (kept-work.js), Format and
+  // Run (run-share-format.js), a quick fix or a diagnostic's link (diagnostics.js), or a copy button.
   document.addEventListener("click", function (event) {
     const reset = event.target.closest("[data-reset]");
     if (reset) {

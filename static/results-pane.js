@@ -1,4 +1,4 @@
-// The results pane's own behaviour (playground.js runs the editor):
+// The results pane's own behaviour (the editor's scripts are those playground.js wires):
 // - the tools (#result-tools: a comparison, How many fit?, the expression console) come after the
 //   answer, open unless the visitor folded them; this browser remembers the fold (localStorage)
 //   across live updates and visits;
