@@ -25,6 +25,7 @@ from allocator.allocation.alternatives import DEFAULT_TIMEOUT as DEFAULT_ALTERNA
 from allocator.allocation.alternatives import MAX_LIMIT as MAX_ALTERNATIVES
 from allocator.allocation.encode import claim_to_json
 from allocator.allocation.explain import Explanation
+from allocator.allocation.proofs import Proof
 from allocator.authoring.inventory import Inventory
 from allocator.cel.fixes import ExprFix
 from allocator.kube import model
@@ -37,12 +38,17 @@ from allocator.releases.gates import CURRENT_RELEASE, FeatureGates, make_gates, 
 from allocator.releases.serving import dra_off_message
 from allocator.validation import classic, inventory_warnings, validate_documents
 from allocator.validation.cel import ExpressionLocator
-from allocator.validation.documents import as_the_scheduler_sees, read_as_stored, read_from_cluster
+from allocator.validation.documents import (
+    StoredObject,
+    as_the_scheduler_sees,
+    read_as_stored,
+    read_from_cluster,
+)
 from allocator.validation.not_simulated import not_simulated
 from allocator.validation.warnings import selector_expressions
 from allocator.workload import extended
 from allocator.workload.analysed import AnalysedWorkload, read_workloads, still_ignored
-from allocator.workload.binding import binding_note
+from allocator.workload.binding import BindingNote, binding_note
 from allocator.workload.claims import build_workload
 from allocator.workload.pinning import pinned_claims
 from allocator.workload.pods import PodClaimError, container_devices
@@ -160,7 +166,7 @@ class NodeRow:
     reason: str | None
     error: bool  # upstream's Allocate failed with an error on this node (invalid pools)
     pinned_by: list[str] | None = None  # the pod's allocated claims that do not reach the node
-    proof: dict | None = None  # what decided "does not fit" without searching (allocation.proofs)
+    proof: Proof | None = None  # what decided "does not fit" without searching (allocation.proofs)
     score: int | None = None  # the scheduler's normalised DRA score, where the node was scored
     raw_score: int | None = None  # the score before normalising (set with ``score``)
     extended_resources: list[dict] | None = None  # per pod, what DRA and the device plugin serve here
@@ -170,7 +176,7 @@ class NodeRow:
         if self.pinned_by is not None:
             out["pinnedBy"] = self.pinned_by
         if self.proof is not None:
-            out["proof"] = self.proof
+            out["proof"] = self.proof.to_dict()
         if self.score is not None:
             out["score"], out["rawScore"] = self.score, self.raw_score
         if self.extended_resources is not None:
@@ -270,7 +276,7 @@ class Allocation:
     error: str | None = None
     scoring: Scoring | None = None  # the DRA Score among the nodes that fit (workload.scoring)
     counters: list | None = None  # requests that run out of shared counters, with the numbers (explain.py)
-    binding: dict | None = None  # the grant waits for its drivers' binding conditions (workload.binding)
+    binding: BindingNote | None = None  # the grant waits for its drivers' binding conditions (workload.binding)
     extended_resources: list[dict] | None = None  # per pod, its generated claim (workload.extended)
     not_freed: list[str] | None = None  # pinned claims PostFilter could not free
     attempts: list[FailedAttempt] | None = None  # the failed attempts after which PostFilter freed a claim
@@ -283,7 +289,7 @@ class Allocation:
                                "claims": [c.written for c in self.claims], "reasons": self.reasons,
                                "error": self.error}
         optional = {"scoring": None if self.scoring is None else self.scoring.to_dict(),
-                    "counters": self.counters, "binding": self.binding,
+                    "counters": self.counters, "binding": None if self.binding is None else self.binding.to_dict(),
                     "extendedResources": self.extended_resources, "notFreed": self.not_freed,
                     "attempts": None if self.attempts is None else [a.to_dict() for a in self.attempts],
                     "deallocated": self.deallocated,
@@ -318,8 +324,8 @@ class Report:
     explained_node: str | None = None  # the node the per-request explanation looks from
     granted: Granted | None = field(default=None, repr=False, compare=False)
     dra_off: str | None = None  # why the release's apiserver and scheduler know no DRA, and the gate to turn on
-    # {"kind", "namespace", "name"} of the user's objects read as stored (metadata.uid or resourceVersion set)
-    stored_objects: list[dict] = field(default_factory=list)
+    # the user's objects read as stored (metadata.uid or resourceVersion set)
+    stored_objects: list[StoredObject] = field(default_factory=list)
     # The inventory's and the documents' objects as read here, for the page's picture and console
     # (``authoring.inventory``): they show this read rather than reading the texts again.
     inventory: Inventory = field(default_factory=Inventory, repr=False, compare=False)
@@ -356,7 +362,7 @@ class Report:
             "containers": [c.to_dict() for c in self.containers],
         }
         if self.stored_objects:  # only then, so that other answers stay as they were
-            out["storedObjects"] = self.stored_objects
+            out["storedObjects"] = [o.to_dict() for o in self.stored_objects]
         if self.workloads:  # likewise
             out["workloads"] = [w.to_dict(PLANNER) for w in self.workloads]
         return out
@@ -586,7 +592,7 @@ def _show(report: Report, attempt: Attempt, node: str | None, explained: bool) -
     # "proof": what decided "does not fit" without searching (allocation.proofs), on nodes where one did.
     report.nodes = [NodeRow(name=o.node_name, fits=attempt.fits(o), reason=reasons[id(o)] or None, error=bool(o.error),
                             pinned_by=[c.metadata.name for c in refused[id(o)]] if refused.get(id(o)) else None,
-                            proof=o.proof.to_dict() if o.proof is not None else None,
+                            proof=o.proof,
                             score=scoring.normalized.get(id(o)), raw_score=scoring.raw.get(id(o))) for o in outcomes]
     alloc.scoring = scoring
     if attempt.error:
