@@ -141,13 +141,6 @@ class ContainerDevices:
     devices: list[DeviceResult]
     extended_resource: str | None = None
 
-    @classmethod
-    def from_dict(cls, entry: dict) -> ContainerDevices:
-        return cls(pod=entry["pod"], container=entry["container"], init=entry["init"], pod_claim=entry["podClaim"],
-                   claim=entry["claim"], request=entry["request"], extended_resource=entry.get("extendedResource"),
-                   devices=[DeviceResult(request=d["request"], driver=d["driver"], pool=d["pool"], device=d["device"])
-                            for d in entry["devices"]])
-
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"pod": self.pod, "container": self.container, "init": self.init,
                                "podClaim": self.pod_claim, "claim": self.claim, "request": self.request}
@@ -169,7 +162,7 @@ class NodeRow:
     proof: Proof | None = None  # what decided "does not fit" without searching (allocation.proofs)
     score: int | None = None  # the scheduler's normalised DRA score, where the node was scored
     raw_score: int | None = None  # the score before normalising (set with ``score``)
-    extended_resources: list[dict] | None = None  # per pod, what DRA and the device plugin serve here
+    extended_resources: list[extended.PodResources] | None = None  # per pod, what DRA and the device plugin serve
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"name": self.name, "fits": self.fits, "reason": self.reason, "error": self.error}
@@ -180,7 +173,7 @@ class NodeRow:
         if self.score is not None:
             out["score"], out["rawScore"] = self.score, self.raw_score
         if self.extended_resources is not None:
-            out["extendedResources"] = self.extended_resources
+            out["extendedResources"] = [r.to_dict() for r in self.extended_resources]
         return out
 
 
@@ -277,7 +270,7 @@ class Allocation:
     scoring: Scoring | None = None  # the DRA Score among the nodes that fit (workload.scoring)
     counters: list | None = None  # requests that run out of shared counters, with the numbers (explain.py)
     binding: BindingNote | None = None  # the grant waits for its drivers' binding conditions (workload.binding)
-    extended_resources: list[dict] | None = None  # per pod, its generated claim (workload.extended)
+    extended_resources: list[extended.ExtendedSummary] | None = None  # per pod, its generated claim (workload.extended)
     not_freed: list[str] | None = None  # pinned claims PostFilter could not free
     attempts: list[FailedAttempt] | None = None  # the failed attempts after which PostFilter freed a claim
     deallocated: list[str] | None = None  # the claims it freed
@@ -290,7 +283,8 @@ class Allocation:
                                "error": self.error}
         optional = {"scoring": None if self.scoring is None else self.scoring.to_dict(),
                     "counters": self.counters, "binding": None if self.binding is None else self.binding.to_dict(),
-                    "extendedResources": self.extended_resources, "notFreed": self.not_freed,
+                    "extendedResources": None if self.extended_resources is None else
+                    [s.to_dict() for s in self.extended_resources], "notFreed": self.not_freed,
                     "attempts": None if self.attempts is None else [a.to_dict() for a in self.attempts],
                     "deallocated": self.deallocated,
                     "alternatives": None if self.alternatives is None else
@@ -639,7 +633,13 @@ def _extended_report(report: Report, choice: extended.NodeChoice, by_claim: dict
         row.extended_resources = rows.get(row.name, [])
     out = extended.summaries(choice, by_claim)
     for entry in out:
-        report.containers.extend(ContainerDevices.from_dict(c) for c in entry["containers"])
+        if entry.claim is None:
+            continue
+        report.containers.extend(ContainerDevices(
+            pod=c.pod, container=c.container, init=c.init, pod_claim="", claim=c.claim, request=c.request,
+            extended_resource=c.resource, devices=[DeviceResult(request=d.request, driver=d.driver, pool=d.pool,
+                                                                device=d.device) for d in c.devices])
+            for c in entry.claim.containers)
     report.allocation.extended_resources = out
 
 

@@ -209,8 +209,8 @@ def extended_view(allocation: Allocation) -> list[dict]:
     """Per pod asking for extended resources: the generated claim, its container mapping and the pod's status as YAML."""
     out = []
     for entry in allocation.extended_resources or []:
-        status = entry.get("status")
-        out.append({**entry, "status_yaml": yaml.dump({"status": status}, Dumper=SafeDumper, sort_keys=False)
+        status = entry.claim.status if entry.claim is not None else None
+        out.append({**entry.to_dict(), "status_yaml": yaml.dump({"status": status}, Dumper=SafeDumper, sort_keys=False)
                     if status else ""})
     return out
 

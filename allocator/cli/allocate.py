@@ -210,7 +210,7 @@ def _retry(found, stored: list) -> dict:
     if last.choice is not None:  # the generated claim is printed with the others, last
         from allocator.workload import extended
 
-        out["extendedResources"] = extended.summaries(last.choice, last.by_claim())
+        out["extendedResources"] = [s.to_dict() for s in extended.summaries(last.choice, last.by_claim())]
     return out
 
 

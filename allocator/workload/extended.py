@@ -38,6 +38,7 @@ allocatable: other pods' use of it is not known here.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from allocator.allocation.allocator import AllocationOutcome
 from allocator.kube import model
@@ -424,35 +425,109 @@ def allocate_choices(allocator, choices: list[NodeChoice]):
     return [outcomes[i] for i in range(len(choices))]
 
 
-def summaries(choice: NodeChoice, allocations: dict[str, model.AllocationResult]) -> list[dict]:
+@dataclass(frozen=True)
+class GrantedDevice:
+    """One device of the generated claim's allocation, as a container gets it."""
+
+    request: str
+    driver: str
+    pool: str
+    device: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {"request": self.request, "driver": self.driver, "pool": self.pool, "device": self.device}
+
+
+@dataclass(frozen=True)
+class ContainerGrant:
+    """The devices one container gets from the generated claim for the extended resource it asks for."""
+
+    pod: str
+    container: str
+    init: bool
+    claim: str
+    request: str
+    resource: str
+    devices: list[GrantedDevice]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"pod": self.pod, "container": self.container, "init": self.init, "podClaim": "",
+                "claim": self.claim, "request": self.request, "extendedResource": self.resource,
+                "devices": [d.to_dict() for d in self.devices]}
+
+
+@dataclass(frozen=True)
+class GeneratedClaim:
+    """The claim the scheduler generates for a pod's extended resources, with its container mapping."""
+
+    name: str
+    generate_name: str
+    mappings: list[Mapping]
+    status: dict[str, Any]  # the pod's status.extendedResourceClaimStatus, as Kubernetes writes it
+    containers: list[ContainerGrant]
+
+
+@dataclass(frozen=True)
+class PodResources:
+    """Per pod, what DRA and the device plugin serve of its extended resources (resource name -> count)."""
+
+    pod: str
+    dra: dict[str, int]
+    device_plugin: dict[str, int]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"pod": self.pod, "dra": dict(self.dra), "devicePlugin": dict(self.device_plugin)}
+
+
+@dataclass(frozen=True)
+class ExtendedSummary:
+    """Per pod on the chosen node (``allocation.extendedResources[]`` in the JSON): what DRA and the device
+    plugin serve, notes, and the generated claim, if DRA serves any."""
+
+    served: PodResources
+    notes: list[str]
+    claim: GeneratedClaim | None
+
+    def to_dict(self) -> dict[str, Any]:
+        claim = self.claim
+        out: dict[str, Any] = {**self.served.to_dict(), "notes": list(self.notes),
+                               "claim": None if claim is None else claim.name,
+                               "status": None if claim is None else claim.status,
+                               "containers": [] if claim is None else [c.to_dict() for c in claim.containers]}
+        if claim is not None:
+            out["generateName"] = claim.generate_name
+            out["requestMappings"] = [m.to_dict() for m in claim.mappings]
+        return out
+
+
+def summaries(choice: NodeChoice, allocations: dict[str, model.AllocationResult]) -> list[ExtendedSummary]:
     """Per pod, on the chosen node: what DRA and the device plugin serve, the generated claim and its mapping.
 
     ``allocations`` maps claim names to their allocation (the generated claim's among them).
     """
     out = []
     for pod_plan, plan in zip(choice.pod_plans, choice.plans, strict=True):
-        entry: dict = {"pod": pod_plan.pod.metadata.name, "dra": dict(plan.dra),
-                       "devicePlugin": dict(plan.device_plugin), "notes": list(pod_plan.mapping.notes),
-                       "claim": None, "status": None, "containers": []}
+        pod = pod_plan.pod.metadata.name
+        generated = None
         if plan.claim is not None:
             claim = plan.claim
             allocation = allocations.get(claim.metadata.name)
             results = allocation.devices.results if allocation else []
             init_names = {c.name for c in pod_plan.pod.spec.init_containers}
-            entry.update(claim=claim.metadata.name, generateName=claim.metadata.generate_name,
-                         requestMappings=[m.to_dict() for m in plan.mappings],
-                         status=pod_status(claim, plan.mappings))
-            entry["containers"] = [{
-                "pod": pod_plan.pod.metadata.name, "container": m.container, "init": m.container in init_names,
-                "podClaim": "", "claim": claim.metadata.name, "request": m.request, "extendedResource": m.resource,
-                "devices": [{"request": d.request, "driver": d.driver, "pool": d.pool, "device": d.device}
-                            for d in results if d.request == m.request],
-            } for m in plan.mappings]
-        out.append(entry)
+            generated = GeneratedClaim(
+                name=claim.metadata.name, generate_name=claim.metadata.generate_name, mappings=list(plan.mappings),
+                status=pod_status(claim, plan.mappings),
+                containers=[ContainerGrant(
+                    pod=pod, container=m.container, init=m.container in init_names, claim=claim.metadata.name,
+                    request=m.request, resource=m.resource,
+                    devices=[GrantedDevice(request=d.request, driver=d.driver, pool=d.pool, device=d.device)
+                             for d in results if d.request == m.request]) for m in plan.mappings])
+        out.append(ExtendedSummary(PodResources(pod, dict(plan.dra), dict(plan.device_plugin)),
+                                   list(pod_plan.mapping.notes), generated))
     return out
 
 
-def node_rows(choices: list[NodeChoice]) -> dict[str, list[dict]]:
+def node_rows(choices: list[NodeChoice]) -> dict[str, list[PodResources]]:
     """Node name -> per pod, the resources DRA and the device plugin serve there (for the node table)."""
-    return {c.node.metadata.name: [{"pod": pp.pod.metadata.name, "dra": dict(p.dra), "devicePlugin": dict(p.device_plugin)}
+    return {c.node.metadata.name: [PodResources(pp.pod.metadata.name, dict(p.dra), dict(p.device_plugin))
                                    for pp, p in zip(c.pod_plans, c.plans, strict=True)] for c in choices}
