@@ -37,7 +37,7 @@ import functools
 import gc
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from allocator.allocation import search as search_limits
 from allocator.allocation.errors import AllocatorError, NodeAllocationError, SearchLimitError
@@ -234,7 +234,7 @@ class Allocator:
             patched_by_node = SlicesByNode.of(self.slices)
             self._on_node, self._shared = patched_by_node.on_node, patched_by_node.shared
         # Available counters per pool NAME (not driver), shared by all calls, as upstream keeps them.
-        self.available_counters: dict[str, dict] = {}
+        self.available_counters: dict[str, dict[Any, Any]] = {}
         self.views = ViewCache()  # claims' requests with API defaults, computed once per claim
 
     def slices_near(self, node: model.Node) -> list[model.ResourceSlice]:
@@ -343,7 +343,7 @@ class Allocator:
         claims, nodes = list(claims), list(nodes)
         # (one node, as on the node a person chose, has nothing to share with)
         views = NodeViews(self, claims) if self.share_outcomes and len(nodes) > 1 else None
-        answers: dict[tuple, _SharedAnswer] = {}
+        answers: dict[tuple[Any, ...], _SharedAnswer] = {}
         for node in nodes:
             seen = pools = None
             if views is not None:

@@ -94,7 +94,7 @@ def claim_views(claim: model.ResourceClaim) -> list[tuple[RequestView, list[Requ
 class ViewCache:
     """Views of claims that stay the same over many searches (one per node in a node search)."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self._views: dict[int, tuple[model.ResourceClaim, list]] = {}
 
     def __call__(self, claim: model.ResourceClaim) -> list[tuple[RequestView, list[RequestView]]]:

@@ -40,7 +40,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from allocator.allocation.allocator import AllocationOutcome
+from allocator.allocation.allocator import AllocationOutcome, Allocator
 from allocator.kube import model
 from allocator.kube.quantity import Quantity
 from allocator.releases.gates import FeatureGates
@@ -176,11 +176,12 @@ class NodePlan:
     claim: model.ResourceClaim | None = None
     mappings: list[Mapping] = field(default_factory=list)
 
-    def key(self) -> tuple:
+    def key(self) -> tuple[Any, ...]:
         """Nodes with equal keys get the same generated claim."""
         if self.claim is None:
             return ()
-        return tuple((r.name, r.exactly.device_class_name, r.exactly.count) for r in self.claim.spec.devices.requests)
+        return tuple((r.name, _exactly(r).device_class_name, _exactly(r).count)
+                     for r in self.claim.spec.devices.requests)
 
 
 @dataclass
@@ -263,7 +264,7 @@ def _container_request(index: int, container: model.Container, resource: str, cl
     for other in reusable:
         if other is None:
             continue
-        covered += other.exactly.count
+        covered += _exactly(other).count
         mappings.append(Mapping(container.name, resource, other.name))
         if covered >= wanted:
             return None, mappings
@@ -298,7 +299,7 @@ def _requests_and_mappings(plan: PodPlan, dra: dict[str, int]) -> tuple[list[mod
             request, maps = _container_request(i, containers[i][0], resource, class_name, own[i:])
             if request is not None:
                 short_names.add(request.name)
-                if largest is None or largest.exactly.count < request.exactly.count:
+                if largest is None or _exactly(largest).count < _exactly(request).count:
                     largest = request
             short_maps += maps
         if largest is not None:
@@ -344,7 +345,13 @@ def generated_claim(pod: model.Pod, requests: list[model.DeviceRequest]) -> mode
         spec=model.ResourceClaimSpec(devices=model.DeviceClaim(requests=requests)))
 
 
-def pod_status(claim: model.ResourceClaim, mappings: list[Mapping]) -> dict:
+def _exactly(request: model.DeviceRequest) -> model.ExactDeviceRequest:
+    """The request's ``exactly``: every request of a generated claim has one."""
+    assert request.exactly is not None, "a generated claim's requests are exact"
+    return request.exactly
+
+
+def pod_status(claim: model.ResourceClaim, mappings: list[Mapping]) -> dict[str, Any]:
     """The pod's ``status.extendedResourceClaimStatus`` once the claim is bound."""
     return {"extendedResourceClaimStatus": {"requestMappings": [m.to_dict() for m in mappings],
                                             "resourceClaimName": claim.metadata.name}}
@@ -384,7 +391,7 @@ def node_choices(plans: list[PodPlan], nodes: list[model.Node], pending: list[mo
     Nodes that get equal generated claims share the claim objects, so that the
     allocator can treat them as one search (``Allocator.allocate_every``).
     """
-    shared: dict[tuple, list[model.ResourceClaim]] = {}
+    shared: dict[tuple[Any, ...], list[model.ResourceClaim]] = {}
     out = []
     for node in nodes:
         in_use = (used or {}).get(node.metadata.name)
@@ -400,7 +407,7 @@ def node_choices(plans: list[PodPlan], nodes: list[model.Node], pending: list[mo
     return out
 
 
-def allocate_choices(allocator, choices: list[NodeChoice]):
+def allocate_choices(allocator: Allocator, choices: list[NodeChoice]) -> list[AllocationOutcome]:
     """``Allocator.allocate_every`` over nodes whose claims differ: the outcomes in node order.
 
     A node the plugin's Filter refuses (a resource neither mapped nor
