@@ -32,11 +32,11 @@ from __future__ import annotations
 import bisect
 import copy as copying
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from allocator.allocation.allocator import AllocatorError, node_error
+from allocator.allocation.allocator import Allocator, AllocatorError, node_error
 from allocator.allocation.inputs import SlicesByNode
 from allocator.allocation.nodes import node_matches
 from allocator.allocation.nodes import search_nodes as nodes_to_search
@@ -198,14 +198,16 @@ def plan(to_place: ToPlace, cluster: Cluster, gates: FeatureGates,
         with located(copy=number):
             attempt = first_fit(replace(fixed, allocated=list(allocated), state=state), work, gates, order,
                                 plugin_used)
-        state = attempt.allocator.state
+        allocator = attempt.allocator
+        assert allocator is not None, "first_fit prepares an allocator"
+        state = allocator.state
         if own and not attempt.choices:
             skipped.update(o.node.metadata.name for o in attempt.outcomes if not o.allocated and not o.error)
         choice, outcome = attempt.choice, attempt.chosen
         if outcome is None:
             report.stopped_by = "no node fits"
             report.unplaced = work.pending
-            report.next = {**_why_not(attempt.allocator, candidates, reachable, pinned, work.pending,
+            report.next = {**_why_not(allocator, candidates, reachable, pinned, work.pending,
                                       attempt.choices),
                            "workload": pod_set.label, "pods": names}
             report.error = report.next.pop("error", "")
@@ -213,10 +215,12 @@ def plan(to_place: ToPlace, cluster: Cluster, gates: FeatureGates,
                 report.stopped_by = "error"
             break
         granted = choice.claims if choice is not None else work.pending
-        for claim, result in zip(granted, outcome.results, strict=True):
+        results = outcome.results
+        assert results is not None, "the node that fits has its claims' allocations"
+        for claim, result in zip(granted, results, strict=True):
             claim.status.allocation = result
             allocated.append(claim)
-        add_allocated(state, granted, attempt.allocator.features.consumable_capacity)
+        add_allocated(state, granted, allocator.features.consumable_capacity)
         grown = _in_use(granted, local)
         used.update(grown)
         changed.extend(grown)
@@ -239,7 +243,7 @@ def plan(to_place: ToPlace, cluster: Cluster, gates: FeatureGates,
     return report
 
 
-def _whole_input(claims, pods) -> PodSet:
+def _whole_input(claims: list[model.ResourceClaim], pods: list[model.Pod]) -> PodSet:
     """The input as one workload repeated as long as copies fit (no count): its pods, or its pending claims."""
     if pods:
         return PodSet("Pod", ", ".join(p.metadata.name for p in pods), pods[0].metadata.namespace, None, pods[0])
@@ -248,7 +252,7 @@ def _whole_input(claims, pods) -> PodSet:
                   pending[0].metadata.namespace if pending else "", None, model.Pod())
 
 
-def _sequence(sets: list[PodSet]):
+def _sequence(sets: list[PodSet]) -> Iterator[tuple[PodSet, int]]:
     """(workload, 0-based replica) for every copy, in placing order: a workload without a count never ends."""
     for pod_set in sets:
         replica = 0
@@ -309,7 +313,8 @@ def _key(claim: model.ResourceClaim) -> tuple[str, str]:
     return claim.metadata.namespace, claim.metadata.name
 
 
-def _copy(number: int, claims, templates, pods, shared) -> Workload:
+def _copy(number: int, claims: list[model.ResourceClaim], templates: list[model.ResourceClaimTemplate],
+          pods: list[model.Pod], shared: dict[tuple[str, str], model.ResourceClaim]) -> Workload:
     """The claims of copy ``number``: its pods renamed, template claims made anew, named claims shared."""
     if pods:
         renamed = [replace(p, metadata=replace(p.metadata, name=f"{p.metadata.name}-{number}")) for p in pods]
@@ -331,26 +336,33 @@ def _claims_of(work: Workload) -> list[model.ResourceClaim]:
 
 def _usable_on(claim: model.ResourceClaim, node: model.Node) -> bool:
     """Whether a pod using this allocated claim may run on ``node`` (the allocation's node selector)."""
-    selector = claim.status.allocation.node_selector
+    selector = _allocation(claim).node_selector
     return selector is None or node_matches(node, "", False, selector)
 
 
-def _node_of_pool(slices) -> dict[tuple[str, str], str]:
+def _node_of_pool(slices: Iterable[model.ResourceSlice]) -> dict[tuple[str, str], str]:
     """(driver, pool) -> the node whose own devices they are; pools for several nodes are no node's."""
     return {(s.spec.driver, s.spec.pool.name): s.spec.node_name for s in slices if s.spec.node_name}
 
 
-def _in_use(allocated, local) -> Counter:
-    used: Counter = Counter()
+def _allocation(claim: model.ResourceClaim) -> model.AllocationResult:
+    """The allocation of a claim placed or held (only such claims are asked)."""
+    allocation = claim.status.allocation
+    assert allocation is not None, "an allocated claim"
+    return allocation
+
+
+def _in_use(allocated: Iterable[model.ResourceClaim], local: dict[tuple[str, str], str]) -> Counter[str]:
+    used: Counter[str] = Counter()
     for claim in allocated:
-        for r in claim.status.allocation.devices.results:
+        for r in _allocation(claim).devices.results:
             node = local.get((r.driver, r.pool))
             if node:
                 used[node] += 1
     return used
 
 
-def _order(strategy: str, used: Counter):
+def _order(strategy: str, used: Counter[str]) -> Callable[[model.Node], Any]:
     if strategy == "spread":
         return lambda n: (used[n.metadata.name], n.metadata.name)
     if strategy == "pack":
@@ -362,7 +374,8 @@ class _NodeOrder:
     """The candidates not in ``skipped``, sorted as ``sorted(..., key=_order(strategy, used))`` sorts them,
     kept sorted as ``used`` grows (``order`` is told which nodes' counts changed) instead of sorted again."""
 
-    def __init__(self, candidates: list[model.Node], skipped: set[str], strategy: str, used: Counter, seen: int):
+    def __init__(self, candidates: list[model.Node], skipped: set[str], strategy: str, used: Counter[str],
+                 seen: int) -> None:
         self.skipped = len(skipped)
         self.key = _order(strategy, used)
         self.nodes = [n for n in candidates if n.metadata.name not in skipped]
@@ -387,7 +400,9 @@ class _NodeOrder:
         return [nodes[i] for _, i in self.sorted]
 
 
-def _why_not(allocator, candidates, reachable, pinned, pending, choices=()) -> dict:
+def _why_not(allocator: Allocator, candidates: list[model.Node], reachable: list[model.Node],
+             pinned: list[model.ResourceClaim], pending: list[model.ResourceClaim],
+             choices: Sequence[extended.NodeChoice] = ()) -> dict[str, Any]:
     """Why the next copy fits on no node: each node's reason, as ``allocate`` without ``--node`` gives it."""
     if choices:
         outcomes = extended.allocate_choices(allocator, list(choices))
@@ -408,25 +423,26 @@ def _why_not(allocator, candidates, reachable, pinned, pending, choices=()) -> d
             "error": node_error(outcomes)}
 
 
-def _granted(claim: model.ResourceClaim) -> dict:
-    results = claim.status.allocation.devices.results
+def _granted(claim: model.ResourceClaim) -> dict[str, Any]:
+    results = _allocation(claim).devices.results
     return {"name": claim.metadata.name, "devices": [f"{r.driver}/{r.pool}/{r.device}" for r in results]}
 
 
-def _tally(report: CapacityReport, allocated, slices, local) -> None:
+def _tally(report: CapacityReport, allocated: list[model.ResourceClaim], slices: list[model.ResourceSlice],
+           local: dict[tuple[str, str], str]) -> None:
     """Per node and per pool: copies placed, devices in use (by any allocated claim) and devices there."""
     totals: Counter = Counter()
     for s in slices:
         totals[(s.spec.driver, s.spec.pool.name)] += len(s.spec.devices)
     used: Counter = Counter()
     for claim in allocated:
-        for r in claim.status.allocation.devices.results:
+        for r in _allocation(claim).devices.results:
             used[(r.driver, r.pool)] += 1  # a device shared by several claims counts once per claim
     report.by_pool = [{"driver": driver, "pool": pool, "node": local.get((driver, pool)),
                        "used": used[(driver, pool)], "total": total}
                       for (driver, pool), total in sorted(totals.items())]
     copies = Counter(s.node for s in report.steps)
-    nodes: dict[str, dict] = {}
+    nodes: dict[str | None, dict[str, Any]] = {}  # None: the nameless node of an inventory without nodes
     for row in report.by_pool:
         if row["node"]:
             entry = nodes.setdefault(row["node"], {"name": row["node"], "copies": 0, "used": 0, "total": 0})
@@ -434,4 +450,4 @@ def _tally(report: CapacityReport, allocated, slices, local) -> None:
             entry["total"] += row["total"]
     for name, count in copies.items():
         nodes.setdefault(name, {"name": name, "copies": 0, "used": 0, "total": 0})["copies"] = count
-    report.by_node = [nodes[name] for name in sorted(nodes)]
+    report.by_node = [nodes[name] for name in sorted(nodes, key=lambda name: name or "")]
