@@ -23,6 +23,7 @@ from typing import Any
 from allocator.allocation.allocator import Allocator, AllocatorError
 from allocator.allocation.alternatives import DEFAULT_TIMEOUT as DEFAULT_ALTERNATIVES_TIMEOUT
 from allocator.allocation.alternatives import MAX_LIMIT as MAX_ALTERNATIVES
+from allocator.allocation.counters import CounterShortfall
 from allocator.allocation.encode import claim_to_json
 from allocator.allocation.explain import Explanation
 from allocator.allocation.proofs import Proof
@@ -268,7 +269,7 @@ class Allocation:
     reasons: list[str] = field(default_factory=list)
     error: str | None = None
     scoring: Scoring | None = None  # the DRA Score among the nodes that fit (workload.scoring)
-    counters: list | None = None  # requests that run out of shared counters, with the numbers (explain.py)
+    counters: list[CounterShortfall] | None = None  # requests out of shared counters, with the numbers (explain.py)
     binding: BindingNote | None = None  # the grant waits for its drivers' binding conditions (workload.binding)
     extended_resources: list[extended.ExtendedSummary] | None = None  # per pod, its generated claim (workload.extended)
     not_freed: list[str] | None = None  # pinned claims PostFilter could not free
@@ -282,7 +283,8 @@ class Allocation:
                                "claims": [c.written for c in self.claims], "reasons": self.reasons,
                                "error": self.error}
         optional = {"scoring": None if self.scoring is None else self.scoring.to_dict(),
-                    "counters": self.counters, "binding": None if self.binding is None else self.binding.to_dict(),
+                    "counters": None if self.counters is None else [c.to_dict() for c in self.counters],
+                    "binding": None if self.binding is None else self.binding.to_dict(),
                     "extendedResources": None if self.extended_resources is None else
                     [s.to_dict() for s in self.extended_resources], "notFreed": self.not_freed,
                     "attempts": None if self.attempts is None else [a.to_dict() for a in self.attempts],

@@ -95,7 +95,7 @@ def requests_table(report: Report, colors: dict[tuple[str, str], int]) -> list[d
     """Each request with its matching devices, and the others grouped by the engine's reason."""
     out = []
     # Requests that run out of shared counters beside the devices others must take (engine: allocation.counters).
-    short = {(c.get("claim"), c.get("request")): c for c in report.allocation.counters or []}
+    short = {(c.claim, c.request): c for c in report.allocation.counters or []}
     for req in report.requests:
         groups: dict[str, list[RequestDevice]] = {}
         for d in req.devices:
