@@ -36,7 +36,7 @@ class Taker:
     amount: str
     allocated: bool  # held by an already-allocated claim (else by the claims being allocated)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"device": self.device, "holder": self.holder, "amount": self.amount, "allocated": self.allocated}
 
 
@@ -62,7 +62,7 @@ class Shortage:
             text += "; taken by " + ", ".join(f"{t.device} of {t.holder}" for t in self.taken_by)
         return text
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """As JSON (camelCase), one entry of a device's ``why`` for a ``counters`` reason."""
         return {"kind": "counter", "pool": self.pool, "counterSet": self.counter_set, "counter": self.counter,
                 "total": self.total, "left": self.left, "needs": self.needs,
@@ -210,7 +210,8 @@ def totals(pool: Pool) -> dict[tuple[str, str], Quantity]:
     return {(cs.name, name): quantity(c.value) for cs in pool.counter_sets.values() for name, c in cs.counters.items()}
 
 
-def allocated_takers(pool: Pool, allocated: set[DeviceID], holders: dict[DeviceID, list[str]]) -> dict:
+def allocated_takers(pool: Pool, allocated: set[DeviceID],
+                     holders: dict[DeviceID, list[str]]) -> dict[tuple[str, str], list[Taker]]:
     """(counter set, counter) -> the allocated devices of the pool that consume it, as ``Taker``s."""
     out: dict[tuple[str, str], list[Taker]] = {}
     for slices in (pool.slices, pool.other_slices):
@@ -226,7 +227,8 @@ def allocated_takers(pool: Pool, allocated: set[DeviceID], holders: dict[DeviceI
     return out
 
 
-def shortages(device: model.Device, pool: Pool, available: dict[str, dict], takers: dict,
+def shortages(device: model.Device, pool: Pool, available: dict[str, dict[Any, Any]],
+              takers: dict[tuple[str, str], list[Taker]],
               taken: dict[tuple[str, str], Quantity] | None = None) -> list[Shortage]:
     """The counters of ``pool`` that cannot give ``device`` what it consumes (or are overdrawn already).
 
