@@ -23,8 +23,10 @@ from typing import Any
 from allocator.allocation.allocator import Allocator, AllocatorError
 from allocator.allocation.alternatives import DEFAULT_TIMEOUT as DEFAULT_ALTERNATIVES_TIMEOUT
 from allocator.allocation.alternatives import MAX_LIMIT as MAX_ALTERNATIVES
+from allocator.allocation.counters import CounterShortfall
 from allocator.allocation.encode import claim_to_json
 from allocator.allocation.explain import Explanation
+from allocator.allocation.proofs import Proof
 from allocator.authoring.inventory import Inventory
 from allocator.cel.fixes import ExprFix
 from allocator.kube import model
@@ -37,12 +39,17 @@ from allocator.releases.gates import CURRENT_RELEASE, FeatureGates, make_gates, 
 from allocator.releases.serving import dra_off_message
 from allocator.validation import classic, inventory_warnings, validate_documents
 from allocator.validation.cel import ExpressionLocator
-from allocator.validation.documents import as_the_scheduler_sees, read_as_stored, read_from_cluster
+from allocator.validation.documents import (
+    StoredObject,
+    as_the_scheduler_sees,
+    read_as_stored,
+    read_from_cluster,
+)
 from allocator.validation.not_simulated import not_simulated
 from allocator.validation.warnings import selector_expressions
 from allocator.workload import extended
 from allocator.workload.analysed import AnalysedWorkload, read_workloads, still_ignored
-from allocator.workload.binding import binding_note
+from allocator.workload.binding import BindingNote, binding_note
 from allocator.workload.claims import build_workload
 from allocator.workload.pinning import pinned_claims
 from allocator.workload.pods import PodClaimError, container_devices
@@ -135,13 +142,6 @@ class ContainerDevices:
     devices: list[DeviceResult]
     extended_resource: str | None = None
 
-    @classmethod
-    def from_dict(cls, entry: dict) -> ContainerDevices:
-        return cls(pod=entry["pod"], container=entry["container"], init=entry["init"], pod_claim=entry["podClaim"],
-                   claim=entry["claim"], request=entry["request"], extended_resource=entry.get("extendedResource"),
-                   devices=[DeviceResult(request=d["request"], driver=d["driver"], pool=d["pool"], device=d["device"])
-                            for d in entry["devices"]])
-
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"pod": self.pod, "container": self.container, "init": self.init,
                                "podClaim": self.pod_claim, "claim": self.claim, "request": self.request}
@@ -160,21 +160,21 @@ class NodeRow:
     reason: str | None
     error: bool  # upstream's Allocate failed with an error on this node (invalid pools)
     pinned_by: list[str] | None = None  # the pod's allocated claims that do not reach the node
-    proof: dict | None = None  # what decided "does not fit" without searching (allocation.proofs)
+    proof: Proof | None = None  # what decided "does not fit" without searching (allocation.proofs)
     score: int | None = None  # the scheduler's normalised DRA score, where the node was scored
     raw_score: int | None = None  # the score before normalising (set with ``score``)
-    extended_resources: list[dict] | None = None  # per pod, what DRA and the device plugin serve here
+    extended_resources: list[extended.PodResources] | None = None  # per pod, what DRA and the device plugin serve
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"name": self.name, "fits": self.fits, "reason": self.reason, "error": self.error}
         if self.pinned_by is not None:
             out["pinnedBy"] = self.pinned_by
         if self.proof is not None:
-            out["proof"] = self.proof
+            out["proof"] = self.proof.to_dict()
         if self.score is not None:
             out["score"], out["rawScore"] = self.score, self.raw_score
         if self.extended_resources is not None:
-            out["extendedResources"] = self.extended_resources
+            out["extendedResources"] = [r.to_dict() for r in self.extended_resources]
         return out
 
 
@@ -269,9 +269,9 @@ class Allocation:
     reasons: list[str] = field(default_factory=list)
     error: str | None = None
     scoring: Scoring | None = None  # the DRA Score among the nodes that fit (workload.scoring)
-    counters: list | None = None  # requests that run out of shared counters, with the numbers (explain.py)
-    binding: dict | None = None  # the grant waits for its drivers' binding conditions (workload.binding)
-    extended_resources: list[dict] | None = None  # per pod, its generated claim (workload.extended)
+    counters: list[CounterShortfall] | None = None  # requests out of shared counters, with the numbers (explain.py)
+    binding: BindingNote | None = None  # the grant waits for its drivers' binding conditions (workload.binding)
+    extended_resources: list[extended.ExtendedSummary] | None = None  # per pod, its generated claim (workload.extended)
     not_freed: list[str] | None = None  # pinned claims PostFilter could not free
     attempts: list[FailedAttempt] | None = None  # the failed attempts after which PostFilter freed a claim
     deallocated: list[str] | None = None  # the claims it freed
@@ -283,8 +283,10 @@ class Allocation:
                                "claims": [c.written for c in self.claims], "reasons": self.reasons,
                                "error": self.error}
         optional = {"scoring": None if self.scoring is None else self.scoring.to_dict(),
-                    "counters": self.counters, "binding": self.binding,
-                    "extendedResources": self.extended_resources, "notFreed": self.not_freed,
+                    "counters": None if self.counters is None else [c.to_dict() for c in self.counters],
+                    "binding": None if self.binding is None else self.binding.to_dict(),
+                    "extendedResources": None if self.extended_resources is None else
+                    [s.to_dict() for s in self.extended_resources], "notFreed": self.not_freed,
                     "attempts": None if self.attempts is None else [a.to_dict() for a in self.attempts],
                     "deallocated": self.deallocated,
                     "alternatives": None if self.alternatives is None else
@@ -318,8 +320,8 @@ class Report:
     explained_node: str | None = None  # the node the per-request explanation looks from
     granted: Granted | None = field(default=None, repr=False, compare=False)
     dra_off: str | None = None  # why the release's apiserver and scheduler know no DRA, and the gate to turn on
-    # {"kind", "namespace", "name"} of the user's objects read as stored (metadata.uid or resourceVersion set)
-    stored_objects: list[dict] = field(default_factory=list)
+    # the user's objects read as stored (metadata.uid or resourceVersion set)
+    stored_objects: list[StoredObject] = field(default_factory=list)
     # The inventory's and the documents' objects as read here, for the page's picture and console
     # (``authoring.inventory``): they show this read rather than reading the texts again.
     inventory: Inventory = field(default_factory=Inventory, repr=False, compare=False)
@@ -356,7 +358,7 @@ class Report:
             "containers": [c.to_dict() for c in self.containers],
         }
         if self.stored_objects:  # only then, so that other answers stay as they were
-            out["storedObjects"] = self.stored_objects
+            out["storedObjects"] = [o.to_dict() for o in self.stored_objects]
         if self.workloads:  # likewise
             out["workloads"] = [w.to_dict(PLANNER) for w in self.workloads]
         return out
@@ -586,7 +588,7 @@ def _show(report: Report, attempt: Attempt, node: str | None, explained: bool) -
     # "proof": what decided "does not fit" without searching (allocation.proofs), on nodes where one did.
     report.nodes = [NodeRow(name=o.node_name, fits=attempt.fits(o), reason=reasons[id(o)] or None, error=bool(o.error),
                             pinned_by=[c.metadata.name for c in refused[id(o)]] if refused.get(id(o)) else None,
-                            proof=o.proof.to_dict() if o.proof is not None else None,
+                            proof=o.proof,
                             score=scoring.normalized.get(id(o)), raw_score=scoring.raw.get(id(o))) for o in outcomes]
     alloc.scoring = scoring
     if attempt.error:
@@ -633,7 +635,13 @@ def _extended_report(report: Report, choice: extended.NodeChoice, by_claim: dict
         row.extended_resources = rows.get(row.name, [])
     out = extended.summaries(choice, by_claim)
     for entry in out:
-        report.containers.extend(ContainerDevices.from_dict(c) for c in entry["containers"])
+        if entry.claim is None:
+            continue
+        report.containers.extend(ContainerDevices(
+            pod=c.pod, container=c.container, init=c.init, pod_claim="", claim=c.claim, request=c.request,
+            extended_resource=c.resource, devices=[DeviceResult(request=d.request, driver=d.driver, pool=d.pool,
+                                                                device=d.device) for d in c.devices])
+            for c in entry.claim.containers)
     report.allocation.extended_resources = out
 
 

@@ -25,6 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from allocator.allocation.allocator import Allocator, search_nodes  # noqa: E402
+from allocator.allocation.inputs import SearchInputs  # noqa: E402
 from allocator.kube import model  # noqa: E402
 from allocator.releases.gates import make_gates  # noqa: E402
 
@@ -93,7 +94,7 @@ def bench_single_node(repeat: int) -> None:
     gates = make_gates()
 
     def once():
-        return Allocator([gpu_class()], slices, gates=gates).allocate(node("node-0"), claims)
+        return Allocator(SearchInputs([gpu_class()], slices), gates).allocate(node("node-0"), claims)
 
     cold, _, outcome = timed(once, 1)
     assert outcome.allocated, outcome.reason
@@ -140,7 +141,7 @@ def bench_worst_case(sizes: list[int]) -> None:
     for n in sizes:
         slices = [node_slice("node-0", 0, devices=n)]
         claims = [claim("greedy", [request("all-but-one-more", n + 1)])]
-        allocator = Allocator([gpu_class()], slices, gates=gates)
+        allocator = Allocator(SearchInputs([gpu_class()], slices), gates)
         elapsed, cpu, outcome = timed(lambda: allocator.allocate(node("node-0"), claims, explain_failure=False), 1)  # noqa: B023
         assert not outcome.allocated
         print(f"   {n:2d} devices, request {n + 1}: {elapsed * 1e3:9.1f} ms, {cpu * 1e3:9.1f} ms CPU, "

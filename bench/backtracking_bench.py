@@ -1,8 +1,8 @@
 """Backtracking benchmark (a script, not a test): ``python bench/backtracking_bench.py [--quick] [--yaml]``.
 
-Plain search (upstream's tree, step for step: ``Allocator(prove=False)``)
+Plain search (upstream's tree, step for step: ``SearchOptions(prove=False)``)
 against the search with exact proofs and memoised failure
-(``Allocator(prove=True)``, what the page, the API and the CLI use), in
+(``SearchOptions(prove=True)``, what the page, the API and the CLI use), in
 steps (allocateOne calls) and wall time:
 
 1. Upstream's worst backtracking case (kubernetes/kubernetes#131730): one
@@ -35,6 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from allocator.allocation.allocator import Allocator  # noqa: E402
 from allocator.allocation.errors import AllocatorError  # noqa: E402
+from allocator.allocation.inputs import DEFAULT_LIMITS, UNBOUNDED, SearchInputs, SearchOptions  # noqa: E402
 from allocator.kube.objects import read_documents  # noqa: E402
 from allocator.releases.gates import make_gates  # noqa: E402
 
@@ -122,8 +123,8 @@ def run(text: str, prove: bool, bounded: bool) -> tuple[str, int, float]:
     def of(kind):
         return [d.obj for d in docs.documents if d.kind == kind]
 
-    limits = {} if bounded else {"max_steps": None, "filter_timeout": None}
-    allocator = Allocator(of("DeviceClass"), of("ResourceSlice"), gates=make_gates(), prove=prove, **limits)
+    allocator = Allocator(SearchInputs(of("DeviceClass"), of("ResourceSlice")), make_gates(),
+                          limits=DEFAULT_LIMITS if bounded else UNBOUNDED, options=SearchOptions(prove=prove))
     node = of("Node")[0]
     start = time.perf_counter()
     try:

@@ -22,7 +22,8 @@ sys.path.insert(0, str(ROOT))
 from allocator.kube.objects import read_documents  # noqa: E402
 from allocator.releases.gates import make_gates  # noqa: E402
 from allocator.synthetic import cluster_yaml  # noqa: E402
-from allocator.workload.planning import STRATEGIES, plan  # noqa: E402
+from allocator.workload.cluster import Cluster  # noqa: E402
+from allocator.workload.planning import STRATEGIES, PlanOptions, ToPlace, plan  # noqa: E402
 
 POD = """\
 apiVersion: resource.k8s.io/v1
@@ -45,9 +46,7 @@ spec:
 def _timed(read, strategy: str, copies: int):
     gates = make_gates()
     start = time.process_time()
-    report = plan(read.of_kind("ResourceClaim"), read.of_kind("ResourceClaimTemplate"), read.of_kind("Pod"),
-                  read.of_kind("DeviceClass"), read.of_kind("ResourceSlice"), read.of_kind("Node"), gates,
-                  strategy=strategy, max_copies=copies)
+    report = plan(ToPlace.of(read.documents), Cluster.of(read.documents), gates, PlanOptions(strategy, copies))
     return time.process_time() - start, report
 
 

@@ -95,7 +95,7 @@ def requests_table(report: Report, colors: dict[tuple[str, str], int]) -> list[d
     """Each request with its matching devices, and the others grouped by the engine's reason."""
     out = []
     # Requests that run out of shared counters beside the devices others must take (engine: allocation.counters).
-    short = {(c.get("claim"), c.get("request")): c for c in report.allocation.counters or []}
+    short = {(c.claim, c.request): c for c in report.allocation.counters or []}
     for req in report.requests:
         groups: dict[str, list[RequestDevice]] = {}
         for d in req.devices:
@@ -209,8 +209,8 @@ def extended_view(allocation: Allocation) -> list[dict]:
     """Per pod asking for extended resources: the generated claim, its container mapping and the pod's status as YAML."""
     out = []
     for entry in allocation.extended_resources or []:
-        status = entry.get("status")
-        out.append({**entry, "status_yaml": yaml.dump({"status": status}, Dumper=SafeDumper, sort_keys=False)
+        status = entry.claim.status if entry.claim is not None else None
+        out.append({**entry.to_dict(), "status_yaml": yaml.dump({"status": status}, Dumper=SafeDumper, sort_keys=False)
                     if status else ""})
     return out
 

@@ -9,7 +9,9 @@ Entry points:
   would abort (CEL errors, unknown classes, ...).
 * ``search_nodes(...)``: the same on every node of the inventory, in name order.
 * ``Allocator``: the inventory prepared once (like upstream's NewAllocator)
-  for many ``allocate(node, claims)`` calls.
+  for many ``allocate(node, claims)`` calls, made from small values
+  (``allocation.inputs``): ``SearchInputs``, ``SearchLimits``, ``SearchOptions``
+  and, as upstream's tests do, ``Forced``.
 * ``explain_claims(...)`` / ``Allocator.explain``: why each device does or does
   not match each request, as data (``allocation.explain`` documents it).
 * ``Allocator.alternatives``: the other grants the search would reach after
@@ -18,9 +20,9 @@ Entry points:
 Searches for users (``allocate_claims``, ``search_nodes``, ``explain_claims``
 and the engine) use exact proofs of impossibility and memoised failure
 (``allocation.proofs``): upstream's answers without walking every combination.
-``Allocator`` alone walks upstream's tree step for step unless ``prove`` is set.
+``Allocator`` alone walks upstream's tree step for step unless ``SearchOptions.prove`` is set.
 
-Every search is bounded: at most ``max_steps`` steps (default
+Every search is bounded (``SearchLimits``): at most ``max_steps`` steps (default
 ``DEFAULT_MAX_STEPS``) and, like the scheduler's DynamicResources Filter when
 the DRASchedulerFilterTimeout gate is on, ``filter_timeout`` seconds per node
 (default 10). Past either it raises ``SearchLimitError``, an AllocatorError.
@@ -33,13 +35,23 @@ from __future__ import annotations
 
 import functools
 import gc
-import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from allocator.allocation import search as search_limits
 from allocator.allocation.errors import AllocatorError, NodeAllocationError, SearchLimitError
+from allocator.allocation.inputs import (
+    DEFAULT,
+    DEFAULT_LIMITS,
+    DEFAULT_OPTIONS,
+    NOT_FORCED,
+    Forced,
+    SearchInputs,
+    SearchLimits,
+    SearchOptions,
+    SlicesByNode,
+)
 from allocator.allocation.node_views import NodeViews
 from allocator.allocation.nodes import make_node
 from allocator.allocation.nodes import search_nodes as nodes_to_search
@@ -48,8 +60,8 @@ from allocator.allocation.proofs import ANY_NODE, NODE_MARK, Proof
 from allocator.allocation.requests import ViewCache
 from allocator.allocation.results import build_results
 from allocator.allocation.search import Search
-from allocator.allocation.state import AllocatedState, gather_allocated_state
-from allocator.allocation.switches import Switches, Variant, choose_variant, from_gates
+from allocator.allocation.state import gather_allocated_state
+from allocator.allocation.switches import choose_variant, from_gates
 from allocator.allocation.taint_rules import apply_taint_rules
 from allocator.cel.selectors import shared_evaluator
 from allocator.kube import model
@@ -70,7 +82,12 @@ __all__ = [
     "AllocatorError",
     "NodeAllocationError",
     "NodeSearch",
+    "Forced",
+    "SearchInputs",
     "SearchLimitError",
+    "SearchLimits",
+    "SearchOptions",
+    "SlicesByNode",
     "allocate_claims",
     "explain_claims",
     "node_error",
@@ -159,29 +176,6 @@ def newest_generation(slices: Iterable[model.ResourceSlice]) -> dict[tuple[str, 
     return newest
 
 
-@dataclass(frozen=True)
-class SlicesByNode:
-    """Slices grouped as an allocator reads them: each node's own, and those tied to no node.
-
-    Grouping is a pass over every slice; a caller that prepares many allocators over the same
-    slices (capacity planning prepares one per copy) groups them once and passes this along."""
-
-    slices: Sequence[model.ResourceSlice]
-    on_node: dict[str, list[model.ResourceSlice]]
-    shared: list[model.ResourceSlice]
-
-    @classmethod
-    def of(cls, slices: Sequence[model.ResourceSlice]) -> SlicesByNode:
-        on_node: dict[str, list[model.ResourceSlice]] = {}
-        shared: list[model.ResourceSlice] = []
-        for s in slices:
-            if s.spec.node_name:
-                on_node.setdefault(s.spec.node_name, []).append(s)
-            else:
-                shared.append(s)
-        return cls(slices, on_node, shared)
-
-
 class Allocator:
     """An inventory prepared for allocation (upstream: NewAllocator).
 
@@ -189,72 +183,58 @@ class Allocator:
     way upstream shares them between Allocate calls.
     """
 
-    def __init__(self, classes: Iterable[model.DeviceClass], slices: Sequence[model.ResourceSlice],
-                 allocated_claims: Iterable[model.ResourceClaim] = (), gates: FeatureGates | None = None,
-                 features: Switches | None = None, variant: Variant | None = None,
-                 state: AllocatedState | None = None, *, max_steps: int | None = ...,
-                 filter_timeout: float | None = ..., clock: Callable[[], float] = time.monotonic,
-                 prove: bool = False, share_outcomes: bool | None = None,
-                 taint_rules: Iterable[model.DeviceTaintRule] = (), by_node: SlicesByNode | None = None):
-        """``features`` (default: from ``gates``, default: Kubernetes 1.37) and ``variant`` (default:
-        upstream's choice) can be forced, as upstream's tests do; ``state`` replaces the state
-        gathered from ``allocated_claims``.
+    def __init__(self, inputs: SearchInputs, gates: FeatureGates | None = None, *,
+                 limits: SearchLimits = DEFAULT_LIMITS, options: SearchOptions = DEFAULT_OPTIONS,
+                 forced: Forced = NOT_FORCED):
+        """The ``inputs`` prepared under ``gates`` (default: Kubernetes 1.37), each search within ``limits``
+        (``filter_timeout``'s default: see ``default_filter_timeout``), run as ``options`` say; ``forced``
+        switches and implementation replace those the gates choose.
 
-        Limits per search (per node): ``max_steps`` (default ``search.DEFAULT_MAX_STEPS``; None:
-        unbounded) and ``filter_timeout`` seconds on ``clock`` (default: see ``default_filter_timeout``;
-        None or 0: none). Past either, ``allocate`` raises SearchLimitError.
-
-        ``prove`` turns on exact proofs of impossibility and memoised failure
-        (``allocation.proofs``): the same answers, fewer steps. Without it the
-        search walks upstream's tree step for step (and counts its steps).
-
-        ``share_outcomes`` (default ``SHARE_OUTCOMES``) lets ``allocate_every``
-        answer for a node that looks like one already tried (``allocation.node_views``).
-
-        ``taint_rules`` (DeviceTaintRules) add their taints to the slices as the scheduler's
-        ResourceSlice tracker does (``allocation.taint_rules``), when the release's gate is on.
-
-        ``by_node``: ``SlicesByNode.of(slices)`` made by the caller for the same ``slices`` object
-        (ignored for any other)."""
+        DeviceTaintRules of the inputs add their taints to the slices as the scheduler's ResourceSlice
+        tracker does (``allocation.taint_rules``), when the release's gate is on."""
         gates = gates or make_gates()
-        self.prove = prove
-        self.share_outcomes = SHARE_OUTCOMES if share_outcomes is None else share_outcomes
-        self.max_steps = search_limits.DEFAULT_MAX_STEPS if max_steps is ... else max_steps
-        self.filter_timeout = default_filter_timeout(gates) if filter_timeout is ... else filter_timeout
-        self.clock = clock
+        self.prove = options.prove
+        self.share_outcomes = SHARE_OUTCOMES if options.share_outcomes is None else options.share_outcomes
+        self.max_steps = search_limits.DEFAULT_MAX_STEPS if limits.max_steps is DEFAULT else limits.max_steps
+        self.filter_timeout = (default_filter_timeout(gates) if limits.filter_timeout is DEFAULT
+                               else limits.filter_timeout)
+        self.clock = limits.clock
         # The last search stopped by a limit, so that explaining that node does not search again.
         self._stopped: tuple[model.Node, list[model.ResourceClaim], Search, SearchLimitError] | None = None
-        self.features = features if features is not None else from_gates(gates)
-        self.variant = variant or choose_variant(self.features)
+        self.features = forced.features if forced.features is not None else from_gates(gates)
+        self.variant = forced.variant or choose_variant(self.features)
         self.rules = gates.release_rules
         if not self.features.enabled() <= self.variant.supported.enabled():
             raise AllocatorError(f"internal error: no allocator available for feature set {self.features}")
         self.classes: dict[str, model.DeviceClass] = {}
-        for c in classes:
+        for c in inputs.classes:
             self.classes.setdefault(c.metadata.name, c)
+        slices = inputs.slices
         self.slices = list(slices)
         # Slices a DeviceTaintRule's CEL compile error kept from the scheduler's view (1.33-1.34), with why.
         self.taint_rule_errors: list[str] = []
+        by_node = inputs.by_node
         if by_node is None or by_node.slices is not slices:
             by_node = SlicesByNode.of(self.slices)
         # Read only: slices_near makes a new list for each node.
         self._on_node: dict[str, list[model.ResourceSlice]] = by_node.on_node
         self._shared: list[model.ResourceSlice] = by_node.shared
+        state = inputs.state
         if state is None:
-            state = gather_allocated_state(allocated_claims, self.features.consumable_capacity)
+            state = gather_allocated_state(inputs.allocated, self.features.consumable_capacity)
         self.state = state
         # The CEL cache gets DRAListTypeAttributes from the gate even where the allocator does not (1.36).
         list_cel = self.features.list_type_attributes or gates.enabled("DRAListTypeAttributes")
         self.selectors = shared_evaluator(scheduler_cel_gates(self.rules, self.features.consumable_capacity,
                                                               list_cel))
-        taint_rules = list(taint_rules)
+        taint_rules = list(inputs.taint_rules)
         if taint_rules and self.features.device_taints and _gate_on(gates, self.rules.taint_rules_gate):
             patched = apply_taint_rules(self.slices, taint_rules, self.classes, self.selectors, self.rules)
             self.slices, self.taint_rule_errors = patched.slices, patched.errors
             patched_by_node = SlicesByNode.of(self.slices)
             self._on_node, self._shared = patched_by_node.on_node, patched_by_node.shared
         # Available counters per pool NAME (not driver), shared by all calls, as upstream keeps them.
-        self.available_counters: dict[str, dict] = {}
+        self.available_counters: dict[str, dict[Any, Any]] = {}
         self.views = ViewCache()  # claims' requests with API defaults, computed once per claim
 
     def slices_near(self, node: model.Node) -> list[model.ResourceSlice]:
@@ -363,7 +343,7 @@ class Allocator:
         claims, nodes = list(claims), list(nodes)
         # (one node, as on the node a person chose, has nothing to share with)
         views = NodeViews(self, claims) if self.share_outcomes and len(nodes) > 1 else None
-        answers: dict[tuple, _SharedAnswer] = {}
+        answers: dict[tuple[Any, ...], _SharedAnswer] = {}
         for node in nodes:
             seen = pools = None
             if views is not None:
@@ -450,8 +430,8 @@ def allocate_claims(claims: Sequence[model.ResourceClaim], classes: Iterable[mod
     The node's labels come from ``nodes`` (a bare node when it is not there).
     Raises AllocatorError where the scheduler would give up.
     """
-    allocator = Allocator(classes, slices, allocated_claims, gates, prove=search_limits.PROVE,
-                          taint_rules=taint_rules)
+    allocator = Allocator(SearchInputs(classes, slices, allocated_claims, taint_rules), gates,
+                          options=SearchOptions(prove=search_limits.PROVE))
     return allocator.allocate(make_node(node_name, nodes), claims)
 
 
@@ -465,8 +445,8 @@ def explain_claims(claims: Sequence[model.ResourceClaim], classes: Iterable[mode
     Never raises for allocator errors: those land in ``Explanation.error``
     and, for failing selectors, as ``cel-error`` reasons on the devices.
     """
-    allocator = Allocator(classes, slices, allocated_claims, gates, prove=search_limits.PROVE,
-                          taint_rules=taint_rules)
+    allocator = Allocator(SearchInputs(classes, slices, allocated_claims, taint_rules), gates,
+                          options=SearchOptions(prove=search_limits.PROVE))
     return allocator.explain(make_node(node_name, nodes), claims)
 
 
@@ -516,7 +496,7 @@ def search_nodes(claims: Sequence[model.ResourceClaim], classes: Iterable[model.
     tried (it reaches only slices for all nodes or matching empty labels).
     Raises AllocatorError on the first node where the scheduler would give up.
     """
-    allocator = Allocator(classes, slices, allocated_claims, gates, prove=search_limits.PROVE,
-                          taint_rules=taint_rules)
+    allocator = Allocator(SearchInputs(classes, slices, allocated_claims, taint_rules), gates,
+                          options=SearchOptions(prove=search_limits.PROVE))
     candidates = nodes_to_search(list(nodes), slices) or [make_node("")]
     return NodeSearch(allocator.allocate_each(candidates, claims))

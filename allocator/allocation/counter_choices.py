@@ -30,7 +30,17 @@ from math import comb
 
 from allocator.allocation.candidates import Candidate
 from allocator.allocation.capacity import quantity
-from allocator.allocation.counters import Shortage, Taker, consumption, shortages
+from allocator.allocation.counters import (
+    ChoiceBranch,
+    ChoicesShortfall,
+    HeldDevice,
+    RequestDevices,
+    Shortage,
+    ShortDevice,
+    Taker,
+    consumption,
+    shortages,
+)
 from allocator.allocation.requests import RequestView
 
 MAX_STEPS = 10_000  # device placements tried before giving up (the generic line stays)
@@ -190,7 +200,7 @@ def without_counters(wanted: list[Wanted]) -> list[list[Candidate]] | None:
     return out
 
 
-def explain_choices(wanted: list[Wanted], available, allocated_takers) -> dict | None:
+def explain_choices(wanted: list[Wanted], available, allocated_takers) -> ChoicesShortfall | None:
     """The explanation of a counter failure that depends on choices (module docstring), or None.
 
     ``available(pool)`` is what the search sees left of the pool's counters after allocated claims;
@@ -250,11 +260,11 @@ def _devices(n: int) -> str:
 
 
 def _blocked_entry(wanted: list[Wanted], branch: int, chosen: tuple, blocked: _Blocked, available,
-                   allocated_takers) -> dict:
+                   allocated_takers) -> ChoiceBranch:
     """One choice of the branching request: the request that then runs short, its devices and their numbers."""
     w = wanted[blocked.index]
     by_device = {c.id: (wanted[i], c) for i, picked in blocked.path for c in picked}
-    takes = [{"claim": wanted[i].ref, "request": wanted[i].name, "device": c.id.device}
+    takes = [HeldDevice(device=c.id.device, claim=wanted[i].ref, request=wanted[i].name)
              for i, picked in blocked.path for c in picked]
     short, fitting, held = [], 0, []
     for c in w.matching:
@@ -299,11 +309,12 @@ def _blocked_entry(wanted: list[Wanted], branch: int, chosen: tuple, blocked: _B
     text = f"if it takes {picked}: {where} needs {_devices(w.view.count)}, but {have} {fit} once {must}"
     if parts:
         text += ": " + "; ".join(parts)
-    return {"takes": takes, "claim": w.ref, "request": w.name, "needed": w.view.count, "matching": len(w.matching),
-            "fitting": fitting, "takenBy": [{"device": c.id.device, "claim": o.ref, "request": o.name} for c, o in held],
-            "devices": [{"driver": c.id.driver, "pool": c.id.pool, "device": c.id.device,
-                         "why": [x.to_dict() for x in found]} for c, found in short],
-            "message": text}
+    return ChoiceBranch(
+        takes=takes, claim=w.ref, request=w.name, needed=w.view.count, matching=len(w.matching), fitting=fitting,
+        taken_by=[HeldDevice(device=c.id.device, claim=o.ref, request=o.name) for c, o in held],
+        devices=[ShortDevice(driver=c.id.driver, pool=c.id.pool, device=c.id.device, shortages=list(found))
+                 for c, found in short],
+        message=text)
 
 
 def shortage_lines(short: list[tuple[Candidate, list[Shortage]]]) -> list[str]:
@@ -326,12 +337,11 @@ def shortage_lines(short: list[tuple[Candidate, list[Shortage]]]) -> list[str]:
     return parts
 
 
-def _entry(wanted, branch, choices, refused, relaxed, walk, available, allocated_takers) -> dict:
+def _entry(wanted, branch, choices, refused, relaxed, walk, available, allocated_takers) -> ChoicesShortfall:
     choice = wanted[branch]
     kept = choices[:MAX_KEPT]
     branches = [_blocked_entry(wanted, branch, chosen, blocked, available, allocated_takers)
                 for chosen, blocked in kept]
-    first = branches[0]
     fits = ", ".join(f"{_holder(w, choice.ci)} gets {_names([c.id.device for c in devices])}"
                      for w, devices in zip(wanted, relaxed, strict=True))
     n = len(choices)
@@ -345,7 +355,7 @@ def _entry(wanted, branch, choices, refused, relaxed, walk, available, allocated
         who = " or ".join(f"{_holder(wanted[i], choice.ci)} (after {k} of them)" for i, k in short.items())
     which = "its only choice" if n == 1 else f"{n} choices"
     other = f"; {refused} more do not fit the counters left" if refused else ""
-    lines = [b["message"] for b in branches[:MAX_LISTED]]
+    lines = [b.message for b in branches[:MAX_LISTED]]
     if n > MAX_LISTED:
         lines.append(f"and {n - MAX_LISTED} more choices")
     claim = f"claim {choice.ref}" if all(w.ci == choice.ci for w in wanted) else "the claims"
@@ -353,11 +363,8 @@ def _entry(wanted, branch, choices, refused, relaxed, walk, available, allocated
             f"{_holder(choice, choice.ci)} takes ({which}{other}), {who} runs out of shared counters "
             f"({walk.steps} device placements tried)")
     message = head + "; " + "; ".join(lines)
-    return {"kind": "choices", "claim": first["claim"], "request": first["request"], "needed": first["needed"],
-            "matching": first["matching"], "fitting": first["fitting"], "forced": [],
-            "devices": first["devices"],
-            "choice": {"claim": choice.ref, "request": choice.name, "choices": n, "refused": refused},
-            "withoutCounters": [{"claim": w.ref, "request": w.name, "devices": [c.id.device for c in devices]}
-                                for w, devices in zip(wanted, relaxed, strict=True)],
-            "branches": branches, "steps": walk.steps, "headline": head,
-            "unlisted": n - len(kept), "message": message}
+    return ChoicesShortfall(
+        choice_claim=choice.ref, choice_request=choice.name, choices=n, refused=refused,
+        without_counters=[RequestDevices(claim=w.ref, request=w.name, devices=[c.id.device for c in devices])
+                          for w, devices in zip(wanted, relaxed, strict=True)],
+        branches=branches, steps=walk.steps, headline=head, unlisted=n - len(kept), message=message)

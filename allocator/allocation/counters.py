@@ -19,6 +19,7 @@ A ``Shortage`` is one counter of one counter set::
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, ClassVar
 
 from allocator.allocation.capacity import quantity
 from allocator.allocation.pools import DeviceID, Pool
@@ -35,7 +36,7 @@ class Taker:
     amount: str
     allocated: bool  # held by an already-allocated claim (else by the claims being allocated)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"device": self.device, "holder": self.holder, "amount": self.amount, "allocated": self.allocated}
 
 
@@ -61,11 +62,137 @@ class Shortage:
             text += "; taken by " + ", ".join(f"{t.device} of {t.holder}" for t in self.taken_by)
         return text
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """As JSON (camelCase), one entry of a device's ``why`` for a ``counters`` reason."""
         return {"kind": "counter", "pool": self.pool, "counterSet": self.counter_set, "counter": self.counter,
                 "total": self.total, "left": self.left, "needs": self.needs,
                 "takenBy": [t.to_dict() for t in self.taken_by], "summary": self.summary()}
+
+
+@dataclass(frozen=True)
+class HeldDevice:
+    """A device a request takes (or must take) while another request runs out of counters."""
+
+    device: str
+    claim: str  # namespace/name
+    request: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {"device": self.device, "claim": self.claim, "request": self.request}
+
+    def take_dict(self) -> dict[str, str]:
+        """As a branch's ``takes[]`` lists it (claim first)."""
+        return {"claim": self.claim, "request": self.request, "device": self.device}
+
+
+@dataclass(frozen=True)
+class ShortDevice:
+    """A matching device that does not fit the counters left, with the counters that stop it."""
+
+    driver: str
+    pool: str
+    device: str
+    shortages: list[Shortage]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"driver": self.driver, "pool": self.pool, "device": self.device,
+                "why": [x.to_dict() for x in self.shortages]}
+
+
+@dataclass(frozen=True)
+class ForcedShortfall:
+    """A request that runs out of shared counters beside the devices other requests must take
+    (``allocation.counters[]`` of kind ``forced``)."""
+
+    kind: ClassVar[str] = "forced"
+    claim: str
+    request: str
+    needed: int
+    matching: int
+    fitting: int
+    forced: list[HeldDevice]
+    devices: list[ShortDevice]
+    message: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "claim": self.claim, "request": self.request, "needed": self.needed,
+                "matching": self.matching, "fitting": self.fitting, "forced": [f.to_dict() for f in self.forced],
+                "devices": [d.to_dict() for d in self.devices], "message": self.message}
+
+
+@dataclass(frozen=True)
+class ChoiceBranch:
+    """One choice of the branching request: what the requests take, and the request that then runs short."""
+
+    takes: list[HeldDevice]
+    claim: str
+    request: str
+    needed: int
+    matching: int
+    fitting: int
+    taken_by: list[HeldDevice]
+    devices: list[ShortDevice]
+    message: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"takes": [t.take_dict() for t in self.takes], "claim": self.claim, "request": self.request,
+                "needed": self.needed, "matching": self.matching, "fitting": self.fitting,
+                "takenBy": [t.to_dict() for t in self.taken_by], "devices": [d.to_dict() for d in self.devices],
+                "message": self.message}
+
+
+@dataclass(frozen=True)
+class RequestDevices:
+    """The devices one request gets where shared counters are left out (the witness that they are the cause)."""
+
+    claim: str
+    request: str
+    devices: list[str]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"claim": self.claim, "request": self.request, "devices": list(self.devices)}
+
+
+@dataclass(frozen=True)
+class ChoicesShortfall:
+    """Shared counters run out whatever a request chooses (``allocation.counters[]`` of kind ``choices``):
+    ``branches`` (the first ones) say what happens after each choice; the request, its numbers and devices
+    are the first branch's."""
+
+    kind: ClassVar[str] = "choices"
+    choice_claim: str  # the request that chooses
+    choice_request: str
+    choices: int
+    refused: int
+    without_counters: list[RequestDevices]
+    branches: list[ChoiceBranch]
+    steps: int
+    headline: str
+    unlisted: int
+    message: str
+
+    @property
+    def claim(self) -> str:
+        return self.branches[0].claim
+
+    @property
+    def request(self) -> str:
+        return self.branches[0].request
+
+    def to_dict(self) -> dict[str, Any]:
+        first = self.branches[0]
+        return {"kind": self.kind, "claim": first.claim, "request": first.request, "needed": first.needed,
+                "matching": first.matching, "fitting": first.fitting, "forced": [],
+                "devices": [d.to_dict() for d in first.devices],
+                "choice": {"claim": self.choice_claim, "request": self.choice_request, "choices": self.choices,
+                           "refused": self.refused},
+                "withoutCounters": [w.to_dict() for w in self.without_counters],
+                "branches": [b.to_dict() for b in self.branches], "steps": self.steps, "headline": self.headline,
+                "unlisted": self.unlisted, "message": self.message}
+
+
+# What ``allocation.counters`` lists: a request short of shared counters, with the numbers.
+CounterShortfall = ForcedShortfall | ChoicesShortfall
 
 
 def consumption(device: model.Device) -> dict[tuple[str, str], Quantity]:
@@ -83,7 +210,8 @@ def totals(pool: Pool) -> dict[tuple[str, str], Quantity]:
     return {(cs.name, name): quantity(c.value) for cs in pool.counter_sets.values() for name, c in cs.counters.items()}
 
 
-def allocated_takers(pool: Pool, allocated: set[DeviceID], holders: dict[DeviceID, list[str]]) -> dict:
+def allocated_takers(pool: Pool, allocated: set[DeviceID],
+                     holders: dict[DeviceID, list[str]]) -> dict[tuple[str, str], list[Taker]]:
     """(counter set, counter) -> the allocated devices of the pool that consume it, as ``Taker``s."""
     out: dict[tuple[str, str], list[Taker]] = {}
     for slices in (pool.slices, pool.other_slices):
@@ -99,7 +227,8 @@ def allocated_takers(pool: Pool, allocated: set[DeviceID], holders: dict[DeviceI
     return out
 
 
-def shortages(device: model.Device, pool: Pool, available: dict[str, dict], takers: dict,
+def shortages(device: model.Device, pool: Pool, available: dict[str, dict[Any, Any]],
+              takers: dict[tuple[str, str], list[Taker]],
               taken: dict[tuple[str, str], Quantity] | None = None) -> list[Shortage]:
     """The counters of ``pool`` that cannot give ``device`` what it consumes (or are overdrawn already).
 

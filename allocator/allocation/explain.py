@@ -72,7 +72,17 @@ from allocator.allocation.counter_choices import (
     shortage_lines,
     without_counters,
 )
-from allocator.allocation.counters import Shortage, Taker, allocated_takers, consumption, shortages
+from allocator.allocation.counters import (
+    CounterShortfall,
+    ForcedShortfall,
+    HeldDevice,
+    Shortage,
+    ShortDevice,
+    Taker,
+    allocated_takers,
+    consumption,
+    shortages,
+)
 from allocator.allocation.errors import AllocatorError
 from allocator.allocation.node_views import slices_in_reach
 from allocator.allocation.nodes import NodeSelectorError
@@ -140,11 +150,13 @@ class Explanation:
     # When a proof decided "no" without searching: ``proofs.Proof.to_dict()`` (code, message, numbers, names).
     proof: dict | None = None
     # When requests run out of shared counters beside the devices other requests must take
-    # (``_Explainer.combination``): per such request, the numbers and a ``message``.
-    counters: list[dict] = field(default_factory=list)
+    # (``_Explainer.combination``): per such request, the numbers and a ``message`` (``counters.CounterShortfall``).
+    counters: list[CounterShortfall] = field(default_factory=list)
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        out = asdict(self)
+        out["counters"] = [c.to_dict() for c in self.counters]  # as the report's JSON has them
+        return out
 
     def summary(self, proof_line: str | None = None) -> list[str]:
         """One line per request that cannot be satisfied on its own, or why the whole set fails.
@@ -164,7 +176,7 @@ class Explanation:
                     f"claim {proof['claim']}, request {proof['request']}:")):
                 lines.append(line)
         if not lines and not self.allocated and self.counters:
-            lines.extend(c["message"] for c in self.counters)
+            lines.extend(c.message for c in self.counters)
         if not lines and not self.allocated:  # a proof's own line already says why
             lines.append("every request has enough matching devices on its own, but no combination satisfies "
                          "all requests, claims and constraints together")
@@ -425,7 +437,7 @@ class _Explainer:
             found = self._takers[(pool.driver, pool.counters_key)] = allocated_takers(pool, allocated, state.holders)
         return found
 
-    def combination(self) -> list[dict]:
+    def combination(self) -> list[CounterShortfall]:
         """When the claims do not fit: requests that run out of shared counters, with the numbers; [] when
         counters are not shown to be the cause.
 
@@ -575,7 +587,7 @@ def _names(names: list[str]) -> str:
 
 
 def _combination_entry(ci: int, ref: str, view: RequestView, matching: int, fitting: int,
-                       short: list[tuple[Candidate, list[Shortage]]], forced: dict) -> dict:
+                       short: list[tuple[Candidate, list[Shortage]]], forced: dict) -> ForcedShortfall:
     """One request that runs out of counters beside the devices others must take: numbers and one line."""
     takers: dict[tuple, list[str]] = {}  # (claim index, request) -> who, then the devices it must take
     for fci, fref, fview, c in forced.values():
@@ -587,13 +599,13 @@ def _combination_entry(ci: int, ref: str, view: RequestView, matching: int, fitt
     whose = "its" if len(takers) == 1 else "each its"
     message = (f"{where}: needs {_devices(view.count)}, but of the {_devices(matching)} that match it {fit} the "
                f"shared counters left once {must} ({whose} only matching devices): " + "; ".join(parts))
-    return {"kind": "forced", "claim": ref, "request": view.full_name, "needed": view.count, "matching": matching,
-            "fitting": fitting,
-            "forced": [{"device": c.id.device, "claim": fref, "request": fview.full_name}
-                       for _fci, fref, fview, c in forced.values()],
-            "devices": [{"driver": c.id.driver, "pool": c.id.pool, "device": c.id.device,
-                         "why": [x.to_dict() for x in found]} for c, found in short],
-            "message": message}
+    return ForcedShortfall(
+        claim=ref, request=view.full_name, needed=view.count, matching=matching, fitting=fitting,
+        forced=[HeldDevice(device=c.id.device, claim=fref, request=fview.full_name)
+                for _fci, fref, fview, c in forced.values()],
+        devices=[ShortDevice(driver=c.id.driver, pool=c.id.pool, device=c.id.device, shortages=list(found))
+                 for c, found in short],
+        message=message)
 
 
 class _Tally:

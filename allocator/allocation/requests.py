@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from allocator.kube import model
@@ -51,7 +52,7 @@ def _mode_and_count(mode: str, count: int) -> tuple[str, int]:
     return mode, count
 
 
-def _tolerations(items) -> tuple[model.DeviceToleration, ...]:
+def _tolerations(items: Iterable[model.DeviceToleration]) -> tuple[model.DeviceToleration, ...]:
     return tuple(t if t.operator else dataclasses.replace(t, operator="Equal") for t in items)
 
 
@@ -94,8 +95,8 @@ def claim_views(claim: model.ResourceClaim) -> list[tuple[RequestView, list[Requ
 class ViewCache:
     """Views of claims that stay the same over many searches (one per node in a node search)."""
 
-    def __init__(self):
-        self._views: dict[int, tuple[model.ResourceClaim, list]] = {}
+    def __init__(self) -> None:
+        self._views: dict[int, tuple[model.ResourceClaim, list[tuple[RequestView, list[RequestView]]]]] = {}
 
     def __call__(self, claim: model.ResourceClaim) -> list[tuple[RequestView, list[RequestView]]]:
         found = self._views.get(id(claim))

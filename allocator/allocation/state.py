@@ -9,9 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from allocator.allocation import capacity as cap
 from allocator.allocation.pools import DeviceID
+
+if TYPE_CHECKING:
+    from allocator.allocation.switches import Variant
 from allocator.allocation.requests import claim_ref
 from allocator.kube import model
 
@@ -20,11 +24,11 @@ from allocator.kube import model
 class AllocatedState:
     devices: set[DeviceID] = field(default_factory=set)  # taken whole
     shares: set[tuple[DeviceID, str]] = field(default_factory=set)  # (device, share id)
-    capacity: dict[DeviceID, dict] = field(default_factory=dict)  # consumed by shares, per capacity
+    capacity: dict[DeviceID, dict[str, Any]] = field(default_factory=dict)  # consumed by shares, per capacity
     # Which claims (namespace/name) hold each device, for explanations only.
     holders: dict[DeviceID, list[str]] = field(default_factory=dict, compare=False)
 
-    def allocated_for_counters(self, variant) -> set[DeviceID]:
+    def allocated_for_counters(self, variant: Variant) -> set[DeviceID]:
         """Devices whose counters count as used: stable knows only whole devices."""
         if variant.is_stable:
             return self.devices

@@ -18,6 +18,7 @@ A selector that fails to compile or to run stops an allocation with upstream's m
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from allocator.cel import CELCompileError, CELRuntimeError, build_device, compile_selector
 from allocator.cel import _split as split_name  # how build_device files a name under a domain
@@ -233,6 +234,17 @@ class _Memory:
         return len(self.device_keys) + len(self.classes) + len(self.shared_keys) + len(self.build_failures)
 
 
+class _SeenDevice(NamedTuple):
+    """A device as selectors see it (driver, the device, allowMultipleAllocations as CEL reads it), with its
+    content key in ``memory``: what every evaluation on it needs, travelling as one value."""
+
+    memory: _Memory
+    content: int
+    driver: str
+    device: model.Device
+    allow_multiple: bool
+
+
 class SelectorEvaluator:
     """Compiles (through ``allocator.cel``) and evaluates selectors, remembering the answers.
 
@@ -269,13 +281,14 @@ class SelectorEvaluator:
             self._compiled, self._reads, self._joint = {}, {}, {}
 
     @staticmethod
-    def _device_value(memory: _Memory, content: int, driver: str, device: model.Device,
-                      allow_multiple: bool) -> dict:
+    def _device_value(seen: _SeenDevice) -> dict:
         """The CEL value of a device; raises CELRuntimeError when it has none (e.g. a bad version)."""
+        memory, content, device = seen.memory, seen.content, seen.device
         built = memory.built.get(content)
         if built is None:
             try:
-                built = build_device(driver, device.attributes, device.capacity, allow_multiple, memory.list_values)
+                built = build_device(seen.driver, device.attributes, device.capacity, seen.allow_multiple,
+                                     memory.list_values)
             except CELRuntimeError as err:
                 built = err
             except ValueError as err:  # a capacity that is no quantity (validation says so too)
@@ -301,6 +314,11 @@ class SelectorEvaluator:
             found = (device, key)
             memory.device_keys[id(device), allow_multiple] = found
         return found[1]
+
+    @staticmethod
+    def _seen(memory: _Memory, driver: str, device: model.Device, allow_multiple: bool) -> _SeenDevice:
+        return _SeenDevice(memory, SelectorEvaluator._content_key(memory, driver, device, allow_multiple), driver,
+                           device, allow_multiple)
 
     @staticmethod
     def _class_expressions(memory: _Memory, device_class: model.DeviceClass) -> tuple[str, ...]:
@@ -341,30 +359,28 @@ class SelectorEvaluator:
         key = (content, class_expressions, request_expressions)
         found = memory.verdicts.get(key)
         if found is None:
+            seen = _SeenDevice(memory, content, driver, device, allow_multiple)
+
             def decide():
-                return self._decide(memory, device_class, class_expressions, request_expressions, content, driver,
-                                    device, allow_multiple, device_id, claim)
+                return self._decide(seen, device_class, class_expressions, request_expressions, device_id, claim)
             reads = self._joint_reads(class_expressions, request_expressions)
             if reads is None:
                 found = decide()
             else:  # every selector reads only some entries: so does the verdict, which can then be shared
-                shared = (self._projection(memory, reads, content, driver, device, allow_multiple),
-                          class_expressions, request_expressions)
+                shared = (self._projection(seen, reads), class_expressions, request_expressions)
                 found = memory.shared_verdicts.get(shared)
                 if found is None:
                     found = memory.shared_verdicts[shared] = decide()
             memory.verdicts[key] = found
         return found
 
-    def _decide(self, memory: _Memory, device_class, class_expressions, request_expressions, content: int,
-                driver: str, device: model.Device, allow_multiple: bool, device_id, claim: str) -> tuple[str, int]:
+    def _decide(self, seen: _SeenDevice, device_class, class_expressions, request_expressions, device_id,
+                claim: str) -> tuple[str, int]:
         if class_expressions is not None:
-            index = self._first_false(memory, class_expressions, content, driver, device, allow_multiple,
-                                      device_id, f"class {device_class.metadata.name}")
+            index = self._first_false(seen, class_expressions, device_id, f"class {device_class.metadata.name}")
             if index >= 0:
                 return "class", index
-        index = self._first_false(memory, request_expressions, content, driver, device, allow_multiple,
-                                  device_id, f"claim {claim}")
+        index = self._first_false(seen, request_expressions, device_id, f"claim {claim}")
         return ("request", index) if index >= 0 else ("", -1)
 
     def _joint_reads(self, class_expressions, request_expressions) -> frozenset | None:
@@ -404,7 +420,8 @@ class SelectorEvaluator:
                        else self._content_key(memory, driver, device, allow_multiple))
             outcome = results.get((expression, content))
             if outcome is None:
-                outcome = self._evaluated(memory, expression, compiled, content, driver, device, allow_multiple)
+                outcome = self._evaluated(_SeenDevice(memory, content, driver, device, allow_multiple), expression,
+                                          compiled)
             out.append(outcome)
         return out
 
@@ -426,31 +443,27 @@ class SelectorEvaluator:
         compiled = self._compile(expression)
         if isinstance(compiled, CELCompileError):
             return compiled
-        memory = self._current()
-        content = self._content_key(memory, driver, device, allow_multiple)
-        return self._evaluated(memory, expression, compiled, content, driver, device, allow_multiple)
+        return self._evaluated(self._seen(self._current(), driver, device, allow_multiple), expression, compiled)
 
-    def _evaluated(self, memory: _Memory, expression: str, compiled, content: int, driver: str,
-                   device: model.Device, allow_multiple: bool) -> bool | CELRuntimeError:
-        key = (expression, content)
-        outcome = memory.results.get(key)
+    def _evaluated(self, seen: _SeenDevice, expression: str, compiled) -> bool | CELRuntimeError:
+        results = seen.memory.results
+        key = (expression, seen.content)
+        outcome = results.get(key)
         if outcome is None:
-            outcome = self._worked_out(memory, expression, compiled, content, driver, device, allow_multiple,
-                                       self._evaluate, memory.shared_results)
-            memory.results[key] = outcome
+            outcome = self._worked_out(seen, expression, compiled, self._evaluate, seen.memory.shared_results)
+            results[key] = outcome
         return outcome
 
-    def _worked_out(self, memory: _Memory, expression: str, compiled, content: int, driver: str,
-                    device: model.Device, allow_multiple: bool, work, shared_answers: dict):
+    def _worked_out(self, seen: _SeenDevice, expression: str, compiled, work, shared_answers: dict):
         """``work(compiled, value)`` for the device: on what the expression reads of it when that is known
         statically, remembered per such projection in ``shared_answers``; else on the whole device."""
         reads = self._static_reads(expression, compiled)
         if reads is None:
-            return work(compiled, lambda: self._device_value(memory, content, driver, device, allow_multiple))
-        shared = self._projection(memory, reads, content, driver, device, allow_multiple)
+            return work(compiled, lambda: self._device_value(seen))
+        shared = self._projection(seen, reads)
         found = shared_answers.get((expression, shared))
         if found is None:
-            found = work(compiled, lambda: self._shared_value(memory, shared))
+            found = work(compiled, lambda: self._shared_value(seen.memory, shared))
             shared_answers[expression, shared] = found
         return found
 
@@ -467,8 +480,7 @@ class SelectorEvaluator:
         return self._reads[expression]
 
     @staticmethod
-    def _projection(memory: _Memory, reads: frozenset, content: int, driver: str, device: model.Device,
-                    allow_multiple: bool) -> int:
+    def _projection(seen: _SeenDevice, reads: frozenset) -> int:
         """The shared key of the device as an expression reading ``reads`` sees it.
 
         Keeps every entry that ``build_device`` files under a name read (a
@@ -476,6 +488,7 @@ class SelectorEvaluator:
         wins, so the order stays), and why the whole device cannot be built,
         if it cannot: then every selector fails the same way.
         """
+        memory, content, driver, allow_multiple = seen.memory, seen.content, seen.driver, seen.allow_multiple
         key = (content, reads)
         found = memory.projections.get(key)
         if found is None:
@@ -536,16 +549,15 @@ class SelectorEvaluator:
 
     def explain(self, expression: str, driver: str, device: model.Device, allow_multiple: bool) -> list[dict]:
         """The parts of a selector that made it false on this device (see ``allocator.cel.explain``)."""
-        memory = self._current()
-        content = self._content_key(memory, driver, device, allow_multiple)
-        key = (expression, content)
+        seen = self._seen(self._current(), driver, device, allow_multiple)
+        memory = seen.memory
+        key = (expression, seen.content)
         found = memory.explained.get(key)
         if found is None:
             found = []
             compiled = self._compile(expression)
             if not isinstance(compiled, CELCompileError):
-                found = self._worked_out(memory, expression, compiled, content, driver, device, allow_multiple,
-                                         self._explain, memory.shared_explained)
+                found = self._worked_out(seen, expression, compiled, self._explain, memory.shared_explained)
             memory.explained[key] = found
         return found
 
@@ -559,8 +571,7 @@ class SelectorEvaluator:
         except CELRuntimeError:
             return []  # the device cannot even be shown to CEL: the reason says so already
 
-    def _first_false(self, memory: _Memory, expressions, content: int, driver: str, device: model.Device,
-                     allow_multiple: bool, device_id, owner: str) -> int:
+    def _first_false(self, seen: _SeenDevice, expressions, device_id, owner: str) -> int:
         """Index of the first selector that is false, -1 when all are true. Raises on CEL errors."""
         budget = deadline.current()
         for index, expression in enumerate(expressions):
@@ -568,10 +579,10 @@ class SelectorEvaluator:
             if isinstance(compiled, CELCompileError):
                 raise AllocatorError(f"{owner}: selector #{index}: CEL compile error: {compile_error_text(compiled)}")
             if budget is None:
-                outcome = self._evaluated(memory, expression, compiled, content, driver, device, allow_multiple)
+                outcome = self._evaluated(seen, expression, compiled)
             else:  # should the time budget run out here, it names the selector
                 with deadline.located(selector=selector_label(owner, index, expression)):
-                    outcome = self._evaluated(memory, expression, compiled, content, driver, device, allow_multiple)
+                    outcome = self._evaluated(seen, expression, compiled)
             if outcome is not True:
                 if outcome is False:
                     return index
@@ -606,7 +617,8 @@ class DeviceKeys:
         content = SelectorEvaluator._content_key(self.memory, driver, device, allow_multiple)
         if reads is None:
             return "device", content
-        return "projected", SelectorEvaluator._projection(self.memory, reads, content, driver, device, allow_multiple)
+        return "projected", SelectorEvaluator._projection(
+            _SeenDevice(self.memory, content, driver, device, allow_multiple), reads)
 
 
 # Bounds of a shared evaluator. A device costs about 2.8 KB here (its content key and entries, and its

@@ -156,7 +156,7 @@ def run(args) -> int:
     return EXIT_OK
 
 
-def _on_node(args, last, retry: dict, not_freed: list[str], gates, stored: list[dict]) -> int:
+def _on_node(args, last, retry: dict, not_freed: list[str], gates, stored: list) -> int:
     """``--node``: the claims allocated there, or why not."""
     [outcome] = last.outcomes
     if outcome.error:  # upstream's Allocate failed on this node: an error, not "does not fit"
@@ -195,7 +195,7 @@ def _node_table(attempt) -> list[dict]:
             for o in attempt.outcomes]
 
 
-def _retry(found, stored: list[dict]) -> dict:
+def _retry(found, stored: list) -> dict:
     """The attempts PostFilter retried after, the objects read as stored, and the generated claims of
     extended resources."""
     out: dict = {}
@@ -205,12 +205,12 @@ def _retry(found, stored: list[dict]) -> dict:
                            for number, attempt in enumerate(found.retried, start=1)]
         out["deallocated"] = [a["deallocated"] for a in out["attempts"]]
     if stored:
-        out["storedObjects"] = stored
+        out["storedObjects"] = [obj.to_dict() for obj in stored]
     last = found.last
     if last.choice is not None:  # the generated claim is printed with the others, last
         from allocator.workload import extended
 
-        out["extendedResources"] = extended.summaries(last.choice, last.by_claim())
+        out["extendedResources"] = [s.to_dict() for s in extended.summaries(last.choice, last.by_claim())]
     return out
 
 
@@ -220,7 +220,7 @@ def _binding(attempt, gates) -> dict:
     if attempt.chosen is None:
         return {}
     binding = binding_note(attempt.granted, attempt.results, gates)
-    return {"binding": binding} if binding else {}
+    return {"binding": binding.to_dict()} if binding else {}
 
 
 def _claims_json(attempt) -> list[dict]:

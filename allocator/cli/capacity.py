@@ -63,8 +63,9 @@ def add(commands) -> None:
 def run(args) -> int:
     from allocator.allocation.allocator import AllocatorError
     from allocator.releases.gates import stored_object_gates
+    from allocator.workload.cluster import Cluster
     from allocator.workload.controllers import template_errors
-    from allocator.workload.planning import plan
+    from allocator.workload.planning import PlanOptions, ToPlace, plan
     from allocator.workload.pods import PodClaimError
 
     workloads: list = []
@@ -84,14 +85,9 @@ def run(args) -> int:
         return EXIT_ERROR
     documents, _ = as_stored(documents, gates)
 
-    def of_kind(kind):
-        return [d.obj for d in documents if d.kind == kind]
-
     try:
-        report = plan(of_kind("ResourceClaim"), of_kind("ResourceClaimTemplate"), of_kind("Pod"),
-                      of_kind("DeviceClass"), of_kind("ResourceSlice"), of_kind("Node"), gates,
-                      strategy=args.strategy, max_copies=args.max, taint_rules=of_kind("DeviceTaintRule"),
-                      workloads=workloads or None)
+        report = plan(ToPlace.of(documents, workloads or None), Cluster.of(documents), gates,
+                      PlanOptions(args.strategy, args.max))
     except (AllocatorError, PodClaimError) as err:
         print(f"error: {err}", file=sys.stderr)
         return EXIT_ERROR

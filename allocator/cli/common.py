@@ -140,12 +140,12 @@ def as_stored(documents, gates):
     return as_the_scheduler_sees(documents, gates), read_as_stored(documents)
 
 
-def note_stored(stored: list[dict]) -> None:
+def note_stored(stored: list) -> None:
     """On stderr, beside an error: the objects read as stored, whose fields of disabled features were kept."""
     from allocator.validation.documents import STORED_NOTE
 
     for obj in stored:
-        print(f"note: {obj['kind']} {obj['namespace']}/{obj['name']}: {STORED_NOTE}", file=sys.stderr)
+        print(f"note: {obj.kind} {obj.namespace}/{obj.name}: {STORED_NOTE}", file=sys.stderr)
 
 
 def print_output(data, output: str) -> None:

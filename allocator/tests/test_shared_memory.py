@@ -6,6 +6,7 @@ from __future__ import annotations
 import gc
 
 from allocator.allocation.allocator import Allocator
+from allocator.allocation.inputs import SearchInputs
 from allocator.cel import selectors
 from allocator.cel.selectors import SelectorEvaluator, shared_evaluator
 from allocator.kube import objects
@@ -20,8 +21,8 @@ def allocate(class_selector: str, request_selector: str | None = None):
     request = {"name": "req-0", "class": "class-a", "count": 1}
     if request_selector:
         request["selectors"] = [request_selector]
-    allocator = Allocator([build_class("class-a", {"driver": "driver-a", "selectors": [class_selector]})],
-                          [build_slice(SLICE)], gates=make_gates())
+    allocator = Allocator(SearchInputs([build_class("class-a", {"driver": "driver-a", "selectors": [class_selector]})],
+                                       [build_slice(SLICE)]), make_gates())
     outcome = allocator.allocate(build_node("node-1"), [build_claim({"name": "claim-0", "requests": [request]})])
     if not outcome.allocated:
         return None
@@ -30,8 +31,8 @@ def allocate(class_selector: str, request_selector: str | None = None):
 
 def test_allocators_of_one_process_share_the_evaluator():
     gates = make_gates()
-    first = Allocator([], [], gates=gates).selectors
-    assert Allocator([], [], gates=gates).selectors is first
+    first = Allocator(SearchInputs(), gates).selectors
+    assert Allocator(SearchInputs(), gates).selectors is first
     assert first is shared_evaluator(first.gates)
 
 

@@ -110,7 +110,7 @@ def run(args, stdout=None, stderr=None, more=None) -> int:
             if diag.hint:  # the playground's advice, on a line of its own under the apiserver's words
                 print(f"  hint: {diag.hint}", file=stdout)
         for source, obj in stored:
-            print(f'{source}: note: {obj["kind"]} "{obj["namespace"]}/{obj["name"]}": {STORED_NOTE}', file=stdout)
+            print(f'{source}: note: {obj.kind} "{obj.namespace}/{obj.name}": {STORED_NOTE}', file=stdout)
         if not errors and not unreadable:
             counted = sum(len(result.documents) for _, _, result in loaded)
             print(f"valid: {counted} object{'' if counted == 1 else 's'} in {len(loaded)} "
@@ -121,7 +121,7 @@ def run(args, stdout=None, stderr=None, more=None) -> int:
         report = {"valid": not errors, "errors": [_entry(d) for _, d in errors],
                   "warnings": [_entry(d) for _, d in warnings]}
         if stored:  # only then, so that other answers stay as they were
-            report["storedObjects"] = [obj for _, obj in stored]
+            report["storedObjects"] = [obj.to_dict() for _, obj in stored]
         print(json.dumps(report, indent=2), file=stdout)
     # An object the release does not serve could not even be sent: like unreadable input.
     if unreadable or any(d.type == NOT_SERVED for _, d in errors):

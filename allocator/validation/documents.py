@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from allocator.reading.diagnostics import PARSE, Diagnostic
 from allocator.releases import fields as release_fields
 from allocator.releases.gates import FeatureGates, make_gates
@@ -70,11 +72,23 @@ def read_from_cluster(document) -> bool:
     return document.from_cluster and document.kind != "ResourceClaimTemplate"
 
 
-def read_as_stored(documents) -> list[dict]:
-    """``{"kind", "namespace", "name"}`` of each pending claim that is stored only because it was read from a
-    cluster, the only objects whose checks and allocation that changes (a pod's checks do not depend on the
-    gates; the inventory and allocated claims are stored anyway)."""
-    return [{"kind": d.kind, "namespace": d.namespace, "name": d.name} for d in documents
+@dataclass(frozen=True)
+class StoredObject:
+    """An object of the user's read as stored (``storedObjects[]`` in the JSON)."""
+
+    kind: str
+    namespace: str
+    name: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {"kind": self.kind, "namespace": self.namespace, "name": self.name}
+
+
+def read_as_stored(documents) -> list[StoredObject]:
+    """Each pending claim that is stored only because it was read from a cluster, the only objects whose
+    checks and allocation that changes (a pod's checks do not depend on the gates; the inventory and
+    allocated claims are stored anyway)."""
+    return [StoredObject(kind=d.kind, namespace=d.namespace, name=d.name) for d in documents
             if read_from_cluster(d) and d.kind == "ResourceClaim" and d.obj.status.allocation is None]
 
 

@@ -26,6 +26,8 @@ not grant devices that have binding conditions at all, so no note is made.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
 
 from allocator.kube import model
 from allocator.releases.gates import FeatureGates
@@ -45,8 +47,44 @@ def timeout_setting(release: ReleaseRules | str) -> str:
             f"(KubeSchedulerConfiguration pluginConfig)")
 
 
+@dataclass(frozen=True)
+class WaitingDevice:
+    """A granted device with binding conditions (``binding.devices[]`` in the JSON)."""
+
+    claim: str  # namespace/name
+    request: str
+    driver: str
+    pool: str
+    device: str
+    binding_conditions: tuple[str, ...]
+    binding_failure_conditions: tuple[str, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"claim": self.claim, "request": self.request, "driver": self.driver, "pool": self.pool,
+                "device": self.device, "bindingConditions": list(self.binding_conditions),
+                "bindingFailureConditions": list(self.binding_failure_conditions)}
+
+
+@dataclass(frozen=True)
+class BindingNote:
+    """What a grant's binding conditions mean (``allocation.binding`` in the JSON)."""
+
+    devices: list[WaitingDevice]
+    conditions: list[str]
+    failure_conditions: list[str]
+    timeout_seconds: int
+    timeout_setting: str
+    poll_seconds: int
+    message: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"devices": [d.to_dict() for d in self.devices], "conditions": self.conditions,
+                "failureConditions": self.failure_conditions, "timeoutSeconds": self.timeout_seconds,
+                "timeoutSetting": self.timeout_setting, "pollSeconds": self.poll_seconds, "message": self.message}
+
+
 def binding_note(claims: Sequence[model.ResourceClaim], results: Sequence[model.AllocationResult],
-                 gates: FeatureGates) -> dict | None:
+                 gates: FeatureGates) -> BindingNote | None:
     """What the grant's binding conditions mean, or None when no granted device has any (or the gates are off).
 
     ``devices`` lists each granted device with conditions; ``message`` says in
@@ -60,13 +98,13 @@ def binding_note(claims: Sequence[model.ResourceClaim], results: Sequence[model.
         for r in result.devices.results:
             if not r.binding_conditions:
                 continue
-            devices.append({"claim": name, "request": r.request, "driver": r.driver, "pool": r.pool,
-                            "device": r.device, "bindingConditions": list(r.binding_conditions),
-                            "bindingFailureConditions": list(r.binding_failure_conditions)})
+            devices.append(WaitingDevice(claim=name, request=r.request, driver=r.driver, pool=r.pool,
+                                         device=r.device, binding_conditions=tuple(r.binding_conditions),
+                                         binding_failure_conditions=tuple(r.binding_failure_conditions)))
     if not devices:
         return None
-    conditions = list(dict.fromkeys(c for d in devices for c in d["bindingConditions"]))
-    failures = list(dict.fromkeys(c for d in devices for c in d["bindingFailureConditions"]))
+    conditions = list(dict.fromkeys(c for d in devices for c in d.binding_conditions))
+    failures = list(dict.fromkeys(c for d in devices for c in d.binding_failure_conditions))
     setting = timeout_setting(gates.release_rules)
     message = (
         "The allocation is not final: the scheduler writes it to the claims, then waits in PreBind (checking "
@@ -75,6 +113,6 @@ def binding_note(claims: Sequence[model.ResourceClaim], results: Sequence[model.
         + (f"If {' or '.join(failures)} turns True, or " if failures else "If ")
         + f"the conditions are not all True within the binding timeout ({setting}), binding fails: the "
           "allocation is cleared, the devices are freed and the pod is scheduled again (maybe elsewhere).")
-    return {"devices": devices, "conditions": conditions, "failureConditions": failures,
-            "timeoutSeconds": DEFAULT_TIMEOUT_SECONDS, "timeoutSetting": setting,
-            "pollSeconds": POLL_SECONDS, "message": message}
+    return BindingNote(devices=devices, conditions=conditions, failure_conditions=failures,
+                       timeout_seconds=DEFAULT_TIMEOUT_SECONDS, timeout_setting=setting, poll_seconds=POLL_SECONDS,
+                       message=message)

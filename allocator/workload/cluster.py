@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from allocator.allocation import search as search_limits
-from allocator.allocation.allocator import Allocator, SlicesByNode
+from allocator.allocation.allocator import Allocator
+from allocator.allocation.inputs import SearchInputs, SearchOptions, SlicesByNode
 from allocator.allocation.nodes import make_node
 from allocator.allocation.nodes import search_nodes as nodes_to_search
 from allocator.allocation.state import AllocatedState
@@ -23,15 +24,15 @@ class Cluster:
     classes: list[model.DeviceClass]
     slices: list[model.ResourceSlice]
     nodes: list[model.Node]
-    taint_rules: list[model.DeviceTaintRule]
-    allocated: list[model.ResourceClaim]
+    taint_rules: list[model.DeviceTaintRule] = field(default_factory=list)
+    allocated: list[model.ResourceClaim] = field(default_factory=list)
     # What ``allocated`` holds, when the caller keeps it up to date (capacity planning); None: gathered anew.
     state: AllocatedState | None = None
     # ``slices`` grouped by node, when the caller prepares many allocators over them (capacity planning).
     by_node: SlicesByNode | None = None
 
     @classmethod
-    def of(cls, documents: Iterable[Document], allocated: list[model.ResourceClaim]) -> Cluster:
+    def of(cls, documents: Iterable[Document], allocated: Iterable[model.ResourceClaim] = ()) -> Cluster:
         """The cluster the ``documents`` describe, with ``allocated`` (the workload's claims with an allocation)."""
         by_kind: dict[str, list[Any]] = {"DeviceClass": [], "ResourceSlice": [], "Node": [], "DeviceTaintRule": []}
         for doc in documents:
@@ -42,8 +43,8 @@ class Cluster:
 
     def allocator(self, gates: FeatureGates) -> Allocator:
         """The inventory prepared for allocation under ``gates``; raises AllocatorError where the scheduler gives up."""
-        return Allocator(self.classes, self.slices, self.allocated, gates, prove=search_limits.PROVE,
-                         state=self.state, taint_rules=self.taint_rules, by_node=self.by_node)
+        inputs = SearchInputs(self.classes, self.slices, self.allocated, self.taint_rules, self.state, self.by_node)
+        return Allocator(inputs, gates, options=SearchOptions(prove=search_limits.PROVE))
 
     def candidates(self, node: str | None) -> list[model.Node]:
         """The node called ``node``, or every node (else the nodes the slices name; else one nameless node)."""

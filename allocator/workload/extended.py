@@ -38,8 +38,9 @@ allocatable: other pods' use of it is not known here.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
-from allocator.allocation.allocator import AllocationOutcome
+from allocator.allocation.allocator import AllocationOutcome, Allocator
 from allocator.kube import model
 from allocator.kube.quantity import Quantity
 from allocator.releases.gates import FeatureGates
@@ -175,11 +176,12 @@ class NodePlan:
     claim: model.ResourceClaim | None = None
     mappings: list[Mapping] = field(default_factory=list)
 
-    def key(self) -> tuple:
+    def key(self) -> tuple[Any, ...]:
         """Nodes with equal keys get the same generated claim."""
         if self.claim is None:
             return ()
-        return tuple((r.name, r.exactly.device_class_name, r.exactly.count) for r in self.claim.spec.devices.requests)
+        return tuple((r.name, _exactly(r).device_class_name, _exactly(r).count)
+                     for r in self.claim.spec.devices.requests)
 
 
 @dataclass
@@ -262,7 +264,7 @@ def _container_request(index: int, container: model.Container, resource: str, cl
     for other in reusable:
         if other is None:
             continue
-        covered += other.exactly.count
+        covered += _exactly(other).count
         mappings.append(Mapping(container.name, resource, other.name))
         if covered >= wanted:
             return None, mappings
@@ -297,7 +299,7 @@ def _requests_and_mappings(plan: PodPlan, dra: dict[str, int]) -> tuple[list[mod
             request, maps = _container_request(i, containers[i][0], resource, class_name, own[i:])
             if request is not None:
                 short_names.add(request.name)
-                if largest is None or largest.exactly.count < request.exactly.count:
+                if largest is None or _exactly(largest).count < _exactly(request).count:
                     largest = request
             short_maps += maps
         if largest is not None:
@@ -343,7 +345,13 @@ def generated_claim(pod: model.Pod, requests: list[model.DeviceRequest]) -> mode
         spec=model.ResourceClaimSpec(devices=model.DeviceClaim(requests=requests)))
 
 
-def pod_status(claim: model.ResourceClaim, mappings: list[Mapping]) -> dict:
+def _exactly(request: model.DeviceRequest) -> model.ExactDeviceRequest:
+    """The request's ``exactly``: every request of a generated claim has one."""
+    assert request.exactly is not None, "a generated claim's requests are exact"
+    return request.exactly
+
+
+def pod_status(claim: model.ResourceClaim, mappings: list[Mapping]) -> dict[str, Any]:
     """The pod's ``status.extendedResourceClaimStatus`` once the claim is bound."""
     return {"extendedResourceClaimStatus": {"requestMappings": [m.to_dict() for m in mappings],
                                             "resourceClaimName": claim.metadata.name}}
@@ -383,7 +391,7 @@ def node_choices(plans: list[PodPlan], nodes: list[model.Node], pending: list[mo
     Nodes that get equal generated claims share the claim objects, so that the
     allocator can treat them as one search (``Allocator.allocate_every``).
     """
-    shared: dict[tuple, list[model.ResourceClaim]] = {}
+    shared: dict[tuple[Any, ...], list[model.ResourceClaim]] = {}
     out = []
     for node in nodes:
         in_use = (used or {}).get(node.metadata.name)
@@ -399,7 +407,7 @@ def node_choices(plans: list[PodPlan], nodes: list[model.Node], pending: list[mo
     return out
 
 
-def allocate_choices(allocator, choices: list[NodeChoice]):
+def allocate_choices(allocator: Allocator, choices: list[NodeChoice]) -> list[AllocationOutcome]:
     """``Allocator.allocate_every`` over nodes whose claims differ: the outcomes in node order.
 
     A node the plugin's Filter refuses (a resource neither mapped nor
@@ -424,35 +432,109 @@ def allocate_choices(allocator, choices: list[NodeChoice]):
     return [outcomes[i] for i in range(len(choices))]
 
 
-def summaries(choice: NodeChoice, allocations: dict[str, model.AllocationResult]) -> list[dict]:
+@dataclass(frozen=True)
+class GrantedDevice:
+    """One device of the generated claim's allocation, as a container gets it."""
+
+    request: str
+    driver: str
+    pool: str
+    device: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {"request": self.request, "driver": self.driver, "pool": self.pool, "device": self.device}
+
+
+@dataclass(frozen=True)
+class ContainerGrant:
+    """The devices one container gets from the generated claim for the extended resource it asks for."""
+
+    pod: str
+    container: str
+    init: bool
+    claim: str
+    request: str
+    resource: str
+    devices: list[GrantedDevice]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"pod": self.pod, "container": self.container, "init": self.init, "podClaim": "",
+                "claim": self.claim, "request": self.request, "extendedResource": self.resource,
+                "devices": [d.to_dict() for d in self.devices]}
+
+
+@dataclass(frozen=True)
+class GeneratedClaim:
+    """The claim the scheduler generates for a pod's extended resources, with its container mapping."""
+
+    name: str
+    generate_name: str
+    mappings: list[Mapping]
+    status: dict[str, Any]  # the pod's status.extendedResourceClaimStatus, as Kubernetes writes it
+    containers: list[ContainerGrant]
+
+
+@dataclass(frozen=True)
+class PodResources:
+    """Per pod, what DRA and the device plugin serve of its extended resources (resource name -> count)."""
+
+    pod: str
+    dra: dict[str, int]
+    device_plugin: dict[str, int]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"pod": self.pod, "dra": dict(self.dra), "devicePlugin": dict(self.device_plugin)}
+
+
+@dataclass(frozen=True)
+class ExtendedSummary:
+    """Per pod on the chosen node (``allocation.extendedResources[]`` in the JSON): what DRA and the device
+    plugin serve, notes, and the generated claim, if DRA serves any."""
+
+    served: PodResources
+    notes: list[str]
+    claim: GeneratedClaim | None
+
+    def to_dict(self) -> dict[str, Any]:
+        claim = self.claim
+        out: dict[str, Any] = {**self.served.to_dict(), "notes": list(self.notes),
+                               "claim": None if claim is None else claim.name,
+                               "status": None if claim is None else claim.status,
+                               "containers": [] if claim is None else [c.to_dict() for c in claim.containers]}
+        if claim is not None:
+            out["generateName"] = claim.generate_name
+            out["requestMappings"] = [m.to_dict() for m in claim.mappings]
+        return out
+
+
+def summaries(choice: NodeChoice, allocations: dict[str, model.AllocationResult]) -> list[ExtendedSummary]:
     """Per pod, on the chosen node: what DRA and the device plugin serve, the generated claim and its mapping.
 
     ``allocations`` maps claim names to their allocation (the generated claim's among them).
     """
     out = []
     for pod_plan, plan in zip(choice.pod_plans, choice.plans, strict=True):
-        entry: dict = {"pod": pod_plan.pod.metadata.name, "dra": dict(plan.dra),
-                       "devicePlugin": dict(plan.device_plugin), "notes": list(pod_plan.mapping.notes),
-                       "claim": None, "status": None, "containers": []}
+        pod = pod_plan.pod.metadata.name
+        generated = None
         if plan.claim is not None:
             claim = plan.claim
             allocation = allocations.get(claim.metadata.name)
             results = allocation.devices.results if allocation else []
             init_names = {c.name for c in pod_plan.pod.spec.init_containers}
-            entry.update(claim=claim.metadata.name, generateName=claim.metadata.generate_name,
-                         requestMappings=[m.to_dict() for m in plan.mappings],
-                         status=pod_status(claim, plan.mappings))
-            entry["containers"] = [{
-                "pod": pod_plan.pod.metadata.name, "container": m.container, "init": m.container in init_names,
-                "podClaim": "", "claim": claim.metadata.name, "request": m.request, "extendedResource": m.resource,
-                "devices": [{"request": d.request, "driver": d.driver, "pool": d.pool, "device": d.device}
-                            for d in results if d.request == m.request],
-            } for m in plan.mappings]
-        out.append(entry)
+            generated = GeneratedClaim(
+                name=claim.metadata.name, generate_name=claim.metadata.generate_name, mappings=list(plan.mappings),
+                status=pod_status(claim, plan.mappings),
+                containers=[ContainerGrant(
+                    pod=pod, container=m.container, init=m.container in init_names, claim=claim.metadata.name,
+                    request=m.request, resource=m.resource,
+                    devices=[GrantedDevice(request=d.request, driver=d.driver, pool=d.pool, device=d.device)
+                             for d in results if d.request == m.request]) for m in plan.mappings])
+        out.append(ExtendedSummary(PodResources(pod, dict(plan.dra), dict(plan.device_plugin)),
+                                   list(pod_plan.mapping.notes), generated))
     return out
 
 
-def node_rows(choices: list[NodeChoice]) -> dict[str, list[dict]]:
+def node_rows(choices: list[NodeChoice]) -> dict[str, list[PodResources]]:
     """Node name -> per pod, the resources DRA and the device plugin serve there (for the node table)."""
-    return {c.node.metadata.name: [{"pod": pp.pod.metadata.name, "dra": dict(p.dra), "devicePlugin": dict(p.device_plugin)}
+    return {c.node.metadata.name: [PodResources(pp.pod.metadata.name, dict(p.dra), dict(p.device_plugin))
                                    for pp, p in zip(c.pod_plans, c.plans, strict=True)] for c in choices}

@@ -56,8 +56,10 @@ def unavailable_on(pinned: Iterable[model.ResourceClaim], node: model.Node) -> l
     """The pinned claims whose allocation's node selector does not match ``node``."""
     out = []
     for claim in pinned:
+        allocation = claim.status.allocation
+        assert allocation is not None and allocation.node_selector is not None, "pinned: allocated to some nodes"
         try:
-            matches = selector_matches(claim.status.allocation.node_selector, node)
+            matches = selector_matches(allocation.node_selector, node)
         except ValueError:  # a selector the apiserver would not have stored: it matches no node
             matches = False
         if not matches:

@@ -32,14 +32,17 @@ from __future__ import annotations
 import bisect
 import copy as copying
 from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
-from allocator.allocation.allocator import AllocatorError, SlicesByNode, node_error
+from allocator.allocation.allocator import Allocator, AllocatorError, node_error
+from allocator.allocation.inputs import SlicesByNode
 from allocator.allocation.nodes import node_matches
 from allocator.allocation.nodes import search_nodes as nodes_to_search
 from allocator.allocation.state import add_allocated
 from allocator.kube import model
-from allocator.kube.objects import ReadResult, read_documents
+from allocator.kube.objects import Document, ReadResult, read_documents
 from allocator.reading.deadline import located
 from allocator.reading.diagnostics import INVALID, Diagnostic, DiagnosticError
 from allocator.reading.limits import DEFAULT, Limits
@@ -93,19 +96,50 @@ class CapacityReport:
                 "error": self.error, "steps": [s.to_dict() for s in self.steps]}
 
 
-def plan(claims: list[model.ResourceClaim], templates: list[model.ResourceClaimTemplate], pods: list[model.Pod],
-         classes: list[model.DeviceClass], slices: list[model.ResourceSlice], nodes: list[model.Node],
-         gates: FeatureGates, strategy: str = "first", max_copies: int = 100,
-         taint_rules: list[model.DeviceTaintRule] = (), workloads: list[PodSet] | None = None,
-         _skip_full: bool = True) -> CapacityReport:
+@dataclass(frozen=True)
+class ToPlace:
+    """What copies are made of: the input's claims (pending ones, claims its pods name, and claims already
+    allocated, held as they are), templates and pods; with ``workloads`` (``controllers.PodSet``) each
+    workload's copies are its own pods, up to its count."""
+
+    claims: list[model.ResourceClaim]
+    templates: list[model.ResourceClaimTemplate]
+    pods: list[model.Pod]
+    workloads: list[PodSet] | None = None
+
+    @classmethod
+    def of(cls, documents: Iterable[Document], workloads: list[PodSet] | None = None) -> ToPlace:
+        by_kind: dict[str, list[Any]] = {"ResourceClaim": [], "ResourceClaimTemplate": [], "Pod": []}
+        for doc in documents:
+            if doc.kind in by_kind:
+                by_kind[doc.kind].append(doc.obj)
+        return cls(by_kind["ResourceClaim"], by_kind["ResourceClaimTemplate"], by_kind["Pod"], workloads)
+
+
+@dataclass(frozen=True)
+class PlanOptions:
+    """How copies are placed: the ``strategy`` (one of ``STRATEGIES``), at most ``max_copies``; ``skip_full``
+    False tries every node for every copy instead of skipping nodes known full (the tests compare both)."""
+
+    strategy: str = "first"
+    max_copies: int = 100
+    skip_full: bool = True
+
+
+def plan(to_place: ToPlace, cluster: Cluster, gates: FeatureGates,
+         options: PlanOptions | None = None) -> CapacityReport:
     """Place copies until one fits nowhere, ``max_copies`` are placed or (with ``workloads``) every workload has
     its count. Raises pods.PodClaimError and AllocatorError (an error that makes the scheduler give up, e.g. an
-    unknown class) as ``allocate`` does.
+    unknown class) as ``allocate`` does. The claims already allocated are those of ``to_place`` (a pod may
+    name them); ``cluster.allocated`` is not read.
 
     Allocations only grow while copies are placed, so a copy of a workload cannot fit on a node where an
     earlier copy of the same workload did not: such nodes are not tried again. Only copies whose
     claims are all their own (no shared claim, pending or pinned) and that ask for no extended resource are
-    skipped this way; ``_skip_full=False`` tries every node for every copy (the tests compare both)."""
+    skipped this way, unless ``options.skip_full`` is off."""
+    options = options or PlanOptions()
+    strategy, max_copies, skip_full = options.strategy, options.max_copies, options.skip_full
+    claims, templates, pods, workloads = to_place.claims, to_place.templates, to_place.pods, to_place.workloads
     if strategy not in STRATEGIES:
         raise ValueError(f"unknown strategy {strategy!r}: one of {', '.join(STRATEGIES)}")
     report = CapacityReport(strategy)
@@ -114,7 +148,9 @@ def plan(claims: list[model.ResourceClaim], templates: list[model.ResourceClaimT
     shared = {_key(c): c for c in claims}  # claims named by pods: one object for every copy
     reserved = Counter({_key(c): len(c.status.reserved_for) for c in claims})  # consumers before the first copy
     consumers: Counter = Counter(reserved)
-    candidates = nodes_to_search(list(nodes), slices) or [model.Node(metadata=model.ObjectMeta(name=""))]
+    # The same lists for every copy, their slices grouped by node once (an allocator is prepared per copy).
+    slices, nodes = list(cluster.slices), list(cluster.nodes)
+    candidates = nodes_to_search(nodes, slices) or [model.Node(metadata=model.ObjectMeta(name=""))]
     local = _node_of_pool(slices)
     plugin_used: dict[str, dict[str, int]] = {}  # node -> extended resource -> what its device plugin gave out
     sets = list(workloads) if workloads else [_whole_input(claims, pods)]
@@ -126,9 +162,8 @@ def plan(claims: list[model.ResourceClaim], templates: list[model.ResourceClaimT
     # instead of filtering and sorting every node for every copy; ``changed``: nodes whose ``used`` grew.
     orders: dict[int, _NodeOrder] = {}
     changed: list[str] = []
-    # The same lists for every copy, their slices grouped by node once (an allocator is prepared per copy).
-    classes, slices, nodes, taint_rules = list(classes), list(slices), list(nodes), list(taint_rules)
-    by_node = SlicesByNode.of(slices)
+    fixed = Cluster(classes=list(cluster.classes), slices=slices, nodes=nodes, taint_rules=list(cluster.taint_rules),
+                    by_node=SlicesByNode.of(slices))
     number = 0
     for pod_set, replica in _sequence(sets):
         if number == max_copies:
@@ -148,9 +183,9 @@ def plan(claims: list[model.ResourceClaim], templates: list[model.ResourceClaimT
             break
         pinned = [c for c in _claims_of(work) if c.status.allocation is not None]
         reachable = [n for n in candidates if all(_usable_on(c, n) for c in pinned)] if pinned else candidates
-        own = _skip_full and not any(_key(c) in shared for c in _claims_of(work))
+        own = skip_full and not any(_key(c) in shared for c in _claims_of(work))
         skipped = full_nodes.setdefault(id(pod_set), set()) if own else set()
-        if _skip_full and reachable is candidates:  # (the one-by-one path sorts every node for every copy)
+        if skip_full and reachable is candidates:  # (the one-by-one path sorts every node for every copy)
             kept = orders.get(id(pod_set))
             if kept is None or kept.skipped != len(skipped):  # full nodes are only ever added
                 kept = orders[id(pod_set)] = _NodeOrder(candidates, skipped, strategy, used, len(changed))
@@ -160,18 +195,19 @@ def plan(claims: list[model.ResourceClaim], templates: list[model.ResourceClaimT
                            key=_order(strategy, used))
         # Extended resources backed by DRA: each node gets the copy's generated claims after its own
         # (workload.extended); the device plugin's allocatable shrinks by what earlier copies took.
-        cluster = Cluster(classes=classes, slices=slices, nodes=nodes, taint_rules=taint_rules,
-                          allocated=list(allocated), state=state, by_node=by_node)
         with located(copy=number):
-            attempt = first_fit(cluster, work, gates, order, plugin_used)
-        state = attempt.allocator.state
+            attempt = first_fit(replace(fixed, allocated=list(allocated), state=state), work, gates, order,
+                                plugin_used)
+        allocator = attempt.allocator
+        assert allocator is not None, "first_fit prepares an allocator"
+        state = allocator.state
         if own and not attempt.choices:
             skipped.update(o.node.metadata.name for o in attempt.outcomes if not o.allocated and not o.error)
         choice, outcome = attempt.choice, attempt.chosen
         if outcome is None:
             report.stopped_by = "no node fits"
             report.unplaced = work.pending
-            report.next = {**_why_not(attempt.allocator, candidates, reachable, pinned, work.pending,
+            report.next = {**_why_not(allocator, candidates, reachable, pinned, work.pending,
                                       attempt.choices),
                            "workload": pod_set.label, "pods": names}
             report.error = report.next.pop("error", "")
@@ -179,10 +215,12 @@ def plan(claims: list[model.ResourceClaim], templates: list[model.ResourceClaimT
                 report.stopped_by = "error"
             break
         granted = choice.claims if choice is not None else work.pending
-        for claim, result in zip(granted, outcome.results, strict=True):
+        results = outcome.results
+        assert results is not None, "the node that fits has its claims' allocations"
+        for claim, result in zip(granted, results, strict=True):
             claim.status.allocation = result
             allocated.append(claim)
-        add_allocated(state, granted, attempt.allocator.features.consumable_capacity)
+        add_allocated(state, granted, allocator.features.consumable_capacity)
         grown = _in_use(granted, local)
         used.update(grown)
         changed.extend(grown)
@@ -205,7 +243,7 @@ def plan(claims: list[model.ResourceClaim], templates: list[model.ResourceClaimT
     return report
 
 
-def _whole_input(claims, pods) -> PodSet:
+def _whole_input(claims: list[model.ResourceClaim], pods: list[model.Pod]) -> PodSet:
     """The input as one workload repeated as long as copies fit (no count): its pods, or its pending claims."""
     if pods:
         return PodSet("Pod", ", ".join(p.metadata.name for p in pods), pods[0].metadata.namespace, None, pods[0])
@@ -214,7 +252,7 @@ def _whole_input(claims, pods) -> PodSet:
                   pending[0].metadata.namespace if pending else "", None, model.Pod())
 
 
-def _sequence(sets: list[PodSet]):
+def _sequence(sets: list[PodSet]) -> Iterator[tuple[PodSet, int]]:
     """(workload, 0-based replica) for every copy, in placing order: a workload without a count never ends."""
     for pod_set in sets:
         replica = 0
@@ -265,10 +303,8 @@ def _plan_texts(documents: str, inventory: str, gates: FeatureGates, strategy: s
     read = ReadResult(documents=as_the_scheduler_sees(read.documents, gates))  # created claims as stored
     try:
         with located(phase="placing copies"):
-            return plan(read.of_kind("ResourceClaim"), read.of_kind("ResourceClaimTemplate"), read.of_kind("Pod"),
-                        read.of_kind("DeviceClass"), read.of_kind("ResourceSlice"), read.of_kind("Node"), gates,
-                        strategy=strategy, max_copies=max_copies, taint_rules=read.of_kind("DeviceTaintRule"),
-                        workloads=sets or None), []
+            return plan(ToPlace.of(read.documents, sets or None), Cluster.of(read.documents), gates,
+                        PlanOptions(strategy, max_copies)), []
     except (AllocatorError, PodClaimError) as err:  # the scheduler gives up: an unknown class, a missing claim...
         return None, [Diagnostic(field="", type=INVALID, detail=str(err))]
 
@@ -277,7 +313,8 @@ def _key(claim: model.ResourceClaim) -> tuple[str, str]:
     return claim.metadata.namespace, claim.metadata.name
 
 
-def _copy(number: int, claims, templates, pods, shared) -> Workload:
+def _copy(number: int, claims: list[model.ResourceClaim], templates: list[model.ResourceClaimTemplate],
+          pods: list[model.Pod], shared: dict[tuple[str, str], model.ResourceClaim]) -> Workload:
     """The claims of copy ``number``: its pods renamed, template claims made anew, named claims shared."""
     if pods:
         renamed = [replace(p, metadata=replace(p.metadata, name=f"{p.metadata.name}-{number}")) for p in pods]
@@ -299,26 +336,33 @@ def _claims_of(work: Workload) -> list[model.ResourceClaim]:
 
 def _usable_on(claim: model.ResourceClaim, node: model.Node) -> bool:
     """Whether a pod using this allocated claim may run on ``node`` (the allocation's node selector)."""
-    selector = claim.status.allocation.node_selector
+    selector = _allocation(claim).node_selector
     return selector is None or node_matches(node, "", False, selector)
 
 
-def _node_of_pool(slices) -> dict[tuple[str, str], str]:
+def _node_of_pool(slices: Iterable[model.ResourceSlice]) -> dict[tuple[str, str], str]:
     """(driver, pool) -> the node whose own devices they are; pools for several nodes are no node's."""
     return {(s.spec.driver, s.spec.pool.name): s.spec.node_name for s in slices if s.spec.node_name}
 
 
-def _in_use(allocated, local) -> Counter:
-    used: Counter = Counter()
+def _allocation(claim: model.ResourceClaim) -> model.AllocationResult:
+    """The allocation of a claim placed or held (only such claims are asked)."""
+    allocation = claim.status.allocation
+    assert allocation is not None, "an allocated claim"
+    return allocation
+
+
+def _in_use(allocated: Iterable[model.ResourceClaim], local: dict[tuple[str, str], str]) -> Counter[str]:
+    used: Counter[str] = Counter()
     for claim in allocated:
-        for r in claim.status.allocation.devices.results:
+        for r in _allocation(claim).devices.results:
             node = local.get((r.driver, r.pool))
             if node:
                 used[node] += 1
     return used
 
 
-def _order(strategy: str, used: Counter):
+def _order(strategy: str, used: Counter[str]) -> Callable[[model.Node], Any]:
     if strategy == "spread":
         return lambda n: (used[n.metadata.name], n.metadata.name)
     if strategy == "pack":
@@ -330,7 +374,8 @@ class _NodeOrder:
     """The candidates not in ``skipped``, sorted as ``sorted(..., key=_order(strategy, used))`` sorts them,
     kept sorted as ``used`` grows (``order`` is told which nodes' counts changed) instead of sorted again."""
 
-    def __init__(self, candidates: list[model.Node], skipped: set[str], strategy: str, used: Counter, seen: int):
+    def __init__(self, candidates: list[model.Node], skipped: set[str], strategy: str, used: Counter[str],
+                 seen: int) -> None:
         self.skipped = len(skipped)
         self.key = _order(strategy, used)
         self.nodes = [n for n in candidates if n.metadata.name not in skipped]
@@ -355,7 +400,9 @@ class _NodeOrder:
         return [nodes[i] for _, i in self.sorted]
 
 
-def _why_not(allocator, candidates, reachable, pinned, pending, choices=()) -> dict:
+def _why_not(allocator: Allocator, candidates: list[model.Node], reachable: list[model.Node],
+             pinned: list[model.ResourceClaim], pending: list[model.ResourceClaim],
+             choices: Sequence[extended.NodeChoice] = ()) -> dict[str, Any]:
     """Why the next copy fits on no node: each node's reason, as ``allocate`` without ``--node`` gives it."""
     if choices:
         outcomes = extended.allocate_choices(allocator, list(choices))
@@ -376,25 +423,26 @@ def _why_not(allocator, candidates, reachable, pinned, pending, choices=()) -> d
             "error": node_error(outcomes)}
 
 
-def _granted(claim: model.ResourceClaim) -> dict:
-    results = claim.status.allocation.devices.results
+def _granted(claim: model.ResourceClaim) -> dict[str, Any]:
+    results = _allocation(claim).devices.results
     return {"name": claim.metadata.name, "devices": [f"{r.driver}/{r.pool}/{r.device}" for r in results]}
 
 
-def _tally(report: CapacityReport, allocated, slices, local) -> None:
+def _tally(report: CapacityReport, allocated: list[model.ResourceClaim], slices: list[model.ResourceSlice],
+           local: dict[tuple[str, str], str]) -> None:
     """Per node and per pool: copies placed, devices in use (by any allocated claim) and devices there."""
     totals: Counter = Counter()
     for s in slices:
         totals[(s.spec.driver, s.spec.pool.name)] += len(s.spec.devices)
     used: Counter = Counter()
     for claim in allocated:
-        for r in claim.status.allocation.devices.results:
+        for r in _allocation(claim).devices.results:
             used[(r.driver, r.pool)] += 1  # a device shared by several claims counts once per claim
     report.by_pool = [{"driver": driver, "pool": pool, "node": local.get((driver, pool)),
                        "used": used[(driver, pool)], "total": total}
                       for (driver, pool), total in sorted(totals.items())]
     copies = Counter(s.node for s in report.steps)
-    nodes: dict[str, dict] = {}
+    nodes: dict[str | None, dict[str, Any]] = {}  # None: the nameless node of an inventory without nodes
     for row in report.by_pool:
         if row["node"]:
             entry = nodes.setdefault(row["node"], {"name": row["node"], "copies": 0, "used": 0, "total": 0})
@@ -402,4 +450,4 @@ def _tally(report: CapacityReport, allocated, slices, local) -> None:
             entry["total"] += row["total"]
     for name, count in copies.items():
         nodes.setdefault(name, {"name": name, "copies": 0, "used": 0, "total": 0})["copies"] = count
-    report.by_node = [nodes[name] for name in sorted(nodes)]
+    report.by_node = [nodes[name] for name in sorted(nodes, key=lambda name: name or "")]

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from allocator.allocation.allocator import AllocationOutcome
 from allocator.kube import model
@@ -128,13 +129,13 @@ class Scoring:
     normalized: dict[int, int] = field(default_factory=dict)
     tied: list[str] = field(default_factory=list)
 
-    def node_fields(self, outcome: AllocationOutcome) -> dict:
+    def node_fields(self, outcome: AllocationOutcome) -> dict[str, int]:
         """``score`` and ``rawScore`` for a node table row (nothing for a node that was not scored)."""
         if id(outcome) not in self.normalized:
             return {}
         return {"score": self.normalized[id(outcome)], "rawScore": self.raw[id(outcome)]}
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"scored": self.scored, "note": self.note, "tied": list(self.tied)}
 
 

@@ -9,6 +9,7 @@ import pytest
 from allocator.allocation import search as search_module
 from allocator.allocation.allocator import Allocator, AllocatorError
 from allocator.allocation.alternatives import MAX_LIMIT, list_grants
+from allocator.allocation.inputs import UNBOUNDED, SearchInputs, SearchLimits, SearchOptions
 from allocator.engine import analyze
 from allocator.kube.objects import read_documents
 from allocator.releases.gates import make_gates
@@ -24,14 +25,15 @@ def objects(text: str) -> dict:
     return {k: [d.obj for d in docs if d.kind == k] for k in ("DeviceClass", "ResourceSlice", "ResourceClaim", "Node")}
 
 
-def allocator(of: dict, release: str = "1.37", **options) -> Allocator:
-    options = {"max_steps": None, "filter_timeout": None, "prove": True, **options}
-    return Allocator(of["DeviceClass"], of["ResourceSlice"], gates=make_gates(release=release), **options)
+def allocator(of: dict, release: str = "1.37", limits: SearchLimits = UNBOUNDED, prove: bool = True) -> Allocator:
+    return Allocator(SearchInputs(of["DeviceClass"], of["ResourceSlice"]), make_gates(release=release),
+                     limits=limits, options=SearchOptions(prove=prove))
 
 
-def listed(text: str, limit: int = 10, release: str = "1.37", timeout=None, **options):
+def listed(text: str, limit: int = 10, release: str = "1.37", timeout=None, limits: SearchLimits = UNBOUNDED,
+           prove: bool = True):
     of = objects(text)
-    return list_grants(allocator(of, release, **options), of["Node"][0], of["ResourceClaim"], limit, timeout)
+    return list_grants(allocator(of, release, limits, prove), of["Node"][0], of["ResourceClaim"], limit, timeout)
 
 
 def devices(grant) -> list[list[tuple[str, str]]]:
@@ -85,7 +87,7 @@ def test_the_limit_is_checked():
 
 
 def test_the_step_limit_stops_the_listing_and_says_so():
-    out = listed(gpus(16) + claim("six", exact("gpus", "gpu", 6)), limit=100, max_steps=60)
+    out = listed(gpus(16) + claim("six", exact("gpus", "gpu", 6)), limit=100, limits=SearchLimits(max_steps=60, filter_timeout=None))
     assert 0 < len(out.grants) < 100 and not out.exhausted
     assert out.stopped.startswith(f"stopped early after {len(out.grants)} grants (of up to 100 asked for): "
                                   "the search limit of 60 steps was reached")
@@ -95,14 +97,14 @@ def test_the_time_budget_stops_the_listing_and_says_so(monkeypatch):
     monkeypatch.setattr(search_module, "CLOCK_EVERY", 1)  # read the clock on every step
     ticks = itertools.count()
     out = listed(gpus(16) + claim("six", exact("gpus", "gpu", 6)), limit=100, timeout=60,
-                 clock=lambda: next(ticks) * 1.0)  # one second a step
+                 limits=SearchLimits(None, None, clock=lambda: next(ticks) * 1.0))  # one second a step
     assert 0 < len(out.grants) < 100 and not out.exhausted
     assert out.stopped.startswith(f"stopped early after {len(out.grants)} grants (of up to 100 asked for): "
                                   "the time budget for listing them ran out")
 
 
 def test_a_limit_before_the_first_grant_lists_none_and_says_so():
-    out = listed(gpus(4) + claim("pair", exact("gpus", "gpu", 2)), max_steps=1)
+    out = listed(gpus(4) + claim("pair", exact("gpus", "gpu", 2)), limits=SearchLimits(max_steps=1, filter_timeout=None))
     assert out.grants == [] and not out.exhausted
     assert out.stopped.startswith("stopped early after 0 grants (of up to 10 asked for): "
                                   "the search limit of 1 steps was reached")

@@ -14,6 +14,7 @@ import pytest
 
 from allocator.allocation import counter_choices
 from allocator.allocation.allocator import Allocator
+from allocator.allocation.inputs import Forced, SearchInputs
 from allocator.engine import analyze
 from allocator.tests.helpers.allocate_table import (
     build_claim,
@@ -177,17 +178,18 @@ def test_upstream_partitionable_cases_keep_their_answers_and_blame_counters_only
     run_case(case, variant)  # the table's answer
     node = build_node(case.get("node"))
     claims = [build_claim(c) for c in case.get("claims", [])]
-    allocator = Allocator([build_class(n, s) for n, s in (case.get("classes") or {}).items()],
-                          [build_slice(s) for s in case.get("slices", [])], features=case_features(case),
-                          variant=variant, state=build_state(case))
+    allocator = Allocator(SearchInputs([build_class(n, s) for n, s in (case.get("classes") or {}).items()],
+                                       [build_slice(s) for s in case.get("slices", [])], state=build_state(case)),
+                          forced=Forced(case_features(case), variant))
     explanation = allocator.explain(node, claims)
     if not explanation.counters:
         return
     relaxed = {**case, "slices": [{**s, "counterSets": {}, "devices": _without_counters(s.get("devices", []))}
                                   for s in case.get("slices", [])]}
-    assert Allocator([build_class(n, s) for n, s in (relaxed.get("classes") or {}).items()],
-                     [build_slice(s) for s in relaxed["slices"]], features=case_features(relaxed), variant=variant,
-                     state=build_state(relaxed)).allocate(node, claims, explain_failure=False).allocated
+    assert Allocator(SearchInputs([build_class(n, s) for n, s in (relaxed.get("classes") or {}).items()],
+                                  [build_slice(s) for s in relaxed["slices"]], state=build_state(relaxed)),
+                     forced=Forced(case_features(relaxed), variant)
+                     ).allocate(node, claims, explain_failure=False).allocated
 
 
 def _without_counters(devices):

@@ -99,7 +99,7 @@ def test_counters_are_blamed_only_when_removing_them_makes_the_claims_fit(case):
         assert relaxed.allocate(node, claims_of(case), explain_failure=False).allocated, (variant.name, explanation.counters)
         matching = {(r.claim, r.request): {d.device for d in r.devices if d.matches} for r in explanation.requests}
         needed = {(r.claim, r.request): r.count for r in explanation.requests}
-        for entry in explanation.counters:
+        for entry in (shortfall.to_dict() for shortfall in explanation.counters):
             check_numbers(entry["devices"])
             for branch in entry.get("branches", ()):
                 check_numbers(branch["devices"])

@@ -13,6 +13,7 @@ import pytest
 
 from allocator.allocation.allocator import Allocator
 from allocator.allocation.capacity import quantity
+from allocator.allocation.inputs import Forced, SearchInputs
 from allocator.engine import analyze
 from allocator.tests.helpers.allocate_table import (
     build_claim,
@@ -29,9 +30,9 @@ from allocator.tests.helpers.samples import MIG_HELD, inventory_text, sample
 
 
 def _explain_case(case, variant):
-    allocator = Allocator([build_class(n, s) for n, s in (case.get("classes") or {}).items()],
-                          [build_slice(s) for s in case.get("slices", [])],
-                          features=case_features(case), variant=variant, state=build_state(case))
+    allocator = Allocator(SearchInputs([build_class(n, s) for n, s in (case.get("classes") or {}).items()],
+                                       [build_slice(s) for s in case.get("slices", [])], state=build_state(case)),
+                          forced=Forced(case_features(case), variant))
     return allocator.explain(build_node(case.get("node")), [build_claim(c) for c in case.get("claims", [])])
 
 

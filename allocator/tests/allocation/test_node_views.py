@@ -28,6 +28,7 @@ from allocator.allocation import node_views
 from allocator.allocation.allocator import Allocator
 from allocator.allocation.encode import to_json
 from allocator.allocation.errors import AllocatorError, SearchLimitError
+from allocator.allocation.inputs import Forced, SearchInputs, SearchLimits, SearchOptions
 from allocator.allocation.node_views import FrozenSlices
 from allocator.allocation.switches import VARIANTS
 from allocator.synthetic import cluster_yaml
@@ -110,10 +111,11 @@ def clusters(draw):
 
 def answers(case: dict, variant, share: bool) -> tuple[list, str | None, int]:
     """(per node tried: its answer, the error that stopped the walk or None, how many were shared)."""
-    allocator = Allocator([build_class(n, s) for n, s in case["classes"].items()],
-                          [build_slice(s) for s in case["slices"]], features=case_features(case), variant=variant,
-                          state=build_state(case), max_steps=200_000, filter_timeout=None, prove=True,
-                          share_outcomes=share)
+    allocator = Allocator(SearchInputs([build_class(n, s) for n, s in case["classes"].items()],
+                                       [build_slice(s) for s in case["slices"]], state=build_state(case)),
+                          limits=SearchLimits(max_steps=200_000, filter_timeout=None),
+                          options=SearchOptions(prove=True, share_outcomes=share),
+                          forced=Forced(case_features(case), variant))
     claims = [build_claim(c) for c in case["claims"]]
     out, error, shared = [], None, 0
     try:

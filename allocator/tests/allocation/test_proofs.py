@@ -12,6 +12,7 @@ import pytest
 
 from allocator.__main__ import main
 from allocator.allocation.allocator import Allocator, AllocatorError
+from allocator.allocation.inputs import UNBOUNDED, SearchInputs, SearchLimits, SearchOptions
 from allocator.allocation.search import PROVE_AFTER
 from allocator.engine import analyze
 from allocator.kube.objects import read_documents
@@ -40,8 +41,8 @@ def both(text: str, **options):
 
     out = []
     for prove in (False, True):
-        allocator = Allocator(of("DeviceClass"), of("ResourceSlice"), gates=make_gates(), prove=prove,
-                              max_steps=None, filter_timeout=None)
+        allocator = Allocator(SearchInputs(of("DeviceClass"), of("ResourceSlice")), make_gates(), limits=UNBOUNDED,
+                              options=SearchOptions(prove=prove))
         node = next(n for n in of("Node") if n.metadata.name == NODE)
         try:
             out.append(allocator.allocate(node, of("ResourceClaim"), **options))
@@ -91,8 +92,9 @@ status:
     docs = read_documents(CLASSES + inventory + held + wants).documents
     of = {k: [d.obj for d in docs if d.kind == k] for k in ("DeviceClass", "ResourceSlice", "ResourceClaim", "Node")}
     allocated, pending = of["ResourceClaim"][0], of["ResourceClaim"][1:]
-    outcomes = [Allocator(of["DeviceClass"], of["ResourceSlice"], [allocated], make_gates(), prove=prove,
-                          max_steps=None).allocate(of["Node"][0], pending) for prove in (False, True)]
+    outcomes = [Allocator(SearchInputs(of["DeviceClass"], of["ResourceSlice"], [allocated]), make_gates(),
+                          limits=SearchLimits(max_steps=None), options=SearchOptions(prove=prove)
+                          ).allocate(of["Node"][0], pending) for prove in (False, True)]
     assert [o.allocated for o in outcomes] == [False, False]
     p = outcomes[1].proof
     assert (p.code, p.needed, p.available) == ("too-few-devices", 2, 1)  # only gpu-0: gpu-1 b, gpu-2 tainted, gpu-3 held

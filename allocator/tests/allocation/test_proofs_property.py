@@ -1,8 +1,8 @@
 """Property: the search with proofs and memoised failure answers exactly as the plain walk.
 
 Random inventories and claims, in the shorthand of the upstream table
-(``allocator.tests.helpers.allocate_table``), go through ``Allocator(prove=False)`` (upstream's
-tree, step for step) and ``Allocator(prove=True)``: the same allocation
+(``allocator.tests.helpers.allocate_table``), go through ``SearchOptions(prove=False)`` (upstream's
+tree, step for step) and ``SearchOptions(prove=True)``: the same allocation
 (devices, order, share ids, subrequests, config, node selector) or the
 same error, on every implementation the features allow. Selectors that fail
 at runtime on some devices, devices already allocated, taints, counters,
@@ -22,6 +22,7 @@ from allocator.allocation import search as search_module
 from allocator.allocation.allocator import Allocator
 from allocator.allocation.encode import to_json
 from allocator.allocation.errors import AllocatorError, SearchLimitError
+from allocator.allocation.inputs import Forced, SearchInputs, SearchLimits, SearchOptions
 from allocator.allocation.results import build_results
 from allocator.allocation.search import Search
 from allocator.allocation.switches import VARIANTS
@@ -78,9 +79,10 @@ def outcome(case: dict, variant, prove: bool, prove_after: int = 0):
 
 
 def _outcome(case: dict, variant, prove: bool):
-    allocator = Allocator([build_class(n, s) for n, s in case["classes"].items()],
-                          [build_slice(s) for s in case["slices"]], features=case_features(case), variant=variant,
-                          state=build_state(case), max_steps=200_000, filter_timeout=None, prove=prove)
+    allocator = Allocator(SearchInputs([build_class(n, s) for n, s in case["classes"].items()],
+                                       [build_slice(s) for s in case["slices"]], state=build_state(case)),
+                          limits=SearchLimits(max_steps=200_000, filter_timeout=None),
+                          options=SearchOptions(prove=prove), forced=Forced(case_features(case), variant))
     search = Search(allocator, build_node("node-1"), [build_claim(c) for c in case["claims"]])
     try:
         search.run()

@@ -16,6 +16,7 @@ import pytest
 from allocator.__main__ import main
 from allocator.allocation import search as search_module
 from allocator.allocation.allocator import Allocator, AllocatorError, SearchLimitError, default_filter_timeout
+from allocator.allocation.inputs import UNBOUNDED, Forced, SearchInputs, SearchLimits
 from allocator.allocation.search import Search
 from allocator.engine import analyze
 from allocator.kube import model
@@ -89,7 +90,7 @@ NODE = model.Node(metadata=model.ObjectMeta(name="node-0"))
 
 def test_it_finishes_the_worst_case_when_the_budget_suffices():
     """Upstream's "off" subtest: 5 devices, a request for 6: no error, just no fit."""
-    outcome = Allocator([gpu_class()], [gpus(5)], max_steps=None, filter_timeout=None).allocate(
+    outcome = Allocator(SearchInputs([gpu_class()], [gpus(5)]), limits=UNBOUNDED).allocate(
         NODE, [one_more_than_exist(5)], explain_failure=False)
     assert not outcome.allocated
     assert outcome.steps == 32
@@ -98,7 +99,8 @@ def test_it_finishes_the_worst_case_when_the_budget_suffices():
 @pytest.mark.parametrize("make_claim", [one_more_than_exist, same_numa], ids=["one-more", "same-numa"])
 def test_it_stops_the_exponential_worst_case_at_the_budget(make_claim):
     # 30 devices: about 2^30 steps without a bound, far more than anyone would wait for.
-    allocator = Allocator([gpu_class()], [gpus(30)], max_steps=2000, filter_timeout=None)
+    allocator = Allocator(SearchInputs([gpu_class()], [gpus(30)]),
+                          limits=SearchLimits(max_steps=2000, filter_timeout=None))
     start = time.perf_counter()
     with pytest.raises(SearchLimitError) as info:
         allocator.allocate(NODE, [make_claim(30)])
@@ -111,20 +113,26 @@ def test_it_stops_the_exponential_worst_case_at_the_budget(make_claim):
 
 
 def test_a_search_needing_exactly_the_budget_is_not_stopped():
-    steps = Allocator([gpu_class()], [gpus(8)], max_steps=None).allocate(NODE, [one_more_than_exist(8)]).steps
+    def allocate(max_steps: int | None):
+        return Allocator(SearchInputs([gpu_class()], [gpus(8)]), limits=SearchLimits(max_steps=max_steps)).allocate(
+            NODE, [one_more_than_exist(8)])
+
+    steps = allocate(None).steps
     assert steps == 256
-    assert Allocator([gpu_class()], [gpus(8)], max_steps=steps).allocate(NODE, [one_more_than_exist(8)]).steps == steps
+    assert allocate(steps).steps == steps
     with pytest.raises(SearchLimitError, match="^search limit reached after 255 steps: "):
-        Allocator([gpu_class()], [gpus(8)], max_steps=steps - 1).allocate(NODE, [one_more_than_exist(8)])
+        allocate(steps - 1)
 
 
 def test_the_default_budget_is_a_million_steps_and_none_lifts_it():
-    assert Allocator([gpu_class()], [gpus(2)]).max_steps == search_module.DEFAULT_MAX_STEPS == 1_000_000
-    assert Allocator([gpu_class()], [gpus(2)], max_steps=None).max_steps is None
+    assert (Allocator(SearchInputs([gpu_class()], [gpus(2)])).max_steps
+            == search_module.DEFAULT_MAX_STEPS == 1_000_000)
+    assert Allocator(SearchInputs([gpu_class()], [gpus(2)]), limits=SearchLimits(max_steps=None)).max_steps is None
 
 
 def test_the_allocator_still_works_after_a_stopped_search():
-    allocator = Allocator([gpu_class()], [gpus(12)], max_steps=100, filter_timeout=None)
+    allocator = Allocator(SearchInputs([gpu_class()], [gpus(12)]),
+                          limits=SearchLimits(max_steps=100, filter_timeout=None))
     with pytest.raises(SearchLimitError):
         allocator.allocate(NODE, [one_more_than_exist(12)])
     outcome = allocator.allocate(NODE, [claim(request("two", 2))])
@@ -133,7 +141,8 @@ def test_the_allocator_still_works_after_a_stopped_search():
 
 
 def test_explaining_the_stopped_node_reuses_the_stopped_search(monkeypatch):
-    allocator = Allocator([gpu_class()], [gpus(12)], max_steps=100, filter_timeout=None)
+    allocator = Allocator(SearchInputs([gpu_class()], [gpus(12)]),
+                          limits=SearchLimits(max_steps=100, filter_timeout=None))
     greedy = [one_more_than_exist(12)]
     with pytest.raises(SearchLimitError) as info:
         allocator.allocate(NODE, greedy)
@@ -153,7 +162,8 @@ def test_explaining_the_stopped_node_reuses_the_stopped_search(monkeypatch):
 
 def test_a_deadline_already_passed_stops_on_the_first_step():
     """Upstream's "timeout"/"deadline" subtests: a 1 ns timeout ends the search with the scheduler's words."""
-    allocator = Allocator([gpu_class()], [gpus(5)], max_steps=None, filter_timeout=1e-9)
+    allocator = Allocator(SearchInputs([gpu_class()], [gpus(5)]),
+                          limits=SearchLimits(max_steps=None, filter_timeout=1e-9))
     with pytest.raises(SearchLimitError) as info:
         allocator.allocate(NODE, [one_more_than_exist(5)])
     assert str(info.value) == "node node-0: timed out trying to allocate devices"
@@ -167,7 +177,8 @@ def test_the_clock_is_read_once_per_thousand_steps():
         reads.append(None)
         return float(len(reads))
 
-    allocator = Allocator([gpu_class()], [gpus(30)], max_steps=None, filter_timeout=5, clock=clock)
+    allocator = Allocator(SearchInputs([gpu_class()], [gpus(30)]),
+                          limits=SearchLimits(max_steps=None, filter_timeout=5, clock=clock))
     with pytest.raises(SearchLimitError) as info:
         allocator.allocate(NODE, [one_more_than_exist(30)])
     # Read at the start (deadline 6), on step 1 (2), 1001 (3), 2001 (4), 3001 (5) and 4001 (6: stop).
@@ -177,7 +188,8 @@ def test_the_clock_is_read_once_per_thousand_steps():
 
 
 def test_a_search_within_its_deadline_is_not_stopped():
-    outcome = Allocator([gpu_class()], [gpus(10)], max_steps=None, filter_timeout=60).allocate(
+    outcome = Allocator(SearchInputs([gpu_class()], [gpus(10)]),
+                        limits=SearchLimits(max_steps=None, filter_timeout=60)).allocate(
         NODE, [one_more_than_exist(10)], explain_failure=False)
     assert outcome.steps == 1024
 
@@ -186,11 +198,12 @@ def test_a_search_within_its_deadline_is_not_stopped():
 def test_the_default_timeout_follows_DRASchedulerFilterTimeout(release, timeout):  # noqa: N802
     # Beta and on by default since 1.34 (pkg/features/kube_features.go); filterTimeout defaults to 10 s.
     assert default_filter_timeout(make_gates(release=release)) == timeout
-    assert Allocator([gpu_class()], [gpus(2)], gates=make_gates(release=release)).filter_timeout == timeout
+    assert Allocator(SearchInputs([gpu_class()], [gpus(2)]), make_gates(release=release)).filter_timeout == timeout
 
 
 def test_a_zero_timeout_means_none_as_in_the_scheduler_config():
-    outcome = Allocator([gpu_class()], [gpus(5)], filter_timeout=0).allocate(NODE, [one_more_than_exist(5)])
+    outcome = Allocator(SearchInputs([gpu_class()], [gpus(5)]), limits=SearchLimits(filter_timeout=0)).allocate(
+        NODE, [one_more_than_exist(5)])
     assert outcome.steps == 32
 
 
@@ -205,9 +218,9 @@ TABLE = [param for module in (test_allocate_table_basic, test_allocate_table_cap
 @pytest.mark.parametrize(("case", "variant"), TABLE)
 def test_the_upstream_table_is_unchanged_at_exactly_its_step_count(case, variant, monkeypatch):
     def search(max_steps) -> Search:
-        allocator = Allocator([build_class(n, s) for n, s in (case.get("classes") or {}).items()],
-                              [build_slice(s) for s in case.get("slices", [])], features=case_features(case),
-                              variant=variant, state=build_state(case), max_steps=max_steps)
+        allocator = Allocator(SearchInputs([build_class(n, s) for n, s in (case.get("classes") or {}).items()],
+                                           [build_slice(s) for s in case.get("slices", [])], state=build_state(case)),
+                              limits=SearchLimits(max_steps=max_steps), forced=Forced(case_features(case), variant))
         found = Search(allocator, build_node(case.get("node")), [build_claim(c) for c in case.get("claims", [])])
         try:
             found.run()

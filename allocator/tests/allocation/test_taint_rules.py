@@ -4,6 +4,7 @@ tracker adds them, per release (k8s.io/dynamic-resource-allocation resourceslice
 import pytest
 
 from allocator.allocation.allocator import Allocator
+from allocator.allocation.inputs import SearchInputs
 from allocator.allocation.taint_rules import taint_source
 from allocator.engine import analyze
 from allocator.kube.objects import read_documents
@@ -123,9 +124,9 @@ def test_before_1_35_a_compile_error_keeps_the_slice_from_the_scheduler():
     # can still have one. The tracker then fails to patch the slice and keeps no copy of it.
     bad = "  deviceSelector: {selectors: [{cel: {expression: \"device.nosuchfield == 1\"}}]}"
     inventory = read_documents(INVENTORY + rule(bad, version="v1alpha3"))
-    allocator = Allocator(inventory.of_kind("DeviceClass"), inventory.of_kind("ResourceSlice"),
-                          gates=make_gates({"DRADeviceTaints": True}, "1.34"),
-                          taint_rules=inventory.of_kind("DeviceTaintRule"))
+    allocator = Allocator(SearchInputs(inventory.of_kind("DeviceClass"), inventory.of_kind("ResourceSlice"),
+                                       taint_rules=inventory.of_kind("DeviceTaintRule")),
+                          make_gates({"DRADeviceTaints": True}, "1.34"))
     assert allocator.slices == []
     [error] = allocator.taint_rule_errors
     assert error.startswith("DeviceTaintRule gpu-maintenance: selector #0: CEL compile error: ")
@@ -174,8 +175,8 @@ def test_from_1_35_the_tracker_matches_by_driver_pool_and_device_only(selector):
     # only those (stored before an upgrade) selects every device.
     inventory = read_documents(INVENTORY + rule(selector, version="v1alpha3"))
     gates = make_gates({"DRADeviceTaints": True, "DRADeviceTaintRules": True}, "1.35")
-    allocator = Allocator(inventory.of_kind("DeviceClass"), inventory.of_kind("ResourceSlice"), gates=gates,
-                          taint_rules=inventory.of_kind("DeviceTaintRule"))
+    allocator = Allocator(SearchInputs(inventory.of_kind("DeviceClass"), inventory.of_kind("ResourceSlice"),
+                                       taint_rules=inventory.of_kind("DeviceTaintRule")), gates)
     [patched] = allocator.slices
     assert [[(t.key, taint_source(t)) for t in d.taints] for d in patched.spec.devices] == [
         [("maintenance", "gpu-maintenance")], [("maintenance", "gpu-maintenance")]]

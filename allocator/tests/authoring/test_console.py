@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from allocator.allocation.inputs import SearchInputs
 from allocator.authoring.console import DeviceNotFound, DeviceRef, evaluate, find_device
 from allocator.kube import model
 from allocator.releases.gates import make_gates
@@ -212,5 +213,5 @@ def test_the_class_environment_is_the_one_the_allocator_compiles_class_selectors
         env = class_environment(gates)
         assert env.values["DRAConsumableCapacity"] is expected
         assert env.release == release
-        allocator = Allocator([], [], [], gates)
+        allocator = Allocator(SearchInputs(), gates)
         assert ("DRAConsumableCapacity" in allocator.selectors.gates) is expected

@@ -6,6 +6,7 @@ from unittest import mock
 
 from allocator import engine
 from allocator.allocation.allocator import Allocator
+from allocator.allocation.inputs import SearchInputs
 from allocator.authoring.inventory import ALL_NODES, SELECTED_NODES, Inventory, location
 from allocator.engine import analyze, read_inventory
 from allocator.releases.gates import make_gates
@@ -153,7 +154,7 @@ def test_only_the_newest_generation_of_a_pool_has_counter_sets():
     newest = [d for d in inventory.devices() if d.slice.spec.pool.generation == 2]
     [group], _ = inventory.counter_groups("gpu.example.com", "node-1", newest, granted=set())
     assert [b.total for b in group.sets[0].bars] == ["40Gi"]
-    allocator = Allocator([], inventory.slices, gates=make_gates())
+    allocator = Allocator(SearchInputs(slices=inventory.slices), make_gates())
     assert allocator.newest_generation == {("gpu.example.com", "node-1"): 2}
 
 

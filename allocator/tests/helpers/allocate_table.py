@@ -52,6 +52,7 @@ import yaml
 
 from allocator.allocation.allocator import Allocator
 from allocator.allocation.errors import AllocatorError
+from allocator.allocation.inputs import Forced, SearchInputs
 from allocator.allocation.pools import DeviceID
 from allocator.allocation.state import AllocatedState
 from allocator.allocation.switches import VARIANTS, Switches
@@ -363,9 +364,9 @@ def _expected_allocation(spec: dict) -> tuple:
 
 def run_case(case: dict, variant) -> None:
     features = case_features(case)
-    allocator = Allocator([build_class(n, s) for n, s in (case.get("classes") or {}).items()],
-                          [build_slice(s) for s in case.get("slices", [])],
-                          features=features, variant=variant, state=build_state(case))
+    allocator = Allocator(SearchInputs([build_class(n, s) for n, s in (case.get("classes") or {}).items()],
+                                       [build_slice(s) for s in case.get("slices", [])], state=build_state(case)),
+                          forced=Forced(features, variant))
     claims = [build_claim(c) for c in case.get("claims", [])]
     try:
         search = allocator.search(build_node(case.get("node")), claims)

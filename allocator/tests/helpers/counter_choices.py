@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from allocator.allocation.allocator import Allocator
+from allocator.allocation.inputs import Forced, SearchInputs
 from allocator.tests.helpers.allocate_table import (
     build_claim,
     build_class,
@@ -19,9 +20,9 @@ def without_counters(case: dict) -> dict:
 
 
 def allocator_for(case: dict, variant) -> Allocator:
-    return Allocator([build_class(n, s) for n, s in case["classes"].items()],
-                     [build_slice(s) for s in case["slices"]], features=case_features(case), variant=variant,
-                     state=build_state(case))
+    return Allocator(SearchInputs([build_class(n, s) for n, s in case["classes"].items()],
+                                  [build_slice(s) for s in case["slices"]], state=build_state(case)),
+                     forced=Forced(case_features(case), variant))
 
 
 def claims_of(case: dict):

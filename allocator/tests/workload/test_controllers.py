@@ -11,6 +11,7 @@ import random
 import pytest
 
 from allocator.allocation.allocator import Allocator
+from allocator.allocation.inputs import SearchInputs
 from allocator.kube.objects import read_documents
 from allocator.tests.helpers import cli as run
 from allocator.tests.workload.test_planning import GATES, SHARED, _devices, _inventory, _read
@@ -239,7 +240,7 @@ def test_each_copy_of_several_workloads_gets_what_allocating_it_alone_after_the_
         fresh = copy.deepcopy(claims)
         for claim in fresh:
             claim.status.allocation = None
-        allocator = Allocator(classes, slices, held, GATES)
+        allocator = Allocator(SearchInputs(classes, slices, held), GATES)
         alone = allocator.allocate(node, fresh)
         assert alone.allocated and _devices(alone.results) == _devices([c.status.allocation for c in claims])
         fits = [n.metadata.name for n in sorted(nodes, key=lambda n: n.metadata.name)
@@ -265,7 +266,7 @@ def test_each_copy_of_several_workloads_gets_what_allocating_it_alone_after_the_
         assert report.next["workload"] == short[0]
         later = labels[labels.index(short[0]) + 1:]
         assert all(w["placed"] == 0 for w in report.workloads if f"{w['kind']}/{w['name']}" in later)
-        allocator = Allocator(classes, slices, held, GATES)
+        allocator = Allocator(SearchInputs(classes, slices, held), GATES)
         assert not any(allocator.allocate(n, copy.deepcopy(report.unplaced)).allocated for n in nodes)
     else:
         assert report.stopped_by == "max" and report.placed == 40

@@ -9,12 +9,14 @@ import random
 import pytest
 
 from allocator.allocation.allocator import Allocator
+from allocator.allocation.inputs import SearchInputs
 from allocator.kube.objects import read_documents
 from allocator.releases.gates import make_gates
 from allocator.synthetic import cluster_yaml
 from allocator.tests.helpers import cli as run
+from allocator.workload.cluster import Cluster
 from allocator.workload.controllers import pod_sets
-from allocator.workload.planning import STRATEGIES, plan
+from allocator.workload.planning import STRATEGIES, PlanOptions, ToPlace, plan
 
 GATES = make_gates({}, "1.37")
 
@@ -93,9 +95,11 @@ def _read(text: str) -> dict:
             ("ResourceClaim", "ResourceClaimTemplate", "Pod", "DeviceClass", "ResourceSlice", "Node")}
 
 
-def _plan(objects: dict, strategy: str, max_copies: int = 50):
-    return plan(objects["ResourceClaim"], objects["ResourceClaimTemplate"], objects["Pod"], objects["DeviceClass"],
-                objects["ResourceSlice"], objects["Node"], GATES, strategy=strategy, max_copies=max_copies)
+def _plan(objects: dict, strategy: str = "first", max_copies: int = 50, workloads: list | None = None,
+          skip_full: bool = True):
+    return plan(ToPlace(objects["ResourceClaim"], objects["ResourceClaimTemplate"], objects["Pod"], workloads),
+                Cluster(objects["DeviceClass"], objects["ResourceSlice"], objects["Node"]), GATES,
+                PlanOptions(strategy, max_copies, skip_full))
 
 
 def _devices(results) -> list[list[str]]:
@@ -114,7 +118,7 @@ def test_each_copy_gets_what_allocating_it_alone_after_the_earlier_ones_gives(se
         fresh = copy.deepcopy(claims)
         for claim in fresh:
             claim.status.allocation = None
-        allocator = Allocator(classes, slices, held, GATES)
+        allocator = Allocator(SearchInputs(classes, slices, held), GATES)
         alone = allocator.allocate(node, fresh)
         assert alone.allocated and _devices(alone.results) == _devices([c.status.allocation for c in claims])
         fits = [n.metadata.name for n in sorted(nodes, key=lambda n: n.metadata.name)
@@ -129,7 +133,7 @@ def test_each_copy_gets_what_allocating_it_alone_after_the_earlier_ones_gives(se
         held.extend(claims)
     if report.stopped_by == "no node fits":
         # The next copy really fits nowhere, and each node says why.
-        allocator = Allocator(classes, slices, held, GATES)
+        allocator = Allocator(SearchInputs(classes, slices, held), GATES)
         assert not any(allocator.allocate(n, copy.deepcopy(report.unplaced)).allocated for n in nodes)
         assert sorted(row["name"] for row in report.next["nodes"]) == sorted(n.metadata.name for n in nodes)
         assert all(row["reason"] for row in report.next["nodes"])
@@ -306,7 +310,8 @@ def _check_steps(objects: dict, report) -> list:
         fresh = copy.deepcopy(claims)
         for claim in fresh:
             claim.status.allocation = None
-        alone = Allocator(objects["DeviceClass"], objects["ResourceSlice"], held, GATES).allocate(node, fresh)
+        alone = Allocator(SearchInputs(objects["DeviceClass"], objects["ResourceSlice"], held), GATES
+                          ).allocate(node, fresh)
         assert alone.allocated and _devices(alone.results) == _devices([c.status.allocation for c in claims])
         held.extend(claims)
     return held
@@ -412,9 +417,7 @@ def test_skipping_nodes_full_for_a_workload_gives_the_one_by_one_answer(seed, st
     sets, errors = pod_sets(text, result)
     assert not errors
     objects = _read(text)
-    reports = [plan(objects["ResourceClaim"], objects["ResourceClaimTemplate"], objects["Pod"],
-                    objects["DeviceClass"], objects["ResourceSlice"], objects["Node"], GATES, strategy=strategy,
-                    max_copies=40, workloads=sets or None, _skip_full=skip).to_dict()
+    reports = [_plan(objects, strategy, max_copies=40, workloads=sets or None, skip_full=skip).to_dict()
                for skip in (True, False)]
     assert reports[0] == reports[1]
 
@@ -428,9 +431,7 @@ def test_the_shapes_compared_place_copies_and_fill_nodes():
         result = read_documents(text)
         sets, _ = pod_sets(text, result)
         objects = _read(text)
-        report = plan(objects["ResourceClaim"], objects["ResourceClaimTemplate"], objects["Pod"],
-                      objects["DeviceClass"], objects["ResourceSlice"], objects["Node"], GATES,
-                      max_copies=40, workloads=sets or None)
+        report = _plan(objects, max_copies=40, workloads=sets or None)
         ends.append((report.stopped_by, report.placed, bool(sets), bool(objects["Pod"])))
     assert sum(placed for _, placed, _, _ in ends) > 80
     assert sum(stop == "no node fits" for stop, *_ in ends) > 10
@@ -459,9 +460,7 @@ spec:
 
 def _fast_and_slow(objects: dict, strategy: str, max_copies: int) -> tuple:
     """The plan with full nodes skipped and kept node orders, and the one-by-one plan, on the same input."""
-    return tuple(plan(objects["ResourceClaim"], objects["ResourceClaimTemplate"], objects["Pod"],
-                      objects["DeviceClass"], objects["ResourceSlice"], objects["Node"], GATES,
-                      strategy=strategy, max_copies=max_copies, _skip_full=skip) for skip in (True, False))
+    return tuple(_plan(objects, strategy, max_copies, skip_full=skip) for skip in (True, False))
 
 
 def test_skipping_gives_the_one_by_one_answer_on_a_synthetic_cluster_of_100_nodes():
