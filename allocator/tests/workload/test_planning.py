@@ -11,51 +11,18 @@ import pytest
 from allocator.allocation.allocator import Allocator
 from allocator.allocation.inputs import SearchInputs
 from allocator.kube.objects import read_documents
-from allocator.releases.gates import make_gates
 from allocator.synthetic import cluster_yaml
 from allocator.tests.helpers import cli as run
+from allocator.tests.helpers.workloads import (
+    GATES_1_37,
+    SHARED_GPU_CLAIM,
+    devices_per_copy,
+    random_gpu_inventory,
+    read_kinds,
+)
 from allocator.workload.cluster import Cluster
 from allocator.workload.controllers import pod_sets
 from allocator.workload.planning import STRATEGIES, PlanOptions, ToPlace, plan
-
-GATES = make_gates({}, "1.37")
-
-
-def _inventory(rng: random.Random) -> str:
-    """Nodes with a few GPUs each (two models), a shared NIC pool, and sometimes a claim already allocated."""
-    docs = ["""\
-apiVersion: resource.k8s.io/v1
-kind: DeviceClass
-metadata: {name: gpu.example.com}
-spec:
-  selectors: [{cel: {expression: 'device.driver == "gpu.example.com"'}}]
-"""]
-    for n in range(rng.randint(1, 5)):
-        name = f"node-{n}"
-        devices = "".join(f"""
-  - name: gpu-{g}
-    attributes:
-      model: {{string: {rng.choice(["a100", "h100"])}}}
-      numa: {{int: {g % 2}}}
-""" for g in range(rng.randint(0, 6)))
-        docs.append(f"""\
-apiVersion: v1
-kind: Node
-metadata:
-  name: {name}
-  labels: {{kubernetes.io/hostname: {name}}}
-""")
-        docs.append(f"""\
-apiVersion: resource.k8s.io/v1
-kind: ResourceSlice
-metadata: {{name: {name}-gpus}}
-spec:
-  driver: gpu.example.com
-  nodeName: {name}
-  pool: {{name: {name}, resourceSliceCount: 1}}
-  devices:{devices or " []"}
-""")
-    return "---\n".join(docs)
 
 
 def _workload(rng: random.Random) -> str:
@@ -88,29 +55,18 @@ spec:
 """
 
 
-def _read(text: str) -> dict:
-    result = read_documents(text)
-    assert not result.errors, [str(e) for e in result.errors]
-    return {kind: result.of_kind(kind) for kind in
-            ("ResourceClaim", "ResourceClaimTemplate", "Pod", "DeviceClass", "ResourceSlice", "Node")}
-
-
 def _plan(objects: dict, strategy: str = "first", max_copies: int = 50, workloads: list | None = None,
           skip_full: bool = True):
     return plan(ToPlace(objects["ResourceClaim"], objects["ResourceClaimTemplate"], objects["Pod"], workloads),
-                Cluster(objects["DeviceClass"], objects["ResourceSlice"], objects["Node"]), GATES,
+                Cluster(objects["DeviceClass"], objects["ResourceSlice"], objects["Node"]), GATES_1_37,
                 PlanOptions(strategy, max_copies, skip_full))
-
-
-def _devices(results) -> list[list[str]]:
-    return [[f"{r.pool}/{r.device}" for r in res.devices.results] for res in results]
 
 
 @pytest.mark.parametrize("strategy", STRATEGIES)
 @pytest.mark.parametrize("seed", range(25))
 def test_each_copy_gets_what_allocating_it_alone_after_the_earlier_ones_gives(seed, strategy):
     rng = random.Random(seed)
-    objects = _read(_inventory(rng) + "---\n" + _workload(rng))
+    objects = read_kinds(random_gpu_inventory(rng) + "---\n" + _workload(rng))
     report = _plan(objects, strategy)
     classes, slices, nodes = objects["DeviceClass"], objects["ResourceSlice"], objects["Node"]
     held: list = []
@@ -118,9 +74,9 @@ def test_each_copy_gets_what_allocating_it_alone_after_the_earlier_ones_gives(se
         fresh = copy.deepcopy(claims)
         for claim in fresh:
             claim.status.allocation = None
-        allocator = Allocator(SearchInputs(classes, slices, held), GATES)
+        allocator = Allocator(SearchInputs(classes, slices, held), GATES_1_37)
         alone = allocator.allocate(node, fresh)
-        assert alone.allocated and _devices(alone.results) == _devices([c.status.allocation for c in claims])
+        assert alone.allocated and devices_per_copy(alone.results) == devices_per_copy([c.status.allocation for c in claims])
         fits = [n.metadata.name for n in sorted(nodes, key=lambda n: n.metadata.name)
                 if allocator.allocate(n, fresh).allocated]
         used = {n: sum(1 for c in held for r in c.status.allocation.devices.results if r.pool == n) for n in fits}
@@ -133,7 +89,7 @@ def test_each_copy_gets_what_allocating_it_alone_after_the_earlier_ones_gives(se
         held.extend(claims)
     if report.stopped_by == "no node fits":
         # The next copy really fits nowhere, and each node says why.
-        allocator = Allocator(SearchInputs(classes, slices, held), GATES)
+        allocator = Allocator(SearchInputs(classes, slices, held), GATES_1_37)
         assert not any(allocator.allocate(n, copy.deepcopy(report.unplaced)).allocated for n in nodes)
         assert sorted(row["name"] for row in report.next["nodes"]) == sorted(n.metadata.name for n in nodes)
         assert all(row["reason"] for row in report.next["nodes"])
@@ -142,14 +98,14 @@ def test_each_copy_gets_what_allocating_it_alone_after_the_earlier_ones_gives(se
 
 
 def test_the_random_cases_place_many_copies_on_several_nodes():
-    placed = [_plan(_read(_inventory(random.Random(seed)) + "---\n" + _workload(random.Random(seed))), "spread")
+    placed = [_plan(read_kinds(random_gpu_inventory(random.Random(seed)) + "---\n" + _workload(random.Random(seed))), "spread")
               for seed in range(25)]
     assert sum(r.placed for r in placed) > 50
     assert sum(len({s.node for s in r.steps}) > 1 for r in placed) > 5
 
 
 def test_gpus_run_out_after_as_many_copies_as_there_are_gpus():
-    objects = _read(_inventory(random.Random(3)) + "---\n" + _workload(random.Random(0)))
+    objects = read_kinds(random_gpu_inventory(random.Random(3)) + "---\n" + _workload(random.Random(0)))
     total = sum(len(s.spec.devices) for s in objects["ResourceSlice"])
     report = _plan(objects, "first")
     used = sum(row["used"] for row in report.by_pool)
@@ -158,55 +114,8 @@ def test_gpus_run_out_after_as_many_copies_as_there_are_gpus():
     assert sum(row["copies"] for row in report.by_node) == report.placed
 
 
-SHARED = """\
-apiVersion: resource.k8s.io/v1
-kind: DeviceClass
-metadata: {name: gpu.example.com}
----
-apiVersion: v1
-kind: Node
-metadata: {name: node-a, labels: {kubernetes.io/hostname: node-a}}
----
-apiVersion: v1
-kind: Node
-metadata: {name: node-b, labels: {kubernetes.io/hostname: node-b}}
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceSlice
-metadata: {name: a}
-spec:
-  driver: gpu.example.com
-  nodeName: node-a
-  pool: {name: node-a, resourceSliceCount: 1}
-  devices: [{name: gpu-0}, {name: gpu-1}]
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceSlice
-metadata: {name: b}
-spec:
-  driver: gpu.example.com
-  nodeName: node-b
-  pool: {name: node-b, resourceSliceCount: 1}
-  devices: [{name: gpu-0}, {name: gpu-1}]
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceClaim
-metadata: {name: shared-gpu}
-spec:
-  devices:
-    requests: [{name: gpu, exactly: {deviceClassName: gpu.example.com}}]
----
-apiVersion: v1
-kind: Pod
-metadata: {name: worker}
-spec:
-  containers: [{name: c, image: x}]
-  resourceClaims: [{name: gpu, resourceClaimName: shared-gpu}]
-"""
-
-
 def test_a_claim_named_by_the_pods_is_shared_and_pins_every_copy_to_its_node():
-    report = _plan(_read(SHARED), "spread", max_copies=300)
+    report = _plan(read_kinds(SHARED_GPU_CLAIM), "spread", max_copies=300)
     assert report.placed == 256 and report.stopped_by == "no node fits"
     assert "256 consumers" in report.next["reason"]
     assert {s.node for s in report.steps} == {"node-a"}  # spread would go to node-b, the claim pins it
@@ -226,8 +135,8 @@ spec:
 
 
 def test_copies_are_named_after_their_pods_and_claims_as_the_controller_names_them():
-    assert CLAIM_DOC in SHARED
-    text = SHARED.replace(CLAIM_DOC, "").replace("resourceClaimName: shared-gpu", "resourceClaimTemplateName: gpu")
+    assert CLAIM_DOC in SHARED_GPU_CLAIM
+    text = SHARED_GPU_CLAIM.replace(CLAIM_DOC, "").replace("resourceClaimName: shared-gpu", "resourceClaimTemplateName: gpu")
     text += """\
 ---
 apiVersion: resource.k8s.io/v1
@@ -238,7 +147,7 @@ spec:
     devices:
       requests: [{name: gpu, exactly: {deviceClassName: gpu.example.com}}]
 """
-    report = _plan(_read(text), "spread")
+    report = _plan(read_kinds(text), "spread")
     assert report.placed == 4
     assert [s.pods for s in report.steps] == [["worker-1"], ["worker-2"], ["worker-3"], ["worker-4"]]
     assert [s.node for s in report.steps] == ["node-a", "node-b", "node-a", "node-b"]
@@ -249,7 +158,7 @@ spec:
 
 def test_an_unknown_strategy_is_refused():
     with pytest.raises(ValueError, match="first, spread, pack"):
-        _plan(_read(SHARED), "random")
+        _plan(read_kinds(SHARED_GPU_CLAIM), "random")
 
 
 # --------------------------------------------------------------------------- command line
@@ -258,7 +167,7 @@ def test_an_unknown_strategy_is_refused():
 @pytest.fixture
 def shared_file(tmp_path):
     path = tmp_path / "all.yaml"
-    path.write_text(SHARED.replace(CLAIM_DOC, "").replace("resourceClaimName: shared-gpu",
+    path.write_text(SHARED_GPU_CLAIM.replace(CLAIM_DOC, "").replace("resourceClaimName: shared-gpu",
                                                           "resourceClaimTemplateName: gpu") + """\
 ---
 apiVersion: resource.k8s.io/v1
@@ -310,9 +219,9 @@ def _check_steps(objects: dict, report) -> list:
         fresh = copy.deepcopy(claims)
         for claim in fresh:
             claim.status.allocation = None
-        alone = Allocator(SearchInputs(objects["DeviceClass"], objects["ResourceSlice"], held), GATES
+        alone = Allocator(SearchInputs(objects["DeviceClass"], objects["ResourceSlice"], held), GATES_1_37
                           ).allocate(node, fresh)
-        assert alone.allocated and _devices(alone.results) == _devices([c.status.allocation for c in claims])
+        assert alone.allocated and devices_per_copy(alone.results) == devices_per_copy([c.status.allocation for c in claims])
         held.extend(claims)
     return held
 
@@ -350,7 +259,7 @@ def test_shared_counters_are_carried_from_copy_to_copy():
     # nvidia-mig: two H100s, each with 7 memory slices shared by its MIG placements (1g.10gb takes one).
     request = ("          deviceClassName: mig.nvidia.com\n"
                "          selectors: [{cel: {expression: \"device.attributes['gpu.nvidia.com'].profile == '1g.10gb'\"}}]\n")
-    objects = _read(_sample_text("nvidia-mig") + _pod_with(request))
+    objects = read_kinds(_sample_text("nvidia-mig") + _pod_with(request))
     report = _plan(objects, "first", max_copies=40)
     assert report.stopped_by == "no node fits" and report.placed == 14
     devices = [d for s in report.steps for c in s.claims for d in c["devices"]]
@@ -362,7 +271,7 @@ def test_consumable_capacity_is_carried_from_copy_to_copy():
     # shared-gpus: GPUs that allow several allocations, each consuming its share of memory.
     request = ("          deviceClassName: gpu.example.com\n"
                "          capacity: {requests: {memory: 16Gi}}\n")
-    objects = _read(_sample_text("shared-gpus") + _pod_with(request))
+    objects = read_kinds(_sample_text("shared-gpus") + _pod_with(request))
     report = _plan(objects, "first", max_copies=60)
     assert report.stopped_by == "no node fits" and report.placed > 2
     shares = [d for s in report.steps for c in s.claims for d in c["devices"]]
@@ -411,12 +320,12 @@ spec:
 @pytest.mark.parametrize("seed", range(40))
 def test_skipping_nodes_full_for_a_workload_gives_the_one_by_one_answer(seed, strategy):
     rng = random.Random(seed)
-    text = _inventory(rng) + "---\n" + _shape(rng)
+    text = random_gpu_inventory(rng) + "---\n" + _shape(rng)
     result = read_documents(text)
     assert not result.errors, [str(e) for e in result.errors]
     sets, errors = pod_sets(text, result)
     assert not errors
-    objects = _read(text)
+    objects = read_kinds(text)
     reports = [_plan(objects, strategy, max_copies=40, workloads=sets or None, skip_full=skip).to_dict()
                for skip in (True, False)]
     assert reports[0] == reports[1]
@@ -427,10 +336,10 @@ def test_the_shapes_compared_place_copies_and_fill_nodes():
     ends = []
     for seed in range(40):
         rng = random.Random(seed)
-        text = _inventory(rng) + "---\n" + _shape(rng)
+        text = random_gpu_inventory(rng) + "---\n" + _shape(rng)
         result = read_documents(text)
         sets, _ = pod_sets(text, result)
-        objects = _read(text)
+        objects = read_kinds(text)
         report = _plan(objects, max_copies=40, workloads=sets or None)
         ends.append((report.stopped_by, report.placed, bool(sets), bool(objects["Pod"])))
     assert sum(placed for _, placed, _, _ in ends) > 80
@@ -466,7 +375,7 @@ def _fast_and_slow(objects: dict, strategy: str, max_copies: int) -> tuple:
 def test_skipping_gives_the_one_by_one_answer_on_a_synthetic_cluster_of_100_nodes():
     """Filling 100 synthetic nodes (8 GPUs each) with a two-GPU pod until the next copy fits nowhere."""
     text = cluster_yaml(100) + TWO_GPU_TRAINER
-    objects = _read(text)
+    objects = read_kinds(text)
     for strategy in STRATEGIES:
         fast, slow = _fast_and_slow(objects, strategy, max_copies=1000)
         assert fast.placed == 400 and fast.stopped_by == "no node fits"
@@ -478,7 +387,7 @@ def test_kept_node_orders_give_the_one_by_one_answer_on_a_synthetic_cluster_of_1
     full ones), spread and pack keep their order as each copy changes one node's count; the one-by-one path
     filters and sorts every node for every copy."""
     text = cluster_yaml(1000) + TWO_GPU_TRAINER
-    objects = _read(text)
+    objects = read_kinds(text)
     for strategy in STRATEGIES:
         fast, slow = _fast_and_slow(objects, strategy, max_copies=400)
         assert fast.placed == 400 and fast.stopped_by == "max"
