@@ -85,7 +85,7 @@ class AnalyzeTestCase(APITestCase):
 
 class QuickFixesTestCase(APITestCase):
     def test_a_did_you_mean_carries_its_edit(self):
-        from allocator.tests.validation.test_quick_fixes import INVENTORY, apply, claim
+        from allocator.tests.helpers.fixes import INVENTORY, apply, claim
 
         # The inventory's objects follow the claim in the same text (no stored inventory needed).
         documents = claim("device.attributes['dra.example.com'].productNme == 'a100'", "double") + "---\n" + INVENTORY

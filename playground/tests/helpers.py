@@ -49,3 +49,33 @@ spec:
         - cel:
             expression: device.attributes['gpu.nvidia.com'].productName == 'NVIDIA H200'
 """
+
+
+# gpu-node: one node (dra-example-driver-cluster-worker) with eight GPUs of the class gpu.example.com.
+TWO_GPU_TEMPLATE = """\
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata: {name: two-gpus}
+spec:
+  spec:
+    devices:
+      requests: [{name: gpu, exactly: {deviceClassName: gpu.example.com, count: 2}}]
+"""
+
+
+def workload_controller(kind: str, name: str, count: str, claims: str = "[{name: gpu, resourceClaimTemplateName: two-gpus}]") -> str:
+    api = "batch/v1" if kind == "Job" else "apps/v1"
+    return f"""\
+---
+apiVersion: {api}
+kind: {kind}
+metadata: {{name: {name}}}
+spec:
+  {count}
+  selector: {{matchLabels: {{app: {name}}}}}
+  template:
+    metadata: {{labels: {{app: {name}}}}}
+    spec:
+      containers: [{{name: c, image: registry.example/app:1}}]
+      resourceClaims: {claims}
+"""

@@ -3,38 +3,9 @@ copies placed (playground.capacity.workload_rows, steps_view; partials capacity_
 
 from playground import capacity
 from playground.tests.base import BaseTestCase
+from playground.tests.helpers import TWO_GPU_TEMPLATE, workload_controller
 
 PANEL = {"HX-Request": "true", "HX-Target": "capacity-result"}
-
-# gpu-node: one node (dra-example-driver-cluster-worker) with eight GPUs of the class gpu.example.com.
-TEMPLATE = """\
-apiVersion: resource.k8s.io/v1
-kind: ResourceClaimTemplate
-metadata: {name: two-gpus}
-spec:
-  spec:
-    devices:
-      requests: [{name: gpu, exactly: {deviceClassName: gpu.example.com, count: 2}}]
-"""
-
-
-def controller(kind: str, name: str, count: str, claims: str = "[{name: gpu, resourceClaimTemplateName: two-gpus}]") -> str:
-    api = "batch/v1" if kind == "Job" else "apps/v1"
-    return f"""\
----
-apiVersion: {api}
-kind: {kind}
-metadata: {{name: {name}}}
-spec:
-  {count}
-  selector: {{matchLabels: {{app: {name}}}}}
-  template:
-    metadata: {{labels: {{app: {name}}}}}
-    spec:
-      containers: [{{name: c, image: registry.example/app:1}}]
-      resourceClaims: {claims}
-"""
-
 
 class WorkloadsPanelTestCase(BaseTestCase):
     def run_panel(self, documents: str, **extra):
@@ -43,8 +14,8 @@ class WorkloadsPanelTestCase(BaseTestCase):
         return r
 
     def test_a_deployment_and_a_statefulset_each_get_their_row_and_the_one_that_ran_out_is_named(self):
-        r = self.run_panel(TEMPLATE + controller("Deployment", "web", "replicas: 2")
-                           + controller("StatefulSet", "db", "replicas: 3"))
+        r = self.run_panel(TWO_GPU_TEMPLATE + workload_controller("Deployment", "web", "replicas: 2")
+                           + workload_controller("StatefulSet", "db", "replicas: 3"))
         self.assertContains(r, '<span id="capacity-placed">4</span> copies placed', html=False)
         self.assertContains(r, "5 asked by 2 workloads")
         self.assertContains(r, "copy 5 (of <code>StatefulSet/db</code>) fits on no node", html=False)
@@ -63,7 +34,7 @@ class WorkloadsPanelTestCase(BaseTestCase):
         self.assertContains(r, "(<code>StatefulSet/db</code>, pod <code>db-2</code>)", html=False)
 
     def test_every_count_placed(self):
-        r = self.run_panel(TEMPLATE + controller("Job", "train", "parallelism: 3"))
+        r = self.run_panel(TWO_GPU_TEMPLATE + workload_controller("Job", "train", "parallelism: 3"))
         self.assertContains(r, "every workload has the copies it asks for")
         self.assertNotContains(r, 'id="capacity-next"')
         self.assertNotContains(r, "ran out")
@@ -71,7 +42,7 @@ class WorkloadsPanelTestCase(BaseTestCase):
     def test_a_long_list_shows_the_first_copies_and_the_rest_behind_show_all(self):
         claim = ("apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: shared}\nspec:\n  devices:\n"
                  "    requests: [{name: gpu, exactly: {deviceClassName: gpu.example.com}}]\n")
-        r = self.run_panel(claim + controller("Deployment", "web", "replicas: 13", "[{name: gpu, resourceClaimName: shared}]"))
+        r = self.run_panel(claim + workload_controller("Deployment", "web", "replicas: 13", "[{name: gpu, resourceClaimName: shared}]"))
         self.assertContains(r, "every workload has the copies it asks for")
         view = r.context["capacity"]
         self.assertEqual((len(view["stepsShown"]), len(view["stepsRest"])), (capacity.STEPS_SHOWN, 3))
@@ -83,7 +54,7 @@ class WorkloadsPanelTestCase(BaseTestCase):
         self.assertEqual(r.content.decode().count("none new (shared claims only)"), 12)
 
     def test_a_bad_count_is_refused_with_its_place(self):
-        r = self.run_panel(TEMPLATE + controller("Deployment", "web", "replicas: -1"))
+        r = self.run_panel(TWO_GPU_TEMPLATE + workload_controller("Deployment", "web", "replicas: -1"))
         self.assertContains(r, 'id="capacity-errors"')
         self.assertContains(r, "13:13: Deployment &#x27;web&#x27;: spec.replicas: Invalid value: -1: must be greater than or equal to 0")
 

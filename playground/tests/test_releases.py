@@ -126,7 +126,7 @@ class GatesOfTheReleaseTestCase(BaseTestCase):
 
 
     def test_a_field_of_a_feature_not_simulated_is_a_warning_naming_the_gate(self):
-        from allocator.tests.validation.test_not_simulated import CLASS, NODE, SLICE_1_37
+        from allocator.tests.helpers.not_simulated import CLASS, NODE, SLICE_1_37
 
         r = self.client.post("/", self.form_data(inventory=NODE + SLICE_1_37 + CLASS), headers=HTMX)
         self.assertContains(r, "Not simulated")
