@@ -23,7 +23,7 @@ from allocator.allocation.allocator import AllocationOutcome, Allocator, Allocat
 from allocator.kube import model
 from allocator.kube.objects import Document
 from allocator.releases.gates import FeatureGates
-from allocator.workload import extended
+from allocator.workload import extended, scheduler_words
 from allocator.workload.claims import Workload, build_workload, claim_api_versions
 from allocator.workload.cluster import Cluster
 from allocator.workload.pinning import deallocated, freeable, pin_reason, pinned_claims, unavailable_on
@@ -64,6 +64,10 @@ class Attempt:
     # id(outcome) -> the pod's allocated claims whose allocations do not reach that node
     refused: dict[int, list[model.ResourceClaim]] = field(default_factory=dict)
     reasons: dict[int, str] = field(default_factory=dict)  # id(outcome) -> why its node does not fit
+    # id(outcome) -> the scheduler's own status for its node, None where it fits (workload.scheduler_words)
+    scheduler_reasons: dict[int, str | None] = field(default_factory=dict)
+    # The pod's PodScheduled message as the scheduler writes it when no node fits (None otherwise)
+    scheduler_message: str | None = None
     scoring: Scoring | None = None
     chosen: AllocationOutcome | None = None
     choice: extended.NodeChoice | None = None  # with extended resources: the chosen node's claims and plans
@@ -197,11 +201,27 @@ def _attempt(cluster: Cluster, work: Workload, documents: list[Document], node: 
     attempt.reasons = {id(o): pin_reason(refused[id(o)]) if refused.get(id(o)) else o.reason
                        for o in attempt.outcomes}
     attempt.error = node_error(attempt.outcomes)
+    _scheduler_words(attempt, bool(work.pending or pinned), gates)
     if attempt.chosen is None and not attempt.error:
         noted = {id(c) for claims in refused.values() for c in claims}
         attempt.unavailable = [c for c in pinned if id(c) in noted]
     return attempt
 
+
+
+def _scheduler_words(attempt: Attempt, has_claims: bool, gates: FeatureGates) -> None:
+    """Each node's status and the pod's message in the scheduler's own words (``workload.scheduler_words``)."""
+    choices: list[extended.NodeChoice | None] = list(attempt.choices) or [None] * len(attempt.outcomes)
+    for outcome, choice in zip(attempt.outcomes, choices, strict=True):
+        attempt.scheduler_reasons[id(outcome)] = scheduler_words.node_status(
+            insufficient=choice.insufficient if choice is not None else [], error=outcome.error,
+            allocated=outcome.allocated, pinned=bool(attempt.refused.get(id(outcome))))
+    if attempt.chosen is None and attempt.outcomes:
+        # The DRA plugin holds a claim for the pod's extended resources a DeviceClass maps (PreFilter).
+        extended_claim = any(plan.mapping.classes for plan in (attempt.choices[0].pod_plans if attempt.choices else []))
+        statuses = [attempt.scheduler_reasons[id(o)] or "" for o in attempt.outcomes]
+        attempt.scheduler_message = scheduler_words.pod_message(
+            statuses, gates.release_rules, has_claims or extended_claim)
 
 
 def first_fit(cluster: Cluster, work: Workload, gates: FeatureGates, nodes: list[model.Node],
