@@ -34,6 +34,8 @@ from allocator.releases.rules import ReleaseRules
 CANNOT_ALLOCATE = "cannot allocate all claims"
 NOT_AVAILABLE = "resourceclaim not available on the node"
 NOT_HELPFUL = "Preemption is not helpful for scheduling"
+# The pod's message when the cluster has no Node at all (``scheduler.ErrNoNodesAvailable``): no node statuses.
+NO_NODES = "no nodes available to schedule pods"
 
 
 def node_status(*, insufficient: Sequence[str], error: str, allocated: bool, pinned: bool) -> str | None:

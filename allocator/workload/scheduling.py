@@ -211,6 +211,11 @@ def _attempt(cluster: Cluster, work: Workload, documents: list[Document], node: 
 
 def _scheduler_words(attempt: Attempt, has_claims: bool, gates: FeatureGates) -> None:
     """Each node's status and the pod's message in the scheduler's own words (``workload.scheduler_words``)."""
+    if not attempt.cluster.nodes:
+        # The nodes tried are named only by the slices: the scheduler knows no node at all.
+        attempt.scheduler_reasons = dict.fromkeys(map(id, attempt.outcomes))
+        attempt.scheduler_message = None if attempt.chosen else scheduler_words.NO_NODES
+        return
     choices: list[extended.NodeChoice | None] = list(attempt.choices) or [None] * len(attempt.outcomes)
     for outcome, choice in zip(attempt.outcomes, choices, strict=True):
         attempt.scheduler_reasons[id(outcome)] = scheduler_words.node_status(

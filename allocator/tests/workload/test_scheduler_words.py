@@ -1,6 +1,9 @@
 """kube-scheduler's own words for a node and for the pod (workload.scheduler_words), per release."""
 
+import json
+
 from allocator.releases.rules import rules_of
+from allocator.tests.helpers import cli
 from allocator.workload.scheduler_words import node_status, pod_message
 
 
@@ -31,3 +34,61 @@ def test_up_to_1_36_the_dra_postfilter_adds_its_words():
     assert pod_message(["Insufficient a.com/x"], rules_of("1.34"), pod_has_claims=False) == (
         "0/1 nodes are available: 1 Insufficient a.com/x. no new claims to deallocate, "
         "preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.")
+
+
+# A pod whose claim asks for two devices where the one node has one.
+CLUSTER = """\
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: gpu}
+spec: {selectors: [{cel: {expression: 'device.driver == "gpu.example.com"'}}]}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: s}
+spec: {driver: gpu.example.com, nodeName: n1, pool: {name: p, generation: 1, resourceSliceCount: 1}, devices: [{name: d0}]}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: c, namespace: default}
+spec: {devices: {requests: [{name: r, exactly: {deviceClassName: gpu, count: 2}}]}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: p, namespace: default}
+spec:
+  containers: [{name: m, image: x, resources: {claims: [{name: c}]}}]
+  resourceClaims: [{name: c, resourceClaimName: c}]
+"""
+NODE = """\
+apiVersion: v1
+kind: Node
+metadata: {name: n1}
+"""
+
+
+def test_the_command_line_gives_the_scheduler_words_beside_the_explanation():
+    done = cli("allocate", "--kubernetes-version", "1.36", "-", stdin=CLUSTER + "---\n" + NODE)
+    assert done.returncode == 1, done.stderr
+    out = json.loads(done.stdout)
+    [node] = out["nodes"]
+    assert node["reason"] == "claim default/c, request r: needs 2 device(s), 1 of 1 in reach match"
+    assert node["schedulerReason"] == "cannot allocate all claims"
+    assert out["schedulerMessage"] == (
+        "0/1 nodes are available: 1 cannot allocate all claims. still not schedulable, "
+        "preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.")
+    # With --node the same words end stderr.
+    done = cli("allocate", "--node", "n1", "-", stdin=CLUSTER + "---\n" + NODE)
+    assert done.returncode == 1
+    assert done.stderr.splitlines()[-2:] == [
+        "  kube-scheduler: cannot allocate all claims",
+        "  PodScheduled: 0/1 nodes are available: 1 cannot allocate all claims. "
+        "preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling."]
+
+
+def test_without_node_objects_the_scheduler_knows_no_node():
+    # The nodes the slices name are tried, but kube-scheduler has no Node: checked with the 1.37 harness.
+    done = cli("allocate", "-", stdin=CLUSTER)
+    out = json.loads(done.stdout)
+    assert [n["schedulerReason"] for n in out["nodes"]] == [None]
+    assert out["schedulerMessage"] == "no nodes available to schedule pods"
