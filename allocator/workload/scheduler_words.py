@@ -12,8 +12,11 @@ shows both. Read in kubernetes/kubernetes at v1.34.4, v1.35.4, v1.36.3 and v1.37
   the allocator's own error when it fails on this node only (``ErrFailedAllocationOnNode``,
   "invalid resource pools were encountered"), "resourceclaim not available on the node" when the
   pending claims fit but an allocated claim of the pod does not reach the node;
+- before any node, the DynamicResources PreFilter may refuse the pod ("request R: device class C does
+  not exist", "... has subrequests, but the DRAPrioritizedList feature is disabled"): that is every
+  node's status then (``workload.scheduling.prefilter_refusal``);
 - the pod's message is ``FitError.Error()`` (``framework/types.go``): "0/N nodes are available:"
-  then each distinct reason with the number of nodes giving it, sorted as strings, then the
+  then PreFilter's words, or else each distinct reason with the number of nodes giving it, sorted as strings, then the
   PostFilter plugins' messages joined with ", ": the DynamicResources plugin's (a release rule,
   ``postfilter_still_not_schedulable``) and DefaultPreemption's, which here is always "preemption:
   0/N nodes are available: N Preemption is not helpful for scheduling." (every status the engine
@@ -62,22 +65,27 @@ def _available(counts: Counter[str], nodes: int) -> str:
     return f"{text} {', '.join(histogram)}." if histogram else text
 
 
-def pod_message(statuses: Sequence[str], rules: ReleaseRules, pod_has_claims: bool) -> str:
+def pod_message(statuses: Sequence[str], rules: ReleaseRules, pod_has_claims: bool, prefilter: str = "") -> str:
     """The PodScheduled message when no node fits: ``statuses`` is each node's status message.
 
     A status is counted once per reason it holds (NodeResourcesFit may give several, "Insufficient a,
     Insufficient b"); the PostFilter part follows the release (``rules.postfilter_still_not_schedulable``).
+    When PreFilter refused the pod (``prefilter``), its words stand alone, without counts; the DRA
+    plugin had not yet kept the pod's claims then, so its PostFilter finds none to deallocate.
     """
     counts: Counter[str] = Counter()
     for status in statuses:
         for reason in _reasons(status):
             counts[reason] += 1
+    if prefilter:
+        pod_has_claims = False
     post: list[str] = []
     if rules.postfilter_still_not_schedulable:
         post.append("still not schedulable" if pod_has_claims else "no new claims to deallocate")
     nodes = len(statuses)
     post.append("preemption: " + _available(Counter({NOT_HELPFUL: nodes}), nodes))
-    return f"{_available(counts, nodes)} {', '.join(post)}"
+    available = f"0/{nodes} nodes are available: {prefilter}." if prefilter else _available(counts, nodes)
+    return f"{available} {', '.join(post)}"
 
 
 def _reasons(status: str) -> list[str]:

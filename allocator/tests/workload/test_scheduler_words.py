@@ -92,3 +92,33 @@ def test_without_node_objects_the_scheduler_knows_no_node():
     out = json.loads(done.stdout)
     assert [n["schedulerReason"] for n in out["nodes"]] == [None]
     assert out["schedulerMessage"] == "no nodes available to schedule pods"
+
+
+def test_prefilter_refuses_a_pod_whose_claim_names_a_missing_class():
+    # Checked with the 1.37 and 1.36 harness: unschedulable, not an error, every node with PreFilter's words.
+    text = CLUSTER.replace("deviceClassName: gpu, count: 2", "deviceClassName: nosuch, count: 1") + "---\n" + NODE
+    done = cli("allocate", "--kubernetes-version", "1.36", "-", stdin=text)
+    assert done.returncode == 1, done.stderr
+    out = json.loads(done.stdout)
+    assert [n["schedulerReason"] for n in out["nodes"]] == ["request r: device class nosuch does not exist"]
+    assert out["schedulerMessage"] == (
+        "0/1 nodes are available: request r: device class nosuch does not exist. no new claims to deallocate, "
+        "preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.")
+    # The claim alone (no pod): the allocator's own error, as before.
+    alone = text.split("---\napiVersion: v1\nkind: Pod")[0] + "---\n" + NODE
+    done = cli("allocate", "--kubernetes-version", "1.36", "-", stdin=alone)
+    assert done.returncode == 2 and "could not retrieve device class nosuch" in done.stderr
+
+
+def test_prefilter_refuses_a_stored_claim_with_subrequests_while_the_gate_is_off():
+    stored = CLUSTER.replace("metadata: {name: c, namespace: default}",
+                             'metadata: {name: c, namespace: default, uid: "u1", resourceVersion: "5"}').replace(
+        "requests: [{name: r, exactly: {deviceClassName: gpu, count: 2}}]",
+        "requests: [{name: r, firstAvailable: [{name: a, deviceClassName: gpu}]}]")
+    done = cli("allocate", "--kubernetes-version", "1.36", "--feature-gates", "DRAPrioritizedList=false", "-",
+               stdin=stored + "---\n" + NODE)
+    assert done.returncode == 1, done.stderr
+    out = json.loads(done.stdout)
+    words = "resource claim default/c, request r: has subrequests, but the DRAPrioritizedList feature is disabled"
+    assert [n["schedulerReason"] for n in out["nodes"]] == [words]
+    assert out["schedulerMessage"].startswith(f"0/1 nodes are available: {words}. no new claims to deallocate, ")
