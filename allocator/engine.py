@@ -164,9 +164,13 @@ class NodeRow:
     score: int | None = None  # the scheduler's normalised DRA score, where the node was scored
     raw_score: int | None = None  # the score before normalising (set with ``score``)
     extended_resources: list[extended.PodResources] | None = None  # per pod, what DRA and the device plugin serve
+    # kube-scheduler's own status for the node ("cannot allocate all claims", "Insufficient NAME"), None
+    # where the pod fits; ``reason`` is the engine's detailed explanation (workload.scheduler_words)
+    scheduler_reason: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"name": self.name, "fits": self.fits, "reason": self.reason, "error": self.error}
+        out: dict[str, Any] = {"name": self.name, "fits": self.fits, "reason": self.reason, "error": self.error,
+                               "schedulerReason": self.scheduler_reason}
         if self.pinned_by is not None:
             out["pinnedBy"] = self.pinned_by
         if self.proof is not None:
@@ -277,6 +281,8 @@ class Allocation:
     deallocated: list[str] | None = None  # the claims it freed
     alternatives: list[list[ClaimGrant]] | None = None  # the other grants on the chosen node
     alternatives_search: AlternativesSearch | None = None  # whether that listing saw every grant, or why it stopped
+    # The pod's PodScheduled message as kube-scheduler writes it when no node fits ("0/2 nodes are available: ...")
+    scheduler_message: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"status": self.status, "node": self.node,
@@ -292,7 +298,8 @@ class Allocation:
                     "alternatives": None if self.alternatives is None else
                     [{"claims": [c.summary() for c in grant]} for grant in self.alternatives],
                     "alternativesSearch": None if self.alternatives_search is None else
-                    self.alternatives_search.to_dict()}
+                    self.alternatives_search.to_dict(),
+                    "schedulerMessage": self.scheduler_message}
         out.update((key, value) for key, value in optional.items() if value is not None)
         return out
 
@@ -589,7 +596,9 @@ def _show(report: Report, attempt: Attempt, node: str | None, explained: bool) -
     report.nodes = [NodeRow(name=o.node_name, fits=attempt.fits(o), reason=reasons[id(o)] or None, error=bool(o.error),
                             pinned_by=[c.metadata.name for c in refused[id(o)]] if refused.get(id(o)) else None,
                             proof=o.proof,
-                            score=scoring.normalized.get(id(o)), raw_score=scoring.raw.get(id(o))) for o in outcomes]
+                            score=scoring.normalized.get(id(o)), raw_score=scoring.raw.get(id(o)),
+                            scheduler_reason=attempt.scheduler_reasons.get(id(o))) for o in outcomes]
+    alloc.scheduler_message = attempt.scheduler_message
     alloc.scoring = scoring
     if attempt.error:
         # Allocate failed with an error (invalid pools) where nothing fits: the scheduler reports that error.

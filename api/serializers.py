@@ -668,6 +668,13 @@ BINDING_HELP = (
     "DRAResourceClaimDeviceStatus on; beta and on by default from 1.36): the allocation is not final until the "
     "driver reports every condition True in the claim's status.devices; the scheduler waits in PreBind up to the "
     "binding timeout, and on a failure condition or the timeout clears the allocation and schedules the pod again.")
+SCHEDULER_REASON_HELP = (
+    "What kube-scheduler itself says of the node, as in `kubectl describe pod` and the scheduler's diagnosis: "
+    "\"cannot allocate all claims\", \"Insufficient NAME\", \"resourceclaim not available on the node\", the "
+    "allocator's error on this node; null where the pod fits. `reason` is the playground's detailed explanation.")
+SCHEDULER_MESSAGE_HELP = (
+    "Present when no node fits: the pod's PodScheduled condition message as kube-scheduler writes it "
+    "(\"0/2 nodes are available: 1 Insufficient nvidia.com/gpu, 1 cannot allocate all claims. preemption: ...\").")
 SCORING_HELP = "How the node was chosen among those that fit (the scheduler's DRA score, 1.35+)."
 
 
@@ -675,6 +682,7 @@ class NodeAttemptSerializer(serializers.Serializer):
     name = serializers.CharField(allow_null=True)
     fits = serializers.BooleanField()
     reason = serializers.CharField(allow_null=True, required=False)
+    schedulerReason = serializers.CharField(allow_null=True, required=False, help_text="As in `nodes`.")
     pinnedBy = serializers.ListField(child=serializers.CharField(), required=False, help_text=PINNED_BY_HELP)
     error = serializers.BooleanField(required=False, help_text="As in `nodes`.")
     proof = serializers.DictField(required=False, help_text="As in `nodes` (the analysis only).")
@@ -737,6 +745,7 @@ class AllocateResponseSerializer(serializers.Serializer):
     scoring = ScoringSerializer(required=False, help_text=SCORING_HELP + " Present when scores chose the node.")
     binding = BindingSerializer(required=False, help_text=BINDING_HELP)
     extendedResources = ExtendedResourcesSerializer(many=True, required=False, help_text=EXTENDED_HELP)
+    schedulerMessage = serializers.CharField(required=False, help_text=SCHEDULER_MESSAGE_HELP)
     storedObjects = stored_objects_field()
     workloads = workloads_field()
 
@@ -761,6 +770,8 @@ class AllocateResponseSerializer(serializers.Serializer):
             out["binding"] = allocation["binding"]
         if allocation.get("extendedResources"):
             out["extendedResources"] = allocation["extendedResources"]
+        if allocation.get("schedulerMessage"):
+            out["schedulerMessage"] = allocation["schedulerMessage"]
         if allocation.get("storedObjects"):  # the report's, given beside the allocation by the view
             out["storedObjects"] = allocation["storedObjects"]
         if allocation.get("workloads"):  # likewise
@@ -908,6 +919,7 @@ class AllocationSerializer(serializers.Serializer):
     scoring = ScoringSerializer(required=False, help_text=SCORING_HELP)
     binding = BindingSerializer(required=False, help_text=BINDING_HELP)
     extendedResources = ExtendedResourcesSerializer(many=True, required=False, help_text=EXTENDED_HELP)
+    schedulerMessage = serializers.CharField(required=False, help_text=SCHEDULER_MESSAGE_HELP)
 
 
 class ProofSerializer(serializers.Serializer):
@@ -933,6 +945,7 @@ class NodeFitSerializer(serializers.Serializer):
     name = serializers.CharField()
     fits = serializers.BooleanField()
     reason = serializers.CharField(allow_null=True)
+    schedulerReason = serializers.CharField(allow_null=True, help_text=SCHEDULER_REASON_HELP)
     error = serializers.BooleanField(help_text=(
         "The scheduler's Allocate failed on this node with an error (e.g. invalid resource pools), not "
         "\"does not fit\"; when no node fits, that error is the answer (allocation.error)."))

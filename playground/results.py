@@ -304,10 +304,11 @@ def nodes_view(nodes: list[NodeRow], node_filter: str = "") -> dict:
     wanted = node_filter.strip().lower()
     shown = [n for n in nodes if wanted in n.name.lower()] if wanted else nodes
     fit = [n.name for n in shown if n.fits]
-    groups: dict[str, list[str]] = {}
+    # Grouped by our explanation's shape and the scheduler's own words for the node (workload.scheduler_words).
+    groups: dict[tuple[str, str | None], list[str]] = {}
     for n in shown:
         if not n.fits:
-            groups.setdefault(reason_shape(n.reason or "does not fit", n.name), []).append(n.name)
+            groups.setdefault((reason_shape(n.reason or "does not fit", n.name), n.scheduler_reason), []).append(n.name)
     ordered = sorted(groups.items(), key=lambda item: (-len(item[1]), item[1][0]))
     return {
         "total": len(nodes),
@@ -319,7 +320,8 @@ def nodes_view(nodes: list[NodeRow], node_filter: str = "") -> dict:
         "fit": _listed(fit),
         "scored": any(n.score is not None for n in nodes),  # the scheduler's DRA score (allocation.scoring)
         "score_groups": _score_groups(shown),
-        "groups": [{"count": len(names), "reason": reason, **_listed(names)} for reason, names in ordered],
+        "groups": [{"count": len(names), "reason": reason, "scheduler_reason": scheduler_reason, **_listed(names)}
+                   for (reason, scheduler_reason), names in ordered],
     }
 
 

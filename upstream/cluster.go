@@ -76,7 +76,7 @@ func newCluster(objects []object) (*cluster, error) {
 	classesSynced := watchExtendedResourceClasses(c.draManager, c.informers)
 
 	c.informers.Start(c.ctx.Done())
-	c.informers.WaitForCacheSync(c.ctx.Done())
+	waitForCacheSync(c.ctx, c.informers)
 	err = wait.PollUntilContextTimeout(c.ctx, time.Millisecond, 30*time.Second, true, func(context.Context) (bool, error) {
 		return tracker.HasSynced() && claimsSynced.HasSynced() && classesSynced(), nil
 	})

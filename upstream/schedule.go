@@ -102,8 +102,8 @@ func schedule(objects []object, onlyNode *string) (*scheduleResult, error) {
 	// Started as kube-scheduler starts it: informers synced, then every
 	// event handler has seen the initial objects, then the scheduling loop.
 	factory.Start(ctx.Done())
-	factory.WaitForCacheSync(ctx.Done())
-	if err := sched.WaitForHandlersSync(ctx); err != nil {
+	waitForCacheSync(ctx, factory)
+	if err := untilDone(ctx, sched.WaitForHandlersSync); err != nil {
 		return nil, fmt.Errorf("waiting for the scheduler's event handlers: %w", err)
 	}
 	var running sync.WaitGroup
@@ -114,7 +114,7 @@ func schedule(objects []object, onlyNode *string) (*scheduleResult, error) {
 	}()
 
 	var final *v1.Pod
-	waitErr := wait.PollUntilContextTimeout(ctx, 10*time.Millisecond, scheduleTimeout, true, func(ctx context.Context) (bool, error) {
+	waitErr := wait.PollUntilContextTimeout(ctx, 2*time.Millisecond, scheduleTimeout, true, func(ctx context.Context) (bool, error) {
 		current, err := client.CoreV1().Pods(pod.Namespace).Get(ctx, pod.Name, metav1.GetOptions{})
 		if err != nil {
 			return false, err
@@ -198,7 +198,7 @@ func makeClaimsFromTemplates(parent context.Context, client *fake.Clientset, pod
 		return fmt.Errorf("starting the resource-claim controller: %w", err)
 	}
 	factory.Start(ctx.Done())
-	factory.WaitForCacheSync(ctx.Done())
+	waitForCacheSync(ctx, factory)
 	var running sync.WaitGroup
 	running.Add(1)
 	go func() {
@@ -210,7 +210,7 @@ func makeClaimsFromTemplates(parent context.Context, client *fake.Clientset, pod
 		running.Wait()
 		factory.Shutdown()
 	}()
-	err = wait.PollUntilContextTimeout(ctx, 5*time.Millisecond, scheduleTimeout, true, func(ctx context.Context) (bool, error) {
+	err = wait.PollUntilContextTimeout(ctx, 2*time.Millisecond, scheduleTimeout, true, func(ctx context.Context) (bool, error) {
 		current, err := client.CoreV1().Pods(pod.Namespace).Get(ctx, pod.Name, metav1.GetOptions{})
 		if err != nil {
 			return false, err

@@ -39,16 +39,21 @@ many fit: see `capacity`). A namespaced object without namespace is in
 With --node NAME, prints
   {"node": NAME, "claims": [ResourceClaim with status.allocation, ...]}
 and exits 0; exits 1 when the claims cannot be allocated on that node (the
-reason on stderr). The node's labels come from its Node object, if given.
+reason on stderr, then the scheduler's own words: "kube-scheduler: STATUS"
+and "PodScheduled: MESSAGE"). The node's labels come from its Node object, if given.
 
 Without --node, every node is tried: the Node objects of the input (else the
 node names the slices use), in name order. Prints
   {"node": CHOSEN_NODE or null,
    "claims": [the claims allocated on that node],
    "nodes": [{"name": NODE, "fits": true|false, "reason": WHY_NOT,
-              "score": 0-100, "rawScore": N}, ...],
-   "scoring": {"scored": true|false, "note": WHY, "tied": [NODE, ...]}}
-and exits 0 when some node fits, 1 when none does. The chosen node is the
+              "schedulerReason": THE_SCHEDULERS_WORDS, "score": 0-100, "rawScore": N}, ...],
+   "scoring": {"scored": true|false, "note": WHY, "tied": [NODE, ...]},
+   "schedulerMessage": "0/N nodes are available: ..."}   (only when no node fits)
+and exits 0 when some node fits, 1 when none does. "reason" is our detailed
+explanation; "schedulerReason" is what kube-scheduler itself says of the
+node ("cannot allocate all claims", "Insufficient NAME"), and
+"schedulerMessage" the pod's PodScheduled message it would write. The chosen node is the
 first in name order that fits, or, from 1.35 when several fit, the one with
 the best DRA score (the scheduler's DynamicResources Score: firstAvailable
 subrequests ranked higher score more; "score" is normalised as the scheduler
@@ -140,6 +145,7 @@ def run(args) -> int:
                   "claims": _claims_json(last) if fit else [],
                   "nodes": _node_table(last), "scoring": last.scoring.to_dict(), **retry,
                   **({"notFreed": [c.metadata.name for c in found.not_freed]} if found.not_freed else {}),
+                  **({"schedulerMessage": last.scheduler_message} if last.scheduler_message else {}),
                   **_binding(last, gates), **noted},
                  args.output)
     if last.error:  # no node fits and Allocate failed with an error on some: the error is the answer
@@ -167,9 +173,17 @@ def _on_node(args, last, retry: dict, not_freed: list[str], gates, stored: list)
         print(f"cannot allocate the claims on node {args.node}: {last.reasons[id(outcome)]}", file=sys.stderr)
         if not_freed:
             print(f"  PostFilter frees no claim (still not schedulable): {'; '.join(not_freed)}", file=sys.stderr)
+        # kube-scheduler's own words for the node and in the pod's PodScheduled condition
+        print(f"  {SCHEDULER_SAYS}{last.scheduler_reasons.get(id(outcome))}", file=sys.stderr)
+        print(f"  {POD_SCHEDULED_SAYS}{last.scheduler_message}", file=sys.stderr)
         return EXIT_UNSATISFIABLE
     print_output({"node": args.node, "claims": _claims_json(last), **retry, **_binding(last, gates)}, args.output)
     return EXIT_OK
+
+
+# How the lines with the scheduler's own words start on stderr (with --node, when the node does not fit).
+SCHEDULER_SAYS = "kube-scheduler: "
+POD_SCHEDULED_SAYS = "PodScheduled: "
 
 
 def _workloads(workloads) -> dict:
@@ -189,7 +203,8 @@ def _node_table(attempt) -> list[dict]:
     """Each node tried; an inventory without nodes is tried on one nameless node: its name is null."""
     refused, reasons = attempt.refused, attempt.reasons
     return [{"name": o.node_name or None, "fits": attempt.fits(o),
-             **({} if attempt.fits(o) else {"reason": reasons[id(o)]}),
+             **({} if attempt.fits(o) else {"reason": reasons[id(o)],
+                                            "schedulerReason": attempt.scheduler_reasons.get(id(o))}),
              **({"pinnedBy": [c.metadata.name for c in refused[id(o)]]} if refused.get(id(o)) else {}),
              **({"error": True} if o.error else {}), **attempt.scoring.node_fields(o)}
             for o in attempt.outcomes]

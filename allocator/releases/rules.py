@@ -134,6 +134,11 @@ class ReleaseRules:
     # and only the largest of their own requests is kept; 1.34 made one request per container and
     # resource, those the node serves by device plugin included.
     init_containers_reuse_devices: bool
+    # Up to 1.36 the DynamicResources PostFilter, freeing nothing, answers "still not schedulable" ("no new
+    # claims to deallocate" for a pod without claims), which the pod's PodScheduled message carries before
+    # the preemption part; 1.37's PostFilter says nothing then (v1.37.2 ``PostFilter`` returns a bare
+    # Unschedulable status). Read in pkg/scheduler/framework/plugins/dynamicresources at v1.33.13-v1.37.2.
+    postfilter_still_not_schedulable: bool
 
     # --- the apiserver's validation (kubernetes/kubernetes pkg/apis/resource/validation) ---
     # The taint effects a DeviceTaint may have, sorted like ``sets.List``; ``None`` exists since 1.35.
@@ -184,6 +189,7 @@ CHANGES = MappingProxyType({
     "newest_class_serves_extended_name": _since("1.35"),
     "zero_allocatable_left_to_dra": _since("1.35"),
     "init_containers_reuse_devices": _since("1.35"),
+    "postfilter_still_not_schedulable": _until("1.37"),
     "taint_effects": _since("1.35", _TAINT_EFFECTS, (*_TAINT_EFFECTS, "None")),
     "counters_in_own_slice": _until("1.35"),
     "pod_scheduling_group": _since("1.36"),

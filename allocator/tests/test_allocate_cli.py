@@ -294,7 +294,8 @@ def test_allocate_frees_the_pinning_claim_and_retries(tmp_path, node):
     n2 = next(n for n in first["nodes"] if n["name"] == "n2")
     assert n2 == {"name": "n2", "fits": False, "pinnedBy": ["a"],
                   "reason": "claim default/a is allocated on devices this node cannot use "
-                            "(resourceclaim not available on the node)"}
+                            "(resourceclaim not available on the node)",
+                  "schedulerReason": "resourceclaim not available on the node"}
     if node is None:
         assert [n["name"] for n in first["nodes"]] == ["n1", "n2"]
         assert {n["name"]: n["fits"] for n in out["nodes"]} == {"n1": False, "n2": True}

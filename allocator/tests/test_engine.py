@@ -68,7 +68,7 @@ def test_it_allocates_a_pod_from_a_template_on_the_node_that_fits():
     node_a, node_b = data["nodes"]
     assert node_a["name"] == "node-a" and node_a["fits"] is False
     assert "request gpu: needs 1 device(s), but no device is in reach of the node" in node_a["reason"]
-    assert node_b == {"name": "node-b", "fits": True, "reason": None, "error": False}
+    assert node_b == {"name": "node-b", "fits": True, "reason": None, "error": False, "schedulerReason": None}
     (claim,) = data["allocation"]["claims"]
     assert claim["metadata"]["name"].startswith("job-accel-")
     assert [r["device"] for r in claim["status"]["allocation"]["devices"]["results"]] == ["gpu-1"]

@@ -67,25 +67,53 @@ def test_each_part_of_an_answer_has_its_category():
     assert differences(CASE, base, {"allocate": {"fits": True, "claims": [_claim([{**RESULT, "adminAccess": False}])]}}) == []
 
 
+def _as_upstream(mine: dict) -> dict:
+    """The harness's answer that agrees with ``mine``: its node reason is the scheduler's words."""
+    theirs = copy.deepcopy(mine)
+    for node in theirs.get("schedule", {}).get("nodes", []):
+        if "schedulerReason" in node:
+            node["reason"] = node.pop("schedulerReason")
+    return theirs
+
+
 def test_schedule_and_create_and_gates_differences():
     case = {"run": ["gates", "create", "schedule"]}
-    node = {"name": "node-0", "fits": False, "reason": "cannot allocate all claims"}
+    # ours: the detailed explanation as reason, the scheduler's words as schedulerReason (what is compared)
+    node = {"name": "node-0", "fits": False, "reason": "needs 2 device(s), 1 in reach",
+            "schedulerReason": "cannot allocate all claims"}
     mine = {"gates": {"refused": None}, "create": [{"index": 0, "kind": "ResourceClaim", "name": "c", "stored": True,
                                                    "errors": []}],
             "schedule": {"node": "node-1", "nodes": [node, {"name": "node-1", "fits": True}], "names": {"pc": "p-pc-x"}}}
-    theirs = copy.deepcopy(mine)
+    theirs = _as_upstream(mine)
     assert differences(case, mine, theirs) == []
     theirs["schedule"]["nodes"][0]["reason"] = "resourceclaim not found"
     theirs["schedule"]["names"] = {"pc": "p-pc-y"}
     assert [d.category for d in differences(case, mine, theirs)] == ["reasons", "names"]
-    theirs = copy.deepcopy(mine)
+    theirs = _as_upstream(mine)
     theirs["create"][0].update(errors=[{"field": "spec", "type": "Invalid value", "detail": "x"}])
     assert [d.category for d in differences(case, mine, theirs)] == ["create verdict"]
     mine["create"][0].update(errors=[{"field": "spec", "type": "Invalid value", "detail": "y"}])
     assert [d.category for d in differences(case, mine, theirs)] == ["create errors"]
-    theirs = copy.deepcopy(mine)
+    theirs = _as_upstream(mine)
     theirs["gates"]["refused"] = "DRAAdminAccess is locked"
     assert [d.category for d in differences(case, mine, theirs)] == ["gates"]
+
+
+def test_the_scheduler_words_and_the_pod_message_are_compared():
+    case = {"run": ["schedule"]}
+    node = {"name": "node-0", "fits": False, "reason": "Insufficient b: the pod asks for 2 (device plugin)",
+            "schedulerReason": "Insufficient a, Insufficient b"}
+    message = "0/1 nodes are available: 1 Insufficient a, 1 Insufficient b. preemption: ..."
+    mine = {"schedule": {"node": None, "message": message, "nodes": [node], "names": {}}}
+    theirs = {"schedule": {"node": None, "message": message, "names": {},
+                           "nodes": [{"name": "node-0", "fits": False, "reason": "Insufficient b, Insufficient a"}]}}
+    assert differences(case, mine, theirs) == []  # NodeResourcesFit lists them in Go's map order
+    theirs["schedule"]["nodes"][0]["reason"] = "Insufficient a"
+    [found] = differences(case, mine, theirs)
+    assert (found.category, found.ours["schedulerReason"]) == ("reasons", "Insufficient a, Insufficient b")
+    theirs["schedule"]["nodes"][0]["reason"] = "Insufficient a, Insufficient b"
+    theirs["schedule"]["message"] = message.replace("preemption", "still not schedulable, preemption")
+    assert [d.category for d in differences(case, mine, theirs)] == ["pod message"]
 
 
 def test_shrinking_keeps_only_what_the_disagreement_needs():

@@ -173,6 +173,8 @@ class NodePlan:
     dra: dict[str, int] = field(default_factory=dict)  # resource -> count served by DRA here
     device_plugin: dict[str, int] = field(default_factory=dict)  # resource -> count left to the device plugin
     unfit: str = ""  # why the node does not fit before any allocation
+    # Every resource the scheduler's NodeResourcesFit finds short here, by name (its "Insufficient NAME")
+    insufficient: list[str] = field(default_factory=list)
     claim: model.ResourceClaim | None = None
     mappings: list[Mapping] = field(default_factory=list)
 
@@ -217,7 +219,7 @@ def _classic_extended(name: str) -> bool:
 def node_plan(plan: PodPlan, node: model.Node, gates: FeatureGates, has_user_claims: bool,
               used: dict[str, int] | None = None) -> NodePlan:
     """``used``: what the node's device plugin already gave out (capacity planning's earlier copies)."""
-    out = NodePlan()
+    out = NodePlan(insufficient=_insufficient(plan, node, gates, used))
     rules = gates.release_rules
     extended: dict[str, int] = {}  # resource -> count for DRA (0: served by device plugin, 1.34 keeps it)
     for name in sorted(plan.requests):
@@ -251,6 +253,23 @@ def node_plan(plan: PodPlan, node: model.Node, gates: FeatureGates, has_user_cla
         return out  # nothing for DRA to allocate (a claim without requests is not modelled)
     out.claim = generated_claim(plan.pod, requests)
     return out
+
+
+def _insufficient(plan: PodPlan, node: model.Node, gates: FeatureGates, used: dict[str, int] | None) -> list[str]:
+    """The resources NodeResourcesFit (which runs before the DRA plugin) finds short: every one the device
+    plugin must serve (not left to DRA) whose request is more than the node's allocatable has left. It
+    checks them all, where ``node_plan`` stops explaining at the first."""
+    short = []
+    for name in sorted(plan.requests):
+        if not (is_extended(name, gates) if enabled(gates) else _classic_extended(name)):
+            continue
+        listed = name in node.allocatable
+        allocatable = _count(node.allocatable[name]) if listed else 0
+        left_to_dra = name in plan.mapping.classes and (
+            allocatable == 0 if gates.release_rules.zero_allocatable_left_to_dra else not listed)
+        if not left_to_dra and plan.requests[name] > allocatable - (used or {}).get(name, 0):
+            short.append(name)
+    return short
 
 
 def _container_request(index: int, container: model.Container, resource: str, class_name: str,
@@ -377,6 +396,11 @@ class NodeChoice:
     @property
     def unfit(self) -> str:
         return "; ".join(p.unfit for p in self.plans if p.unfit)
+
+    @property
+    def insufficient(self) -> list[str]:
+        """The resources NodeResourcesFit finds short on this node, over every pod's plan."""
+        return list(dict.fromkeys(name for p in self.plans for name in p.insufficient))
 
     @property
     def generated(self) -> list[model.ResourceClaim]:

@@ -23,7 +23,7 @@ from allocator.allocation.allocator import AllocationOutcome, Allocator, Allocat
 from allocator.kube import model
 from allocator.kube.objects import Document
 from allocator.releases.gates import FeatureGates
-from allocator.workload import extended
+from allocator.workload import extended, scheduler_words
 from allocator.workload.claims import Workload, build_workload, claim_api_versions
 from allocator.workload.cluster import Cluster
 from allocator.workload.pinning import deallocated, freeable, pin_reason, pinned_claims, unavailable_on
@@ -64,6 +64,10 @@ class Attempt:
     # id(outcome) -> the pod's allocated claims whose allocations do not reach that node
     refused: dict[int, list[model.ResourceClaim]] = field(default_factory=dict)
     reasons: dict[int, str] = field(default_factory=dict)  # id(outcome) -> why its node does not fit
+    # id(outcome) -> the scheduler's own status for its node, None where it fits (workload.scheduler_words)
+    scheduler_reasons: dict[int, str | None] = field(default_factory=dict)
+    # The pod's PodScheduled message as the scheduler writes it when no node fits (None otherwise)
+    scheduler_message: str | None = None
     scoring: Scoring | None = None
     chosen: AllocationOutcome | None = None
     choice: extended.NodeChoice | None = None  # with extended resources: the chosen node's claims and plans
@@ -164,6 +168,17 @@ def _attempt(cluster: Cluster, work: Workload, documents: list[Document], node: 
         attempt.error, attempt.given_up = str(err), True
         return attempt
     attempt.candidates = cluster.candidates(node)
+    # Only a pod goes through PreFilter; claims alone are the allocator's (its own errors then).
+    of_pods = {id(pc.claim) for claims in work.pod_claims.values() for pc in claims}
+    refusal = prefilter_refusal([c for c in work.pending if id(c) in of_pods], cluster.classes, gates)
+    if refusal:
+        # PreFilter refuses the pod before any node is filtered: every node gets its words.
+        attempt.outcomes = [AllocationOutcome(node=n, claims=work.pending, allocated=False, reason=refusal)
+                            for n in attempt.candidates]
+        attempt.scoring = score_nodes([], gates, pod_allocated_claims(work), node_given=node is not None)
+        attempt.reasons = {id(o): refusal for o in attempt.outcomes}
+        _scheduler_words(attempt, False, gates, prefilter=refusal)
+        return attempt
     attempt.choices = _extended_choices(cluster, work, gates, attempt.candidates)
     # Python's cyclic GC paused, as in Allocator.allocate_each: the search makes many short-lived objects
     # while a big inventory stays alive, and each collection would walk the inventory again.
@@ -197,11 +212,59 @@ def _attempt(cluster: Cluster, work: Workload, documents: list[Document], node: 
     attempt.reasons = {id(o): pin_reason(refused[id(o)]) if refused.get(id(o)) else o.reason
                        for o in attempt.outcomes}
     attempt.error = node_error(attempt.outcomes)
+    _scheduler_words(attempt, bool(work.pending or pinned), gates)
     if attempt.chosen is None and not attempt.error:
         noted = {id(c) for claims in refused.values() for c in claims}
         attempt.unavailable = [c for c in pinned if id(c) in noted]
     return attempt
 
+
+
+def prefilter_refusal(pending: list[model.ResourceClaim], classes: list[model.DeviceClass],
+                      gates: FeatureGates) -> str:
+    """What the DynamicResources PreFilter refuses the pod for before any node is tried ("" when nothing).
+
+    For each claim still to allocate, in order, each request: a ``firstAvailable`` list while
+    DRAPrioritizedList is off (a claim stored while it was on), or a DeviceClass that does not exist
+    (for a subrequest, named REQUEST/SUBREQUEST). The pod is then unschedulable, not in error; the
+    allocator alone, which the plugin never reaches then, would answer with an error of its own.
+    Read in the plugin's ``PreFilter`` and ``validateDeviceClass`` (v1.34.4 to v1.37.2).
+    """
+    known = {c.metadata.name for c in classes}
+    for claim in pending:
+        for request in claim.spec.devices.requests:
+            if request.first_available:
+                if not gates.enabled("DRAPrioritizedList"):
+                    return (f"resource claim {claim.metadata.namespace}/{claim.metadata.name}, request "
+                            f"{request.name}: has subrequests, but the DRAPrioritizedList feature is disabled")
+                wanted = [(f"{request.name}/{sub.name}", sub.device_class_name) for sub in request.first_available]
+            else:
+                wanted = [(request.name, request.exactly.device_class_name if request.exactly else "")]
+            for name, class_name in wanted:
+                if class_name and class_name not in known:
+                    return f"request {name}: device class {class_name} does not exist"
+    return ""
+
+
+def _scheduler_words(attempt: Attempt, has_claims: bool, gates: FeatureGates, prefilter: str = "") -> None:
+    """Each node's status and the pod's message in the scheduler's own words (``workload.scheduler_words``);
+    ``prefilter``: what PreFilter refused the pod for, which is then every node's status."""
+    if not attempt.cluster.nodes:
+        # The nodes tried are named only by the slices: the scheduler knows no node at all.
+        attempt.scheduler_reasons = dict.fromkeys(map(id, attempt.outcomes))
+        attempt.scheduler_message = None if attempt.chosen else scheduler_words.NO_NODES
+        return
+    choices: list[extended.NodeChoice | None] = list(attempt.choices) or [None] * len(attempt.outcomes)
+    for outcome, choice in zip(attempt.outcomes, choices, strict=True):
+        attempt.scheduler_reasons[id(outcome)] = prefilter or scheduler_words.node_status(
+            insufficient=choice.insufficient if choice is not None else [], error=outcome.error,
+            allocated=outcome.allocated, pinned=bool(attempt.refused.get(id(outcome))))
+    if attempt.chosen is None and attempt.outcomes:
+        # The DRA plugin holds a claim for the pod's extended resources a DeviceClass maps (PreFilter).
+        extended_claim = any(plan.mapping.classes for plan in (attempt.choices[0].pod_plans if attempt.choices else []))
+        statuses = [attempt.scheduler_reasons[id(o)] or "" for o in attempt.outcomes]
+        attempt.scheduler_message = scheduler_words.pod_message(
+            statuses, gates.release_rules, has_claims or extended_claim, prefilter=prefilter)
 
 
 def first_fit(cluster: Cluster, work: Workload, gates: FeatureGates, nodes: list[model.Node],

@@ -47,7 +47,8 @@ class AnalyzeTestCase(APITestCase):
             ("ResourceClaim", "documents"), ("Node", "inventory"), ("DeviceClass", "inventory"),
             ("ResourceSlice", "inventory"),
         ])
-        self.assertEqual(body["nodes"], [{"name": "worker-1", "fits": True, "reason": None, "error": False}])
+        self.assertEqual(body["nodes"], [{"name": "worker-1", "fits": True, "reason": None, "error": False,
+                                          "schedulerReason": None}])
 
     def test_it_maps_devices_to_containers(self):
         r = self.post_yaml("/api/v1/analyze?inventory=two-gpus", POD_YAML)

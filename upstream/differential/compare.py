@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 # The categories of the summary table, in its column order.
 CATEGORIES = ("gates", "create verdict", "create errors", "verdict", "error message", "node", "node verdicts",
-              "reasons",
+              "reasons", "pod message",
               "scores", "names", "devices", "shares", "config", "node selector", "allocation fields")
 
 
@@ -188,10 +188,15 @@ def _schedule(ours: dict, theirs: dict) -> list[Difference]:
             continue
         if bool(mine.get("fits")) != bool(other.get("fits")):
             out.append(Difference("node verdicts", where, _node_view(mine), _node_view(other)))
-        elif not mine.get("fits") and (mine.get("reason") or "") != (other.get("reason") or ""):
+        elif not mine.get("fits") and not _same_reasons(mine.get("schedulerReason"), other.get("reason")):
             out.append(Difference("reasons", where, _node_view(mine), _node_view(other)))
         elif mine.get("score") is not None and other.get("score") is not None and mine["score"] != other["score"]:
             out.append(Difference("scores", where, mine["score"], other["score"]))
+    if not out and ours.get("node") is None and theirs.get("node") is None:
+        generated = [*(ours.get("names") or {}).values(), *(theirs.get("names") or {}).values()]
+        mine, upstream = (_names_hidden(side.get("message") or "", generated) for side in (ours, theirs))
+        if mine != upstream:
+            out.append(Difference("pod message", "schedule message", ours.get("message"), theirs.get("message")))
     names_ours, names_theirs = ours.get("names") or {}, theirs.get("names") or {}
     common = sorted(set(names_ours) & set(names_theirs))
     if any(_generated(names_ours[k]) != _generated(names_theirs[k]) for k in common):
@@ -231,8 +236,21 @@ def _renamed(claims: list[dict], pod_claim_of: dict[str, str]) -> list[dict]:
     return out
 
 
+def _same_reasons(mine: str | None, upstream: str | None) -> bool:
+    """The scheduler's words for a node, ours and upstream's. NodeResourcesFit lists the extended resources
+    short on a node in Go's map order ("Insufficient a, Insufficient b"), so those compare as a set."""
+    def parts(reason: str | None) -> list[str]:
+        text = reason or ""
+        return sorted(text.split(", ")) if text.startswith("Insufficient ") else [text]
+    return parts(mine) == parts(upstream)
+
+
 def _node_view(node: dict) -> dict:
-    return {"fits": bool(node.get("fits")), "reason": node.get("reason")}
+    """A node's verdict for a difference: ours carries our explanation beside the scheduler's words."""
+    view = {"fits": bool(node.get("fits")), "reason": node.get("reason")}
+    if "schedulerReason" in node:
+        view["schedulerReason"] = node["schedulerReason"]
+    return view
 
 
 def _claims(ours: list[dict], theirs: list[dict], where: str) -> list[Difference]:

@@ -14,6 +14,7 @@ import sys
 import yaml
 
 from allocator.__main__ import main as cli
+from allocator.cli.allocate import POD_SCHEDULED_SAYS, SCHEDULER_SAYS
 from allocator.releases.gates import FeatureGateError, make_gates
 from allocator.workload.pods import POD_CLAIM_NAME_ANNOTATION
 
@@ -120,8 +121,8 @@ def _has_pod(case: dict) -> bool:
 
 
 def schedule(case: dict) -> dict:
-    """``allocate`` over every node (or the case's node): the chosen node, per-node fits, reasons and
-    scores, the claims."""
+    """``allocate`` over every node (or the case's node): the chosen node, per-node fits, reasons (ours and
+    the scheduler's words) and scores, the PodScheduled message when no node fits, the claims."""
     if not _has_pod(case):
         # kube-scheduler schedules pods: claims no pod uses stay as they are, whatever the nodes could give
         # (the harness's schedule answers an empty result then; the allocator alone is ``allocate``).
@@ -132,7 +133,12 @@ def schedule(case: dict) -> dict:
     if node and status == 1:
         prefix = f"cannot allocate the claims on node {node}: "
         reason = next((line.removeprefix(prefix) for line in stderr.splitlines() if line.startswith(prefix)), None)
-        return {"node": None, "nodes": [{"name": node, "fits": False, "reason": reason, "score": None}],
+        said = {key: next((line.strip().removeprefix(start) for line in stderr.splitlines()
+                           if line.strip().startswith(start)), None)
+                for key, start in (("schedulerReason", SCHEDULER_SAYS), ("message", POD_SCHEDULED_SAYS))}
+        return {"node": None, "message": said["message"],
+                "nodes": [{"name": node, "fits": False, "reason": reason, "schedulerReason": said["schedulerReason"],
+                           "score": None}],
                 "claims": [], "names": {}, "error": None}
     errors = _errors(stderr)
     if status == 2 and not stdout:
@@ -140,7 +146,8 @@ def schedule(case: dict) -> dict:
         return {"node": None, "nodes": [], "claims": [], "names": {},
                 "error": errors[0] if errors else stderr.strip(), **refused}
     data = json.loads(stdout)
-    nodes = [{"name": n["name"], "fits": n["fits"], "reason": n.get("reason"), "score": n.get("score")}
+    nodes = [{"name": n["name"], "fits": n["fits"], "reason": n.get("reason"),
+              "schedulerReason": n.get("schedulerReason"), "score": n.get("score")}
              for n in data.get("nodes") or [{"name": node, "fits": True}]]
     claims = data.get("claims", [])
     # The claims made for the pod, as its status.resourceClaimStatuses lists them: the resource-claim
@@ -151,8 +158,8 @@ def schedule(case: dict) -> dict:
         pod_claim = (meta.get("annotations") or {}).get(POD_CLAIM_NAME_ANNOTATION)
         if pod_claim:
             names[pod_claim] = meta["name"]
-    return {"node": data["node"], "nodes": nodes, "claims": claims, "names": names,
-            "error": errors[0] if status == 2 and errors else None}
+    return {"node": data["node"], "message": data.get("schedulerMessage"), "nodes": nodes, "claims": claims,
+            "names": names, "error": errors[0] if status == 2 and errors else None}
 
 
 def create(case: dict) -> list[dict]:

@@ -236,7 +236,7 @@ def test_analyze_reports_the_proof_as_data(node):
 
 def test_analyze_leaves_proof_out_where_the_claims_fit():
     data = analyze(CLASSES + gpus(2) + claim("one", exact("gpu", "gpu"))).to_dict()
-    assert data["nodes"] == [{"name": NODE, "fits": True, "reason": None, "error": False}]
+    assert data["nodes"] == [{"name": NODE, "fits": True, "reason": None, "error": False, "schedulerReason": None}]
 
 
 @pytest.mark.parametrize("node", [[], ["--node", NODE]], ids=["node-search", "one-node"])

@@ -42,6 +42,7 @@ YES_NO = {  # 1.31 ... 1.37, T for true
     "newest_class_serves_extended_name": "FFFFTTT",
     "zero_allocatable_left_to_dra": "FFFFTTT",
     "init_containers_reuse_devices": "FFFFTTT",
+    "postfilter_still_not_schedulable": "TTTTTTF",
     "counters_in_own_slice": "TTTTFFF",
     "pod_scheduling_group": "FFFFFTT",
 }
