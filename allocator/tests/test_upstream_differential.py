@@ -372,3 +372,24 @@ def test_without_a_pod_the_scheduler_side_schedules_nothing():
     with_pod = {key: value for key, value in case.items() if key != "objects"}
     with_pod["documents"] = yaml.safe_dump_all([*objects, pod])
     assert ours.answer(with_pod)["schedule"]["node"] == "node-a"
+
+
+def test_a_scheduling_difference_shrinks_only_to_inputs_the_apiserver_takes(monkeypatch):
+    # The scheduler runs on whatever objects it is given: a scheduler difference that shrinks to a slice
+    # without a driver compares the engine's refusal with a scheduling error, which says nothing.
+    from upstream.differential import run
+    from upstream.differential.compare import Difference
+
+    case = generate_case(1, 3, "1.37", "schedule")
+    assert run._accepted(case)
+    first = Difference("error message", "schedule", "a", "b")
+    compared = []
+
+    def compare_case(trial, harnesses):  # the difference lasts while a slice is left
+        compared.append(trial)
+        return {}, {}, [first] if any(o["kind"] == "ResourceSlice" for o in trial["objects"]) else []
+
+    monkeypatch.setattr(run, "compare_case", compare_case)
+    minimal, _, _ = run._shrunk(case, first, None)
+    assert [o["kind"] for o in minimal["objects"]] == ["ResourceSlice"]
+    assert all(run._accepted(trial) for trial in compared)
