@@ -149,6 +149,9 @@ class ReleaseRules:
     # 1.36: a Pod has ``spec.schedulingGroup`` (1.35 had ``spec.workloadRef`` instead); before, the
     # strict decoder refuses it as an unknown field.
     pod_scheduling_group: bool
+    # Before 1.35 (kubernetes v1.33, v1.34 ``ValidateCSIDriverName``): an empty driver name is also checked as
+    # a DNS subdomain, so it gets "Invalid value" after "Required value"; 1.35 stops at "Required value".
+    empty_driver_also_invalid: bool
 
 
 def _since(first: str, before=False, after=True) -> tuple[tuple[str, object], ...]:
@@ -193,6 +196,7 @@ CHANGES = MappingProxyType({
     "taint_effects": _since("1.35", _TAINT_EFFECTS, (*_TAINT_EFFECTS, "None")),
     "counters_in_own_slice": _until("1.35"),
     "pod_scheduling_group": _since("1.36"),
+    "empty_driver_also_invalid": _until("1.35"),
 })
 
 

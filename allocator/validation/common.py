@@ -124,7 +124,8 @@ def opaque_config(ctx: Context, config, path: str) -> None:
         ctx.errs.required(f"{path}.opaque")
         return
     opaque = config.opaque
-    names.driver_name(ctx.errs, opaque.driver, f"{path}.opaque.driver")
+    names.driver_name(ctx.errs, opaque.driver, f"{path}.opaque.driver",
+                      ctx.gates.release_rules.empty_driver_also_invalid)
     raw_extension(ctx.errs, opaque.parameters, f"{path}.opaque.parameters")
 
 

@@ -139,11 +139,14 @@ def label_value(errs: Errors, value: str, path: str) -> None:
         errs.invalid(path, value, msg)
 
 
-def driver_name(errs: Errors, value: str, path: str) -> None:
-    """A CSI-style driver name: required, at most 63 bytes, a DNS subdomain ignoring case."""
+def driver_name(errs: Errors, value: str, path: str, empty_also_invalid: bool = False) -> None:
+    """A CSI-style driver name: required, at most 63 bytes, a DNS subdomain ignoring case.
+
+    ``empty_also_invalid``: the release checks an empty name as a subdomain too (``ReleaseRules``)."""
     if not value:
         errs.required(path)
-        return
+        if not empty_also_invalid:
+            return
     if len(value.encode()) > 63:
         errs.too_long(path, 63)
     for msg in is_dns1123_subdomain(value.lower()):

@@ -87,7 +87,7 @@ def resource_slice(ctx: Context, obj, present: set[str] = frozenset()) -> None:
     errs = ctx.errs
     names.object_meta(errs, obj.metadata, namespaced=False)
     spec = obj.spec
-    names.driver_name(errs, spec.driver, "spec.driver")
+    names.driver_name(errs, spec.driver, "spec.driver", ctx.gates.release_rules.empty_driver_also_invalid)
     _pool(ctx, spec.pool)
 
     chosen = []

@@ -21,7 +21,7 @@ def device_taint_rule(ctx: Context, obj) -> None:
         if chosen.device_class_name is not None:
             names.dns_subdomain(errs, chosen.device_class_name, f"{path}.deviceClassName")
         if chosen.driver is not None:
-            names.driver_name(errs, chosen.driver, f"{path}.driver")
+            names.driver_name(errs, chosen.driver, f"{path}.driver", ctx.gates.release_rules.empty_driver_also_invalid)
         if chosen.pool is not None:
             _pool_name(ctx, chosen.pool, f"{path}.pool")
         if chosen.device is not None:

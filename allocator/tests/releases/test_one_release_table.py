@@ -45,6 +45,7 @@ YES_NO = {  # 1.31 ... 1.37, T for true
     "postfilter_still_not_schedulable": "TTTTTTF",
     "counters_in_own_slice": "TTTTFFF",
     "pod_scheduling_group": "FFFFFTT",
+    "empty_driver_also_invalid": "TTTTFFF",
 }
 OTHERS = {
     "taint_rules_gate": ["DRADeviceTaints"] * 4 + ["DRADeviceTaintRules"] * 3,
