@@ -393,3 +393,24 @@ def test_a_scheduling_difference_shrinks_only_to_inputs_the_apiserver_takes(monk
     minimal, _, _ = run._shrunk(case, first, None)
     assert [o["kind"] for o in minimal["objects"]] == ["ResourceSlice"]
     assert all(run._accepted(trial) for trial in compared)
+
+
+def test_a_pod_left_waiting_is_not_asked_again(monkeypatch):
+    # A pod the scheduler neither binds nor refuses costs the harness its whole wait; asked again thirty
+    # times, one such case (a trial of shrinking, say) held a run for ten minutes.
+    from upstream.differential import run
+
+    case = generate_case(1, 3, "1.37", "schedule")
+    waiting = {"schedule": {"pod": "default/pod-0", "node": None, "nodes": [], "claims": [], "names": {},
+                            "message": "the pod was neither bound nor refused within 20s"}}
+
+    class Harnesses:
+        runs = 0
+
+        def run(self, c):
+            self.runs += 1
+            return waiting
+
+    harnesses = Harnesses()
+    mine, theirs, found = run.compare_case(case, harnesses)
+    assert found and harnesses.runs == 1 and theirs is waiting
