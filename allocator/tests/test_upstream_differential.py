@@ -391,7 +391,7 @@ def test_a_scheduling_difference_shrinks_only_to_inputs_the_apiserver_takes(monk
 
     monkeypatch.setattr(run, "compare_case", compare_case)
     minimal, _, _ = run._shrunk(case, first, None)
-    assert [o["kind"] for o in minimal["objects"]] == ["ResourceSlice"]
+    assert [o["kind"] for o in minimal["objects"]] == ["Node", "ResourceSlice"]  # a Node stays (below)
     assert all(run._accepted(trial) for trial in compared)
 
 
@@ -414,3 +414,18 @@ def test_a_pod_left_waiting_is_not_asked_again(monkeypatch):
     harnesses = Harnesses()
     mine, theirs, found = run.compare_case(case, harnesses)
     assert found and harnesses.runs == 1 and theirs is waiting
+
+
+def test_a_case_with_nodes_shrinks_to_one_with_nodes(monkeypatch):
+    # Without Node objects the engine tries the nodes its slices name, where the scheduler knows no node: a
+    # verdict difference once shrank to that, far from the difference found.
+    from upstream.differential import run
+    from upstream.differential.compare import Difference
+
+    case = generate_case(1, 3, "1.37", "schedule")
+    assert run._has_nodes(case)
+    first = Difference("verdict", "schedule node", "node-1", None)
+    monkeypatch.setattr(run, "compare_case", lambda c, h: ({}, {}, [first]))
+    monkeypatch.setattr(run, "SCHEDULE_SHRINK_BUDGET", 60)
+    minimal, _, _ = run._shrunk(case, first, None)
+    assert minimal != case and run._has_nodes(minimal)
