@@ -14,6 +14,7 @@ from allocator.validation.common import (
     DEVICE_MAX_DOMAIN_LENGTH,
     DEVICE_MAX_ID_LENGTH,
     Context,
+    _valid_qualified_name,  # the check qualified_name starts with, remembered per name
     each,
     qualified_name,
     taint,
@@ -291,7 +292,14 @@ def _plain_and_valid(device) -> bool:
     for key, attr in device.attributes.items():
         if attr.ints is not None or attr.bools is not None or attr.strings is not None or attr.versions is not None:
             return False
-        if not _valid_scalar_attribute(key, attr.int, attr.bool, attr.string, attr.version):
+        string = attr.string
+        if string is not None and attr.int is None and attr.bool is None and attr.version is None:
+            # Text alone, such as a serial number, which every device has its own of: what ``_attribute``
+            # checks of it, without remembering each value.
+            if not _valid_qualified_name(key) or len(string.encode()) > MAX_ATTRIBUTE_VALUE_LENGTH:
+                return False
+            continue
+        if not _valid_scalar_attribute(key, attr.int, attr.bool, string, attr.version):
             return False
     for key, capacity in device.capacity.items():
         if capacity.request_policy is not None or not _valid_plain_capacity(key, capacity.value):
