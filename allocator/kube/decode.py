@@ -190,7 +190,9 @@ class Decoder:
         self.name = name
         self.errors: list[Diagnostic] = []
         self.positions: dict[str, Position] = {}
-        self.present: set[str] = set()  # paths decoded without a position (fast-read text)
+        # Paths decoded without a position (fast-read text), those outside lists and maps only: what is
+        # asked of them is whether a field was written ("devices: []"), and a cluster has 100,000s inside.
+        self.present: set[str] = set()
         # model type name -> fields not every release of the object's version has (``release_fields.tracked``)
         self.tracked = tracked or {}
         self.versioned: dict[str, tuple] = {}  # path -> (type, field, key position) of those found
@@ -207,7 +209,7 @@ class Decoder:
     def _value(self, tp, data, path: str, pos: Position | None, owner: tuple | None):
         if pos:
             self.positions.setdefault(path, pos)
-        else:
+        elif "[" not in path:
             self.present.add(path)
         shape, inner = _shape(tp)
         if shape is _OPTIONAL:
@@ -264,7 +266,13 @@ class Decoder:
         """
         out = {}
         for key, item in data.items():
-            memo_key = _flat_key(cls, item)
+            if item.__class__ is dict and len(item) == 1:  # most values: {"string": "Hopper"}, {"value": "80Gi"}
+                ((name, value),) = item.items()
+                kind = value.__class__
+                memo_key = ((cls, name, kind, value) if kind is str or kind is int or kind is bool or kind is float
+                            or value is None else None)
+            else:
+                memo_key = _flat_key(cls, item)
             found = _SHARED_VALUES.get(memo_key) if memo_key is not None else None
             if found is None:
                 errors, versioned = len(self.errors), len(self.versioned)
@@ -319,7 +327,7 @@ class Decoder:
                     # The most common value, decoded here: what _value would do, without its dispatch.
                     if pos:
                         self.positions.setdefault(child, pos)
-                    else:
+                    elif "[" not in child:
                         self.present.add(child)
                     kwargs[pyname] = value
                     continue
