@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import builtins
 import dataclasses
-import difflib
 import functools
 import types
 import typing
@@ -346,6 +345,8 @@ class Decoder:
     def unknown_field(self, path: str, key: str, known: list[str], pos: Position | None,
                       owner: type | None = None) -> None:
         detail = f'unknown field "{path}"'
+        import difflib  # deferred: only a misspelt name needs it (start-up)
+
         near = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
         if not near:
             near = [k for k in known if k.lower() == key.lower()]
