@@ -272,14 +272,19 @@ def _device(ctx: Context, device, path: str, per_device_node_selection,
         validate_map(ctx, device.capacity, -1, ATTRIBUTE_KEY_MAX, f"{path}.capacity", _qualified_key(ctx),
                      lambda c, p, at: _capacity(ctx, c, p, at, multi))
     old = own_counters is not None
-    each(errs, device.taints, MAX_TAINTS_BEFORE_1_35 if old else MAX_TAINTS, f"{path}.taints",
-         lambda t, p: taint(ctx, t, p))
-    each(errs, device.consumes_counters, -1 if old else MAX_CONSUMPTIONS_PER_DEVICE, f"{path}.consumesCounters",
-         lambda c, p: _consumption(ctx, c, p, -1 if old else MAX_COUNTERS_PER_CONSUMPTION), key=lambda c: c.counter_set)
+    # Empty lists have nothing to check: most devices have no taints, counters or binding conditions.
+    if device.taints:
+        each(errs, device.taints, MAX_TAINTS_BEFORE_1_35 if old else MAX_TAINTS, f"{path}.taints",
+             lambda t, p: taint(ctx, t, p))
+    if device.consumes_counters:
+        each(errs, device.consumes_counters, -1 if old else MAX_CONSUMPTIONS_PER_DEVICE, f"{path}.consumesCounters",
+             lambda c, p: _consumption(ctx, c, p, -1 if old else MAX_COUNTERS_PER_CONSUMPTION),
+             key=lambda c: c.counter_set)
     if old:
         _own_counter_references(ctx, device, path, own_counters)
     _device_nodes(ctx, device, path, per_device_node_selection)
-    binding_parameters(ctx, device.binding_conditions, device.binding_failure_conditions, path)
+    if device.binding_conditions or device.binding_failure_conditions:
+        binding_parameters(ctx, device.binding_conditions, device.binding_failure_conditions, path)
 
 
 def _plain_and_valid(device) -> bool:
