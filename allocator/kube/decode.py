@@ -265,17 +265,26 @@ class Decoder:
         """
         out = {}
         for key, item in data.items():
+            text = None
             if item.__class__ is dict and len(item) == 1:  # most values: {"string": "Hopper"}, {"value": "80Gi"}
                 ((name, value),) = item.items()
                 kind = value.__class__
                 memo_key = ((cls, name, kind, value) if kind is str or kind is int or kind is bool or kind is float
                             or value is None else None)
+                if kind is str and cls is model.DeviceAttribute and (name == "string" or name == "version"):
+                    text = name
             else:
                 memo_key = _flat_key(cls, item)
             found = _SHARED_VALUES.get(memo_key) if memo_key is not None else None
             if found is None:
                 errors, versioned = len(self.errors), len(self.versioned)
-                found = self._value(cls, item, f"{path}[{key}]", None, None)
+                if text is not None and not (self.tracked and text in self.tracked.get("DeviceAttribute", ())):
+                    # Text or a version, such as the serial number each device has its own of: what decoding
+                    # it field by field gives, in one step.
+                    found = model.DeviceAttribute(string=value) if text == "string" else model.DeviceAttribute(
+                        version=value)
+                else:
+                    found = self._value(cls, item, f"{path}[{key}]", None, None)
                 if memo_key is not None and found is not None and len(self.errors) == errors \
                         and len(self.versioned) == versioned:
                     if len(_SHARED_VALUES) >= _SHARED_VALUES_MAX:
