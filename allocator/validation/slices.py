@@ -261,11 +261,12 @@ def _device(ctx: Context, device, path: str, per_device_node_selection,
     if count > MAX_ATTRIBUTES_AND_CAPACITIES:
         errs.invalid(path, count, "the total number of attributes and capacities must not exceed "
                      f"{MAX_ATTRIBUTES_AND_CAPACITIES}")
-    values = _attribute_values(device)
+    plain = _plain_and_valid(device)
+    values = len(device.attributes) if plain else _attribute_values(device)  # plain: one value each
     if values > MAX_ATTRIBUTE_VALUES:
         errs.invalid(path, values, f"the total number of attribute values must not exceed {MAX_ATTRIBUTE_VALUES}")
 
-    if not _plain_and_valid(device):
+    if not plain:
         validate_map(ctx, device.attributes, -1, ATTRIBUTE_KEY_MAX, f"{path}.attributes", _qualified_key(ctx),
                      lambda a, p, at: _attribute(ctx, a, p, at))
         multi = device.allow_multiple_allocations is True
