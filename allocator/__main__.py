@@ -23,4 +23,6 @@ if __name__ == "__main__":
         sys.exit(EXIT_OK)
     # Done, and everything written: end here rather than free the objects of a big dump one by one on the
     # way out (about 15 ms of 1,000 nodes). Nothing of ours runs at exit.
+    if not isinstance(status, int):
+        sys.exit(status)  # what sys.exit makes of anything else (None: 0)
     os._exit(status)
