@@ -9,7 +9,6 @@ default, and a gate whose required gate is off.
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 from types import MappingProxyType
 
@@ -41,6 +40,8 @@ class FeatureGateError(ValueError):
             return None
         if self.gate in GATE_SPECS:
             return _span(self.gate)
+        import difflib  # deferred: only a misspelt name needs it (start-up)
+
         close = difflib.get_close_matches(self.gate, KNOWN_GATES, n=1, cutoff=0.75) or \
             [g for g in KNOWN_GATES if g.lower() == self.gate.lower()]
         return f'did you mean "{close[0]}"?' if close else None
