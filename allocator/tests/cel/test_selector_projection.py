@@ -16,7 +16,7 @@ import pytest
 
 from allocator.cel import CELCompileError, CELRuntimeError, build_device, compile_selector
 from allocator.cel.explain import explain_false
-from allocator.cel.selectors import SelectorEvaluator, static_reads
+from allocator.cel.selectors import SelectorEvaluator, _SeenDevice, static_reads
 from allocator.kube import model
 
 A = model.DeviceAttribute
@@ -256,7 +256,7 @@ def test_device_keys_of_unseen_devices_are_those_of_the_content_keys(gates):
             fresh_key = fresh.device_keys().key(reads, driver, device, multi)
             memory = seen._current()
             content = SelectorEvaluator._content_key(memory, driver, device, multi)
-            assert fresh_key == ("projected", SelectorEvaluator._projection(memory, reads, content, driver, device,
-                                                                            multi)), (reads, device.name)
+            seen_device = _SeenDevice(memory, content, driver, device, multi)
+            assert fresh_key == ("projected", SelectorEvaluator._projection(seen_device, reads)), (reads, device.name)
             assert fresh._current().shared_devices[fresh_key[1]] == memory.shared_devices[fresh_key[1]], device.name
             assert fresh.device_keys().key(reads, driver, device, multi) == fresh_key  # and again, from memory
