@@ -180,11 +180,16 @@ class Search:
             constraints = []
             for i, c in enumerate(claim.spec.devices.constraints):
                 made = make_constraint(c, self.features.list_type_attributes, distinct=not self.variant.is_stable,
-                                       per_device=self.allocator.rules.constraints_per_device)
+                                       per_device=self.allocator.rules.constraints_per_device,
+                                       by_identity=self.allocator.rules.distinct_compares_pointers)
                 if made is None:
                     raise AllocatorError(f"claim {ref}, constraint #{i}: empty constraint (unsupported constraint type?)")
                 constraints.append(made)
             self.constraints.append(constraints)
+        if not self.allocator.rules.subrequest_index_kept and any(
+                key[2] > 0 and data.request.mode == ALL for key, data in self.request_data.items()):
+            self.prove = False  # the proofs assume an All subrequest gets all its devices, which it may not
+                                # before 1.36 (``ReleaseRules.subrequest_index_kept``)
 
     def _request_data(self, key, request: RequestView, parent: RequestView | None) -> RequestData:
         ref = self.refs[key[0]]
@@ -369,8 +374,11 @@ class Search:
             undo = self.allocate_device(ci, key, data, cand, must=True)
             if undo is None:
                 return False
+            # Before 1.36 the next device of an All subrequest is looked for as subrequest 0's
+            # (``ReleaseRules.subrequest_index_kept``).
+            next_si = si if self.allocator.rules.subrequest_index_kept else 0
             try:
-                done = self.allocate_one(ci, ri, si, di + 1, in_sub, (0, 0, 0))
+                done = self.allocate_one(ci, ri, next_si, di + 1, in_sub, (0, 0, 0))
             except BaseException:
                 undo()
                 raise

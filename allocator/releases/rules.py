@@ -92,6 +92,16 @@ class ReleaseRules:
     # one value per request name (a request's second device replaced its first, and taking one back forgot
     # both) and matchAttribute's common list values were not widened again when a device was taken back.
     constraints_per_device: bool
+    # 1.34 only: distinctAttribute compares the values' pointers, not the values (v0.34.x experimental
+    # ``matchesAttribute``: ``attribute.StringValue == attr.StringValue``), so two devices never clash and only
+    # the same device taken twice (a share of a multi-allocatable device) does. kubernetes/kubernetes#135022
+    # compares the values from 1.35 on.
+    distinct_compares_pointers: bool
+    # 1.36: an ``All`` subrequest of firstAvailable looks for each of its devices as itself. Before
+    # (v0.33.x-v0.35.x, all three implementations) the step to its next device left ``subRequestIndex`` out,
+    # so every device after its first was looked for as subrequest 0's next device (subrequest 0's count,
+    # selectors and devices; with subrequest 0 asking for one device, the All subrequest ends after one).
+    subrequest_index_kept: bool
     # 1.37: a device allocated claims hold shares of counts as shared (its counters taken, not checked again)
     # whether or not the shares consumed capacity (v0.37.x ``deviceCapacityInUse`` also reads
     # AllocatedSharedDeviceIDs); before, only shares with consumed capacity did.
@@ -173,6 +183,8 @@ CHANGES = MappingProxyType({
     "binding_slices_last": _until("1.36"),
     "list_attributes_in_allocator": _since("1.37"),
     "constraints_per_device": _since("1.37"),
+    "distinct_compares_pointers": ((OLDEST, False), ("1.34", True), ("1.35", False)),
+    "subrequest_index_kept": _since("1.36"),
     "any_share_takes_counters": _since("1.37"),
     "node_filters_counter_slices": _since("1.37"),
     "writes_result_tolerations": _since("1.35"),

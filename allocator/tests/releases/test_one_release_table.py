@@ -30,6 +30,8 @@ YES_NO = {  # 1.31 ... 1.37, T for true
     "sorts_slices": "FFFFFTT",
     "list_attributes_in_allocator": "FFFFFFT",
     "constraints_per_device": "FFFFFFT",
+    "distinct_compares_pointers": "FFFTFFF",
+    "subrequest_index_kept": "FFFFFTT",
     "any_share_takes_counters": "FFFFFFT",
     "node_filters_counter_slices": "FFFFFFT",
     "writes_result_tolerations": "FFFFTTT",
