@@ -371,7 +371,7 @@ class Search:
 
         if do_all:
             cand = data.all_devices[di]
-            undo = self.allocate_device(ci, key, data, cand, must=True)
+            undo = self.allocate_device(ci, key, data, cand, must=True, di=di)
             if undo is None:
                 return False
             # Before 1.36 the next device of an All subrequest is looked for as subrequest 0's
@@ -415,7 +415,7 @@ class Search:
                         continue
                     if self.features.consumable_capacity and not self.capacity_fits(request, cand):
                         continue
-                    undo = self.allocate_device(ci, key, data, cand, must=False)
+                    undo = self.allocate_device(ci, key, data, cand, must=False, di=di)
                     if undo is None:
                         continue
                     try:
@@ -428,8 +428,11 @@ class Search:
                     undo()
         return False
 
-    def allocate_device(self, ci: int, key, data: RequestData, cand: Candidate, must: bool):
-        """allocateDevice: take the device if it is usable; returns the undo function or None."""
+    def allocate_device(self, ci: int, key, data: RequestData, cand: Candidate, must: bool, di: int = 0):
+        """allocateDevice: take the device if it is usable; returns the undo function or None.
+
+        ``di``: which device of the request this is (0 for its first), which 1.34 used by mistake.
+        """
         request = data.request
         features = self.features
         device = cand.device
@@ -484,7 +487,7 @@ class Search:
         share_id = None
         shared_before = False
         if features.consumable_capacity:
-            if not self.capacity_fits(request, cand):
+            if not self.capacity_fits(request, self._capacity_checked(cand, di)):
                 if rolls_back:
                     for constraint in constraints:
                         constraint.remove(base, sub)
@@ -527,6 +530,17 @@ class Search:
                 self.release_counters(cand)
             del results[before:]
         return undo
+
+    def _capacity_checked(self, cand: Candidate, di: int) -> Candidate:
+        """The device whose capacity allocateDevice checks: the candidate; in 1.34 the device at the request's
+        device index in the candidate's slice (``ReleaseRules.capacity_checked_at_request_index``). Past the
+        slice's end 1.34 panics (index out of range); the engine then checks the candidate."""
+        devices = cand.slice.spec.devices
+        if not self.allocator.rules.capacity_checked_at_request_index or di >= len(devices) \
+                or devices[di] is cand.device:
+            return cand
+        other = devices[di]
+        return Candidate(DeviceID(cand.id.driver, cand.id.pool, other.name), other, cand.slice, cand.pool)
 
     def new_share_id(self, ci: int, cand: Candidate) -> str:
         """A share id for one allocation of a shared device.

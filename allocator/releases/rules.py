@@ -102,6 +102,11 @@ class ReleaseRules:
     # so every device after its first was looked for as subrequest 0's next device (subrequest 0's count,
     # selectors and devices; with subrequest 0 asking for one device, the All subrequest ends after one).
     subrequest_index_kept: bool
+    # 1.34 only: with DRAConsumableCapacity, allocateDevice checks the capacity of the device at the request's
+    # device index (the n-th device of the request: ``r.deviceIndex``) in the candidate's slice, not of the
+    # candidate (v0.34.x experimental; past the slice's end it panics, index out of range). 1.35 passes the device
+    # (kubernetes/kubernetes#133705, fixed by #133706).
+    capacity_checked_at_request_index: bool
     # 1.37: a device allocated claims hold shares of counts as shared (its counters taken, not checked again)
     # whether or not the shares consumed capacity (v0.37.x ``deviceCapacityInUse`` also reads
     # AllocatedSharedDeviceIDs); before, only shares with consumed capacity did.
@@ -185,6 +190,7 @@ CHANGES = MappingProxyType({
     "constraints_per_device": _since("1.37"),
     "distinct_compares_pointers": ((OLDEST, False), ("1.34", True), ("1.35", False)),
     "subrequest_index_kept": _since("1.36"),
+    "capacity_checked_at_request_index": ((OLDEST, False), ("1.34", True), ("1.35", False)),
     "any_share_takes_counters": _since("1.37"),
     "node_filters_counter_slices": _since("1.37"),
     "writes_result_tolerations": _since("1.35"),
