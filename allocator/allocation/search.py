@@ -487,7 +487,7 @@ class Search:
         share_id = None
         shared_before = False
         if features.consumable_capacity:
-            if not self.capacity_fits(request, self._capacity_checked(cand, di)):
+            if not self.capacity_fits(request, self._capacity_checked(ci, cand, di)):
                 if rolls_back:
                     for constraint in constraints:
                         constraint.remove(base, sub)
@@ -531,14 +531,20 @@ class Search:
             del results[before:]
         return undo
 
-    def _capacity_checked(self, cand: Candidate, di: int) -> Candidate:
+    def _capacity_checked(self, ci: int, cand: Candidate, di: int) -> Candidate:
         """The device whose capacity allocateDevice checks: the candidate; in 1.34 the device at the request's
         device index in the candidate's slice (``ReleaseRules.capacity_checked_at_request_index``). Past the
-        slice's end 1.34 panics (index out of range); the engine then checks the candidate."""
+        slice's end 1.34's allocator panics, which crashes kube-scheduler (its parallel Filter re-raises
+        panics): an error that says so."""
         devices = cand.slice.spec.devices
-        if not self.allocator.rules.capacity_checked_at_request_index or di >= len(devices) \
-                or devices[di] is cand.device:
+        if not self.allocator.rules.capacity_checked_at_request_index or (di < len(devices) and devices[di] is cand.device):
             return cand
+        if di >= len(devices):
+            raise AllocatorError(
+                f"claim {self.refs[ci]}: kube-scheduler {self.allocator.rules.release} crashes "
+                f"here: with DRAConsumableCapacity its allocator checks the capacity of device {di} of slice "
+                f"{cand.slice.metadata.name} for {cand.id}, which panics: index out of range [{di}] with length "
+                f"{len(devices)} (kubernetes/kubernetes#133705, fixed in 1.35)")
         other = devices[di]
         return Candidate(DeviceID(cand.id.driver, cand.id.pool, other.name), other, cand.slice, cand.pool)
 

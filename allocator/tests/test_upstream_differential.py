@@ -344,3 +344,23 @@ def test_without_a_pod_the_scheduler_side_schedules_nothing():
     with_pod = {key: value for key, value in case.items() if key != "objects"}
     with_pod["documents"] = yaml.safe_dump_all([*objects, pod])
     assert ours.answer(with_pod)["schedule"]["node"] == "node-a"
+
+
+def test_a_case_upstream_fails_on_when_asked_again_is_not_compared(monkeypatch):
+    # Upstream walks slices in map order: in one order it answers, in another it panics (1.34's capacity
+    # check past a slice's end). A panic on any ask makes the case one that cannot be compared.
+    from upstream.differential import run
+
+    case = generate_case(1, 0, "1.37", "allocate")
+    monkeypatch.setattr(run.ours, "answer", lambda c: {"allocate": {"node": "n", "fits": False, "claims": [],
+                                                                     "error": "mine"}})
+    answers = iter([{"allocate": {"node": "n", "fits": True, "claims": [], "error": None}, "error": None},
+                    {"error": "harness panic: runtime error: index out of range [2] with length 1"}])
+
+    class Harness:
+        def run(self, c):
+            return next(answers)
+
+    mine, theirs, _found = run.compare_case(case, Harness())
+    assert run.not_comparable(case, mine, theirs) == "harness error"
+    assert "index out of range" in theirs["error"]

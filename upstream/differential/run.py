@@ -101,7 +101,8 @@ def compare_case(case: dict, harnesses: Harnesses) -> tuple[dict, dict, list]:
     """Our answer, upstream's and what differs. Upstream's answer can vary from one run to the next (its
     informers list slices in map order, and the allocator takes them as listed), so on a difference
     upstream is asked again: an answer it gives at least once that equals ours is agreement, marked
-    ``varies`` in upstream's answer; otherwise every answer it gave is kept (``alternatives``)."""
+    ``varies`` in upstream's answer; otherwise every answer it gave is kept (``alternatives``). An ask that
+    fails (upstream panics in the order it took) makes the case one that cannot be compared."""
     mine = ours.answer(case)
     theirs = harnesses.run(case)
     found = differences(case, mine, theirs)
@@ -111,7 +112,8 @@ def compare_case(case: dict, harnesses: Harnesses) -> tuple[dict, dict, list]:
     for _ in range(REASKS):
         again = harnesses.run(case)
         if again.get("error"):
-            continue
+            # Upstream fails (panics) in one of its orders: the case is not compared, as if it had failed first.
+            return mine, again, found
         if not differences(case, mine, again):
             return mine, {**again, "varies": True}, []
         if all(differences(case, again, other) for other in seen):
