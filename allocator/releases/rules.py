@@ -151,6 +151,10 @@ class ReleaseRules:
     init_containers_reuse_devices: bool
 
     # --- the apiserver's validation (kubernetes/kubernetes pkg/apis/resource/validation) ---
+    # Before 1.35 (read in v1.33 and v1.34) ``validateSet`` reports a duplicate on the item's key field
+    # (``spec.devices.requests[3].name``: requests, subrequests, a slice's devices and counter sets); from
+    # 1.35 on the item (``spec.devices.requests[3]``).
+    duplicate_on_key_field: bool
     # The taint effects a DeviceTaint may have, sorted like ``sets.List``; ``None`` exists since 1.35.
     taint_effects: tuple[str, ...]
     # Before 1.35 (kubernetes/api v0.33, v0.34): a slice's devices consume counters of that slice's own
@@ -202,6 +206,7 @@ CHANGES = MappingProxyType({
     "newest_class_serves_extended_name": _since("1.35"),
     "zero_allocatable_left_to_dra": _since("1.35"),
     "init_containers_reuse_devices": _since("1.35"),
+    "duplicate_on_key_field": _until("1.35"),
     "taint_effects": _since("1.35", _TAINT_EFFECTS, (*_TAINT_EFFECTS, "None")),
     "counters_in_own_slice": _until("1.35"),
     "pod_scheduling_group": _since("1.36"),

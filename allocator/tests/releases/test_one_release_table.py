@@ -46,6 +46,7 @@ YES_NO = {  # 1.31 ... 1.37, T for true
     "zero_allocatable_left_to_dra": "FFFFTTT",
     "init_containers_reuse_devices": "FFFFTTT",
     "counters_in_own_slice": "TTTTFFF",
+    "duplicate_on_key_field": "TTTTFFF",
     "pod_scheduling_group": "FFFFFTT",
 }
 OTHERS = {
