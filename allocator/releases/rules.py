@@ -151,6 +151,10 @@ class ReleaseRules:
     init_containers_reuse_devices: bool
 
     # --- the apiserver's validation (kubernetes/kubernetes pkg/apis/resource/validation) ---
+    # 1.35: a claim's (and template's) request tolerations are dropped on create while DRADeviceTaints is off
+    # (``pkg/api/resourceclaimspec``); the strategies of 1.33 and 1.34 drop nothing for that gate, so the
+    # tolerations are kept and validated.
+    drops_claim_tolerations: bool
     # Before 1.35 (read in v1.33 and v1.34) ``validateSet`` reports a duplicate on the item's key field
     # (``spec.devices.requests[3].name``: requests, subrequests, a slice's devices and counter sets); from
     # 1.35 on the item (``spec.devices.requests[3]``).
@@ -207,6 +211,7 @@ CHANGES = MappingProxyType({
     "zero_allocatable_left_to_dra": _since("1.35"),
     "init_containers_reuse_devices": _since("1.35"),
     "duplicate_on_key_field": _until("1.35"),
+    "drops_claim_tolerations": _since("1.35"),
     "taint_effects": _since("1.35", _TAINT_EFFECTS, (*_TAINT_EFFECTS, "None")),
     "counters_in_own_slice": _until("1.35"),
     "pod_scheduling_group": _since("1.36"),

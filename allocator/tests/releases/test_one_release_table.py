@@ -47,6 +47,7 @@ YES_NO = {  # 1.31 ... 1.37, T for true
     "init_containers_reuse_devices": "FFFFTTT",
     "counters_in_own_slice": "TTTTFFF",
     "duplicate_on_key_field": "TTTTFFF",
+    "drops_claim_tolerations": "FFFFTTT",
     "pod_scheduling_group": "FFFFFTT",
 }
 OTHERS = {
