@@ -446,6 +446,13 @@ class Search:
             return None
         skip_counters = multi and (self.shared_by_allocated(cand.id) or cand.id in self.allocating_capacity)
         took = not skip_counters and bool(device.consumes_counters)
+        # (1.35's stable implementation supports no feature, so any enabled feature picks one that panics.)
+        if took and must and self.allocator.rules.all_devices_lack_pool and self.features.enabled():
+            raise AllocatorError(
+                f"claim {self.refs[ci]}, request {request.name}: kube-scheduler {self.allocator.rules.release} "
+                f"crashes here: its allocator checks the counters of {cand.id}, a device of an allocationMode All "
+                "request, without the device's pool, which panics: invalid memory address or nil pointer "
+                "dereference (kubernetes/kubernetes#138882, fixed after 1.35.4)")
         if took and not self.take_counters(cand):
             return None
         # Note: counters taken above stay taken when a later check fails in 1.34-1.35; 1.33 counted the

@@ -107,6 +107,11 @@ class ReleaseRules:
     # candidate (v0.34.x experimental; past the slice's end it panics, index out of range). 1.35 passes the device
     # (kubernetes/kubernetes#133705, fixed by #133706).
     capacity_checked_at_request_index: bool
+    # 1.35 only: the incubating and experimental implementations list an ``All`` request's devices without
+    # their pool (v0.35.x ``validateDeviceRequest``), so checking the counters of such a device dereferences
+    # a nil pool and panics, which crashes kube-scheduler (kubernetes/kubernetes#138882, fixed by #138885
+    # after 1.35.4; v0.36 lists the pool). 1.34 counted counters by slice and did not read the pool.
+    all_devices_lack_pool: bool
     # 1.37: a device allocated claims hold shares of counts as shared (its counters taken, not checked again)
     # whether or not the shares consumed capacity (v0.37.x ``deviceCapacityInUse`` also reads
     # AllocatedSharedDeviceIDs); before, only shares with consumed capacity did.
@@ -199,6 +204,7 @@ CHANGES = MappingProxyType({
     "distinct_compares_pointers": ((OLDEST, False), ("1.34", True), ("1.35", False)),
     "subrequest_index_kept": _since("1.36"),
     "capacity_checked_at_request_index": ((OLDEST, False), ("1.34", True), ("1.35", False)),
+    "all_devices_lack_pool": ((OLDEST, False), ("1.35", True), ("1.36", False)),
     "any_share_takes_counters": _since("1.37"),
     "node_filters_counter_slices": _since("1.37"),
     "writes_result_tolerations": _since("1.35"),

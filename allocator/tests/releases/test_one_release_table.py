@@ -33,6 +33,7 @@ YES_NO = {  # 1.31 ... 1.37, T for true
     "distinct_compares_pointers": "FFFTFFF",
     "subrequest_index_kept": "FFFFFTT",
     "capacity_checked_at_request_index": "FFFTFFF",
+    "all_devices_lack_pool": "FFFFTFF",
     "any_share_takes_counters": "FFFFFFT",
     "node_filters_counter_slices": "FFFFFFT",
     "writes_result_tolerations": "FFFFTTT",
