@@ -160,6 +160,9 @@ class Search:
                                              "but the DRAConsumableCapacity feature is disabled")
                     for sub in subs:
                         if sub.capacity is not None:
+                            if self.allocator.rules.capacity_refusal_names_request:
+                                raise AllocatorError(f"claim {ref}, request {request.name}: has capacity requests, "
+                                                     "but the DRAConsumableCapacity feature is disabled")
                             raise AllocatorError(f"claim {ref}, subrequest {sub.name}: has capacity requests, "
                                                  "but the DRAConsumableCapacity feature is disabled")
                 view, sub_views = views[ri]

@@ -112,6 +112,10 @@ class ReleaseRules:
     # a nil pool and panics, which crashes kube-scheduler (kubernetes/kubernetes#138882, fixed by #138885
     # after 1.35.4; v0.36 lists the pool). 1.34 counted counters by slice and did not read the pool.
     all_devices_lack_pool: bool
+    # 1.34 only: a subrequest with capacity requests while DRAConsumableCapacity is off is refused in the
+    # words of its request ("claim C, request R: has capacity requests, ..."; v0.34.x checks the request and
+    # its subrequests in one pass); from 1.35 the subrequest is named ("claim C, subrequest S: ...").
+    capacity_refusal_names_request: bool
     # 1.37: a device allocated claims hold shares of counts as shared (its counters taken, not checked again)
     # whether or not the shares consumed capacity (v0.37.x ``deviceCapacityInUse`` also reads
     # AllocatedSharedDeviceIDs); before, only shares with consumed capacity did.
@@ -205,6 +209,7 @@ CHANGES = MappingProxyType({
     "subrequest_index_kept": _since("1.36"),
     "capacity_checked_at_request_index": ((OLDEST, False), ("1.34", True), ("1.35", False)),
     "all_devices_lack_pool": ((OLDEST, False), ("1.35", True), ("1.36", False)),
+    "capacity_refusal_names_request": ((OLDEST, False), ("1.34", True), ("1.35", False)),
     "any_share_takes_counters": _since("1.37"),
     "node_filters_counter_slices": _since("1.37"),
     "writes_result_tolerations": _since("1.35"),

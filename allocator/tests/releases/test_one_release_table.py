@@ -34,6 +34,7 @@ YES_NO = {  # 1.31 ... 1.37, T for true
     "subrequest_index_kept": "FFFFFTT",
     "capacity_checked_at_request_index": "FFFTFFF",
     "all_devices_lack_pool": "FFFFTFF",
+    "capacity_refusal_names_request": "FFFTFFF",
     "any_share_takes_counters": "FFFFFFT",
     "node_filters_counter_slices": "FFFFFFT",
     "writes_result_tolerations": "FFFFTTT",
