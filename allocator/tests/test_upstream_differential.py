@@ -364,3 +364,17 @@ def test_a_case_upstream_fails_on_when_asked_again_is_not_compared(monkeypatch):
     mine, theirs, _found = run.compare_case(case, Harness())
     assert run.not_comparable(case, mine, theirs) == "harness error"
     assert "index out of range" in theirs["error"]
+
+
+def test_a_panic_the_engine_names_is_the_same_answer():
+    # 1.34's capacity check past a slice's end: upstream's harness panics, the engine says the scheduler crashes.
+    from upstream.differential import run
+
+    case = generate_case(1, 0, "1.34", "allocate")
+    mine = {"allocate": {"node": "n", "fits": False, "claims": [], "error": (
+        "claim default/c: kube-scheduler 1.34 crashes here: ... which panics: index out of range [2] with "
+        "length 1 (kubernetes/kubernetes#133705, fixed in 1.35)")}}
+    panic = {"error": "harness panic: runtime error: index out of range [2] with length 1\ngoroutine 1 [running]:"}
+    other = {"error": "harness panic: runtime error: index out of range [1] with length 1\ngoroutine 1 [running]:"}
+    assert run.same_panic(mine, panic) and run.not_comparable(case, mine, panic) is None
+    assert not run.same_panic(mine, other) and run.not_comparable(case, mine, other) == "harness error"
