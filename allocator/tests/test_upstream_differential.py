@@ -378,3 +378,13 @@ def test_a_panic_the_engine_names_is_the_same_answer():
     other = {"error": "harness panic: runtime error: index out of range [1] with length 1\ngoroutine 1 [running]:"}
     assert run.same_panic(mine, panic) and run.not_comparable(case, mine, panic) is None
     assert not run.same_panic(mine, other) and run.not_comparable(case, mine, other) == "harness error"
+
+
+def test_shrinking_keeps_an_object_stored():
+    # A stored claim read without its uid and resourceVersion would be created anew (fields of disabled
+    # features dropped), which is another case.
+    claim = {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
+             "metadata": {"name": "c", "namespace": "default", "uid": "u", "resourceVersion": "1", "labels": {"a": "b"}},
+             "spec": {}}
+    small, _ = shrink({"release": "1.34", "objects": [claim]}, lambda c: bool(c["objects"]))
+    assert small["objects"][0]["metadata"] == {"name": "c", "namespace": "default", "uid": "u", "resourceVersion": "1"}
