@@ -189,10 +189,15 @@ class Search:
                     raise AllocatorError(f"claim {ref}, constraint #{i}: empty constraint (unsupported constraint type?)")
                 constraints.append(made)
             self.constraints.append(constraints)
-        if not self.allocator.rules.subrequest_index_kept and any(
+        rules = self.allocator.rules
+        if not rules.subrequest_index_kept and any(
                 key[2] > 0 and data.request.mode == ALL for key, data in self.request_data.items()):
             self.prove = False  # the proofs assume an All subrequest gets all its devices, which it may not
                                 # before 1.36 (``ReleaseRules.subrequest_index_kept``)
+        if (rules.capacity_checked_at_request_index and self.features.consumable_capacity) or (
+                rules.all_devices_lack_pool and any(data.request.mode == ALL for data in self.request_data.values())):
+            self.prove = False  # only the search itself can tell whether it reaches the point where 1.34 or
+                                # 1.35 crashes (``_capacity_checked``, ``all_devices_lack_pool``)
 
     def _request_data(self, key, request: RequestView, parent: RequestView | None) -> RequestData:
         ref = self.refs[key[0]]
@@ -447,7 +452,8 @@ class Search:
             return None
         if not features.partitionable_devices and device.consumes_counters:
             return None
-        skip_counters = multi and (self.shared_by_allocated(cand.id) or cand.id in self.allocating_capacity)
+        skip_counters = multi and self.allocator.rules.shares_skip_counters and (
+            self.shared_by_allocated(cand.id) or cand.id in self.allocating_capacity)
         took = not skip_counters and bool(device.consumes_counters)
         # (1.35's stable implementation supports no feature, so any enabled feature picks one that panics.)
         if took and must and self.allocator.rules.all_devices_lack_pool and self.features.enabled():

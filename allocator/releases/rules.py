@@ -116,6 +116,10 @@ class ReleaseRules:
     # words of its request ("claim C, request R: has capacity requests, ..."; v0.34.x checks the request and
     # its subrequests in one pass); from 1.35 the subrequest is named ("claim C, subrequest S: ...").
     capacity_refusal_names_request: bool
+    # 1.35: a share of a multi-allocatable device that is shared already does not take the device's counters
+    # again (``skipCounterCheck``); 1.34 (v0.34.x) takes them for every share, and, as for every shared
+    # device, does not give them back when the share is taken back.
+    shares_skip_counters: bool
     # 1.37: a device allocated claims hold shares of counts as shared (its counters taken, not checked again)
     # whether or not the shares consumed capacity (v0.37.x ``deviceCapacityInUse`` also reads
     # AllocatedSharedDeviceIDs); before, only shares with consumed capacity did.
@@ -210,6 +214,7 @@ CHANGES = MappingProxyType({
     "capacity_checked_at_request_index": ((OLDEST, False), ("1.34", True), ("1.35", False)),
     "all_devices_lack_pool": ((OLDEST, False), ("1.35", True), ("1.36", False)),
     "capacity_refusal_names_request": ((OLDEST, False), ("1.34", True), ("1.35", False)),
+    "shares_skip_counters": _since("1.35"),
     "any_share_takes_counters": _since("1.37"),
     "node_filters_counter_slices": _since("1.37"),
     "writes_result_tolerations": _since("1.35"),

@@ -35,6 +35,7 @@ YES_NO = {  # 1.31 ... 1.37, T for true
     "capacity_checked_at_request_index": "FFFTFFF",
     "all_devices_lack_pool": "FFFFTFF",
     "capacity_refusal_names_request": "FFFTFFF",
+    "shares_skip_counters": "FFFFTTT",
     "any_share_takes_counters": "FFFFFFT",
     "node_filters_counter_slices": "FFFFFFT",
     "writes_result_tolerations": "FFFFTTT",
