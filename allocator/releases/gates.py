@@ -173,6 +173,11 @@ def dependency_errors(values: dict[str, bool], rel: _releases.Release) -> list[t
         off = [dep for dep in deps if not values.get(dep)]
         if off:
             found.append((gate, f"{gate} is enabled, but depends on features that are disabled: [{' '.join(off)}]"))
+    if rel.dependencies():  # the same check covers gates outside the table, at their defaults
+        for gate, dependents in sorted(_releases.DEFAULT_ON_DEPENDENTS.get(rel.name, {}).items()):
+            if not values.get(gate, True):
+                found += [(gate, f"{other} is enabled, but depends on features that are disabled: [{gate}]")
+                          for other in dependents]
     return found
 
 

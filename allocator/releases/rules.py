@@ -92,6 +92,34 @@ class ReleaseRules:
     # one value per request name (a request's second device replaced its first, and taking one back forgot
     # both) and matchAttribute's common list values were not widened again when a device was taken back.
     constraints_per_device: bool
+    # 1.34 only: distinctAttribute compares the values' pointers, not the values (v0.34.x experimental
+    # ``matchesAttribute``: ``attribute.StringValue == attr.StringValue``), so two devices never clash and only
+    # the same device taken twice (a share of a multi-allocatable device) does. kubernetes/kubernetes#135022
+    # compares the values from 1.35 on.
+    distinct_compares_pointers: bool
+    # 1.36: an ``All`` subrequest of firstAvailable looks for each of its devices as itself. Before
+    # (v0.33.x-v0.35.x, all three implementations) the step to its next device left ``subRequestIndex`` out,
+    # so every device after its first was looked for as subrequest 0's next device (subrequest 0's count,
+    # selectors and devices; with subrequest 0 asking for one device, the All subrequest ends after one).
+    subrequest_index_kept: bool
+    # 1.34 only: with DRAConsumableCapacity, allocateDevice checks the capacity of the device at the request's
+    # device index (the n-th device of the request: ``r.deviceIndex``) in the candidate's slice, not of the
+    # candidate (v0.34.x experimental; past the slice's end it panics, index out of range). 1.35 passes the device
+    # (kubernetes/kubernetes#133705, fixed by #133706).
+    capacity_checked_at_request_index: bool
+    # 1.35 only: the incubating and experimental implementations list an ``All`` request's devices without
+    # their pool (v0.35.x ``validateDeviceRequest``), so checking the counters of such a device dereferences
+    # a nil pool and panics, which crashes kube-scheduler (kubernetes/kubernetes#138882, fixed by #138885
+    # after 1.35.4; v0.36 lists the pool). 1.34 counted counters by slice and did not read the pool.
+    all_devices_lack_pool: bool
+    # 1.34 only: a subrequest with capacity requests while DRAConsumableCapacity is off is refused in the
+    # words of its request ("claim C, request R: has capacity requests, ..."; v0.34.x checks the request and
+    # its subrequests in one pass); from 1.35 the subrequest is named ("claim C, subrequest S: ...").
+    capacity_refusal_names_request: bool
+    # 1.35: a share of a multi-allocatable device that is shared already does not take the device's counters
+    # again (``skipCounterCheck``); 1.34 (v0.34.x) takes them for every share, and, as for every shared
+    # device, does not give them back when the share is taken back.
+    shares_skip_counters: bool
     # 1.37: a device allocated claims hold shares of counts as shared (its counters taken, not checked again)
     # whether or not the shares consumed capacity (v0.37.x ``deviceCapacityInUse`` also reads
     # AllocatedSharedDeviceIDs); before, only shares with consumed capacity did.
@@ -141,6 +169,14 @@ class ReleaseRules:
     postfilter_still_not_schedulable: bool
 
     # --- the apiserver's validation (kubernetes/kubernetes pkg/apis/resource/validation) ---
+    # 1.35: a claim's (and template's) request tolerations are dropped on create while DRADeviceTaints is off
+    # (``pkg/api/resourceclaimspec``); the strategies of 1.33 and 1.34 drop nothing for that gate, so the
+    # tolerations are kept and validated.
+    drops_claim_tolerations: bool
+    # Before 1.35 (read in v1.33 and v1.34) ``validateSet`` reports a duplicate on the item's key field
+    # (``spec.devices.requests[3].name``: requests, subrequests, a slice's devices and counter sets); from
+    # 1.35 on the item (``spec.devices.requests[3]``).
+    duplicate_on_key_field: bool
     # The taint effects a DeviceTaint may have, sorted like ``sets.List``; ``None`` exists since 1.35.
     taint_effects: tuple[str, ...]
     # Before 1.35 (kubernetes/api v0.33, v0.34): a slice's devices consume counters of that slice's own
@@ -178,6 +214,12 @@ CHANGES = MappingProxyType({
     "binding_slices_last": _until("1.36"),
     "list_attributes_in_allocator": _since("1.37"),
     "constraints_per_device": _since("1.37"),
+    "distinct_compares_pointers": ((OLDEST, False), ("1.34", True), ("1.35", False)),
+    "subrequest_index_kept": _since("1.36"),
+    "capacity_checked_at_request_index": ((OLDEST, False), ("1.34", True), ("1.35", False)),
+    "all_devices_lack_pool": ((OLDEST, False), ("1.35", True), ("1.36", False)),
+    "capacity_refusal_names_request": ((OLDEST, False), ("1.34", True), ("1.35", False)),
+    "shares_skip_counters": _since("1.35"),
     "any_share_takes_counters": _since("1.37"),
     "node_filters_counter_slices": _since("1.37"),
     "writes_result_tolerations": _since("1.35"),
@@ -190,6 +232,8 @@ CHANGES = MappingProxyType({
     "zero_allocatable_left_to_dra": _since("1.35"),
     "init_containers_reuse_devices": _since("1.35"),
     "postfilter_still_not_schedulable": _until("1.37"),
+    "duplicate_on_key_field": _until("1.35"),
+    "drops_claim_tolerations": _since("1.35"),
     "taint_effects": _since("1.35", _TAINT_EFFECTS, (*_TAINT_EFFECTS, "None")),
     "counters_in_own_slice": _until("1.35"),
     "pod_scheduling_group": _since("1.36"),

@@ -372,3 +372,47 @@ def test_without_a_pod_the_scheduler_side_schedules_nothing():
     with_pod = {key: value for key, value in case.items() if key != "objects"}
     with_pod["documents"] = yaml.safe_dump_all([*objects, pod])
     assert ours.answer(with_pod)["schedule"]["node"] == "node-a"
+
+
+def test_a_case_upstream_fails_on_when_asked_again_is_not_compared(monkeypatch):
+    # Upstream walks slices in map order: in one order it answers, in another it panics (1.34's capacity
+    # check past a slice's end). A panic on any ask makes the case one that cannot be compared.
+    from upstream.differential import run
+
+    case = generate_case(1, 0, "1.37", "allocate")
+    monkeypatch.setattr(run.ours, "answer", lambda c: {"allocate": {"node": "n", "fits": False, "claims": [],
+                                                                     "error": "mine"}})
+    answers = iter([{"allocate": {"node": "n", "fits": True, "claims": [], "error": None}, "error": None},
+                    {"error": "harness panic: runtime error: index out of range [2] with length 1"}])
+
+    class Harness:
+        def run(self, c):
+            return next(answers)
+
+    mine, theirs, _found = run.compare_case(case, Harness())
+    assert run.not_comparable(case, mine, theirs) == "harness error"
+    assert "index out of range" in theirs["error"]
+
+
+def test_a_panic_the_engine_names_is_the_same_answer():
+    # 1.34's capacity check past a slice's end: upstream's harness panics, the engine says the scheduler crashes.
+    from upstream.differential import run
+
+    case = generate_case(1, 0, "1.34", "allocate")
+    mine = {"allocate": {"node": "n", "fits": False, "claims": [], "error": (
+        "claim default/c: kube-scheduler 1.34 crashes here: ... which panics: index out of range [2] with "
+        "length 1 (kubernetes/kubernetes#133705, fixed in 1.35)")}}
+    panic = {"error": "harness panic: runtime error: index out of range [2] with length 1\ngoroutine 1 [running]:"}
+    other = {"error": "harness panic: runtime error: index out of range [1] with length 1\ngoroutine 1 [running]:"}
+    assert run.same_panic(mine, panic) and run.not_comparable(case, mine, panic) is None
+    assert not run.same_panic(mine, other) and run.not_comparable(case, mine, other) == "harness error"
+
+
+def test_shrinking_keeps_an_object_stored():
+    # A stored claim read without its uid and resourceVersion would be created anew (fields of disabled
+    # features dropped), which is another case.
+    claim = {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
+             "metadata": {"name": "c", "namespace": "default", "uid": "u", "resourceVersion": "1", "labels": {"a": "b"}},
+             "spec": {}}
+    small, _ = shrink({"release": "1.34", "objects": [claim]}, lambda c: bool(c["objects"]))
+    assert small["objects"][0]["metadata"] == {"name": "c", "namespace": "default", "uid": "u", "resourceVersion": "1"}

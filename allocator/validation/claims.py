@@ -46,7 +46,7 @@ def claim_spec(ctx: Context, spec, path: str) -> None:
     base = f"{path}.devices"
     known = RequestNames(devices)
     each(ctx.errs, devices.requests, REQUESTS_MAX, f"{base}.requests",
-         lambda req, p: _request(ctx, req, p), key=lambda req: req.name)
+         lambda req, p: _request(ctx, req, p), key=lambda req: req.name, key_field=ctx.key_field("name"))
     each(ctx.errs, devices.constraints, CONSTRAINTS_MAX, f"{base}.constraints",
          lambda c, p: _constraint(ctx, c, p, known))
     each(ctx.errs, devices.config, CONFIG_MAX, f"{base}.config",
@@ -64,7 +64,7 @@ def _request(ctx: Context, req, path: str) -> None:
         errs.invalid(path, None, "exactly one of `exactly` or `firstAvailable` is required, but multiple fields are set")
     elif has_first:
         each(errs, req.first_available, FIRST_AVAILABLE_MAX, f"{path}.firstAvailable",
-             lambda sub, p: _subrequest(ctx, sub, p), key=lambda sub: sub.name)
+             lambda sub, p: _subrequest(ctx, sub, p), key=lambda sub: sub.name, key_field=ctx.key_field("name"))
     else:
         _exact(ctx, req.exactly, f"{path}.exactly")
 

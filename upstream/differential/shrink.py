@@ -13,7 +13,9 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable, Iterator
 
-KEPT = {("apiVersion",), ("kind",), ("metadata",), ("metadata", "name"), ("metadata", "namespace"), ("spec",)}
+# An object read as stored (uid, resourceVersion) stays stored: without them the engine would create it anew.
+KEPT = {("apiVersion",), ("kind",), ("metadata",), ("metadata", "name"), ("metadata", "namespace"), ("spec",),
+        ("metadata", "uid"), ("metadata", "resourceVersion")}
 
 
 def shrink(case: dict, still_differs: Callable[[dict], bool], budget: int = 400) -> tuple[dict, int]:

@@ -30,6 +30,12 @@ YES_NO = {  # 1.31 ... 1.37, T for true
     "sorts_slices": "FFFFFTT",
     "list_attributes_in_allocator": "FFFFFFT",
     "constraints_per_device": "FFFFFFT",
+    "distinct_compares_pointers": "FFFTFFF",
+    "subrequest_index_kept": "FFFFFTT",
+    "capacity_checked_at_request_index": "FFFTFFF",
+    "all_devices_lack_pool": "FFFFTFF",
+    "capacity_refusal_names_request": "FFFTFFF",
+    "shares_skip_counters": "FFFFTTT",
     "any_share_takes_counters": "FFFFFFT",
     "node_filters_counter_slices": "FFFFFFT",
     "writes_result_tolerations": "FFFFTTT",
@@ -44,6 +50,8 @@ YES_NO = {  # 1.31 ... 1.37, T for true
     "init_containers_reuse_devices": "FFFFTTT",
     "postfilter_still_not_schedulable": "TTTTTTF",
     "counters_in_own_slice": "TTTTFFF",
+    "duplicate_on_key_field": "TTTTFFF",
+    "drops_claim_tolerations": "FFFFTTT",
     "pod_scheduling_group": "FFFFFTT",
 }
 OTHERS = {
