@@ -78,27 +78,39 @@ def generate_case(seed: int, index: int, release: str, what: str) -> dict:
             NAMESPACE, labels={"resource.kubernetes.io/admin-access": "true"})})
     if what == "create" and rng.random() < 0.5:
         _damage(rng, objects)
+    if release_key(release) < release_key("1.34"):
+        _write_v1_as_v1beta2(objects)
     run = {"allocate": ["allocate"], "create": ["gates", "create"], "schedule": ["gates", "create", "schedule"]}
     return {"id": f"{what}-{release}-{seed}-{index}", "release": release, "gates": gates,
             "node": node if what == "allocate" else None, "objects": objects, "run": run[what]}
 
 
+def _write_v1_as_v1beta2(objects: list[dict]) -> None:
+    """Before 1.34 there is no resource.k8s.io/v1; v1beta2 (1.33) has the same shape, so the objects are
+    written in it instead (both the engine and the harness then read what 1.33 serves)."""
+    for obj in objects:
+        if obj.get("apiVersion") == "resource.k8s.io/v1":
+            obj["apiVersion"] = "resource.k8s.io/v1beta2"
+
+
 def _gates(rng: random.Random, release: str) -> dict[str, bool]:
     """A third of the cases move one to three gates; a set the components would refuse is drawn again."""
     base = defaults(release)
+    # DRA itself is off by default before 1.34: every case of those releases turns it on.
+    dra = {} if base.get("DynamicResourceAllocation", True) else {"DynamicResourceAllocation": True}
     movable = [g for g in MOVABLE_GATES if g in base and release_table(release).exists(g)
                and not release_table(release).locked(g)]
     for _ in range(10):
         if rng.random() >= 1 / 3 or not movable:
-            return {}
+            return dra
         chosen = rng.sample(movable, k=min(len(movable), rng.randint(1, 3)))
-        gates = {g: not base[g] for g in chosen}
+        gates = {**dra, **{g: not base[g] for g in chosen}}
         try:
             make_gates(gates, release)
         except FeatureGateError:
             continue
         return gates
-    return {}
+    return dra
 
 
 def _any_gates(rng: random.Random, release: str) -> dict[str, bool]:

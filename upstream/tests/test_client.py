@@ -13,7 +13,7 @@ import pytest
 
 from upstream import Harness, available_releases
 from upstream.__main__ import parse_gates
-from upstream.client import binary_path, module_version, source_hash
+from upstream.client import binary_path, built_modes, module_version, source_hash
 
 needs_go = pytest.mark.skipif(shutil.which("go") is None,
                               reason="the upstream harness is built with the Go toolchain, and `go` is not on PATH")
@@ -98,8 +98,11 @@ spec:
 
 
 def test_releases_and_their_module_versions():
-    assert available_releases() == ["1.34", "1.35", "1.36", "1.37"]
-    assert [module_version(r) for r in available_releases()] == ["v1.34.4", "v1.35.4", "v1.36.3", "v1.37.2"]
+    assert available_releases() == ["1.33", "1.34", "1.35", "1.36", "1.37"]
+    assert [module_version(r) for r in available_releases()] == [
+        "v1.33.13", "v1.34.4", "v1.35.4", "v1.36.3", "v1.37.2"]
+    assert built_modes("1.33") == ("gates", "allocate")
+    assert "schedule" in built_modes("1.34")
     assert source_hash("1.37") == source_hash("1.37")
 
 
