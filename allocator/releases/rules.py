@@ -146,6 +146,16 @@ class ReleaseRules:
     # Before 1.35 (kubernetes/api v0.33, v0.34): a slice's devices consume counters of that slice's own
     # sets, so both may be set, and the limits counted counters, not sets and consumptions.
     counters_in_own_slice: bool
+    # The Namespace label that allows admin access (``DRAAdminNamespaceLabelKey``): resource.k8s.io/admin-access
+    # in 1.33, resource.kubernetes.io/admin-access from 1.34 on.
+    admin_access_label: str
+    # Before 1.35: a duplicate name among requests, subrequests, devices or counter sets is reported on
+    # the item's ``name`` field (``requests[1].name``); from 1.35 on, on the item (``requests[1]``).
+    duplicates_at_name: bool
+    # --- the apiserver's registry strategies (kubernetes/kubernetes pkg/registry/resource) ---
+    # 1.35: creating a claim or template with DRADeviceTaints off drops its requests' tolerations
+    # (pkg/api/resourceclaimspec); the strategies of 1.33 and 1.34 keep and validate them.
+    drops_claim_tolerations: bool
     # 1.36: a Pod has ``spec.schedulingGroup`` (1.35 had ``spec.workloadRef`` instead); before, the
     # strict decoder refuses it as an unknown field.
     pod_scheduling_group: bool
@@ -193,6 +203,9 @@ CHANGES = MappingProxyType({
     "taint_effects": _since("1.35", _TAINT_EFFECTS, (*_TAINT_EFFECTS, "None")),
     "counters_in_own_slice": _until("1.35"),
     "pod_scheduling_group": _since("1.36"),
+    "drops_claim_tolerations": _since("1.35"),
+    "duplicates_at_name": _until("1.35"),
+    "admin_access_label": ((OLDEST, "resource.k8s.io/admin-access"), ("1.34", "resource.kubernetes.io/admin-access")),
 })
 
 

@@ -40,9 +40,10 @@ class Context:
         return list(self.gates.release_rules.taint_effects)
 
 
-def each(errs: Errors, items: list, limit: int, path: str, check, key=None) -> None:
+def each(errs: Errors, items: list, limit: int, path: str, check, key=None, key_field: str | None = None) -> None:
     """``validateSlice``/``validateSet``: a too-long list is one error and nothing else;
-    otherwise every item is checked and, with ``key``, duplicates are reported on the item."""
+    otherwise every item is checked and, with ``key``, duplicates are reported on the item (on its
+    ``key_field`` when given, as before 1.35)."""
     if limit >= 0 and len(items) > limit:
         errs.too_many(path, len(items), limit)
         return
@@ -53,9 +54,14 @@ def each(errs: Errors, items: list, limit: int, path: str, check, key=None) -> N
         for i, item in enumerate(items):
             k = key(item)
             if k in seen:
-                errs.duplicate(f"{path}[{i}]", k)
+                errs.duplicate(f"{path}[{i}].{key_field}" if key_field else f"{path}[{i}]", k)
             else:
                 seen.add(k)
+
+
+def name_field(ctx: Context) -> str | None:
+    """Where a duplicate name is reported: on the item's ``name`` before 1.35 (``ReleaseRules``)."""
+    return "name" if ctx.gates is not None and ctx.gates.release_rules.duplicates_at_name else None
 
 
 def c_identifier(errs: Errors, value: str, path: str, at: str | None = None) -> None:

@@ -21,6 +21,7 @@ import copy
 import functools
 
 from allocator.releases.gates import exists_in
+from allocator.releases.rules import rules_of
 from allocator.validation.errors import Errors
 
 
@@ -76,7 +77,7 @@ def drop_disabled_claim_fields(spec, gates, warnings: Errors, path: str) -> None
             if req.first_available:
                 _dropped(warnings, f"{base}[{i}].firstAvailable", "DRAPrioritizedList")
                 req.first_available = []
-    if _off(gates, "DRADeviceTaints"):
+    if _off(gates, "DRADeviceTaints") and rules_of(gates.release).drops_claim_tolerations:
         for i, req in enumerate(requests):
             if req.exactly is not None and req.exactly.tolerations:
                 _dropped(warnings, f"{base}[{i}].exactly.tolerations", "DRADeviceTaints")

@@ -142,7 +142,8 @@ def _devices_and_counters_before_1_35(ctx: Context, spec) -> None:
     for cs in spec.shared_counters:
         own.setdefault(cs.name, set()).update(cs.counters)
     each(errs, spec.devices, MAX_DEVICES, "spec.devices",
-         lambda d, p: _device(ctx, d, p, spec.per_device_node_selection, own), key=lambda d: d.name)
+         lambda d, p: _device(ctx, d, p, spec.per_device_node_selection, own), key=lambda d: d.name,
+         key_field="name")
     in_devices = sum(len(c.counters) for d in spec.devices for c in d.consumes_counters)
     if in_devices > MAX_DEVICE_COUNTERS_PER_SLICE_BEFORE_1_35:
         errs.invalid("spec.devices", in_devices, "the total number of counters in devices must not exceed "
@@ -152,7 +153,7 @@ def _devices_and_counters_before_1_35(ctx: Context, spec) -> None:
         errs.invalid("spec.sharedCounters", shared,
                      f"the total number of shared counters must not exceed {MAX_SHARED_COUNTERS_BEFORE_1_35}")
     each(errs, spec.shared_counters, -1, "spec.sharedCounters",
-         lambda cs, p: _counter_set(ctx, cs, p, limit=-1), key=lambda cs: cs.name)
+         lambda cs, p: _counter_set(ctx, cs, p, limit=-1), key=lambda cs: cs.name, key_field="name")
 
 
 def _own_counter_references(ctx: Context, device, path: str, own: dict[str, set[str]]) -> None:

@@ -45,11 +45,14 @@ YES_NO = {  # 1.31 ... 1.37, T for true
     "postfilter_still_not_schedulable": "TTTTTTF",
     "counters_in_own_slice": "TTTTFFF",
     "pod_scheduling_group": "FFFFFTT",
+    "drops_claim_tolerations": "FFFFTTT",
+    "duplicates_at_name": "TTTTFFF",
 }
 OTHERS = {
     "taint_rules_gate": ["DRADeviceTaints"] * 4 + ["DRADeviceTaintRules"] * 3,
     "slice_counters": ["", "", "device", "slice", "", "", ""],
     "taint_effects": [("NoExecute", "NoSchedule")] * 4 + [("NoExecute", "NoSchedule", "None")] * 3,
+    "admin_access_label": ["resource.k8s.io/admin-access"] * 3 + ["resource.kubernetes.io/admin-access"] * 4,
 }
 
 
