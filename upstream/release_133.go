@@ -2,7 +2,14 @@
 
 package main
 
-import "fmt"
+import (
+	"fmt"
+
+	"k8s.io/apiserver/pkg/registry/rest"
+	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
+
+	claimregistry "k8s.io/kubernetes/pkg/registry/resource/resourceclaim"
+)
 
 // readVersion: the components of 1.33 read resource.k8s.io/v1beta1 (its v1
 // came in 1.34), the core group in v1.
@@ -13,21 +20,21 @@ func readVersion(group string) string {
 	return "v1"
 }
 
-// modeBuilt: for 1.33 the harness builds the feature gates and the allocator
-// alone; the apiserver's create path and the scheduler are not wired for it.
+// modeBuilt: for 1.33 the harness builds the feature gates, the apiserver's
+// create path and the allocator alone; the scheduler is not wired for it.
 func modeBuilt(mode string) error {
-	switch mode {
-	case "create", "schedule":
-		return fmt.Errorf("the %s mode is not built for 1.33 (gates and allocate are)", mode)
+	if mode == "schedule" {
+		return fmt.Errorf("the %s mode is not built for 1.33 (gates, create and allocate are)", mode)
 	}
 	return nil
 }
 
-// createResult and scheduleResult are never filled for 1.33.
-type createResult struct{}
+// claimStrategy is 1.33's ResourceClaim registry strategy (no authorizer yet).
+func claimStrategy(namespaces corev1client.NamespaceInterface) rest.RESTCreateStrategy {
+	return claimregistry.NewStrategy(namespaces)
+}
 
+// scheduleResult is never filled for 1.33.
 type scheduleResult struct{}
-
-func createAll([]object) []createResult { return nil }
 
 func schedule([]object, *string) (*scheduleResult, error) { return nil, modeBuilt("schedule") }
