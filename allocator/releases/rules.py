@@ -140,6 +140,10 @@ class ReleaseRules:
     # Unschedulable status). Read in pkg/scheduler/framework/plugins/dynamicresources at v1.33.13-v1.37.2.
     postfilter_still_not_schedulable: bool
 
+    # 1.34: when an "All" request backtracks, the devices it took are given back (deallocate); v0.33's
+    # allocator dropped that function, so they stayed marked in use and kept their constraint values.
+    all_mode_rolls_back: bool
+
     # --- the apiserver's validation (kubernetes/kubernetes pkg/apis/resource/validation) ---
     # The taint effects a DeviceTaint may have, sorted like ``sets.List``; ``None`` exists since 1.35.
     taint_effects: tuple[str, ...]
@@ -152,6 +156,7 @@ class ReleaseRules:
     # Before 1.35: a duplicate name among requests, subrequests, devices or counter sets is reported on
     # the item's ``name`` field (``requests[1].name``); from 1.35 on, on the item (``requests[1]``).
     duplicates_at_name: bool
+
     # --- the apiserver's registry strategies (kubernetes/kubernetes pkg/registry/resource) ---
     # 1.35: creating a claim or template with DRADeviceTaints off drops its requests' tolerations
     # (pkg/api/resourceclaimspec); the strategies of 1.33 and 1.34 keep and validate them.
@@ -205,6 +210,7 @@ CHANGES = MappingProxyType({
     "pod_scheduling_group": _since("1.36"),
     "drops_claim_tolerations": _since("1.35"),
     "duplicates_at_name": _until("1.35"),
+    "all_mode_rolls_back": _since("1.34"),
     "admin_access_label": ((OLDEST, "resource.k8s.io/admin-access"), ("1.34", "resource.kubernetes.io/admin-access")),
 })
 

@@ -47,6 +47,7 @@ YES_NO = {  # 1.31 ... 1.37, T for true
     "pod_scheduling_group": "FFFFFTT",
     "drops_claim_tolerations": "FFFFTTT",
     "duplicates_at_name": "TTTTFFF",
+    "all_mode_rolls_back": "FFFTTTT",
 }
 OTHERS = {
     "taint_rules_gate": ["DRADeviceTaints"] * 4 + ["DRADeviceTaintRules"] * 3,
