@@ -90,7 +90,8 @@ def _gates_refusal(case: dict) -> str | None:
     return gates_refusal(case)
 
 
-ADMIN_ACCESS_DENIED = "admin access to devices requires the `resource.kubernetes.io/admin-access: true` label"
+# The label is resource.k8s.io/admin-access in 1.33, resource.kubernetes.io/admin-access from 1.34 on.
+ADMIN_ACCESS_DENIED = "admin access to devices requires the `resource."
 
 
 def _namespaces(case: dict) -> set[str]:
