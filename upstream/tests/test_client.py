@@ -270,3 +270,36 @@ spec:
     [made] = scheduled["claims"]
     assert made["metadata"]["name"] == scheduled["names"]["gpu"]
     assert made["status"]["allocation"]["devices"]["results"][0]["device"] == "gpu-1"
+
+
+@needs_go
+def test_1_33_creates_and_allocates_in_v1beta2_and_does_not_schedule():
+    # 1.33 serves no resource.k8s.io/v1: the inputs are written in v1beta2 (v1's shape), its components read
+    # v1beta1, and its harness builds the gates, the create path and the allocator alone.
+    if not binary_path("1.33").exists():
+        pytest.skip("the 1.33 harness is not built (python -m upstream build --release 1.33)")
+    claim = """
+---
+apiVersion: resource.k8s.io/v1beta2
+kind: ResourceClaim
+metadata: {name: big}
+spec:
+  devices:
+    requests:
+    - name: gpu
+      exactly:
+        deviceClassName: gpu
+        selectors:
+        - cel: {expression: "device.attributes['gpu.example.com'].memory > 32"}
+"""
+    documents = INVENTORY.replace("resource.k8s.io/v1\n", "resource.k8s.io/v1beta2\n") + claim
+    with Harness("1.33", {"DynamicResourceAllocation": True}) as running:
+        answer = running.run({"documents": documents, "node": "node-b", "run": ["gates", "create", "allocate"]})
+        refused = running.run({"documents": documents, "run": ["schedule"]})
+    assert answer["error"] is None, answer["error"]
+    assert answer["release"] == "1.33.13" and answer["gates"] == {"refused": None}
+    assert [c["errors"] for c in answer["create"]] == [[], [], [], [], []]
+    [allocated] = answer["allocate"]["claims"]
+    assert allocated["apiVersion"] == "resource.k8s.io/v1beta1"
+    assert allocated["status"]["allocation"]["devices"]["results"][0]["device"] == "gpu-1"
+    assert refused["error"] == "the schedule mode is not built for 1.33 (gates, create and allocate are)"
