@@ -390,7 +390,9 @@ class Search:
             except BaseException:
                 undo()
                 raise
-            if not done:
+            if not done and self.allocator.rules.all_mode_rolls_back:
+                # 1.33 (v0.33) dropped this undo: a device of an "All" request that backtracks stays marked
+                # in use and in the constraints until an earlier request's device is given back.
                 undo()
             return done
 

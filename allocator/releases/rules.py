@@ -168,6 +168,10 @@ class ReleaseRules:
     # Unschedulable status). Read in pkg/scheduler/framework/plugins/dynamicresources at v1.33.13-v1.37.2.
     postfilter_still_not_schedulable: bool
 
+    # 1.34: when an "All" request backtracks, the devices it took are given back (deallocate); v0.33's
+    # allocator dropped that function, so they stayed marked in use and kept their constraint values.
+    all_mode_rolls_back: bool
+
     # --- the apiserver's validation (kubernetes/kubernetes pkg/apis/resource/validation) ---
     # 1.35: a claim's (and template's) request tolerations are dropped on create while DRADeviceTaints is off
     # (``pkg/api/resourceclaimspec``); the strategies of 1.33 and 1.34 drop nothing for that gate, so the
@@ -182,6 +186,11 @@ class ReleaseRules:
     # Before 1.35 (kubernetes/api v0.33, v0.34): a slice's devices consume counters of that slice's own
     # sets, so both may be set, and the limits counted counters, not sets and consumptions.
     counters_in_own_slice: bool
+    # The Namespace label that allows admin access (``DRAAdminNamespaceLabelKey``): resource.k8s.io/admin-access
+    # in 1.33, resource.kubernetes.io/admin-access from 1.34 on.
+    admin_access_label: str
+
+    # --- the apiserver's registry strategies (kubernetes/kubernetes pkg/registry/resource) ---
     # 1.36: a Pod has ``spec.schedulingGroup`` (1.35 had ``spec.workloadRef`` instead); before, the
     # strict decoder refuses it as an unknown field.
     pod_scheduling_group: bool
@@ -237,6 +246,8 @@ CHANGES = MappingProxyType({
     "taint_effects": _since("1.35", _TAINT_EFFECTS, (*_TAINT_EFFECTS, "None")),
     "counters_in_own_slice": _until("1.35"),
     "pod_scheduling_group": _since("1.36"),
+    "all_mode_rolls_back": _since("1.34"),
+    "admin_access_label": ((OLDEST, "resource.k8s.io/admin-access"), ("1.34", "resource.kubernetes.io/admin-access")),
 })
 
 

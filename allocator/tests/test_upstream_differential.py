@@ -15,7 +15,7 @@ from upstream.differential.generate import ALL_WHATS, generate_case
 from upstream.differential.run import gallery_cases
 from upstream.differential.shrink import shrink
 
-RELEASES = ("1.34", "1.35", "1.36", "1.37")
+RELEASES = ("1.33", "1.34", "1.35", "1.36", "1.37")
 
 
 @pytest.mark.parametrize("release", RELEASES)
@@ -33,6 +33,23 @@ def test_generated_inventories_and_claims_are_valid_for_the_engine(release):
         case = generate_case(1, index, release, "allocate")
         make_gates(case["gates"], release)
         assert not ours.answer(case)["allocate"].get("refused"), case["id"]
+
+
+def test_cases_before_1_34_are_written_in_v1beta2_with_dra_on():
+    """1.33 has no resource.k8s.io/v1 and DRA is off by default: its cases use v1beta2 (v1's shape) and
+    turn DynamicResourceAllocation on; the later releases' cases keep v1 and need no gate."""
+    old, new = generate_case(1, 2, "1.33", "allocate"), generate_case(1, 2, "1.34", "allocate")
+    assert old["gates"]["DynamicResourceAllocation"] is True
+    assert "DynamicResourceAllocation" not in new["gates"]
+    versions = {o["apiVersion"] for o in old["objects"] if o["apiVersion"].startswith("resource.k8s.io/")}
+    assert "resource.k8s.io/v1beta2" in versions and "resource.k8s.io/v1" not in versions
+    assert "resource.k8s.io/v1" in {o["apiVersion"] for o in new["objects"]}
+
+
+def test_the_1_33_gallery_runs_only_what_its_harness_builds():
+    cases = gallery_cases("1.33")
+    assert cases, "the gallery has 1.33 examples"
+    assert all(c["run"] == ["gates", "create", "allocate"] for c in cases)
 
 
 def _claim(results, name="claim-0", config=None):

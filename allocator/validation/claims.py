@@ -97,7 +97,12 @@ def _exact(ctx: Context, req, path: str) -> None:
     if req.admin_access and exists_in("DRAAdminAccess", ctx.gates.release) and ctx.namespaces is None:
         # Without the Namespace in the input, the engine cannot know its labels (``admin_access_namespace``).
         ctx.errs.warn(f"{path}.adminAccess", f"allowed only in a namespace labelled "
-                      f"{ADMIN_ACCESS_LABEL}: \"true\" (the apiserver checks the namespace)")
+                      f"{admin_access_label(ctx)}: \"true\" (the apiserver checks the namespace)")
+
+
+def admin_access_label(ctx: Context) -> str:
+    """The release's Namespace label for admin access (``ReleaseRules.admin_access_label``)."""
+    return ctx.gates.release_rules.admin_access_label if ctx.gates is not None else ADMIN_ACCESS_LABEL
 
 
 def admin_access_namespace(ctx: Context, spec, namespace: str, base: str) -> None:
@@ -115,9 +120,10 @@ def admin_access_namespace(ctx: Context, spec, namespace: str, base: str) -> Non
     if labels is None:
         ctx.namespaces = None
         return
-    if labels.get(ADMIN_ACCESS_LABEL) != "true":
+    label = admin_access_label(ctx)
+    if labels.get(label) != "true":
         ctx.errs.forbidden(f"spec.devices.requests[{requested}].adminAccess",
-                           f"admin access to devices requires the `{ADMIN_ACCESS_LABEL}: true` label on the "
+                           f"admin access to devices requires the `{label}: true` label on the "
                            "containing namespace",
                            at=f"{base}.devices.requests[{requested}].exactly.adminAccess")
 

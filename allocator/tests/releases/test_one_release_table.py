@@ -53,11 +53,13 @@ YES_NO = {  # 1.31 ... 1.37, T for true
     "duplicate_on_key_field": "TTTTFFF",
     "drops_claim_tolerations": "FFFFTTT",
     "pod_scheduling_group": "FFFFFTT",
+    "all_mode_rolls_back": "FFFTTTT",
 }
 OTHERS = {
     "taint_rules_gate": ["DRADeviceTaints"] * 4 + ["DRADeviceTaintRules"] * 3,
     "slice_counters": ["", "", "device", "slice", "", "", ""],
     "taint_effects": [("NoExecute", "NoSchedule")] * 4 + [("NoExecute", "NoSchedule", "None")] * 3,
+    "admin_access_label": ["resource.k8s.io/admin-access"] * 3 + ["resource.kubernetes.io/admin-access"] * 4,
 }
 
 

@@ -342,3 +342,30 @@ def test_before_1_35_tolerations_are_kept_and_checked_while_device_taints_are_of
     assert errors(tol, gates=make_gates({}, "1.34")) == [
         f'{REQ}[0].exactly.tolerations[0].value: Invalid value: "v": must be empty for operator `Exists`']
     assert errors(tol, gates=make_gates({"DRADeviceTaints": False}, "1.35")) == []
+
+
+def _in_1_33(obj: dict) -> dict:
+    """The object written for 1.33, which serves resource.k8s.io/v1beta2 (v1's shape)."""
+    return {**obj, "apiVersion": obj["apiVersion"].replace("resource.k8s.io/v1", "resource.k8s.io/v1beta2")}
+
+
+def test_1_33_and_1_34_keep_and_check_tolerations_when_device_taints_is_off():
+    # Their claim strategies drop nothing for DRADeviceTaints (pkg/api/resourceclaimspec came in 1.35).
+    from allocator.releases.gates import make_gates
+    claim = claim_with(requests=[{"name": "foo", "exactly": exact(tolerations=[
+        {"key": "k", "operator": "Exists", "value": "v"}])}])
+    bad = f'{REQ}[0].exactly.tolerations[0].value: Invalid value: "v": must be empty for operator `Exists`'
+    on_1_33 = make_gates({"DynamicResourceAllocation": True}, release="1.33")
+    assert bad in errors(_in_1_33(claim), gates=on_1_33)
+    assert bad in errors(claim, gates=make_gates({}, release="1.34"))
+    assert errors(claim, gates=make_gates({}, release="1.35")) == []
+
+
+def test_1_33_asks_for_its_own_admin_access_label():
+    from allocator.releases.gates import make_gates
+    gates_1_33 = make_gates({"DynamicResourceAllocation": True, "DRAAdminAccess": True}, release="1.33")
+    claim = _in_1_33(claim_with(requests=[{"name": "foo", "exactly": exact(adminAccess=True)}]))
+    denied = errors(namespace(**{"resource.kubernetes.io/admin-access": "true"}), claim, gates=gates_1_33)
+    assert denied == [f"{REQ}[0].adminAccess: Forbidden: admin access to devices requires the "
+                      "`resource.k8s.io/admin-access: true` label on the containing namespace"]
+    assert errors(namespace(**{"resource.k8s.io/admin-access": "true"}), claim, gates=gates_1_33) == []
