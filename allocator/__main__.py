@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import os
 import sys
 
 from allocator.cli import EXIT_OK, main
@@ -14,7 +15,14 @@ if __name__ == "__main__":
     # (about a fifth of the time on 1,000 to 5,000 nodes) to free little; the process's end frees everything.
     gc.disable()
     try:
-        sys.exit(main())
+        status = main()
+        sys.stdout.flush()
+        sys.stderr.flush()
     except BrokenPipeError:  # output piped into head and the like
         sys.stderr.close()
         sys.exit(EXIT_OK)
+    # Done, and everything written: end here rather than free the objects of a big dump one by one on the
+    # way out (about 15 ms of 1,000 nodes). Nothing of ours runs at exit.
+    if not isinstance(status, int):
+        sys.exit(status)  # what sys.exit makes of anything else (None: 0)
+    os._exit(status)

@@ -11,7 +11,7 @@ import json
 import sys
 import time
 
-from upstream.client import CURRENT_RELEASE, Harness, HarnessError, available_releases, build
+from upstream.client import CURRENT_RELEASE, Harness, HarnessError, available_releases, build, built_modes
 
 
 def parse_gates(text: str) -> dict[str, bool]:
@@ -31,8 +31,9 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--release", default=CURRENT_RELEASE)
     run.add_argument("--gates", type=parse_gates, default={}, help="K=V,... over the release's defaults")
     run.add_argument("--node", default=None)
-    run.add_argument("--mode", default="gates,create,allocate",
-                     help="any of gates,create,schedule,allocate (comma separated)")
+    run.add_argument("--mode", default=None,
+                     help="any of gates,create,schedule,allocate (comma separated); default "
+                          "gates,create,allocate, as far as the release's harness builds them")
     run.add_argument("files", nargs="+", metavar="FILE", help="YAML or JSON documents, - for stdin")
     make = commands.add_parser("build", help="build (or find cached) the harness of a release")
     make.add_argument("--release", default=CURRENT_RELEASE, help="a release or all")
@@ -46,10 +47,12 @@ def main(argv: list[str] | None = None) -> int:
                 path = build(release)
                 print(f"{release}: {path} ({time.monotonic() - started:.1f}s)")
             return 0
+        modes = args.mode.split(",") if args.mode else [
+            m for m in ("gates", "create", "allocate") if m in built_modes(args.release)]
         text = "\n---\n".join(sys.stdin.read() if name == "-" else open(name).read() for name in args.files)
         with Harness(args.release, args.gates) as harness:
             answer = harness.run({"id": "cli", "node": args.node, "documents": text,
-                                  "run": [mode for mode in args.mode.split(",") if mode]})
+                                  "run": [mode for mode in modes if mode]})
         print(json.dumps(answer, indent=2))
         return 1 if answer.get("error") else 0
     except HarnessError as error:

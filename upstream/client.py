@@ -21,6 +21,9 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 MODFILES = HERE / "modfiles"
 CURRENT_RELEASE = "1.37"
+ALL_MODES = ("gates", "create", "schedule", "allocate")
+# Releases whose harness builds only some modes (README.md, "What runs and what does not").
+BUILT_MODES = {"1.33": ("gates", "create", "allocate")}
 
 
 class HarnessError(RuntimeError):
@@ -28,9 +31,14 @@ class HarnessError(RuntimeError):
 
 
 def available_releases() -> list[str]:
-    """The releases with a module file, oldest first ("1.34", ..., "1.37")."""
+    """The releases with a module file, oldest first ("1.33", ..., "1.37")."""
     names = [path.stem for path in MODFILES.glob("*.mod")]
     return sorted(names, key=lambda name: tuple(int(part) for part in name.split(".")))
+
+
+def built_modes(release: str) -> tuple[str, ...]:
+    """The run modes the release's harness is built with."""
+    return BUILT_MODES.get(release, ALL_MODES)
 
 
 def module_version(release: str) -> str:

@@ -1,3 +1,5 @@
+//go:build !k8s133
+
 package main
 
 import (
@@ -8,7 +10,6 @@ import (
 	v1 "k8s.io/api/core/v1"
 	resourceapi "k8s.io/api/resource/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
@@ -90,26 +91,6 @@ func newCluster(objects []object) (*cluster, error) {
 func (c *cluster) close() {
 	c.cancel()
 	c.informers.Shutdown()
-}
-
-// giveIdentity gives an object the uid and resourceVersion the apiserver
-// would have given it when it was stored, unless it has them.
-func giveIdentity(decoded runtime.Object, obj object) {
-	meta, ok := decoded.(interface {
-		GetUID() types.UID
-		SetUID(types.UID)
-		GetResourceVersion() string
-		SetResourceVersion(string)
-	})
-	if !ok {
-		return
-	}
-	if meta.GetUID() == "" {
-		meta.SetUID(types.UID(fmt.Sprintf("uid-%d", obj.Index)))
-	}
-	if meta.GetResourceVersion() == "" {
-		meta.SetResourceVersion("1")
-	}
 }
 
 func (c *cluster) node(name string) *v1.Node {

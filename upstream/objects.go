@@ -11,6 +11,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"sigs.k8s.io/yaml"
 
@@ -150,14 +151,15 @@ func decodeServed(obj object) (runtime.Object, error) {
 // v1 of its group, or, where the release has no v1 of the kind, the first
 // version of the group's priority order that has it (DeviceTaintRule before
 // 1.37: v1beta2 in 1.36, v1alpha3 before). The priority order alone will not
-// do: 1.34 puts resource.k8s.io/v1beta2 first, yet its components read v1.
+// do: 1.34 puts resource.k8s.io/v1beta2 first, yet its components read v1
+// (1.33's read v1beta1: readVersion).
 func toServed(internal runtime.Object) (runtime.Object, error) {
 	kinds, _, err := legacyscheme.Scheme.ObjectKinds(internal)
 	if err != nil {
 		return nil, err
 	}
 	kind := kinds[0]
-	versions := append([]schema.GroupVersion{{Group: kind.Group, Version: "v1"}},
+	versions := append([]schema.GroupVersion{{Group: kind.Group, Version: readVersion(kind.Group)}},
 		legacyscheme.Scheme.PrioritizedVersionsForGroup(kind.Group)...)
 	for _, version := range versions {
 		if legacyscheme.Scheme.Recognizes(version.WithKind(kind.Kind)) {
@@ -182,4 +184,24 @@ func withDefaultNamespace(obj object) ([]byte, error) {
 	}
 	meta["namespace"] = obj.Namespace
 	return json.Marshal(generic)
+}
+
+// giveIdentity gives an object the uid and resourceVersion the apiserver
+// would have given it when it was stored, unless it has them.
+func giveIdentity(decoded runtime.Object, obj object) {
+	meta, ok := decoded.(interface {
+		GetUID() types.UID
+		SetUID(types.UID)
+		GetResourceVersion() string
+		SetResourceVersion(string)
+	})
+	if !ok {
+		return
+	}
+	if meta.GetUID() == "" {
+		meta.SetUID(types.UID(fmt.Sprintf("uid-%d", obj.Index)))
+	}
+	if meta.GetResourceVersion() == "" {
+		meta.SetResourceVersion("1")
+	}
 }

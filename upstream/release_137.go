@@ -1,8 +1,8 @@
-//go:build !k8s136 && !k8s135 && !k8s134
+//go:build !k8s136 && !k8s135 && !k8s134 && !k8s133
 
 // What differs between releases lives in the release_*.go files, one build
-// tag per release (k8s136 for 1.36, k8s135, k8s134); this file is the current
-// release's. Files named since/before a release hold what several share.
+// tag per release (k8s136 for 1.36, k8s135, k8s134, k8s133); this file is the
+// current release's. Files named since/before a release hold what several share.
 
 package main
 

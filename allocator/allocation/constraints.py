@@ -7,7 +7,9 @@ quirks, because the search depends on it. Before 1.37 (``per_device`` off)
 ``MatchAttribute`` does not widen its value set again when a device is taken
 back, and ``DistinctAttribute`` remembers one value per request name, not per
 device (a request's second device replaces its first); from 1.37 on both keep
-one entry per device taken, undone in turn.
+one entry per device taken, undone in turn. In 1.34 (``by_identity``)
+``DistinctAttribute`` compares the attribute objects, not their values, as
+upstream compared pointers: only the same device taken twice clashes.
 
 With DRAListTypeAttributes (experimental implementation) values are sets:
 scalars are one-element sets, match means a common element, distinct means
@@ -132,11 +134,12 @@ class MatchAttribute(Constraint):
 class DistinctAttribute(Constraint):
     kind = "distinctAttribute"
 
-    def __init__(self, requests, attribute, list_values, per_device=True):
+    def __init__(self, requests, attribute, list_values, per_device=True, by_identity=False):
         super().__init__(requests, attribute, list_values, per_device)
-        # per_device: every device's value, in the order taken; else one value per request name.
-        self.taken: list[model.DeviceAttribute] = []
-        self.seen: dict[str, model.DeviceAttribute] = {}
+        self.by_identity = by_identity
+        # per_device: every device with its value, in the order taken; else one per request name.
+        self.taken: list[tuple[model.Device, model.DeviceAttribute]] = []
+        self.seen: dict[str, tuple[model.Device, model.DeviceAttribute]] = {}
 
     def add(self, request, subrequest, device, driver) -> bool:
         if not self.applies_to(request, subrequest):
@@ -144,30 +147,31 @@ class DistinctAttribute(Constraint):
         attr = lookup_attribute(device, driver, self.attribute)
         if attr is None:
             return False
-        if self.count and not self._distinct(attr):
+        if self.count and not self._distinct(device, attr):
             return False
         if self.per_device:
-            self.taken.append(attr)
+            self.taken.append((device, attr))
         else:
-            self.seen[request] = attr
+            self.seen[request] = (device, attr)
         self.count += 1
         return True
 
-    def _values(self) -> list[model.DeviceAttribute]:
+    def _taken(self) -> list[tuple[model.Device, model.DeviceAttribute]]:
         return self.taken if self.per_device else list(self.seen.values())
 
-    def _distinct(self, attr: model.DeviceAttribute) -> bool:
+    def _distinct(self, device: model.Device, attr: model.DeviceAttribute) -> bool:
         if self.list_values:
             values = as_value_set(attr)
             if values is None:
                 return False
-            return not any(values_intersect(values, as_value_set(other)) for other in self._values())
+            return not any(values_intersect(values, as_value_set(other)) for _, other in self._taken())
         kind = scalar_kind(attr)
-        for other in self._values():
+        for other_device, other in self._taken():
             if kind is None:
                 return False
             theirs = getattr(other, kind)
-            if theirs is not None and theirs == getattr(attr, kind):
+            # Equal decoded values may share one object, so "the same pointer" is the same device here.
+            if theirs is not None and (other_device is device if self.by_identity else theirs == getattr(attr, kind)):
                 return False
         return True
 
@@ -181,15 +185,16 @@ class DistinctAttribute(Constraint):
 
 
 def make_constraint(c: model.DeviceConstraint, list_values: bool, distinct: bool,
-                    per_device: bool = True) -> Constraint | None:
+                    per_device: bool = True, by_identity: bool = False) -> Constraint | None:
     """The constraint object; None for a kind this implementation does not know.
 
     ``distinct`` says whether the implementation knows distinctAttribute
     (the stable one does not); ``per_device``, whether the constraints keep an entry per device
-    (``ReleaseRules.constraints_per_device``).
+    (``ReleaseRules.constraints_per_device``); ``by_identity``, whether distinctAttribute compares the
+    attribute objects instead of their values (``ReleaseRules.distinct_compares_pointers``).
     """
     if c.match_attribute is not None:
         return MatchAttribute(c.requests, c.match_attribute, list_values, per_device)
     if distinct and c.distinct_attribute is not None:
-        return DistinctAttribute(c.requests, c.distinct_attribute, list_values, per_device)
+        return DistinctAttribute(c.requests, c.distinct_attribute, list_values, per_device, by_identity)
     return None

@@ -551,7 +551,8 @@ class _Explainer:
     def _constraints(self, ci, claim, usable: dict[str, tuple[RequestView, list[Candidate]]], pending) -> None:
         features = self.search.features
         constraints = [make_constraint(c, features.list_type_attributes, distinct=not self.search.variant.is_stable,
-                                       per_device=self.search.allocator.rules.constraints_per_device)
+                                       per_device=self.search.allocator.rules.constraints_per_device,
+                                       by_identity=self.search.allocator.rules.distinct_compares_pointers)
                        for c in claim.spec.devices.constraints]
         if not any(c is not None for c in constraints):
             return
@@ -650,6 +651,7 @@ class _Tally:
 
 
 _SCALAR_KINDS = ("string", "int", "bool", "version")
+_NO_VALUE = object()  # equal to no attribute value
 
 
 class _ConstraintCheck:
@@ -710,6 +712,8 @@ class _ConstraintCheck:
         own_id, match, list_values = cand.id, self.match, constraint.list_values
         kind = None if list_values else scalar_kind(attr)
         mine = None if kind is None else getattr(attr, kind)
+        if getattr(constraint, "by_identity", False):
+            mine = _NO_VALUE  # 1.34 compared pointers: every other device with the attribute differs from it
         for group in self.groups:
             failed = None
             for name, others, tally, wanted in group:

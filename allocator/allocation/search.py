@@ -160,6 +160,9 @@ class Search:
                                              "but the DRAConsumableCapacity feature is disabled")
                     for sub in subs:
                         if sub.capacity is not None:
+                            if self.allocator.rules.capacity_refusal_names_request:
+                                raise AllocatorError(f"claim {ref}, request {request.name}: has capacity requests, "
+                                                     "but the DRAConsumableCapacity feature is disabled")
                             raise AllocatorError(f"claim {ref}, subrequest {sub.name}: has capacity requests, "
                                                  "but the DRAConsumableCapacity feature is disabled")
                 view, sub_views = views[ri]
@@ -180,11 +183,21 @@ class Search:
             constraints = []
             for i, c in enumerate(claim.spec.devices.constraints):
                 made = make_constraint(c, self.features.list_type_attributes, distinct=not self.variant.is_stable,
-                                       per_device=self.allocator.rules.constraints_per_device)
+                                       per_device=self.allocator.rules.constraints_per_device,
+                                       by_identity=self.allocator.rules.distinct_compares_pointers)
                 if made is None:
                     raise AllocatorError(f"claim {ref}, constraint #{i}: empty constraint (unsupported constraint type?)")
                 constraints.append(made)
             self.constraints.append(constraints)
+        rules = self.allocator.rules
+        if not rules.subrequest_index_kept and any(
+                key[2] > 0 and data.request.mode == ALL for key, data in self.request_data.items()):
+            self.prove = False  # the proofs assume an All subrequest gets all its devices, which it may not
+                                # before 1.36 (``ReleaseRules.subrequest_index_kept``)
+        if (rules.capacity_checked_at_request_index and self.features.consumable_capacity) or (
+                rules.all_devices_lack_pool and any(data.request.mode == ALL for data in self.request_data.values())):
+            self.prove = False  # only the search itself can tell whether it reaches the point where 1.34 or
+                                # 1.35 crashes (``_capacity_checked``, ``all_devices_lack_pool``)
 
     def _request_data(self, key, request: RequestView, parent: RequestView | None) -> RequestData:
         ref = self.refs[key[0]]
@@ -366,15 +379,20 @@ class Search:
 
         if do_all:
             cand = data.all_devices[di]
-            undo = self.allocate_device(ci, key, data, cand, must=True)
+            undo = self.allocate_device(ci, key, data, cand, must=True, di=di)
             if undo is None:
                 return False
+            # Before 1.36 the next device of an All subrequest is looked for as subrequest 0's
+            # (``ReleaseRules.subrequest_index_kept``).
+            next_si = si if self.allocator.rules.subrequest_index_kept else 0
             try:
-                done = self.allocate_one(ci, ri, si, di + 1, in_sub, (0, 0, 0))
+                done = self.allocate_one(ci, ri, next_si, di + 1, in_sub, (0, 0, 0))
             except BaseException:
                 undo()
                 raise
-            if not done:
+            if not done and self.allocator.rules.all_mode_rolls_back:
+                # 1.33 (v0.33) dropped this undo: a device of an "All" request that backtracks stays marked
+                # in use and in the constraints until an earlier request's device is given back.
                 undo()
             return done
 
@@ -407,7 +425,7 @@ class Search:
                         continue
                     if self.features.consumable_capacity and not self.capacity_fits(request, cand):
                         continue
-                    undo = self.allocate_device(ci, key, data, cand, must=False)
+                    undo = self.allocate_device(ci, key, data, cand, must=False, di=di)
                     if undo is None:
                         continue
                     try:
@@ -420,8 +438,11 @@ class Search:
                     undo()
         return False
 
-    def allocate_device(self, ci: int, key, data: RequestData, cand: Candidate, must: bool):
-        """allocateDevice: take the device if it is usable; returns the undo function or None."""
+    def allocate_device(self, ci: int, key, data: RequestData, cand: Candidate, must: bool, di: int = 0):
+        """allocateDevice: take the device if it is usable; returns the undo function or None.
+
+        ``di``: which device of the request this is (0 for its first), which 1.34 used by mistake.
+        """
         request = data.request
         features = self.features
         device = cand.device
@@ -433,8 +454,16 @@ class Search:
             return None
         if not features.partitionable_devices and device.consumes_counters:
             return None
-        skip_counters = multi and (self.shared_by_allocated(cand.id) or cand.id in self.allocating_capacity)
+        skip_counters = multi and self.allocator.rules.shares_skip_counters and (
+            self.shared_by_allocated(cand.id) or cand.id in self.allocating_capacity)
         took = not skip_counters and bool(device.consumes_counters)
+        # (1.35's stable implementation supports no feature, so any enabled feature picks one that panics.)
+        if took and must and self.allocator.rules.all_devices_lack_pool and self.features.enabled():
+            raise AllocatorError(
+                f"claim {self.refs[ci]}, request {request.name}: kube-scheduler {self.allocator.rules.release} "
+                f"crashes here: its allocator checks the counters of {cand.id}, a device of an allocationMode All "
+                "request, without the device's pool, which panics: invalid memory address or nil pointer "
+                "dereference (kubernetes/kubernetes#138882, fixed after 1.35.4)")
         if took and not self.take_counters(cand):
             return None
         # Note: counters taken above stay taken when a later check fails in 1.34-1.35; 1.33 counted the
@@ -476,7 +505,7 @@ class Search:
         share_id = None
         shared_before = False
         if features.consumable_capacity:
-            if not self.capacity_fits(request, cand):
+            if not self.capacity_fits(request, self._capacity_checked(ci, cand, di)):
                 if rolls_back:
                     for constraint in constraints:
                         constraint.remove(base, sub)
@@ -519,6 +548,23 @@ class Search:
                 self.release_counters(cand)
             del results[before:]
         return undo
+
+    def _capacity_checked(self, ci: int, cand: Candidate, di: int) -> Candidate:
+        """The device whose capacity allocateDevice checks: the candidate; in 1.34 the device at the request's
+        device index in the candidate's slice (``ReleaseRules.capacity_checked_at_request_index``). Past the
+        slice's end 1.34's allocator panics, which crashes kube-scheduler (its parallel Filter re-raises
+        panics): an error that says so."""
+        devices = cand.slice.spec.devices
+        if not self.allocator.rules.capacity_checked_at_request_index or (di < len(devices) and devices[di] is cand.device):
+            return cand
+        if di >= len(devices):
+            raise AllocatorError(
+                f"claim {self.refs[ci]}: kube-scheduler {self.allocator.rules.release} crashes "
+                f"here: with DRAConsumableCapacity its allocator checks the capacity of device {di} of slice "
+                f"{cand.slice.metadata.name} for {cand.id}, which panics: index out of range [{di}] with length "
+                f"{len(devices)} (kubernetes/kubernetes#133705, fixed in 1.35)")
+        other = devices[di]
+        return Candidate(DeviceID(cand.id.driver, cand.id.pool, other.name), other, cand.slice, cand.pool)
 
     def new_share_id(self, ci: int, cand: Candidate) -> str:
         """A share id for one allocation of a shared device.

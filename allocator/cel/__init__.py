@@ -24,7 +24,6 @@ from allocator.cel.compiler import (
 )
 from allocator.cel.cost import estimate as estimate_cost_of
 from allocator.cel.cost import explain_cost
-from allocator.cel.hints import compile_hint
 from allocator.cel.parser import ParseError, parse
 from allocator.cel.values import CELError, type_name
 from allocator.kube.quantity import Quantity
@@ -236,6 +235,9 @@ def _compile_checked(expression: str, gates: frozenset[str], estimate_cost: bool
     try:
         result_type, overloads = check(env, root)
     except CheckError as e:
+        # Deferred: hints (with their quick fixes) are for expressions that do not compile (start-up).
+        from allocator.cel.hints import compile_hint
+
         msg, errs = format_issues(expression, [(e.pos, e.message)])
         raise CELCompileError(msg, errs, "type", hint=compile_hint(e.message)) from None
     cost, coster = estimate_cost_of(root, overloads, includes_from_lists=INCLUDES_FROM_LISTS in gates)

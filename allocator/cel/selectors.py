@@ -614,11 +614,72 @@ class DeviceKeys:
         self.memory = memory
 
     def key(self, reads: frozenset | None, driver: str, device: model.Device, allow_multiple: bool) -> tuple:
-        content = SelectorEvaluator._content_key(self.memory, driver, device, allow_multiple)
+        memory = self.memory
         if reads is None:
-            return "device", content
-        return "projected", SelectorEvaluator._projection(
-            _SeenDevice(self.memory, content, driver, device, allow_multiple), reads)
+            return "device", SelectorEvaluator._content_key(memory, driver, device, allow_multiple)
+        found = memory.device_keys.get((id(device), allow_multiple))
+        if found is not None and found[0] is device:
+            return "projected", SelectorEvaluator._projection(
+                _SeenDevice(memory, found[1], driver, device, allow_multiple), reads)
+        return "projected", self._projected(reads, driver, device, allow_multiple)
+
+    def _projected(self, reads: frozenset, driver: str, device: model.Device, allow_multiple: bool) -> int:
+        """``_projection`` of a device not seen yet, worked out from the entries read and those that can fail
+        to build alone, without the device's content key: the nodes of a cluster differ in serial numbers
+        and addresses that no selector reads, so most devices are seen once, here, and never searched."""
+        memory = self.memory
+        kept, risky = [], []
+        list_values = memory.list_values
+        for name, a in device.attributes.items():
+            place = _place("attributes", name, driver)
+            read = place in reads
+            if read or _may_fail_to_build(a, list_values):
+                entry = ("attributes", name, _attribute_fields(a))
+                if read:
+                    kept.append((entry, a))
+                if _may_fail_to_build(a, list_values):
+                    risky.append((entry, a))
+        for name, c in device.capacity.items():
+            place = _place("capacity", name, driver)
+            read = place in reads
+            if read or not isinstance(c.value, Quantity):
+                entry = ("capacity", name, c.value)
+                if read:
+                    kept.append((entry, c))
+                if not isinstance(c.value, Quantity):
+                    risky.append((entry, c))
+        failure = None
+        if risky:  # as ``_build_failure`` works it out, under the same key
+            key = (driver, tuple(entry for entry, _ in risky))
+            if key not in memory.build_failures:
+                try:
+                    build_device(driver, {entry[1]: v for entry, v in risky if entry[0] == "attributes"},
+                                 {entry[1]: v for entry, v in risky if entry[0] == "capacity"},
+                                 list_values=list_values)
+                    memory.build_failures[key] = None
+                except (CELRuntimeError, ValueError) as err:
+                    memory.build_failures[key] = str(err)
+            failure = memory.build_failures[key]
+        shape = (driver, allow_multiple, failure, tuple(entry for entry, _ in kept))
+        found = memory.shared_keys.get(shape)
+        if found is None:  # as ``_projection`` files a new one
+            found = memory.shared_keys[shape] = len(memory.shared_keys)
+            memory.shared_devices[found] = failure if failure is not None else (
+                driver, {entry[1]: v for entry, v in kept if entry[0] == "attributes"},
+                {entry[1]: v for entry, v in kept if entry[0] == "capacity"}, allow_multiple)
+        return found
+
+
+_PLACES: dict[tuple[str, str, str], tuple] = {}  # (map, name, driver) -> where build_device files it
+
+
+def _place(kind: str, name: str, driver: str) -> tuple:
+    found = _PLACES.get((kind, name, driver))
+    if found is None:
+        if len(_PLACES) >= 10_000:
+            _PLACES.clear()
+        found = _PLACES[kind, name, driver] = (kind, *split_name(name, driver))
+    return found
 
 
 # Bounds of a shared evaluator. A device costs about 2.8 KB here (its content key and entries, and its

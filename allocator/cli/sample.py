@@ -8,7 +8,6 @@ be saved and given to ``allocate``, ``validate`` or ``capacity``.
 from __future__ import annotations
 
 import argparse
-import difflib
 import sys
 from pathlib import Path
 
@@ -69,6 +68,8 @@ def run(args, folder: Path = SAMPLES) -> int:
             print(f"{slug}\t{what}\t{data.get('title', '')}")
         return EXIT_OK
     if args.name not in catalogue:
+        import difflib  # deferred: only a misspelt name needs it (start-up)
+
         near = difflib.get_close_matches(args.name, list(catalogue), n=3, cutoff=0.5)
         said = f" (did you mean {', '.join(near)}?)" if near else ""
         print(f"error: no sample inventory, example or cluster is named {args.name!r}{said}; "

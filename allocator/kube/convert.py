@@ -35,7 +35,6 @@ the walker notes them (``Conversion.versioned``) at the paths the user wrote.
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass, field
 
 from allocator.reading.diagnostics import PARSE, Diagnostic, DiagnosticError
@@ -302,6 +301,8 @@ class _Walker:
         if hint is None and (tname, key) in _MISPLACED:
             hint = _MISPLACED[(tname, key)].format(version=f"{RESOURCE_GROUP}/{self.version}")
         known = list(self.schema[tname])
+        import difflib  # deferred: only a misspelt name needs it (start-up)
+
         near = difflib.get_close_matches(key, known, n=1, cutoff=0.6) or [k for k in known if k.lower() == key.lower()]
         if near and not hint:
             detail += f' (did you mean "{near[0]}"?)'

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import builtins
 import dataclasses
-import difflib
 import functools
 import types
 import typing
@@ -190,7 +189,9 @@ class Decoder:
         self.name = name
         self.errors: list[Diagnostic] = []
         self.positions: dict[str, Position] = {}
-        self.present: set[str] = set()  # paths decoded without a position (fast-read text)
+        # Paths decoded without a position (fast-read text), those outside lists and maps only: what is
+        # asked of them is whether a field was written ("devices: []"), and a cluster has 100,000s inside.
+        self.present: set[str] = set()
         # model type name -> fields not every release of the object's version has (``release_fields.tracked``)
         self.tracked = tracked or {}
         self.versioned: dict[str, tuple] = {}  # path -> (type, field, key position) of those found
@@ -207,7 +208,7 @@ class Decoder:
     def _value(self, tp, data, path: str, pos: Position | None, owner: tuple | None):
         if pos:
             self.positions.setdefault(path, pos)
-        else:
+        elif "[" not in path:
             self.present.add(path)
         shape, inner = _shape(tp)
         if shape is _OPTIONAL:
@@ -264,11 +265,26 @@ class Decoder:
         """
         out = {}
         for key, item in data.items():
-            memo_key = _flat_key(cls, item)
+            text = None
+            if item.__class__ is dict and len(item) == 1:  # most values: {"string": "Hopper"}, {"value": "80Gi"}
+                ((name, value),) = item.items()
+                kind = value.__class__
+                memo_key = ((cls, name, kind, value) if kind is str or kind is int or kind is bool or kind is float
+                            or value is None else None)
+                if kind is str and cls is model.DeviceAttribute and (name == "string" or name == "version"):
+                    text = name
+            else:
+                memo_key = _flat_key(cls, item)
             found = _SHARED_VALUES.get(memo_key) if memo_key is not None else None
             if found is None:
                 errors, versioned = len(self.errors), len(self.versioned)
-                found = self._value(cls, item, f"{path}[{key}]", None, None)
+                if text is not None and not (self.tracked and text in self.tracked.get("DeviceAttribute", ())):
+                    # Text or a version, such as the serial number each device has its own of: what decoding
+                    # it field by field gives, in one step.
+                    found = model.DeviceAttribute(string=value) if text == "string" else model.DeviceAttribute(
+                        version=value)
+                else:
+                    found = self._value(cls, item, f"{path}[{key}]", None, None)
                 if memo_key is not None and found is not None and len(self.errors) == errors \
                         and len(self.versioned) == versioned:
                     if len(_SHARED_VALUES) >= _SHARED_VALUES_MAX:
@@ -319,7 +335,7 @@ class Decoder:
                     # The most common value, decoded here: what _value would do, without its dispatch.
                     if pos:
                         self.positions.setdefault(child, pos)
-                    else:
+                    elif "[" not in child:
                         self.present.add(child)
                     kwargs[pyname] = value
                     continue
@@ -338,6 +354,8 @@ class Decoder:
     def unknown_field(self, path: str, key: str, known: list[str], pos: Position | None,
                       owner: type | None = None) -> None:
         detail = f'unknown field "{path}"'
+        import difflib  # deferred: only a misspelt name needs it (start-up)
+
         near = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
         if not near:
             near = [k for k in known if k.lower() == key.lower()]

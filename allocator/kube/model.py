@@ -8,6 +8,10 @@ to empty.
 
 Each object built by ``decode`` carries ``source``: the positions of its
 fields in the YAML it came from, keyed by field path (see ``positions``).
+
+Every class has a docstring, if only its API name: without one, ``dataclass``
+makes one from the class's signature at import, through ``inspect``, which
+every command's start-up pays for.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from typing import Any
 
 @dataclass
 class ObjectMeta:
+    """The API's ``ObjectMeta``, as the model keeps it."""
     name: str = ""
     generate_name: str = ""
     namespace: str = ""
@@ -32,6 +37,7 @@ class ObjectMeta:
 
 @dataclass
 class NodeSelectorRequirement:
+    """The API's ``NodeSelectorRequirement``, as the model keeps it."""
     key: str = ""
     operator: str = ""
     values: list[str] = field(default_factory=list)
@@ -39,12 +45,14 @@ class NodeSelectorRequirement:
 
 @dataclass
 class NodeSelectorTerm:
+    """The API's ``NodeSelectorTerm``, as the model keeps it."""
     match_expressions: list[NodeSelectorRequirement] = field(default_factory=list)
     match_fields: list[NodeSelectorRequirement] = field(default_factory=list)
 
 
 @dataclass
 class NodeSelector:
+    """The API's ``NodeSelector``, as the model keeps it."""
     node_selector_terms: list[NodeSelectorTerm] = field(default_factory=list)
 
 
@@ -53,16 +61,19 @@ class NodeSelector:
 
 @dataclass
 class CELDeviceSelector:
+    """The API's ``CELDeviceSelector``, as the model keeps it."""
     expression: str = ""
 
 
 @dataclass
 class DeviceSelector:
+    """The API's ``DeviceSelector``, as the model keeps it."""
     cel: CELDeviceSelector | None = None
 
 
 @dataclass
 class OpaqueDeviceConfiguration:
+    """The API's ``OpaqueDeviceConfiguration``, as the model keeps it."""
     driver: str = ""
     # Arbitrary JSON (runtime.RawExtension); kept as parsed Python data.
     parameters: Any = None
@@ -70,6 +81,7 @@ class OpaqueDeviceConfiguration:
 
 @dataclass
 class DeviceTaint:
+    """The API's ``DeviceTaint``, as the model keeps it."""
     key: str = ""
     value: str = ""
     effect: str = ""
@@ -78,6 +90,7 @@ class DeviceTaint:
 
 @dataclass
 class DeviceToleration:
+    """The API's ``DeviceToleration``, as the model keeps it."""
     key: str = ""
     operator: str = ""  # "Equal" (default) or "Exists"
     value: str = ""
@@ -90,11 +103,13 @@ class DeviceToleration:
 
 @dataclass
 class DeviceClassConfiguration:
+    """The API's ``DeviceClassConfiguration``, as the model keeps it."""
     opaque: OpaqueDeviceConfiguration | None = None
 
 
 @dataclass
 class DeviceClassSpec:
+    """The API's ``DeviceClassSpec``, as the model keeps it."""
     selectors: list[DeviceSelector] = field(default_factory=list)
     config: list[DeviceClassConfiguration] = field(default_factory=list)
     extended_resource_name: str | None = None
@@ -102,6 +117,7 @@ class DeviceClassSpec:
 
 @dataclass
 class DeviceClass:
+    """The API's ``DeviceClass``, as the model keeps it."""
     metadata: ObjectMeta = field(default_factory=ObjectMeta)
     spec: DeviceClassSpec = field(default_factory=DeviceClassSpec)
 
@@ -126,6 +142,7 @@ class DeviceAttribute:
 
 @dataclass
 class CapacityRequestPolicyRange:
+    """The API's ``CapacityRequestPolicyRange``, as the model keeps it."""
     min: str | None = None
     max: str | None = None
     step: str | None = None
@@ -133,6 +150,7 @@ class CapacityRequestPolicyRange:
 
 @dataclass
 class CapacityRequestPolicy:
+    """The API's ``CapacityRequestPolicy``, as the model keeps it."""
     default: str | None = None
     valid_values: list[str] = field(default_factory=list)
     valid_range: CapacityRequestPolicyRange | None = None
@@ -140,29 +158,34 @@ class CapacityRequestPolicy:
 
 @dataclass
 class DeviceCapacity:
+    """The API's ``DeviceCapacity``, as the model keeps it."""
     value: str = "0"
     request_policy: CapacityRequestPolicy | None = None
 
 
 @dataclass
 class Counter:
+    """The API's ``Counter``, as the model keeps it."""
     value: str = "0"
 
 
 @dataclass
 class CounterSet:
+    """The API's ``CounterSet``, as the model keeps it."""
     name: str = ""
     counters: dict[str, Counter] = field(default_factory=dict)
 
 
 @dataclass
 class DeviceCounterConsumption:
+    """The API's ``DeviceCounterConsumption``, as the model keeps it."""
     counter_set: str = ""
     counters: dict[str, Counter] = field(default_factory=dict)
 
 
 @dataclass
 class Device:
+    """The API's ``Device``, as the model keeps it."""
     name: str = ""
     attributes: dict[str, DeviceAttribute] = field(default_factory=dict)
     capacity: dict[str, DeviceCapacity] = field(default_factory=dict)
@@ -182,6 +205,7 @@ class Device:
 
 @dataclass
 class ResourcePool:
+    """The API's ``ResourcePool``, as the model keeps it."""
     name: str = ""
     generation: int = 0
     resource_slice_count: int = 0
@@ -189,6 +213,7 @@ class ResourcePool:
 
 @dataclass
 class ResourceSliceSpec:
+    """The API's ``ResourceSliceSpec``, as the model keeps it."""
     driver: str = ""
     pool: ResourcePool = field(default_factory=ResourcePool)
     node_name: str | None = None
@@ -204,6 +229,7 @@ class ResourceSliceSpec:
 
 @dataclass
 class ResourceSlice:
+    """The API's ``ResourceSlice``, as the model keeps it."""
     metadata: ObjectMeta = field(default_factory=ObjectMeta)
     spec: ResourceSliceSpec = field(default_factory=ResourceSliceSpec)
 
@@ -213,11 +239,13 @@ class ResourceSlice:
 
 @dataclass
 class CapacityRequirements:
+    """The API's ``CapacityRequirements``, as the model keeps it."""
     requests: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
 class ExactDeviceRequest:
+    """The API's ``ExactDeviceRequest``, as the model keeps it."""
     device_class_name: str = ""
     selectors: list[DeviceSelector] = field(default_factory=list)
     allocation_mode: str = ""  # defaulted to "ExactCount"
@@ -229,6 +257,7 @@ class ExactDeviceRequest:
 
 @dataclass
 class DeviceSubRequest:
+    """The API's ``DeviceSubRequest``, as the model keeps it."""
     name: str = ""
     device_class_name: str = ""
     selectors: list[DeviceSelector] = field(default_factory=list)
@@ -240,6 +269,7 @@ class DeviceSubRequest:
 
 @dataclass
 class DeviceRequest:
+    """The API's ``DeviceRequest``, as the model keeps it."""
     name: str = ""
     exactly: ExactDeviceRequest | None = None
     first_available: list[DeviceSubRequest] = field(default_factory=list)
@@ -247,6 +277,7 @@ class DeviceRequest:
 
 @dataclass
 class DeviceConstraint:
+    """The API's ``DeviceConstraint``, as the model keeps it."""
     requests: list[str] = field(default_factory=list)
     match_attribute: str | None = None
     distinct_attribute: str | None = None
@@ -254,12 +285,14 @@ class DeviceConstraint:
 
 @dataclass
 class DeviceClaimConfiguration:
+    """The API's ``DeviceClaimConfiguration``, as the model keeps it."""
     requests: list[str] = field(default_factory=list)
     opaque: OpaqueDeviceConfiguration | None = None
 
 
 @dataclass
 class DeviceClaim:
+    """The API's ``DeviceClaim``, as the model keeps it."""
     requests: list[DeviceRequest] = field(default_factory=list)
     constraints: list[DeviceConstraint] = field(default_factory=list)
     config: list[DeviceClaimConfiguration] = field(default_factory=list)
@@ -267,11 +300,13 @@ class DeviceClaim:
 
 @dataclass
 class ResourceClaimSpec:
+    """The API's ``ResourceClaimSpec``, as the model keeps it."""
     devices: DeviceClaim = field(default_factory=DeviceClaim)
 
 
 @dataclass
 class DeviceRequestAllocationResult:
+    """The API's ``DeviceRequestAllocationResult``, as the model keeps it."""
     request: str = ""
     driver: str = ""
     pool: str = ""
@@ -287,6 +322,7 @@ class DeviceRequestAllocationResult:
 
 @dataclass
 class DeviceAllocationConfiguration:
+    """The API's ``DeviceAllocationConfiguration``, as the model keeps it."""
     source: str = ""  # "FromClass" or "FromClaim"
     requests: list[str] = field(default_factory=list)
     opaque: OpaqueDeviceConfiguration | None = None
@@ -294,12 +330,14 @@ class DeviceAllocationConfiguration:
 
 @dataclass
 class DeviceAllocationResult:
+    """The API's ``DeviceAllocationResult``, as the model keeps it."""
     results: list[DeviceRequestAllocationResult] = field(default_factory=list)
     config: list[DeviceAllocationConfiguration] = field(default_factory=list)
 
 
 @dataclass
 class AllocationResult:
+    """The API's ``AllocationResult``, as the model keeps it."""
     devices: DeviceAllocationResult = field(default_factory=DeviceAllocationResult)
     node_selector: NodeSelector | None = None
     allocation_timestamp: str | None = None
@@ -307,6 +345,7 @@ class AllocationResult:
 
 @dataclass
 class ResourceClaimConsumerReference:
+    """The API's ``ResourceClaimConsumerReference``, as the model keeps it."""
     api_group: str = ""
     resource: str = ""
     name: str = ""
@@ -323,6 +362,7 @@ class ResourceClaimStatus:
 
 @dataclass
 class ResourceClaim:
+    """The API's ``ResourceClaim``, as the model keeps it."""
     metadata: ObjectMeta = field(default_factory=ObjectMeta)
     spec: ResourceClaimSpec = field(default_factory=ResourceClaimSpec)
     status: ResourceClaimStatus = field(default_factory=ResourceClaimStatus)
@@ -330,12 +370,14 @@ class ResourceClaim:
 
 @dataclass
 class ResourceClaimTemplateSpec:
+    """The API's ``ResourceClaimTemplateSpec``, as the model keeps it."""
     metadata: ObjectMeta = field(default_factory=ObjectMeta)
     spec: ResourceClaimSpec = field(default_factory=ResourceClaimSpec)
 
 
 @dataclass
 class ResourceClaimTemplate:
+    """The API's ``ResourceClaimTemplate``, as the model keeps it."""
     metadata: ObjectMeta = field(default_factory=ObjectMeta)
     spec: ResourceClaimTemplateSpec = field(default_factory=ResourceClaimTemplateSpec)
 
@@ -345,6 +387,7 @@ class ResourceClaimTemplate:
 
 @dataclass
 class Node:
+    """The API's ``Node``, as the model keeps it."""
     metadata: ObjectMeta = field(default_factory=ObjectMeta)
     # status.allocatable: resource name -> quantity (the extended resources a device plugin serves)
     allocatable: dict[str, str] = field(default_factory=dict)
@@ -360,6 +403,7 @@ class ResourceClaimReference:
 
 @dataclass
 class Container:
+    """The API's ``Container``, as the model keeps it."""
     name: str = ""
     claims: list[ResourceClaimReference] = field(default_factory=list)
     # resources.requests and resources.limits (name -> quantity); decoding copies a limit into
@@ -371,6 +415,7 @@ class Container:
 
 @dataclass
 class PodResourceClaim:
+    """The API's ``PodResourceClaim``, as the model keeps it."""
     name: str = ""
     resource_claim_name: str | None = None
     resource_claim_template_name: str | None = None
@@ -378,6 +423,7 @@ class PodResourceClaim:
 
 @dataclass
 class PodSpec:
+    """The API's ``PodSpec``, as the model keeps it."""
     node_name: str = ""
     containers: list[Container] = field(default_factory=list)
     init_containers: list[Container] = field(default_factory=list)
@@ -388,6 +434,7 @@ class PodSpec:
 
 @dataclass
 class Pod:
+    """The API's ``Pod``, as the model keeps it."""
     metadata: ObjectMeta = field(default_factory=ObjectMeta)
     spec: PodSpec = field(default_factory=PodSpec)
 
@@ -397,6 +444,7 @@ class Pod:
 
 @dataclass
 class DeviceTaintSelector:
+    """The API's ``DeviceTaintSelector``, as the model keeps it."""
     # deviceClassName and selectors exist in v1alpha3 of 1.33-1.34 only; 1.35 removed them.
     device_class_name: str | None = None
     driver: str | None = None
@@ -407,12 +455,14 @@ class DeviceTaintSelector:
 
 @dataclass
 class DeviceTaintRuleSpec:
+    """The API's ``DeviceTaintRuleSpec``, as the model keeps it."""
     device_selector: DeviceTaintSelector | None = None
     taint: DeviceTaint = field(default_factory=DeviceTaint)
 
 
 @dataclass
 class DeviceTaintRule:
+    """The API's ``DeviceTaintRule``, as the model keeps it."""
     metadata: ObjectMeta = field(default_factory=ObjectMeta)
     spec: DeviceTaintRuleSpec = field(default_factory=DeviceTaintRuleSpec)
 

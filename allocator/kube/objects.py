@@ -55,7 +55,9 @@ class Document:
     api_version: str  # as written by the user
     obj: object
     index: int = 0  # which object of the input, 0-based
-    present: frozenset[str] = frozenset()  # field paths written, e.g. "spec.devices" for "devices: []"
+    # Field paths written, e.g. "spec.devices" for "devices: []" (read without positions: only those
+    # outside lists and maps).
+    present: frozenset[str] = frozenset()
     # classic DRA fields (v1alpha3 in 1.31) set aside by ``convert``: path -> (value, position, removal note)
     classic: dict[str, tuple] = field(default_factory=dict)
     # fields not every release of its version has (``release_fields``): path as written -> (type, field, position)

@@ -9,7 +9,6 @@ default, and a gate whose required gate is off.
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 from types import MappingProxyType
 
@@ -41,6 +40,8 @@ class FeatureGateError(ValueError):
             return None
         if self.gate in GATE_SPECS:
             return _span(self.gate)
+        import difflib  # deferred: only a misspelt name needs it (start-up)
+
         close = difflib.get_close_matches(self.gate, KNOWN_GATES, n=1, cutoff=0.75) or \
             [g for g in KNOWN_GATES if g.lower() == self.gate.lower()]
         return f'did you mean "{close[0]}"?' if close else None
@@ -172,6 +173,11 @@ def dependency_errors(values: dict[str, bool], rel: _releases.Release) -> list[t
         off = [dep for dep in deps if not values.get(dep)]
         if off:
             found.append((gate, f"{gate} is enabled, but depends on features that are disabled: [{' '.join(off)}]"))
+    if rel.dependencies():  # the same check covers gates outside the table, at their defaults
+        for gate, dependents in sorted(_releases.DEFAULT_ON_DEPENDENTS.get(rel.name, {}).items()):
+            if not values.get(gate, True):
+                found += [(gate, f"{other} is enabled, but depends on features that are disabled: [{gate}]")
+                          for other in dependents]
     return found
 
 

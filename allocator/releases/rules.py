@@ -92,6 +92,34 @@ class ReleaseRules:
     # one value per request name (a request's second device replaced its first, and taking one back forgot
     # both) and matchAttribute's common list values were not widened again when a device was taken back.
     constraints_per_device: bool
+    # 1.34 only: distinctAttribute compares the values' pointers, not the values (v0.34.x experimental
+    # ``matchesAttribute``: ``attribute.StringValue == attr.StringValue``), so two devices never clash and only
+    # the same device taken twice (a share of a multi-allocatable device) does. kubernetes/kubernetes#135022
+    # compares the values from 1.35 on.
+    distinct_compares_pointers: bool
+    # 1.36: an ``All`` subrequest of firstAvailable looks for each of its devices as itself. Before
+    # (v0.33.x-v0.35.x, all three implementations) the step to its next device left ``subRequestIndex`` out,
+    # so every device after its first was looked for as subrequest 0's next device (subrequest 0's count,
+    # selectors and devices; with subrequest 0 asking for one device, the All subrequest ends after one).
+    subrequest_index_kept: bool
+    # 1.34 only: with DRAConsumableCapacity, allocateDevice checks the capacity of the device at the request's
+    # device index (the n-th device of the request: ``r.deviceIndex``) in the candidate's slice, not of the
+    # candidate (v0.34.x experimental; past the slice's end it panics, index out of range). 1.35 passes the device
+    # (kubernetes/kubernetes#133705, fixed by #133706).
+    capacity_checked_at_request_index: bool
+    # 1.35 only: the incubating and experimental implementations list an ``All`` request's devices without
+    # their pool (v0.35.x ``validateDeviceRequest``), so checking the counters of such a device dereferences
+    # a nil pool and panics, which crashes kube-scheduler (kubernetes/kubernetes#138882, fixed by #138885
+    # after 1.35.4; v0.36 lists the pool). 1.34 counted counters by slice and did not read the pool.
+    all_devices_lack_pool: bool
+    # 1.34 only: a subrequest with capacity requests while DRAConsumableCapacity is off is refused in the
+    # words of its request ("claim C, request R: has capacity requests, ..."; v0.34.x checks the request and
+    # its subrequests in one pass); from 1.35 the subrequest is named ("claim C, subrequest S: ...").
+    capacity_refusal_names_request: bool
+    # 1.35: a share of a multi-allocatable device that is shared already does not take the device's counters
+    # again (``skipCounterCheck``); 1.34 (v0.34.x) takes them for every share, and, as for every shared
+    # device, does not give them back when the share is taken back.
+    shares_skip_counters: bool
     # 1.37: a device allocated claims hold shares of counts as shared (its counters taken, not checked again)
     # whether or not the shares consumed capacity (v0.37.x ``deviceCapacityInUse`` also reads
     # AllocatedSharedDeviceIDs); before, only shares with consumed capacity did.
@@ -140,12 +168,29 @@ class ReleaseRules:
     # Unschedulable status). Read in pkg/scheduler/framework/plugins/dynamicresources at v1.33.13-v1.37.2.
     postfilter_still_not_schedulable: bool
 
+    # 1.34: when an "All" request backtracks, the devices it took are given back (deallocate); v0.33's
+    # allocator dropped that function, so they stayed marked in use and kept their constraint values.
+    all_mode_rolls_back: bool
+
     # --- the apiserver's validation (kubernetes/kubernetes pkg/apis/resource/validation) ---
+    # 1.35: a claim's (and template's) request tolerations are dropped on create while DRADeviceTaints is off
+    # (``pkg/api/resourceclaimspec``); the strategies of 1.33 and 1.34 drop nothing for that gate, so the
+    # tolerations are kept and validated.
+    drops_claim_tolerations: bool
+    # Before 1.35 (read in v1.33 and v1.34) ``validateSet`` reports a duplicate on the item's key field
+    # (``spec.devices.requests[3].name``: requests, subrequests, a slice's devices and counter sets); from
+    # 1.35 on the item (``spec.devices.requests[3]``).
+    duplicate_on_key_field: bool
     # The taint effects a DeviceTaint may have, sorted like ``sets.List``; ``None`` exists since 1.35.
     taint_effects: tuple[str, ...]
     # Before 1.35 (kubernetes/api v0.33, v0.34): a slice's devices consume counters of that slice's own
     # sets, so both may be set, and the limits counted counters, not sets and consumptions.
     counters_in_own_slice: bool
+    # The Namespace label that allows admin access (``DRAAdminNamespaceLabelKey``): resource.k8s.io/admin-access
+    # in 1.33, resource.kubernetes.io/admin-access from 1.34 on.
+    admin_access_label: str
+
+    # --- the apiserver's registry strategies (kubernetes/kubernetes pkg/registry/resource) ---
     # 1.36: a Pod has ``spec.schedulingGroup`` (1.35 had ``spec.workloadRef`` instead); before, the
     # strict decoder refuses it as an unknown field.
     pod_scheduling_group: bool
@@ -181,6 +226,12 @@ CHANGES = MappingProxyType({
     "binding_slices_last": _until("1.36"),
     "list_attributes_in_allocator": _since("1.37"),
     "constraints_per_device": _since("1.37"),
+    "distinct_compares_pointers": ((OLDEST, False), ("1.34", True), ("1.35", False)),
+    "subrequest_index_kept": _since("1.36"),
+    "capacity_checked_at_request_index": ((OLDEST, False), ("1.34", True), ("1.35", False)),
+    "all_devices_lack_pool": ((OLDEST, False), ("1.35", True), ("1.36", False)),
+    "capacity_refusal_names_request": ((OLDEST, False), ("1.34", True), ("1.35", False)),
+    "shares_skip_counters": _since("1.35"),
     "any_share_takes_counters": _since("1.37"),
     "node_filters_counter_slices": _since("1.37"),
     "writes_result_tolerations": _since("1.35"),
@@ -193,10 +244,14 @@ CHANGES = MappingProxyType({
     "zero_allocatable_left_to_dra": _since("1.35"),
     "init_containers_reuse_devices": _since("1.35"),
     "postfilter_still_not_schedulable": _until("1.37"),
+    "duplicate_on_key_field": _until("1.35"),
+    "drops_claim_tolerations": _since("1.35"),
     "taint_effects": _since("1.35", _TAINT_EFFECTS, (*_TAINT_EFFECTS, "None")),
     "counters_in_own_slice": _until("1.35"),
     "pod_scheduling_group": _since("1.36"),
     "empty_driver_also_invalid": _until("1.35"),
+    "all_mode_rolls_back": _since("1.34"),
+    "admin_access_label": ((OLDEST, "resource.k8s.io/admin-access"), ("1.34", "resource.kubernetes.io/admin-access")),
 })
 
 

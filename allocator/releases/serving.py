@@ -45,13 +45,26 @@ def dra_off_message(gates: FeatureGates) -> str | None:
             f"(--feature-gates={DRA_GATE}=true) to get {_versions(versions)}.")
 
 
+# (id(gates), kind) -> (gates, versions served): asked once per document, a dump has thousands of them
+_SERVED: dict[tuple[int, str], tuple[FeatureGates, tuple[str, ...]]] = {}
+
+
+def _served(rel: Release, kind: str, gates: FeatureGates) -> tuple[str, ...]:
+    found = _SERVED.get((id(gates), kind))
+    if found is None or found[0] is not gates:
+        if len(_SERVED) >= 1_000:
+            _SERVED.clear()
+        found = _SERVED[id(gates), kind] = (gates, rel.served(kind, gates.enabled))
+    return found[1]
+
+
 def not_served(document, gates: FeatureGates) -> Diagnostic | None:
     """The refusal of a ``resource.k8s.io`` document the release does not serve, or None when it is served."""
     group, _, version = document.api_version.rpartition("/")
     if group != GROUP:
         return None
     rel: Release = release(gates.release)
-    served = rel.served(document.kind, gates.enabled)
+    served = _served(rel, document.kind, gates)
     if version in served:
         return None
     head = f'no matches for kind "{document.kind}" in version "{document.api_version}"'

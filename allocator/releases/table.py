@@ -157,6 +157,16 @@ GATE_DEPENDENCIES = MappingProxyType({
     "DRAOptionalNodeOperations": (DRA_GATE, "NodeDeclaredFeatures"),
 })
 
+# Gates outside the engine's table that are on by default and depend on a gate it knows: turning that gate
+# off makes the components refuse the set, one refusal per such gate (read in kube_features.go of each
+# release: ``defaultKubernetesFeatureGateDependencies`` and the gates' defaults). Only 1.36 has any: its beta
+# NodeDeclaredFeatures (locked on in 1.37, off by default in 1.35).
+DEFAULT_ON_DEPENDENTS = MappingProxyType({
+    "1.36": MappingProxyType({"NodeDeclaredFeatures": (
+        "ExtendWebSocketsToKubelet", "InPlacePodLevelResourcesVerticalScaling",
+        "InPlacePodVerticalScalingInitContainers", "RestartAllContainersOnContainerExits")}),
+})
+
 
 @dataclass(frozen=True)
 class Serving:

@@ -3,7 +3,8 @@
 Most of a small command's time is Python importing the engine (docs/performance.md, start-up), so the
 modules for what does not fit (explanations, other grants, counter choices), for inputs this one does not
 have (controllers read again with positions through PyYAML, generated names through hashlib, share ids
-through uuid, regular expressions through RE2) and Django are imported where they are used. This checks
+through uuid, regular expressions through RE2), the warnings and CEL's hints and quick fixes (for selectors
+that do not compile), difflib (for misspelt names) and Django are imported where they are used. This checks
 which modules a real run loaded, not how long it took.
 """
 
@@ -25,6 +26,10 @@ DEFERRED = (
     "allocator.allocation.alternatives",
     "allocator.cel.explain",
     "re2",  # the claim has no matches(): RE2 loads with the first regular expression
+    "allocator.validation.warnings",  # the command line validates but gives no warnings
+    "allocator.cel.hints",  # hints and their quick fixes: for selectors that do not compile
+    "allocator.cel.fixes",
+    "difflib",  # "did you mean": for misspelt names
     "allocator.reading.yamlsource",
     "yaml",
     "hashlib",

@@ -15,7 +15,7 @@ from upstream.differential.generate import ALL_WHATS, generate_case
 from upstream.differential.run import gallery_cases
 from upstream.differential.shrink import shrink
 
-RELEASES = ("1.34", "1.35", "1.36", "1.37")
+RELEASES = ("1.33", "1.34", "1.35", "1.36", "1.37")
 
 
 @pytest.mark.parametrize("release", RELEASES)
@@ -33,6 +33,23 @@ def test_generated_inventories_and_claims_are_valid_for_the_engine(release):
         case = generate_case(1, index, release, "allocate")
         make_gates(case["gates"], release)
         assert not ours.answer(case)["allocate"].get("refused"), case["id"]
+
+
+def test_cases_before_1_34_are_written_in_v1beta2_with_dra_on():
+    """1.33 has no resource.k8s.io/v1 and DRA is off by default: its cases use v1beta2 (v1's shape) and
+    turn DynamicResourceAllocation on; the later releases' cases keep v1 and need no gate."""
+    old, new = generate_case(1, 2, "1.33", "allocate"), generate_case(1, 2, "1.34", "allocate")
+    assert old["gates"]["DynamicResourceAllocation"] is True
+    assert "DynamicResourceAllocation" not in new["gates"]
+    versions = {o["apiVersion"] for o in old["objects"] if o["apiVersion"].startswith("resource.k8s.io/")}
+    assert "resource.k8s.io/v1beta2" in versions and "resource.k8s.io/v1" not in versions
+    assert "resource.k8s.io/v1" in {o["apiVersion"] for o in new["objects"]}
+
+
+def test_the_1_33_gallery_runs_only_what_its_harness_builds():
+    cases = gallery_cases("1.33")
+    assert cases, "the gallery has 1.33 examples"
+    assert all(c["run"] == ["gates", "create", "allocate"] for c in cases)
 
 
 def _claim(results, name="claim-0", config=None):
@@ -429,3 +446,47 @@ def test_a_case_with_nodes_shrinks_to_one_with_nodes(monkeypatch):
     monkeypatch.setattr(run, "SCHEDULE_SHRINK_BUDGET", 60)
     minimal, _, _ = run._shrunk(case, first, None)
     assert minimal != case and run._has_nodes(minimal)
+
+
+def test_a_case_upstream_fails_on_when_asked_again_is_not_compared(monkeypatch):
+    # Upstream walks slices in map order: in one order it answers, in another it panics (1.34's capacity
+    # check past a slice's end). A panic on any ask makes the case one that cannot be compared.
+    from upstream.differential import run
+
+    case = generate_case(1, 0, "1.37", "allocate")
+    monkeypatch.setattr(run.ours, "answer", lambda c: {"allocate": {"node": "n", "fits": False, "claims": [],
+                                                                     "error": "mine"}})
+    answers = iter([{"allocate": {"node": "n", "fits": True, "claims": [], "error": None}, "error": None},
+                    {"error": "harness panic: runtime error: index out of range [2] with length 1"}])
+
+    class Harness:
+        def run(self, c):
+            return next(answers)
+
+    mine, theirs, _found = run.compare_case(case, Harness())
+    assert run.not_comparable(case, mine, theirs) == "harness error"
+    assert "index out of range" in theirs["error"]
+
+
+def test_a_panic_the_engine_names_is_the_same_answer():
+    # 1.34's capacity check past a slice's end: upstream's harness panics, the engine says the scheduler crashes.
+    from upstream.differential import run
+
+    case = generate_case(1, 0, "1.34", "allocate")
+    mine = {"allocate": {"node": "n", "fits": False, "claims": [], "error": (
+        "claim default/c: kube-scheduler 1.34 crashes here: ... which panics: index out of range [2] with "
+        "length 1 (kubernetes/kubernetes#133705, fixed in 1.35)")}}
+    panic = {"error": "harness panic: runtime error: index out of range [2] with length 1\ngoroutine 1 [running]:"}
+    other = {"error": "harness panic: runtime error: index out of range [1] with length 1\ngoroutine 1 [running]:"}
+    assert run.same_panic(mine, panic) and run.not_comparable(case, mine, panic) is None
+    assert not run.same_panic(mine, other) and run.not_comparable(case, mine, other) == "harness error"
+
+
+def test_shrinking_keeps_an_object_stored():
+    # A stored claim read without its uid and resourceVersion would be created anew (fields of disabled
+    # features dropped), which is another case.
+    claim = {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
+             "metadata": {"name": "c", "namespace": "default", "uid": "u", "resourceVersion": "1", "labels": {"a": "b"}},
+             "spec": {}}
+    small, _ = shrink({"release": "1.34", "objects": [claim]}, lambda c: bool(c["objects"]))
+    assert small["objects"][0]["metadata"] == {"name": "c", "namespace": "default", "uid": "u", "resourceVersion": "1"}

@@ -13,6 +13,7 @@ import pytest
 
 from upstream.differential import ours, regressions
 from upstream.differential.compare import CATEGORIES, differences
+from upstream.differential.run import same_panic
 
 RECORDS = regressions.load_all()
 
@@ -31,7 +32,8 @@ def test_the_engine_answers_as_upstream_did(record):
     mine = ours.answer(case)
     # Where upstream answered differently from one run to the next, any of its answers will do.
     answers = [record["upstream"], *record["upstream"].get("alternatives", [])]
-    found = [differences(case, mine, theirs) for theirs in answers]
+    # An upstream panic the engine names (it says kube-scheduler crashes there) is the same answer.
+    found = [[] if same_panic(mine, theirs) else differences(case, mine, theirs) for theirs in answers]
     assert not all(found), [d.to_dict() for d in found[0]]
 
 
@@ -40,7 +42,7 @@ def test_every_case_file_is_complete(record):
     path = regressions.DIRECTORY / f"{record['name']}.yaml"
     assert path.exists(), "a case's name is its file's name"
     assert record["status"] in regressions.STATUSES
-    assert str(record["release"]) in ("1.34", "1.35", "1.36", "1.37")
+    assert str(record["release"]) in ("1.33", "1.34", "1.35", "1.36", "1.37")
     assert "objects" in record or "documents" in record  # empty for a gate set the components refuse
     assert isinstance(record.get("upstream"), dict)
     assert all(d["category"] in CATEGORIES for d in record.get("differences") or [])

@@ -16,8 +16,6 @@ import bisect
 import functools
 from dataclasses import dataclass, field
 
-from allocator.cel.fixes import compare_to
-from allocator.cel.hints import no_overload
 from allocator.reading import diagnostics as dg
 from allocator.validation.errors import FieldError
 
@@ -230,6 +228,10 @@ class ExpressionLocator:
 
 def _compile_fix(expression: str, outcome: Outcome):
     """``a >= b`` on quantities or versions as ``a.compareTo(b) >= 0`` (``cel.fixes.compare_to``)."""
+    # Deferred: only a selector that does not compile gets a fix (start-up).
+    from allocator.cel.fixes import compare_to
+    from allocator.cel.hints import no_overload
+
     found = no_overload(outcome.detail)
     if found is None:
         return None

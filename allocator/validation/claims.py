@@ -46,7 +46,7 @@ def claim_spec(ctx: Context, spec, path: str) -> None:
     base = f"{path}.devices"
     known = RequestNames(devices)
     each(ctx.errs, devices.requests, REQUESTS_MAX, f"{base}.requests",
-         lambda req, p: _request(ctx, req, p), key=lambda req: req.name)
+         lambda req, p: _request(ctx, req, p), key=lambda req: req.name, key_field=ctx.key_field("name"))
     each(ctx.errs, devices.constraints, CONSTRAINTS_MAX, f"{base}.constraints",
          lambda c, p: _constraint(ctx, c, p, known))
     each(ctx.errs, devices.config, CONFIG_MAX, f"{base}.config",
@@ -64,7 +64,7 @@ def _request(ctx: Context, req, path: str) -> None:
         errs.invalid(path, None, "exactly one of `exactly` or `firstAvailable` is required, but multiple fields are set")
     elif has_first:
         each(errs, req.first_available, FIRST_AVAILABLE_MAX, f"{path}.firstAvailable",
-             lambda sub, p: _subrequest(ctx, sub, p), key=lambda sub: sub.name)
+             lambda sub, p: _subrequest(ctx, sub, p), key=lambda sub: sub.name, key_field=ctx.key_field("name"))
     else:
         _exact(ctx, req.exactly, f"{path}.exactly")
 
@@ -97,7 +97,12 @@ def _exact(ctx: Context, req, path: str) -> None:
     if req.admin_access and exists_in("DRAAdminAccess", ctx.gates.release) and ctx.namespaces is None:
         # Without the Namespace in the input, the engine cannot know its labels (``admin_access_namespace``).
         ctx.errs.warn(f"{path}.adminAccess", f"allowed only in a namespace labelled "
-                      f"{ADMIN_ACCESS_LABEL}: \"true\" (the apiserver checks the namespace)")
+                      f"{admin_access_label(ctx)}: \"true\" (the apiserver checks the namespace)")
+
+
+def admin_access_label(ctx: Context) -> str:
+    """The release's Namespace label for admin access (``ReleaseRules.admin_access_label``)."""
+    return ctx.gates.release_rules.admin_access_label if ctx.gates is not None else ADMIN_ACCESS_LABEL
 
 
 def admin_access_namespace(ctx: Context, spec, namespace: str, base: str) -> None:
@@ -115,9 +120,10 @@ def admin_access_namespace(ctx: Context, spec, namespace: str, base: str) -> Non
     if labels is None:
         ctx.namespaces = None
         return
-    if labels.get(ADMIN_ACCESS_LABEL) != "true":
+    label = admin_access_label(ctx)
+    if labels.get(label) != "true":
         ctx.errs.forbidden(f"spec.devices.requests[{requested}].adminAccess",
-                           f"admin access to devices requires the `{ADMIN_ACCESS_LABEL}: true` label on the "
+                           f"admin access to devices requires the `{label}: true` label on the "
                            "containing namespace",
                            at=f"{base}.devices.requests[{requested}].exactly.adminAccess")
 

@@ -39,10 +39,16 @@ class Context:
         """Supported effects, sorted like ``sets.List`` (``ReleaseRules.taint_effects``: ``None`` since 1.35)."""
         return list(self.gates.release_rules.taint_effects)
 
+    def key_field(self, name: str) -> str | None:
+        """Where a duplicate of a list keyed by field ``name`` is reported: on that field before 1.35, on
+        the item from 1.35 (``ReleaseRules.duplicate_on_key_field``)."""
+        return name if self.gates is not None and self.gates.release_rules.duplicate_on_key_field else None
 
-def each(errs: Errors, items: list, limit: int, path: str, check, key=None) -> None:
+
+def each(errs: Errors, items: list, limit: int, path: str, check, key=None, key_field: str | None = None) -> None:
     """``validateSlice``/``validateSet``: a too-long list is one error and nothing else;
-    otherwise every item is checked and, with ``key``, duplicates are reported on the item."""
+    otherwise every item is checked and, with ``key``, duplicates are reported on the item (on its
+    ``key_field`` when given)."""
     if limit >= 0 and len(items) > limit:
         errs.too_many(path, len(items), limit)
         return
@@ -53,7 +59,7 @@ def each(errs: Errors, items: list, limit: int, path: str, check, key=None) -> N
         for i, item in enumerate(items):
             k = key(item)
             if k in seen:
-                errs.duplicate(f"{path}[{i}]", k)
+                errs.duplicate(f"{path}[{i}].{key_field}" if key_field else f"{path}[{i}]", k)
             else:
                 seen.add(k)
 

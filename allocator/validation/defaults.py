@@ -76,7 +76,7 @@ def drop_disabled_claim_fields(spec, gates, warnings: Errors, path: str) -> None
             if req.first_available:
                 _dropped(warnings, f"{base}[{i}].firstAvailable", "DRAPrioritizedList")
                 req.first_available = []
-    if _off(gates, "DRADeviceTaints"):
+    if _off(gates, "DRADeviceTaints") and gates.release_rules.drops_claim_tolerations:
         for i, req in enumerate(requests):
             if req.exactly is not None and req.exactly.tolerations:
                 _dropped(warnings, f"{base}[{i}].exactly.tolerations", "DRADeviceTaints")

@@ -14,6 +14,7 @@ from allocator.validation.common import (
     DEVICE_MAX_DOMAIN_LENGTH,
     DEVICE_MAX_ID_LENGTH,
     Context,
+    _valid_qualified_name,  # the check qualified_name starts with, remembered per name
     each,
     qualified_name,
     taint,
@@ -123,9 +124,9 @@ def resource_slice(ctx: Context, obj, present: set[str] = frozenset()) -> None:
 
     advanced = any(d.taints or d.consumes_counters or _has_list_attributes(d) for d in spec.devices)
     each(errs, spec.devices, MAX_DEVICES_ADVANCED if advanced else MAX_DEVICES, "spec.devices",
-         lambda d, p: _device(ctx, d, p, spec.per_device_node_selection), key=lambda d: d.name)
+         lambda d, p: _device(ctx, d, p, spec.per_device_node_selection), key=lambda d: d.name, key_field=ctx.key_field("name"))
     each(errs, spec.shared_counters, MAX_COUNTER_SETS, "spec.sharedCounters",
-         lambda cs, p: _counter_set(ctx, cs, p), key=lambda cs: cs.name)
+         lambda cs, p: _counter_set(ctx, cs, p), key=lambda cs: cs.name, key_field=ctx.key_field("name"))
 
 
 def counters_in_own_slice(ctx: Context) -> bool:
@@ -142,7 +143,7 @@ def _devices_and_counters_before_1_35(ctx: Context, spec) -> None:
     for cs in spec.shared_counters:
         own.setdefault(cs.name, set()).update(cs.counters)
     each(errs, spec.devices, MAX_DEVICES, "spec.devices",
-         lambda d, p: _device(ctx, d, p, spec.per_device_node_selection, own), key=lambda d: d.name)
+         lambda d, p: _device(ctx, d, p, spec.per_device_node_selection, own), key=lambda d: d.name, key_field=ctx.key_field("name"))
     in_devices = sum(len(c.counters) for d in spec.devices for c in d.consumes_counters)
     if in_devices > MAX_DEVICE_COUNTERS_PER_SLICE_BEFORE_1_35:
         errs.invalid("spec.devices", in_devices, "the total number of counters in devices must not exceed "
@@ -152,7 +153,7 @@ def _devices_and_counters_before_1_35(ctx: Context, spec) -> None:
         errs.invalid("spec.sharedCounters", shared,
                      f"the total number of shared counters must not exceed {MAX_SHARED_COUNTERS_BEFORE_1_35}")
     each(errs, spec.shared_counters, -1, "spec.sharedCounters",
-         lambda cs, p: _counter_set(ctx, cs, p, limit=-1), key=lambda cs: cs.name)
+         lambda cs, p: _counter_set(ctx, cs, p, limit=-1), key=lambda cs: cs.name, key_field=ctx.key_field("name"))
 
 
 def _own_counter_references(ctx: Context, device, path: str, own: dict[str, set[str]]) -> None:
@@ -260,25 +261,31 @@ def _device(ctx: Context, device, path: str, per_device_node_selection,
     if count > MAX_ATTRIBUTES_AND_CAPACITIES:
         errs.invalid(path, count, "the total number of attributes and capacities must not exceed "
                      f"{MAX_ATTRIBUTES_AND_CAPACITIES}")
-    values = _attribute_values(device)
+    plain = _plain_and_valid(device)
+    values = len(device.attributes) if plain else _attribute_values(device)  # plain: one value each
     if values > MAX_ATTRIBUTE_VALUES:
         errs.invalid(path, values, f"the total number of attribute values must not exceed {MAX_ATTRIBUTE_VALUES}")
 
-    if not _plain_and_valid(device):
+    if not plain:
         validate_map(ctx, device.attributes, -1, ATTRIBUTE_KEY_MAX, f"{path}.attributes", _qualified_key(ctx),
                      lambda a, p, at: _attribute(ctx, a, p, at))
         multi = device.allow_multiple_allocations is True
         validate_map(ctx, device.capacity, -1, ATTRIBUTE_KEY_MAX, f"{path}.capacity", _qualified_key(ctx),
                      lambda c, p, at: _capacity(ctx, c, p, at, multi))
     old = own_counters is not None
-    each(errs, device.taints, MAX_TAINTS_BEFORE_1_35 if old else MAX_TAINTS, f"{path}.taints",
-         lambda t, p: taint(ctx, t, p))
-    each(errs, device.consumes_counters, -1 if old else MAX_CONSUMPTIONS_PER_DEVICE, f"{path}.consumesCounters",
-         lambda c, p: _consumption(ctx, c, p, -1 if old else MAX_COUNTERS_PER_CONSUMPTION), key=lambda c: c.counter_set)
+    # Empty lists have nothing to check: most devices have no taints, counters or binding conditions.
+    if device.taints:
+        each(errs, device.taints, MAX_TAINTS_BEFORE_1_35 if old else MAX_TAINTS, f"{path}.taints",
+             lambda t, p: taint(ctx, t, p))
+    if device.consumes_counters:
+        each(errs, device.consumes_counters, -1 if old else MAX_CONSUMPTIONS_PER_DEVICE, f"{path}.consumesCounters",
+             lambda c, p: _consumption(ctx, c, p, -1 if old else MAX_COUNTERS_PER_CONSUMPTION),
+             key=lambda c: c.counter_set)
     if old:
         _own_counter_references(ctx, device, path, own_counters)
     _device_nodes(ctx, device, path, per_device_node_selection)
-    binding_parameters(ctx, device.binding_conditions, device.binding_failure_conditions, path)
+    if device.binding_conditions or device.binding_failure_conditions:
+        binding_parameters(ctx, device.binding_conditions, device.binding_failure_conditions, path)
 
 
 def _plain_and_valid(device) -> bool:
@@ -291,7 +298,14 @@ def _plain_and_valid(device) -> bool:
     for key, attr in device.attributes.items():
         if attr.ints is not None or attr.bools is not None or attr.strings is not None or attr.versions is not None:
             return False
-        if not _valid_scalar_attribute(key, attr.int, attr.bool, attr.string, attr.version):
+        string = attr.string
+        if string is not None and attr.int is None and attr.bool is None and attr.version is None:
+            # Text alone, such as a serial number, which every device has its own of: what ``_attribute``
+            # checks of it, without remembering each value.
+            if not _valid_qualified_name(key) or len(string.encode()) > MAX_ATTRIBUTE_VALUE_LENGTH:
+                return False
+            continue
+        if not _valid_scalar_attribute(key, attr.int, attr.bool, string, attr.version):
             return False
     for key, capacity in device.capacity.items():
         if capacity.request_policy is not None or not _valid_plain_capacity(key, capacity.value):

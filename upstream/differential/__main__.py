@@ -14,7 +14,10 @@ import time
 
 from upstream.differential.generate import ALL_WHATS
 
-HARNESS_RELEASES = ("1.34", "1.35", "1.36", "1.37")
+HARNESS_RELEASES = ("1.33", "1.34", "1.35", "1.36", "1.37")
+# The harness's run modes each comparison needs (1.33's harness builds only gates and allocate).
+NEEDS = {"allocate": {"allocate"}, "create": {"gates", "create"}, "schedule": {"gates", "create", "schedule"},
+         "stored": {"create", "allocate"}}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -50,7 +53,8 @@ def main(argv: list[str] | None = None) -> int:
     except ImportError as err:
         print(f"error: the harness's client (upstream/client.py) is not available: {err}", file=sys.stderr)
         return 2
-    from upstream.client import available_releases
+    from allocator.releases.table import release_key
+    from upstream.client import available_releases, built_modes
 
     if args.release == "all":  # the releases the harness has a module file for; the others are named
         built = available_releases()
@@ -61,11 +65,25 @@ def main(argv: list[str] | None = None) -> int:
     from upstream.differential.report import as_dict, table
     from upstream.differential.run import Harnesses, run_release
 
-    whats = list(ALL_WHATS) if args.what == "all" else [args.what]
+    asked = list(ALL_WHATS) if args.what == "all" else [args.what]
+
+    def whats_for(release: str) -> list[str]:
+        # The stored cases are drawn in resource.k8s.io/v1 with DRA on by default: 1.34 and later.
+        return [w for w in asked if NEEDS[w] <= set(built_modes(release))
+                and not (w == "stored" and release_key(release) < release_key("1.34"))]
+
+    if args.release != "all" and not whats_for(args.release):
+        print(f"error: the {args.release} harness runs only {', '.join(built_modes(args.release))}, "
+              f"not {args.what} (see upstream/README.md)", file=sys.stderr)
+        return 2
     harnesses = Harnesses(Harness)
     tallies = []
     try:
         for release in releases:
+            whats = whats_for(release)
+            if not whats:
+                print(f"note: the {release} harness does not run {args.what}", flush=True)
+                continue
             began = time.monotonic()
             try:  # built (or found in the cache) before the clock of the release starts
                 with Harness(release=release):

@@ -18,6 +18,7 @@ from __future__ import annotations
 import random
 
 from allocator.releases.gates import FeatureGateError, defaults, make_gates
+from allocator.releases.rules import rules_of
 from allocator.releases.table import release as release_table
 from allocator.releases.table import release_key
 
@@ -61,6 +62,10 @@ def generate_case(seed: int, index: int, release: str, what: str) -> dict:
     gates = _gates(rng, release)
     if what != "allocate" and rng.random() < 0.05:
         gates = _any_gates(rng, release)  # the components may refuse to start: the gates comparison
+        if not defaults(release).get("DynamicResourceAllocation", True):
+            # Off, 1.33's apiserver would not serve resource.k8s.io at all; the harness decodes with the
+            # scheme and does not model what is served, so DRA stays on there.
+            gates["DynamicResourceAllocation"] = True
     try:
         on = make_gates(gates, release).enabled
     except FeatureGateError:
@@ -75,30 +80,42 @@ def generate_case(seed: int, index: int, release: str, what: str) -> dict:
     if shape.admin_access and rng.random() < 0.8:
         # Admin access needs the namespace labelled for it (the apiserver reads the Namespace).
         objects.insert(0, {"apiVersion": "v1", "kind": "Namespace", "metadata": _meta(
-            NAMESPACE, labels={"resource.kubernetes.io/admin-access": "true"})})
+            NAMESPACE, labels={rules_of(release).admin_access_label: "true"})})
     if what == "create" and rng.random() < 0.5:
-        _damage(rng, objects)
+        _damage(rng, objects, release)
+    if release_key(release) < release_key("1.34"):
+        _write_v1_as_v1beta2(objects)
     run = {"allocate": ["allocate"], "create": ["gates", "create"], "schedule": ["gates", "create", "schedule"]}
     return {"id": f"{what}-{release}-{seed}-{index}", "release": release, "gates": gates,
             "node": node if what == "allocate" else None, "objects": objects, "run": run[what]}
 
 
+def _write_v1_as_v1beta2(objects: list[dict]) -> None:
+    """Before 1.34 there is no resource.k8s.io/v1; v1beta2 (1.33) has the same shape, so the objects are
+    written in it instead (both the engine and the harness then read what 1.33 serves)."""
+    for obj in objects:
+        if obj.get("apiVersion") == "resource.k8s.io/v1":
+            obj["apiVersion"] = "resource.k8s.io/v1beta2"
+
+
 def _gates(rng: random.Random, release: str) -> dict[str, bool]:
     """A third of the cases move one to three gates; a set the components would refuse is drawn again."""
     base = defaults(release)
+    # DRA itself is off by default before 1.34: every case of those releases turns it on.
+    dra = {} if base.get("DynamicResourceAllocation", True) else {"DynamicResourceAllocation": True}
     movable = [g for g in MOVABLE_GATES if g in base and release_table(release).exists(g)
                and not release_table(release).locked(g)]
     for _ in range(10):
         if rng.random() >= 1 / 3 or not movable:
-            return {}
+            return dra
         chosen = rng.sample(movable, k=min(len(movable), rng.randint(1, 3)))
-        gates = {g: not base[g] for g in chosen}
+        gates = {**dra, **{g: not base[g] for g in chosen}}
         try:
             make_gates(gates, release)
         except FeatureGateError:
             continue
         return gates
-    return {}
+    return dra
 
 
 def _any_gates(rng: random.Random, release: str) -> dict[str, bool]:
@@ -369,7 +386,7 @@ class _Shape:
                 "spec": spec, "status": status}
 
 
-def _damage(rng: random.Random, objects: list[dict]) -> None:
+def _damage(rng: random.Random, objects: list[dict], release: str) -> None:
     """One change the apiserver should refuse (or accept) on create: the create comparison's inputs."""
     claims = [o for o in objects if o["kind"] in ("ResourceClaim", "ResourceClaimTemplate")
               and "status" not in o]
@@ -380,7 +397,12 @@ def _damage(rng: random.Random, objects: list[dict]) -> None:
     requests = spec["devices"]["requests"]
     request = rng.choice(requests)
     exact = request.get("exactly") or request["firstAvailable"][0]
-    change = rng.choice(("count", "name", "selector", "class", "duplicate", "mode", "tolerations", "capacity"))
+    changes = ("count", "name", "selector", "class", "duplicate", "mode", "tolerations", "capacity")
+    if release_key(release) < release_key("1.34"):
+        # No request capacity before 1.34: an unknown field, which the harness's lenient decoder drops while
+        # the apiserver's strict field validation (kubectl's default) refuses it; not a create question.
+        changes = changes[:-1]
+    change = rng.choice(changes)
     if change == "count":
         exact["allocationMode"], exact["count"] = "ExactCount", rng.choice((0, -1, 129))
     elif change == "name":

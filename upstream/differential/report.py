@@ -22,6 +22,9 @@ def table(tallies: list) -> str:
             lines.append(f"{tally.release}: not compared, {reason}: {count}")
         if tally.varies:
             lines.append(f"{tally.release}: agreements where upstream's answer varies from run to run: {tally.varies}")
+        if tally.crashes:
+            lines.append(f"{tally.release}: agreements where upstream panics and the engine says kube-scheduler "
+                         f"crashes there: {tally.crashes}")
         if tally.start_seconds:
             lines.append(f"{tally.release}: harness start-ups {tally.start_seconds:.1f}s")
         for path in tally.new:
@@ -32,4 +35,5 @@ def table(tallies: list) -> str:
 def as_dict(tally) -> dict:
     return {"release": tally.release, "cases": tally.cases, "examples": tally.examples, "agree": tally.agree,
             "disagree": dict(tally.disagree), "notCompared": dict(tally.not_compared), "known": tally.known, "varies": tally.varies,
+            "crashes": tally.crashes,
             "new": tally.new, "seconds": round(tally.seconds, 1), "startSeconds": round(tally.start_seconds, 1)}

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import yaml
 
+from upstream.client import built_modes
 from upstream.differential import ours, regressions
 from upstream.differential.compare import differences
 from upstream.differential.generate import generate_case
@@ -45,6 +46,7 @@ class Tally:
     new: list[str] = field(default_factory=list)  # regression files written for disagreements not recorded
     known: int = 0  # disagreements whose minimal case is already recorded
     varies: int = 0  # agreements with one of several answers upstream gives to the same case
+    crashes: int = 0  # agreements where upstream panics and the engine says the scheduler crashes there
     seconds: float = 0.0
     start_seconds: float = 0.0  # harness start-ups (builds included when cold)
     examples: int = 0
@@ -87,9 +89,22 @@ class Harnesses:
         self.open.clear()
 
 
+_PANIC = "harness panic: runtime error: "
+
+
+def same_panic(mine: dict, theirs: dict) -> bool:
+    """Whether upstream panicked and the engine's allocation error says the scheduler crashes with the same
+    runtime error (the engine names the panics of 1.34 and 1.35 that crash kube-scheduler)."""
+    error = theirs.get("error") or ""
+    if not error.startswith(_PANIC):
+        return False
+    words = error.removeprefix(_PANIC).split("\n", 1)[0].strip()
+    return f"which panics: {words} (" in ((mine.get("allocate") or {}).get("error") or "")
+
+
 def not_comparable(case: dict, mine: dict, theirs: dict) -> str | None:
     """Why a case cannot be compared, or None."""
-    if theirs.get("error"):
+    if theirs.get("error") and not same_panic(mine, theirs):
         return "harness error"
     for part in ("allocate", "schedule"):
         if part in case.get("run", []) and (mine.get(part) or {}).get("refused"):
@@ -101,9 +116,12 @@ def compare_case(case: dict, harnesses: Harnesses) -> tuple[dict, dict, list]:
     """Our answer, upstream's and what differs. Upstream's answer can vary from one run to the next (its
     informers list slices in map order, and the allocator takes them as listed), so on a difference
     upstream is asked again: an answer it gives at least once that equals ours is agreement, marked
-    ``varies`` in upstream's answer; otherwise every answer it gave is kept (``alternatives``)."""
+    ``varies`` in upstream's answer; otherwise every answer it gave is kept (``alternatives``). An ask that
+    fails (upstream panics in the order it took) makes the case one that cannot be compared."""
     mine = ours.answer(case)
     theirs = harnesses.run(case)
+    if same_panic(mine, theirs):
+        return mine, theirs, []
     found = differences(case, mine, theirs)
     if not found or not_comparable(case, mine, theirs):
         return mine, theirs, found
@@ -115,7 +133,9 @@ def compare_case(case: dict, harnesses: Harnesses) -> tuple[dict, dict, list]:
     for _ in range(REASKS):
         again = harnesses.run(case)
         if again.get("error"):
-            continue
+            # Upstream panics in one of its orders: the same answer when the engine says so, otherwise the case
+            # is not compared, as if it had failed first.
+            return (mine, {**again, "varies": True}, []) if same_panic(mine, again) else (mine, again, found)
         if not differences(case, mine, again):
             return mine, {**again, "varies": True}, []
         if all(differences(case, again, other) for other in seen):
@@ -164,6 +184,7 @@ def run_release(release: str, cases: int, seed: int, whats: list[str], harnesses
         if not found:
             tally.agree += 1
             tally.varies += bool(theirs.get("varies"))
+            tally.crashes += bool(theirs.get("error"))
             continue
         category = found[0].category
         tally.disagree[category] += 1
@@ -275,7 +296,10 @@ def gallery_cases(release: str) -> list[dict]:
         # With a pod, the scheduler schedules it; claims alone go to the allocator, on the example's node or
         # on each node in turn.
         has_pod = any(d.get("kind") == "Pod" for d in documents if d)
+        run = ["gates", "create", "schedule" if has_pod else "allocate"]
+        if run[-1] not in built_modes(release):
+            continue  # the release's harness cannot run it (upstream/README.md)
         out.append({"id": f"example-{example['slug']}", "example": example["slug"], "release": release,
                     "gates": example.get("featureGates") or {}, "node": example.get("node"),
-                    "objects": objects, "run": ["gates", "create", "schedule" if has_pod else "allocate"]})
+                    "objects": objects, "run": [mode for mode in run if mode in built_modes(release)]})
     return out

@@ -15,6 +15,7 @@ from __future__ import annotations
 import copy
 
 from allocator.releases.gates import FeatureGateError, make_gates
+from allocator.releases.rules import rules_of
 from allocator.releases.table import release as release_table
 from upstream.differential.generate import MOVABLE_GATES, NAMESPACE, _meta, _Shape, case_rng
 
@@ -33,7 +34,7 @@ def stored_case(seed: int, index: int, release: str) -> dict:
     objects = shape.inventory() + shape.workload(with_pod=False)
     if shape.admin_access:
         objects.insert(0, {"apiVersion": "v1", "kind": "Namespace", "metadata": _meta(
-            NAMESPACE, labels={"resource.kubernetes.io/admin-access": "true"})})
+            NAMESPACE, labels={rules_of(release).admin_access_label: "true"})})
     later = dict(created)
     for gate in rng.sample(sorted(created), k=len(created)):  # the first one the components accept off
         trial = {**created, **{g: False for g in _with_dependents(gate, table)}}

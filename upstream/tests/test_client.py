@@ -13,7 +13,7 @@ import pytest
 
 from upstream import Harness, available_releases
 from upstream.__main__ import parse_gates
-from upstream.client import binary_path, module_version, source_hash
+from upstream.client import binary_path, built_modes, module_version, source_hash
 
 needs_go = pytest.mark.skipif(shutil.which("go") is None,
                               reason="the upstream harness is built with the Go toolchain, and `go` is not on PATH")
@@ -98,8 +98,11 @@ spec:
 
 
 def test_releases_and_their_module_versions():
-    assert available_releases() == ["1.34", "1.35", "1.36", "1.37"]
-    assert [module_version(r) for r in available_releases()] == ["v1.34.4", "v1.35.4", "v1.36.3", "v1.37.2"]
+    assert available_releases() == ["1.33", "1.34", "1.35", "1.36", "1.37"]
+    assert [module_version(r) for r in available_releases()] == [
+        "v1.33.13", "v1.34.4", "v1.35.4", "v1.36.3", "v1.37.2"]
+    assert built_modes("1.33") == ("gates", "create", "allocate")
+    assert "schedule" in built_modes("1.34")
     assert source_hash("1.37") == source_hash("1.37")
 
 
@@ -267,3 +270,36 @@ spec:
     [made] = scheduled["claims"]
     assert made["metadata"]["name"] == scheduled["names"]["gpu"]
     assert made["status"]["allocation"]["devices"]["results"][0]["device"] == "gpu-1"
+
+
+@needs_go
+def test_1_33_creates_and_allocates_in_v1beta2_and_does_not_schedule():
+    # 1.33 serves no resource.k8s.io/v1: the inputs are written in v1beta2 (v1's shape), its components read
+    # v1beta1, and its harness builds the gates, the create path and the allocator alone.
+    if not binary_path("1.33").exists():
+        pytest.skip("the 1.33 harness is not built (python -m upstream build --release 1.33)")
+    claim = """
+---
+apiVersion: resource.k8s.io/v1beta2
+kind: ResourceClaim
+metadata: {name: big}
+spec:
+  devices:
+    requests:
+    - name: gpu
+      exactly:
+        deviceClassName: gpu
+        selectors:
+        - cel: {expression: "device.attributes['gpu.example.com'].memory > 32"}
+"""
+    documents = INVENTORY.replace("resource.k8s.io/v1\n", "resource.k8s.io/v1beta2\n") + claim
+    with Harness("1.33", {"DynamicResourceAllocation": True}) as running:
+        answer = running.run({"documents": documents, "node": "node-b", "run": ["gates", "create", "allocate"]})
+        refused = running.run({"documents": documents, "run": ["schedule"]})
+    assert answer["error"] is None, answer["error"]
+    assert answer["release"] == "1.33.13" and answer["gates"] == {"refused": None}
+    assert [c["errors"] for c in answer["create"]] == [[], [], [], [], []]
+    [allocated] = answer["allocate"]["claims"]
+    assert allocated["apiVersion"] == "resource.k8s.io/v1beta1"
+    assert allocated["status"]["allocation"]["devices"]["results"][0]["device"] == "gpu-1"
+    assert refused["error"] == "the schedule mode is not built for 1.33 (gates, create and allocate are)"

@@ -87,7 +87,8 @@ def test_invalid_one_node_and_valid_other_allocates_on_the_other(tmp_path):
     assert out["node"] == "worker-1"
     assert out["claims"][0]["status"]["allocation"]["devices"]["results"][0]["pool"] == "worker-1"
     assert out["nodes"][0] == {"name": "worker-0", "fits": False, "error": True,
-                               "reason": "invalid resource pools were encountered"}
+                               "reason": "invalid resource pools were encountered",
+                               "schedulerReason": "invalid resource pools were encountered"}
 
 
 def test_only_invalid_for_one_node_is_an_error_when_no_node_fits(tmp_path):

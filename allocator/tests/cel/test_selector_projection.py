@@ -16,7 +16,7 @@ import pytest
 
 from allocator.cel import CELCompileError, CELRuntimeError, build_device, compile_selector
 from allocator.cel.explain import explain_false
-from allocator.cel.selectors import SelectorEvaluator, static_reads
+from allocator.cel.selectors import SelectorEvaluator, _SeenDevice, static_reads
 from allocator.kube import model
 
 A = model.DeviceAttribute
@@ -242,3 +242,21 @@ def test_every_corpus_expression_answers_as_on_the_whole_device():
                 expression, device.name)
             assert evaluator.explain(expression, driver, device, multi) == want_parts, (expression, device.name)
     assert static > 50  # most of the corpus is shared by projection, the rest by whole device
+
+
+@pytest.mark.parametrize("gates", [GATES, frozenset()])  # without DRAListTypeAttributes lists cannot be built
+def test_device_keys_of_unseen_devices_are_those_of_the_content_keys(gates):
+    """``DeviceKeys.key`` works out an unseen device's projection without its content key (node views of a
+    cluster): the key must be the number ``_projection`` gives the same device, failures included."""
+    reads_of = {e: static_reads(compile_selector(e, gates=GATES).root) for e in EXPRESSIONS}
+    reads_sets = {r for r in reads_of.values() if r is not None} | {frozenset()}
+    for reads in reads_sets:
+        fresh, seen = SelectorEvaluator(gates), SelectorEvaluator(gates)
+        for driver, device, multi in _devices():
+            fresh_key = fresh.device_keys().key(reads, driver, device, multi)
+            memory = seen._current()
+            content = SelectorEvaluator._content_key(memory, driver, device, multi)
+            seen_device = _SeenDevice(memory, content, driver, device, multi)
+            assert fresh_key == ("projected", SelectorEvaluator._projection(seen_device, reads)), (reads, device.name)
+            assert fresh._current().shared_devices[fresh_key[1]] == memory.shared_devices[fresh_key[1]], device.name
+            assert fresh.device_keys().key(reads, driver, device, multi) == fresh_key  # and again, from memory

@@ -223,6 +223,19 @@ def test_corner_cases_are_mostly_read():
     assert sum(check(text) for text in CORNERS) >= 20
 
 
+@pytest.mark.parametrize("char", ["\t", "\r", "\x00", "\x1b", "\x7f", "\x85", "\u2028", "\ufeff"])
+def test_characters_outside_the_plain_set_are_left_to_libyaml(char):
+    text = f"a: b{char}c\nd: e\n"
+    assert _block(text, DEFAULT) is None
+    check(text)
+
+
+@pytest.mark.parametrize("text", ["a: 1\n---\nb: 2\n", "---\na: 1\n", "a: 1\n...\n", "%YAML 1.1\n---\na: 1\n",
+                                  "a: |\n  x\n  ---\nb: 2\n", "a: 1\n--- \nb: 2\n"])
+def test_documents_are_told_apart_as_libyaml_tells_them(text):
+    check(text)
+
+
 def test_limits_are_left_to_libyaml():
     text = cluster_yaml(3)
     values = len(yaml.safe_load(text)["items"]) * 50

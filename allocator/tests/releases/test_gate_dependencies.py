@@ -111,3 +111,15 @@ def test_dependencies_only_name_gates_of_the_release():
     assert "DRAWorkloadResourceClaims" not in deps and "DRAListTypeAttributes" not in deps
     assert release("1.36").dependencies()["DRAWorkloadResourceClaims"] == ("DynamicResourceAllocation",
                                                                           "GenericWorkload")
+
+
+def test_1_36_refuses_node_declared_features_off_for_the_gates_outside_the_table_that_need_it():
+    # kube_features.go v1.36.3: four beta gates on by default depend on NodeDeclaredFeatures (beta, on), so
+    # turning it off is refused once per such gate. Found by the differential run (create-1.36-gates-*).
+    with pytest.raises(FeatureGateError) as refused:
+        make_gates({"NodeDeclaredFeatures": False}, "1.36")
+    message = str(refused.value)
+    for other in ("ExtendWebSocketsToKubelet", "InPlacePodLevelResourcesVerticalScaling",
+                  "InPlacePodVerticalScalingInitContainers", "RestartAllContainersOnContainerExits"):
+        assert f"{other} is enabled, but depends on features that are disabled: [NodeDeclaredFeatures]" in message
+    make_gates({"NodeDeclaredFeatures": False}, "1.35")  # off by default there: nothing depends on it

@@ -30,6 +30,12 @@ YES_NO = {  # 1.31 ... 1.37, T for true
     "sorts_slices": "FFFFFTT",
     "list_attributes_in_allocator": "FFFFFFT",
     "constraints_per_device": "FFFFFFT",
+    "distinct_compares_pointers": "FFFTFFF",
+    "subrequest_index_kept": "FFFFFTT",
+    "capacity_checked_at_request_index": "FFFTFFF",
+    "all_devices_lack_pool": "FFFFTFF",
+    "capacity_refusal_names_request": "FFFTFFF",
+    "shares_skip_counters": "FFFFTTT",
     "any_share_takes_counters": "FFFFFFT",
     "node_filters_counter_slices": "FFFFFFT",
     "writes_result_tolerations": "FFFFTTT",
@@ -44,13 +50,17 @@ YES_NO = {  # 1.31 ... 1.37, T for true
     "init_containers_reuse_devices": "FFFFTTT",
     "postfilter_still_not_schedulable": "TTTTTTF",
     "counters_in_own_slice": "TTTTFFF",
+    "duplicate_on_key_field": "TTTTFFF",
+    "drops_claim_tolerations": "FFFFTTT",
     "pod_scheduling_group": "FFFFFTT",
     "empty_driver_also_invalid": "TTTTFFF",
+    "all_mode_rolls_back": "FFFTTTT",
 }
 OTHERS = {
     "taint_rules_gate": ["DRADeviceTaints"] * 4 + ["DRADeviceTaintRules"] * 3,
     "slice_counters": ["", "", "device", "slice", "", "", ""],
     "taint_effects": [("NoExecute", "NoSchedule")] * 4 + [("NoExecute", "NoSchedule", "None")] * 3,
+    "admin_access_label": ["resource.k8s.io/admin-access"] * 3 + ["resource.kubernetes.io/admin-access"] * 4,
 }
 
 

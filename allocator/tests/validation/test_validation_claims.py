@@ -316,3 +316,56 @@ def test_the_engine_reports_a_malformed_requested_capacity_instead_of_failing():
     assert report["allocation"]["status"] == "skipped"
     assert [d["field"] for d in report["diagnostics"] if d["severity"] == "error"] == [
         f"{REQ}[0].exactly.capacity.requests[memory]"]
+
+
+def test_before_1_35_a_duplicate_name_is_reported_on_the_name_field():
+    # kubernetes v1.34 validateSet reports the duplicate on the item's key field; from v1.35 on the item.
+    # Found by the differential run (create-1.34-create-errors, seed 1).
+    from allocator.releases.gates import make_gates
+
+    twice = claim_with(requests=[{"name": "foo", "exactly": exact()}, {"name": "foo", "exactly": exact()}])
+    sub = {"name": "a", "deviceClassName": "foo"}
+    subs_twice = claim_with(requests=[{"name": "foo", "firstAvailable": [sub, sub]}])
+    assert errors(twice, gates=make_gates({}, "1.34")) == [f'{REQ}[1].name: Duplicate value: "foo"']
+    assert errors(subs_twice, gates=make_gates({}, "1.34")) == [f'{REQ}[0].firstAvailable[1].name: Duplicate value: "a"']
+    assert errors(twice, gates=make_gates({}, "1.35")) == [f'{REQ}[1]: Duplicate value: "foo"']
+    assert errors(subs_twice, gates=make_gates({}, "1.35")) == [f'{REQ}[0].firstAvailable[1]: Duplicate value: "a"']
+
+
+def test_before_1_35_tolerations_are_kept_and_checked_while_device_taints_are_off():
+    # kubernetes v1.33/v1.34's claim strategy drops nothing for DRADeviceTaints (off by default there), so a
+    # bad toleration is refused; from v1.35 (pkg/api/resourceclaimspec) it is dropped before validation.
+    # Found by the differential run (create-1.34-create-verdict-a28fd5ad).
+    from allocator.releases.gates import make_gates
+
+    tol = claim_with(requests=[{"name": "foo", "exactly": exact(tolerations=[{"operator": "Exists", "value": "v"}])}])
+    assert errors(tol, gates=make_gates({}, "1.34")) == [
+        f'{REQ}[0].exactly.tolerations[0].value: Invalid value: "v": must be empty for operator `Exists`']
+    assert errors(tol, gates=make_gates({"DRADeviceTaints": False}, "1.35")) == []
+
+
+def _in_1_33(obj: dict) -> dict:
+    """The object written for 1.33, which serves resource.k8s.io/v1beta2 (v1's shape)."""
+    return {**obj, "apiVersion": obj["apiVersion"].replace("resource.k8s.io/v1", "resource.k8s.io/v1beta2")}
+
+
+def test_1_33_and_1_34_keep_and_check_tolerations_when_device_taints_is_off():
+    # Their claim strategies drop nothing for DRADeviceTaints (pkg/api/resourceclaimspec came in 1.35).
+    from allocator.releases.gates import make_gates
+    claim = claim_with(requests=[{"name": "foo", "exactly": exact(tolerations=[
+        {"key": "k", "operator": "Exists", "value": "v"}])}])
+    bad = f'{REQ}[0].exactly.tolerations[0].value: Invalid value: "v": must be empty for operator `Exists`'
+    on_1_33 = make_gates({"DynamicResourceAllocation": True}, release="1.33")
+    assert bad in errors(_in_1_33(claim), gates=on_1_33)
+    assert bad in errors(claim, gates=make_gates({}, release="1.34"))
+    assert errors(claim, gates=make_gates({}, release="1.35")) == []
+
+
+def test_1_33_asks_for_its_own_admin_access_label():
+    from allocator.releases.gates import make_gates
+    gates_1_33 = make_gates({"DynamicResourceAllocation": True, "DRAAdminAccess": True}, release="1.33")
+    claim = _in_1_33(claim_with(requests=[{"name": "foo", "exactly": exact(adminAccess=True)}]))
+    denied = errors(namespace(**{"resource.kubernetes.io/admin-access": "true"}), claim, gates=gates_1_33)
+    assert denied == [f"{REQ}[0].adminAccess: Forbidden: admin access to devices requires the "
+                      "`resource.k8s.io/admin-access: true` label on the containing namespace"]
+    assert errors(namespace(**{"resource.k8s.io/admin-access": "true"}), claim, gates=gates_1_33) == []

@@ -149,6 +149,18 @@ def test_attributes():
         f"{DEV}.attributes: Too long: may not be more than 32 bytes"]
 
 
+def test_text_attributes_are_checked_by_bytes_and_name():
+    """Text attributes (a serial number per device) take a short way through the checks: the same answers."""
+    ok = {"serial": {"string": "GPU-" + "9" * 60}, "dom.example.com/e": {"string": "\u00e9" * 32}}
+    assert errors(slice_with(devices=[device(attributes=ok)])) == []
+    bad = {"e": {"string": "\u00e9" * 33}, "bad-id": {"string": "x"}, "/x": {"string": "y"}}
+    assert errors(slice_with(devices=[device(attributes=bad)])) == [
+        f"{DEV}.attributes[e].string: Too long: may not be more than 64 bytes",
+        f'{DEV}.attributes: Invalid value: "bad-id": {CIDENT_MSG}',
+        f'{DEV}.attributes: Invalid value: "": the domain must not be empty',
+    ]
+
+
 def test_attribute_and_capacity_totals():
     attrs = {f"a{i}": {"int": i} for i in range(20)}
     caps = {f"c{i}": {"value": "1"} for i in range(13)}
