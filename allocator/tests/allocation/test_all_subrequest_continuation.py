@@ -8,28 +8,14 @@ list that breaks a constraint is then never reached, so there is no error. Found
 import pytest
 
 from allocator.engine import analyze
+from allocator.tests.helpers.inventory import device_class, inventory, node, resource_slice
 
-INVENTORY = """
-apiVersion: v1
-kind: Node
-metadata: {name: node-a}
----
-apiVersion: resource.k8s.io/v1
-kind: DeviceClass
-metadata: {name: gpu}
-spec: {}
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceSlice
-metadata: {name: node-a}
-spec:
-  driver: gpu.example.com
-  nodeName: node-a
-  pool: {name: node-a, generation: 1, resourceSliceCount: 1}
-  devices:
-  - {name: first, attributes: {numa: {int: 1}}}
-  - {name: second}
-"""
+INVENTORY = inventory(
+    node("node-a"),
+    device_class("gpu"),
+    resource_slice("node-a", driver="gpu.example.com", node="node-a",
+                   devices=["{name: first, attributes: {numa: {int: 1}}}", "second"]),
+)
 
 
 def claim(constraint: bool) -> str:

@@ -8,40 +8,16 @@ on 1.36 the slice order by name reaches it first and the claim stops with the CE
 Found by the differential run (allocate-1.35-verdict-1cae5bd6, allocate-1.34-devices-60b6add1)."""
 
 from allocator.engine import analyze
+from allocator.tests.helpers.inventory import device_class, inventory, node, resource_slice
 
-INVENTORY = """
-apiVersion: v1
-kind: Node
-metadata: {name: node-a}
----
-apiVersion: resource.k8s.io/v1
-kind: DeviceClass
-metadata: {name: gpu}
-spec: {}
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceSlice
-metadata: {name: a-waits}
-spec:
-  driver: gpu.example.com
-  nodeName: node-a
-  pool: {name: node-a, generation: 1, resourceSliceCount: 2}
-  devices:
-  - name: needs-attach
-    bindingConditions: [attached]
-    bindingFailureConditions: [failed]
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceSlice
-metadata: {name: b-plain}
-spec:
-  driver: gpu.example.com
-  nodeName: node-a
-  pool: {name: node-a, generation: 1, resourceSliceCount: 2}
-  devices:
-  - name: plain
-    attributes: {numa: {int: 1}}
-"""
+INVENTORY = inventory(
+    node("node-a"),
+    device_class("gpu"),
+    resource_slice("a-waits", driver="gpu.example.com", node="node-a", pool_slices=2, devices=[
+        "{name: needs-attach, bindingConditions: [attached], bindingFailureConditions: [failed]}"]),
+    resource_slice("b-plain", driver="gpu.example.com", node="node-a", pool_slices=2,
+                   devices=["{name: plain, attributes: {numa: {int: 1}}}"]),
+)
 
 CLAIM = """
 apiVersion: resource.k8s.io/v1

@@ -6,32 +6,16 @@ scalars there, and a list attribute matched no other device. Found by the differ
 import pytest
 
 from allocator.engine import analyze
+from allocator.tests.helpers.inventory import device_class, inventory, node, resource_slice
 
-INVENTORY = """
-apiVersion: v1
-kind: Node
-metadata: {name: node-a}
----
-apiVersion: resource.k8s.io/v1
-kind: DeviceClass
-metadata: {name: gpu}
-spec: {}
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceSlice
-metadata: {name: node-a}
-spec:
-  driver: gpu.example.com
-  nodeName: node-a
-  pool: {name: node-a, generation: 1, resourceSliceCount: 1}
-  devices:
-  - name: on-two-numa-nodes
-    attributes: {numa: {ints: [0, 1]}}
-  - name: numa-1-a
-    attributes: {numa: {int: 1}}
-  - name: numa-1-b
-    attributes: {numa: {int: 1}}
-"""
+INVENTORY = inventory(
+    node("node-a"),
+    device_class("gpu"),
+    resource_slice("node-a", driver="gpu.example.com", node="node-a", devices=[
+        "{name: on-two-numa-nodes, attributes: {numa: {ints: [0, 1]}}}",
+        "{name: numa-1-a, attributes: {numa: {int: 1}}}",
+        "{name: numa-1-b, attributes: {numa: {int: 1}}}"]),
+)
 
 SAME_NUMA = """
 apiVersion: resource.k8s.io/v1

@@ -44,14 +44,15 @@ def device_class(name: str, expression: str | None = None, *, version: str = "v1
 
 
 def resource_slice(name: str, *, driver: str, devices: Iterable[str], node: str | None = None,
-                   pool: str | None = None, version: str = "v1") -> str:
-    """A ResourceSlice of ``driver`` on ``node`` (else for all nodes), alone in its pool (named after the node,
-    else after the slice). ``devices``: each a device's name, or its YAML flow mapping (``"{name: gpu-0, ...}"``)."""
+                   pool: str | None = None, version: str = "v1", pool_slices: int = 1) -> str:
+    """A ResourceSlice of ``driver`` on ``node`` (else for all nodes), one of ``pool_slices`` in its pool (named
+    after the node, else after the slice). ``devices``: each a device's name, or its YAML flow mapping
+    (``"{name: gpu-0, ...}"``)."""
     where = f"  nodeName: {node}\n" if node else "  allNodes: true\n"
     items = "".join(f"  - {d}\n" if d.startswith("{") else f"  - {{name: {d}}}\n" for d in devices)
     return (f"apiVersion: resource.k8s.io/{version}\nkind: ResourceSlice\nmetadata: {{name: {name}}}\n"
             f"spec:\n  driver: {driver}\n{where}"
-            f"  pool: {{name: {pool or node or name}, generation: 1, resourceSliceCount: 1}}\n"
+            f"  pool: {{name: {pool or node or name}, generation: 1, resourceSliceCount: {pool_slices}}}\n"
             f"  devices:\n{items}")
 
 
