@@ -8,6 +8,9 @@ sample inventory ``gpu-node``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, TypeVar
+
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiExample,
@@ -45,6 +48,8 @@ from .serializers import (
     StoredInventorySerializer,
     ValidateResponseSerializer,
 )
+
+_View = TypeVar("_View", bound=Callable[..., Any])  # what drf-spectacular's decorators take and give back
 
 ENGINE = "Engine"
 SAMPLES = "Samples"
@@ -93,7 +98,7 @@ spec:
 
 
 def _error(detail: str, type: str, field: str = "", line: int | None = None, column: int | None = None,
-           kind: str = "", name: str = "") -> dict:
+           kind: str = "", name: str = "") -> dict[str, Any]:
     return {"errors": [{"kind": kind, "name": name, "field": field, "type": type, "detail": detail,
                         "line": line, "column": column}]}
 
@@ -188,8 +193,8 @@ STORED_INVENTORY_MAX_BYTES and STORED_INVENTORY_MAX_VALUES.
 
 
 def _state_endpoint(endpoint: str, summary: str, description: str, ok: OpenApiResponse,
-                    bad_request: OpenApiResponse, request=STATE_REQUEST,
-                    parameters=STATE_PARAMETERS) -> extend_schema_view:
+                    bad_request: OpenApiResponse, request: object = STATE_REQUEST,
+                    parameters: list[OpenApiParameter] = STATE_PARAMETERS) -> Callable[[_View], _View]:
     return extend_schema_view(post=extend_schema(
         operation_id=endpoint, summary=summary, tags=[ENGINE],
         description=description + STATE_DESCRIPTION.format(endpoint=endpoint),

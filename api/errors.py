@@ -98,7 +98,7 @@ def time_budget() -> Iterator[None]:
         raise OutOfTime(err) from None
 
 
-def _validation_errors(detail, field: str = ""):
+def _validation_errors(detail: object, field: str = "") -> Iterator[dict[str, Any]]:
     """Flatten a ValidationError's nested detail into located errors, one per message."""
     if isinstance(detail, dict):
         for key, value in detail.items():
@@ -130,7 +130,7 @@ def _errors_of(exc: exceptions.APIException) -> list[dict[str, Any]]:
     return [error(str(exc.detail), type=status_type(exc.status_code))]
 
 
-def exception_handler(exc: Exception, context: dict) -> Response:
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
     """DRF's handler (status, headers, rollback), with the body in the error shape; never an HTML 500."""
     if isinstance(exc, FeatureGateError):  # the serializer checks gates first; this is a safety net
         exc = InvalidInput([error(exc.with_hint(), field="featureGates")])
@@ -139,7 +139,7 @@ def exception_handler(exc: Exception, context: dict) -> Response:
     elif isinstance(exc, PermissionDenied):
         exc = exceptions.PermissionDenied(*exc.args)
     response = drf_exception_handler(exc, context)
-    if response is None:
+    if response is None or not isinstance(exc, exceptions.APIException):  # DRF answers its own exceptions only
         # A bug on our side, not something the client did wrong: log it and
         # still answer in the documented shape.
         logger.error("API error in %s", context.get("view").__class__.__name__, exc_info=exc)

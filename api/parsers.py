@@ -9,6 +9,8 @@ limit, numbers too long to convert.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
+from typing import IO, Any, NoReturn
 
 from django.conf import settings
 from rest_framework.parsers import BaseParser
@@ -23,7 +25,7 @@ def _position(text: str, index: int) -> tuple[int, int]:
     return text.count("\n", 0, index) + 1, index - text.rfind("\n", 0, index)
 
 
-def _decode(raw: bytes, parser_context: dict | None) -> str:
+def _decode(raw: bytes, parser_context: Mapping[str, Any] | None) -> str:
     # Django keeps a declared charset only when Python knows it.
     encoding = (parser_context or {}).get("encoding") or settings.DEFAULT_CHARSET
     try:
@@ -40,11 +42,13 @@ class JSONParser(BaseParser):
 
     media_type = "application/json"
 
-    def parse(self, stream, media_type=None, parser_context=None):
+    # DRF hands any parsed value on as request.data; the stubs want a mapping (a body may be any JSON value).
+    def parse(self, stream: IO[bytes], media_type: str | None = None,  # type: ignore[override]
+              parser_context: Mapping[str, Any] | None = None) -> object:
         return _loads(_decode(stream.read(), parser_context))
 
 
-def _loads(text: str):
+def _loads(text: str) -> object:
     """The JSON value of the text, or a located 400."""
     try:
         return json.loads(text, parse_constant=_reject_constant)
@@ -57,7 +61,7 @@ def _loads(text: str):
         raise InvalidInput([error("JSON error: nested too deeply", type=PARSE)]) from None
 
 
-def _reject_constant(name: str):
+def _reject_constant(name: str) -> NoReturn:
     raise ValueError(f"{name} is not valid JSON")
 
 
@@ -66,7 +70,9 @@ class YAMLParser(BaseParser):
 
     media_type = "application/yaml"
 
-    def parse(self, stream, media_type=None, parser_context=None):
+    # the text itself is request.data (see JSONParser.parse on the stubs)
+    def parse(self, stream: IO[bytes], media_type: str | None = None,  # type: ignore[override]
+              parser_context: Mapping[str, Any] | None = None) -> str:
         return _decode(stream.read(), parser_context)
 
 
@@ -90,7 +96,9 @@ class InventoryJSONParser(BaseParser):
 
     media_type = "application/json"
 
-    def parse(self, stream, media_type=None, parser_context=None):
+    # the text itself is request.data (see JSONParser.parse on the stubs)
+    def parse(self, stream: IO[bytes], media_type: str | None = None,  # type: ignore[override]
+              parser_context: Mapping[str, Any] | None = None) -> str:
         text = _decode(stream.read(), parser_context)
         value = _loads(text)
         if isinstance(value, dict) and set(value) == {"inventory"}:

@@ -1,3 +1,6 @@
+from collections.abc import Mapping
+from typing import Any
+
 import yaml
 from rest_framework.renderers import BaseRenderer
 
@@ -9,7 +12,8 @@ class YAMLRenderer(BaseRenderer):
     format = "yaml"
     charset = "utf-8"
 
-    def render(self, data, accepted_media_type=None, renderer_context=None) -> bytes:
+    def render(self, data: Any, accepted_media_type: str | None = None,
+               renderer_context: Mapping[str, Any] | None = None) -> bytes:  # Any: whatever a view answered
         if data is None:
             return b""
         text = data if isinstance(data, str) else yaml.safe_dump(data, sort_keys=False, allow_unicode=True)

@@ -10,6 +10,8 @@ and the errors.
 from __future__ import annotations
 
 import difflib
+from collections.abc import Iterable
+from typing import Any
 
 from django.conf import settings
 from drf_spectacular.utils import PolymorphicProxySerializer
@@ -18,7 +20,7 @@ from rest_framework import serializers
 from allocator.allocation.alternatives import MAX_LIMIT as MAX_ALTERNATIVES
 from allocator.cel import MAX_EXPRESSION_LENGTH
 from allocator.kube.convert import RESOURCE_GROUP, SERVED_VERSIONS
-from allocator.reading.diagnostics import NOT_SERVED, PARSE
+from allocator.reading.diagnostics import NOT_SERVED, PARSE, Diagnostic
 from allocator.releases.gates import CURRENT_RELEASE, RELEASES, FeatureGateError, make_gates, parse_gate_list
 from allocator.workload.planning import STRATEGIES
 from playground import clusters
@@ -27,6 +29,12 @@ from playground.models import Example, SampleInventory, Share, StoredInventory
 from playground.services.analyze import Analysis
 from playground.state import CONSOLE_SCRATCH_MAX, State, StateError
 
+# DRF's type parameter is the instance a serializer shapes: here mostly the engine's JSON objects (requests
+# have none).
+JSONSerializer = serializers.Serializer[dict[str, Any]]
+# A JSON object as the engine's reports and the API's entries hold it
+JSONObject = dict[str, Any]
+
 # The keys of an entry of `python -m allocator validate -o json`, and of every API error.
 DIAGNOSTIC_KEYS = ("kind", "name", "field", "type", "detail", "line", "column")
 
@@ -34,7 +42,7 @@ DIAGNOSTIC_KEYS = ("kind", "name", "field", "type", "detail", "line", "column")
 class StrictCharField(serializers.CharField):
     """A string, and only a string (DRF's CharField turns numbers into text)."""
 
-    def to_internal_value(self, data):
+    def to_internal_value(self, data: object) -> str:
         if not isinstance(data, str):
             self.fail("invalid")
         return super().to_internal_value(data)
@@ -43,10 +51,10 @@ class StrictCharField(serializers.CharField):
 class FeatureGatesField(serializers.DictField):
     """Gate overrides: ``{"DRAAdminAccess": false}``, or ``DRAAdminAccess=false,...`` as the CLI takes them."""
 
-    def __init__(self, **kwargs):
+    def __init__(self, **kwargs: Any) -> None:  # DictField's options (required, help_text...)
         super().__init__(child=serializers.BooleanField(), **kwargs)
 
-    def to_internal_value(self, data):
+    def to_internal_value(self, data: Any) -> dict[str, bool]:  # Any: as sent; DictField refuses a non-mapping
         if isinstance(data, str):
             try:
                 return parse_gate_list(data)
@@ -68,7 +76,8 @@ class InventoryField(serializers.CharField):
                           "(GET /api/v1/inventories lists the samples; POST /api/v1/inventories stores one).",
     }
 
-    def to_internal_value(self, data):
+    def to_internal_value(self, data: object) -> SampleInventory | StoredInventory:  # type: ignore[override]
+        # (the model object, not the text: DRF passes on whatever a field returns)
         if not isinstance(data, str):
             self.fail("invalid")
         value = super().to_internal_value(data)
@@ -80,13 +89,13 @@ class InventoryField(serializers.CharField):
         return found
 
 
-def did_you_mean(value: str, slugs) -> str:
+def did_you_mean(value: str, slugs: Iterable[str]) -> str:
     """`` (did you mean "gpu-node"?)`` for the slugs nearest a mistyped one, or nothing."""
     near = difflib.get_close_matches(value, list(slugs), n=3, cutoff=0.6)
     return f" (did you mean {' or '.join(repr(slug) for slug in near)}?)" if near else ""
 
 
-class AnalysisRequestSerializer(serializers.Serializer):
+class AnalysisRequestSerializer(JSONSerializer):
     """What to analyze; ``validated_data`` is a ``State``."""
 
     documents = StrictCharField(
@@ -119,7 +128,11 @@ class AnalysisRequestSerializer(serializers.Serializer):
             raise serializers.ValidationError(too_long_message("documents", len(value)), code="max_length")
         return value
 
-    def validate(self, attrs) -> State:
+    def validate(self, attrs: JSONObject) -> object:
+        """A ``State`` here; the subclasses return what they read (``read_state`` is this class's part)."""
+        return self.read_state(attrs)
+
+    def read_state(self, attrs: JSONObject) -> State:
         version, gates = attrs["kubernetesVersion"], attrs.get("featureGates") or {}
         try:
             make_gates(gates, version)
@@ -153,14 +166,15 @@ class AnalyzeRequestSerializer(AnalysisRequestSerializer):
         "the chosen node, the scheduler's own first, in `allocation.alternatives`; 0: none.",
     )
 
-    def validate(self, attrs) -> Analysis:
-        return Analysis(super().validate(attrs), attrs.get("alternatives", 0))
+    def validate(self, attrs: JSONObject) -> object:
+        """An ``Analysis`` here (a comparison reads two)."""
+        return Analysis(self.read_state(attrs), attrs.get("alternatives", 0))
 
 
 SIDES = ("left", "right")
 
 
-class CompareSideSerializer(serializers.Serializer):
+class CompareSideSerializer(JSONSerializer):
     """One side of a comparison: what it sets differently from the top level."""
 
     kubernetesVersion = serializers.ChoiceField(choices=RELEASES, required=False,
@@ -172,13 +186,14 @@ class CompareSideSerializer(serializers.Serializer):
     inventory = StrictCharField(required=False, allow_null=True, help_text=(
         "This side's inventory, as the top-level `inventory` takes it."))
 
-    def to_internal_value(self, data):
+    def to_internal_value(self, data: object) -> JSONObject:
         if isinstance(data, dict):
             unknown = sorted(set(data) - set(self.fields))
             if unknown:
                 raise serializers.ValidationError({key: [f"Unknown field: a side sets only {', '.join(self.fields)}."]
                                                    for key in unknown})
-        return super().to_internal_value(data)
+        values: JSONObject = super().to_internal_value(data)
+        return values
 
 
 class CompareRequestSerializer(AnalyzeRequestSerializer):
@@ -192,9 +207,10 @@ class CompareRequestSerializer(AnalyzeRequestSerializer):
     left = CompareSideSerializer(required=False, help_text="The left side's settings.")
     right = CompareSideSerializer(required=False, help_text="The right side's settings.")
 
-    def validate(self, attrs) -> dict[str, Analysis]:
+    def validate(self, attrs: JSONObject) -> dict[str, Analysis]:
         top = {k: v for k, v in self.initial_data.items() if k not in SIDES}
-        sides, errors = {}, {}
+        sides: dict[str, Analysis] = {}
+        errors: dict[str, Any] = {}
         for side in SIDES:
             serializer = AnalyzeRequestSerializer(data={**top, **(self.initial_data.get(side) or {})})
             if serializer.is_valid():
@@ -206,7 +222,7 @@ class CompareRequestSerializer(AnalyzeRequestSerializer):
         return sides
 
 
-class ConvertRequestSerializer(serializers.Serializer):
+class ConvertRequestSerializer(JSONSerializer):
     """What to rewrite, and in which version; ``validated_data`` keeps the request's names."""
 
     documents = StrictCharField(
@@ -232,7 +248,7 @@ class ConvertRequestSerializer(serializers.Serializer):
             raise serializers.ValidationError(too_long_message("documents", len(value)), code="max_length")
         return value
 
-    def validate(self, attrs) -> dict:
+    def validate(self, attrs: JSONObject) -> JSONObject:
         try:
             attrs["gates"] = make_gates(attrs.get("featureGates") or {}, attrs["kubernetesVersion"])
         except FeatureGateError as exc:
@@ -240,14 +256,14 @@ class ConvertRequestSerializer(serializers.Serializer):
         return attrs
 
 
-class DroppedFieldSerializer(serializers.Serializer):
+class DroppedFieldSerializer(JSONSerializer):
     kind = serializers.CharField()
     name = serializers.CharField()
     field = serializers.CharField(help_text="The field as the input wrote it.")
     detail = serializers.CharField()
 
 
-class ConvertResponseSerializer(serializers.Serializer):
+class ConvertResponseSerializer(JSONSerializer):
     apiVersion = serializers.CharField(help_text="The target version.")
     items = serializers.ListField(child=serializers.DictField(), help_text="Every object, resource.k8s.io ones "
                                   "in the target version, others as they were.")
@@ -271,20 +287,20 @@ class CapacityRequestSerializer(AnalysisRequestSerializer):
         "configured).",
     )
 
-    def validate_max(self, value):
+    def validate_max(self, value: int | None) -> int:
         cap = settings.CAPACITY_MAX_COPIES
         if value is not None and value > cap:
             raise serializers.ValidationError(f"Ensure this value is less than or equal to {cap}.",
                                               code="max_value")
         return value if value is not None else cap
 
-    def validate(self, attrs) -> State:
+    def validate(self, attrs: JSONObject) -> State:
         """The state with its capacity panel set from ``strategy`` and ``max``."""
-        state = super().validate(attrs)
+        state = self.read_state(attrs)
         return State.from_dict({**state.to_dict(), "capacity": {"max": attrs["max"], "strategy": attrs["strategy"]}})
 
 
-class SharedConsoleSerializer(serializers.Serializer):
+class SharedConsoleSerializer(JSONSerializer):
     expression = serializers.CharField(allow_blank=True, trim_whitespace=False, required=False,
                                        help_text="The console's CEL expression.")
     device = serializers.CharField(allow_null=True, required=False,
@@ -302,8 +318,8 @@ class ShareRequestSerializer(AnalysisRequestSerializer):
     console = SharedConsoleSerializer(required=False, allow_null=True, help_text=(
         "The page's expression console: shown with the results of the shared page."))
 
-    def validate(self, attrs) -> State:
-        state = super().validate(attrs)
+    def validate(self, attrs: JSONObject) -> State:
+        state = self.read_state(attrs)
         if attrs.get("console") is None:
             return state
         try:
@@ -312,13 +328,13 @@ class ShareRequestSerializer(AnalysisRequestSerializer):
             raise serializers.ValidationError({"console": str(exc)}) from None
 
 
-class DeviceRefSerializer(serializers.Serializer):
+class DeviceRefSerializer(JSONSerializer):
     driver = StrictCharField(max_length=253, help_text="The device's driver (`spec.driver` of its ResourceSlice).")
     pool = StrictCharField(max_length=253, help_text="Its pool (`spec.pool.name`).")
     device = StrictCharField(max_length=253, help_text="Its name in the slice's `spec.devices`.")
 
 
-class EvaluateRequestSerializer(serializers.Serializer):
+class EvaluateRequestSerializer(JSONSerializer):
     """An expression and the device to evaluate it on; ``validated_data`` adds ``gates``, ``text`` and ``stored``."""
 
     expression = StrictCharField(trim_whitespace=False, max_length=MAX_EXPRESSION_LENGTH,
@@ -351,7 +367,7 @@ class EvaluateRequestSerializer(serializers.Serializer):
             raise serializers.ValidationError(too_long_message("documents", len(value)), code="max_length")
         return value
 
-    def validate(self, attrs) -> dict:
+    def validate(self, attrs: JSONObject) -> JSONObject:
         try:
             attrs["gates"] = make_gates(attrs.get("featureGates") or {}, attrs["kubernetesVersion"])
         except FeatureGateError as exc:
@@ -378,7 +394,7 @@ class EvaluateRequestSerializer(serializers.Serializer):
         return attrs
 
 
-class PartSerializer(serializers.Serializer):
+class PartSerializer(JSONSerializer):
     start = serializers.IntegerField(help_text="Offset of the sub-expression in the expression.")
     end = serializers.IntegerField()
     text = serializers.CharField()
@@ -390,7 +406,7 @@ class PartSerializer(serializers.Serializer):
     children = serializers.ListField(child=serializers.DictField(), help_text="Its sub-expressions, as parts.")
 
 
-class EvaluateResponseSerializer(serializers.Serializer):
+class EvaluateResponseSerializer(JSONSerializer):
     expression = serializers.CharField()
     device = DeviceRefSerializer(help_text="The device evaluated on; a scratch device's pool is `scratch`.")
     value = serializers.CharField(allow_null=True, help_text="The value as CEL writes it; null on an error.")
@@ -402,7 +418,7 @@ class EvaluateResponseSerializer(serializers.Serializer):
                                         "`{phase, message, hint}`, compile errors with cel-go's caret diagram.")
 
 
-class CapacityResponseSerializer(serializers.Serializer):
+class CapacityResponseSerializer(JSONSerializer):
     strategy = serializers.CharField()
     placed = serializers.IntegerField(help_text="How many copies were placed.")
     stoppedBy = serializers.ChoiceField(choices=["max", "all placed", "no node fits", "error"],
@@ -427,7 +443,7 @@ class CapacityResponseSerializer(serializers.Serializer):
 
 # --- Responses -------------------------------------------------------------
 
-class ErrorSerializer(serializers.Serializer):
+class ErrorSerializer(JSONSerializer):
     kind = serializers.CharField(help_text="Kind of the object the error is in, or empty.")
     name = serializers.CharField(help_text="Name of that object, or empty.")
     field = serializers.CharField(help_text="Field path: in the request (featureGates) or the apiserver's "
@@ -440,20 +456,21 @@ class ErrorSerializer(serializers.Serializer):
     column = serializers.IntegerField(allow_null=True, help_text="1-based column in the text sent, when known.")
 
 
-class ErrorsSerializer(serializers.Serializer):
-    errors = ErrorSerializer(many=True)
+class ErrorsSerializer(JSONSerializer):
+    # (a field named errors: DRF's metaclass moves declared fields out of the class, so Serializer.errors stays)
+    errors = ErrorSerializer(many=True)  # type: ignore[assignment]
 
 
-def _entry(diagnostic: dict) -> dict:
+def _entry(diagnostic: JSONObject) -> JSONObject:
     return {key: diagnostic[key] for key in DIAGNOSTIC_KEYS}
 
 
-def diagnostic_errors(diagnostics) -> list[dict]:
+def diagnostic_errors(diagnostics: Iterable[Diagnostic]) -> list[JSONObject]:
     """Engine diagnostics (``allocator.reading.diagnostics.Diagnostic``) as items of the API's ``errors``."""
     return [_entry(d.to_dict()) for d in diagnostics]
 
 
-def unreadable_errors(report: dict) -> list[dict]:
+def unreadable_errors(report: JSONObject) -> list[JSONObject]:
     """The report's diagnostics for text that is not objects at all (YAML syntax, binary data, not a mapping).
 
     Those are parse errors outside any object; errors inside an object
@@ -462,12 +479,12 @@ def unreadable_errors(report: dict) -> list[dict]:
     return [_entry(d) for d in report["diagnostics"] if d["type"] == PARSE and not d["kind"]]
 
 
-def unserved_errors(report: dict) -> list[dict]:
+def unserved_errors(report: JSONObject) -> list[JSONObject]:
     """Objects in a version the release does not serve: the apiserver would answer 404 before validating."""
     return [_entry(d) for d in report["diagnostics"] if d["type"] == NOT_SERVED]
 
 
-class StoredObjectSerializer(serializers.Serializer):
+class StoredObjectSerializer(JSONSerializer):
     kind = serializers.CharField(help_text="ResourceClaim.")
     namespace = serializers.CharField()
     name = serializers.CharField()
@@ -481,11 +498,11 @@ STORED_OBJECTS_HELP = (
     "(\"has subrequests, but the DRAPrioritizedList feature is disabled\", ...).")
 
 
-def stored_objects_field():
+def stored_objects_field() -> StoredObjectSerializer:
     return StoredObjectSerializer(many=True, required=False, help_text=STORED_OBJECTS_HELP)
 
 
-class WorkloadSerializer(serializers.Serializer):
+class WorkloadSerializer(JSONSerializer):
     kind = serializers.CharField(help_text="Deployment, ReplicaSet, StatefulSet or Job.")
     name = serializers.CharField()
     namespace = serializers.CharField()
@@ -510,19 +527,19 @@ WORKLOADS_HELP = (
     "Pods are, errors given at the controller's fields (`spec.template.spec...`).")
 
 
-def workloads_field():
+def workloads_field() -> WorkloadSerializer:
     return WorkloadSerializer(many=True, required=False, help_text=WORKLOADS_HELP)
 
 
-class ValidateResponseSerializer(serializers.Serializer):
+class ValidateResponseSerializer(JSONSerializer):
     """``python -m allocator validate -o json``: diagnostics split into errors and warnings."""
 
     valid = serializers.BooleanField()
-    errors = ErrorSerializer(many=True)
+    errors = ErrorSerializer(many=True)  # type: ignore[assignment]  # a field, as ErrorsSerializer's
     warnings = ErrorSerializer(many=True)
     storedObjects = stored_objects_field()
 
-    def to_representation(self, report: dict) -> dict:
+    def to_representation(self, report: JSONObject) -> JSONObject:
         diagnostics = report["diagnostics"]
         out = {
             "valid": report["valid"],
@@ -534,7 +551,7 @@ class ValidateResponseSerializer(serializers.Serializer):
         return out
 
 
-class CounterTakerSerializer(serializers.Serializer):
+class CounterTakerSerializer(JSONSerializer):
     device = serializers.CharField(help_text="A device of the same pool that consumes the counter.")
     holder = serializers.CharField(help_text=(
         "Who holds it: `allocated claim NAMESPACE/NAME`, or `request NAME` (`claim NAMESPACE/NAME, request NAME`) "
@@ -543,7 +560,7 @@ class CounterTakerSerializer(serializers.Serializer):
     allocated = serializers.BooleanField(help_text="Held by an already-allocated claim.")
 
 
-class CounterPartSerializer(serializers.Serializer):
+class CounterPartSerializer(JSONSerializer):
     kind = serializers.ChoiceField(choices=["counter"], help_text="Tells a counter from a selector part.")
     pool = serializers.CharField(help_text="DRIVER/POOL.")
     counterSet = serializers.CharField()
@@ -555,7 +572,7 @@ class CounterPartSerializer(serializers.Serializer):
     summary = serializers.CharField(help_text="One line: counter set/counter, left of total, needs, taken by.")
 
 
-class CounterChoiceSerializer(serializers.Serializer):
+class CounterChoiceSerializer(JSONSerializer):
     takes = serializers.ListField(child=serializers.DictField(), help_text=(
         "The devices taken on this choice's path before a request ran short, in order: claim, request, device."))
     claim = serializers.CharField(help_text="The claim of the request that runs short (NAMESPACE/NAME).")
@@ -570,7 +587,7 @@ class CounterChoiceSerializer(serializers.Serializer):
     message = serializers.CharField()
 
 
-class CounterRequestSerializer(serializers.Serializer):
+class CounterRequestSerializer(JSONSerializer):
     kind = serializers.ChoiceField(choices=["forced", "choices"], help_text=(
         "`forced`: the request runs short beside the devices other requests must take; `choices`: whatever the "
         "requests choose (every combination walked within a bound), with `choice`, `withoutCounters` and "
@@ -631,7 +648,7 @@ RAW_SCORE_HELP = (
     "already allocated; 0 for `exactly` requests.")
 
 
-class ScoringSerializer(serializers.Serializer):
+class ScoringSerializer(JSONSerializer):
     scored = serializers.BooleanField(help_text=(
         "Whether the nodes that fit were scored: false before 1.35, with DRAPrioritizedList off, when one node "
         "fits, when no node fits, or when the node was named."))
@@ -640,7 +657,7 @@ class ScoringSerializer(serializers.Serializer):
         "The nodes sharing the best score, in name order, when more than one does (the first is the one shown)."))
 
 
-class BindingDeviceSerializer(serializers.Serializer):
+class BindingDeviceSerializer(JSONSerializer):
     claim = serializers.CharField(help_text="NAMESPACE/NAME of the claim.")
     request = serializers.CharField()
     driver = serializers.CharField()
@@ -650,7 +667,7 @@ class BindingDeviceSerializer(serializers.Serializer):
     bindingFailureConditions = serializers.ListField(child=serializers.CharField())
 
 
-class BindingSerializer(serializers.Serializer):
+class BindingSerializer(JSONSerializer):
     devices = BindingDeviceSerializer(many=True, help_text="The granted devices that carry binding conditions.")
     conditions = serializers.ListField(child=serializers.CharField(), help_text="Their binding conditions, once each.")
     failureConditions = serializers.ListField(child=serializers.CharField(),
@@ -678,7 +695,7 @@ SCHEDULER_MESSAGE_HELP = (
 SCORING_HELP = "How the node was chosen among those that fit (the scheduler's DRA score, 1.35+)."
 
 
-class NodeAttemptSerializer(serializers.Serializer):
+class NodeAttemptSerializer(JSONSerializer):
     name = serializers.CharField(allow_null=True)
     fits = serializers.BooleanField()
     reason = serializers.CharField(allow_null=True, required=False)
@@ -688,7 +705,7 @@ class NodeAttemptSerializer(serializers.Serializer):
     proof = serializers.DictField(required=False, help_text="As in `nodes` (the analysis only).")
 
 
-class AttemptSerializer(serializers.Serializer):
+class AttemptSerializer(JSONSerializer):
     attempt = serializers.IntegerField(help_text="1 for the first attempt.")
     status = serializers.CharField(required=False, help_text="How the attempt ended (unsatisfiable).")
     reasons = serializers.ListField(child=serializers.CharField(), required=False,
@@ -710,7 +727,7 @@ EXTENDED_HELP = (
     "extended resource names several DeviceClasses share.")
 
 
-class ExtendedResourcesSerializer(serializers.Serializer):
+class ExtendedResourcesSerializer(JSONSerializer):
     pod = serializers.CharField()
     dra = serializers.DictField(child=serializers.IntegerField(), help_text="Resource -> count served by DRA.")
     devicePlugin = serializers.DictField(child=serializers.IntegerField(),
@@ -724,7 +741,7 @@ class ExtendedResourcesSerializer(serializers.Serializer):
     notes = serializers.ListField(child=serializers.CharField())
 
 
-class AllocateResponseSerializer(serializers.Serializer):
+class AllocateResponseSerializer(JSONSerializer):
     allocated = serializers.BooleanField(help_text="Whether every claim got devices.")
     node = serializers.CharField(allow_null=True, help_text="The node the claims were allocated for.")
     claims = serializers.ListField(
@@ -749,7 +766,7 @@ class AllocateResponseSerializer(serializers.Serializer):
     storedObjects = stored_objects_field()
     workloads = workloads_field()
 
-    def to_representation(self, allocation: dict) -> dict:
+    def to_representation(self, allocation: JSONObject) -> JSONObject:
         out = {
             "allocated": allocation["status"] == "allocated",
             "node": allocation["node"],
@@ -779,12 +796,12 @@ class AllocateResponseSerializer(serializers.Serializer):
         return out
 
 
-class FixPositionSerializer(serializers.Serializer):
+class FixPositionSerializer(JSONSerializer):
     line = serializers.IntegerField(help_text="1-based line in the document's text.")
     column = serializers.IntegerField(help_text="1-based column (characters) in that line.")
 
 
-class FixSerializer(serializers.Serializer):
+class FixSerializer(JSONSerializer):
     title = serializers.CharField(help_text='What the edit does, as a button says it: "Use productName", '
                                   '"Guard with has(...)", "Use compareTo", "Wrap in semver()", "Move under exactly:".')
     document = serializers.ChoiceField(choices=["documents", "inventory"], help_text="The text the edit applies to.")
@@ -798,7 +815,9 @@ class FixSerializer(serializers.Serializer):
 class DiagnosticSerializer(ErrorSerializer):
     severity = serializers.ChoiceField(choices=["error", "warning"])
     message = serializers.CharField(help_text="The text the apiserver would print.")
-    source = serializers.CharField(help_text="Which text the diagnostic is in: documents or inventory.")
+    # a field, as ErrorsSerializer.errors is
+    source = serializers.CharField(  # type: ignore[assignment]
+        help_text="Which text the diagnostic is in: documents or inventory.")
     hint = serializers.CharField(allow_null=True, help_text=(
         "The playground's advice beside the upstream message (never instead of it): how to compare quantities, "
         "the attribute name you probably meant, which part of a selector is too costly..."))
@@ -806,13 +825,13 @@ class DiagnosticSerializer(ErrorSerializer):
         "Edits that do what the hint says (empty when no mechanical edit fits); the page's Apply button."))
 
 
-class ReadSerializer(serializers.Serializer):
+class ReadSerializer(JSONSerializer):
     text = serializers.CharField(help_text="The read as written in the selector.")
     name = serializers.CharField(help_text="Its short name (the attribute or capacity name).")
     value = serializers.CharField(allow_null=True, help_text="The device's value, as CEL shows it; null if missing.")
 
 
-class SelectorPartSerializer(serializers.Serializer):
+class SelectorPartSerializer(JSONSerializer):
     start = serializers.IntegerField(help_text="Offset of the part in the CEL expression (characters).")
     end = serializers.IntegerField(help_text="Offset just after the part.")
     text = serializers.CharField()
@@ -842,7 +861,7 @@ WHY_PARTS = PolymorphicProxySerializer(
         "For a `counters` reason: every counter the device cannot get (`kind: counter`), with the numbers."))
 
 
-class DeviceMatchSerializer(serializers.Serializer):
+class DeviceMatchSerializer(JSONSerializer):
     driver = serializers.CharField()
     pool = serializers.CharField()
     device = serializers.CharField()
@@ -860,7 +879,7 @@ class DeviceMatchSerializer(serializers.Serializer):
     why = WHY_PARTS
 
 
-class RequestMatchesSerializer(serializers.Serializer):
+class RequestMatchesSerializer(JSONSerializer):
     claim = serializers.CharField()
     request = serializers.CharField()
     deviceClass = serializers.CharField(allow_null=True)
@@ -871,24 +890,24 @@ class RequestMatchesSerializer(serializers.Serializer):
     devices = DeviceMatchSerializer(many=True)
 
 
-class GrantedDeviceSerializer(serializers.Serializer):
+class GrantedDeviceSerializer(JSONSerializer):
     request = serializers.CharField(help_text="REQUEST or REQUEST/SUBREQUEST, as in status.allocation.")
     driver = serializers.CharField()
     pool = serializers.CharField()
     device = serializers.CharField()
 
 
-class GrantClaimSerializer(serializers.Serializer):
+class GrantClaimSerializer(JSONSerializer):
     name = serializers.CharField()
     namespace = serializers.CharField()
     results = GrantedDeviceSerializer(many=True, help_text="The claim's devices in this grant, in the order picked.")
 
 
-class AlternativeSerializer(serializers.Serializer):
+class AlternativeSerializer(JSONSerializer):
     claims = GrantClaimSerializer(many=True, help_text="Every pending claim, in the order allocated.")
 
 
-class AlternativesSearchSerializer(serializers.Serializer):
+class AlternativesSearchSerializer(JSONSerializer):
     limit = serializers.IntegerField(help_text="How many grants were asked for.")
     found = serializers.IntegerField(help_text="How many distinct grants were listed.")
     exhausted = serializers.BooleanField(help_text="The search tried everything: there are no other grants.")
@@ -898,7 +917,7 @@ class AlternativesSearchSerializer(serializers.Serializer):
     steps = serializers.IntegerField(help_text="Steps the listing's search took.")
 
 
-class AllocationSerializer(serializers.Serializer):
+class AllocationSerializer(JSONSerializer):
     status = serializers.ChoiceField(
         choices=["allocated", "unsatisfiable", "error", "skipped", "controller"],
         help_text="`controller`: Kubernetes 1.31 with DRAControlPlaneController, a claim with spec.controller is "
@@ -922,7 +941,7 @@ class AllocationSerializer(serializers.Serializer):
     schedulerMessage = serializers.CharField(required=False, help_text=SCHEDULER_MESSAGE_HELP)
 
 
-class ProofSerializer(serializers.Serializer):
+class ProofSerializer(JSONSerializer):
     code = serializers.CharField(help_text=(
         "What was proved: too-few-devices, missing-attribute, no-subrequest-fits, all-devices-unusable, "
         "requests-exceed-devices, counters-exceeded, no-shared-value."))
@@ -941,7 +960,7 @@ class ProofSerializer(serializers.Serializer):
     amountAvailable = serializers.CharField(allow_null=True, help_text="Of the counter, as a quantity.")
 
 
-class NodeFitSerializer(serializers.Serializer):
+class NodeFitSerializer(JSONSerializer):
     name = serializers.CharField()
     fits = serializers.BooleanField()
     reason = serializers.CharField(allow_null=True)
@@ -960,7 +979,7 @@ class NodeFitSerializer(serializers.Serializer):
         "the node's device plugin (`devicePlugin`) serve on this node."))
 
 
-class ContainerDevicesSerializer(serializers.Serializer):
+class ContainerDevicesSerializer(JSONSerializer):
     pod = serializers.CharField()
     container = serializers.CharField()
     init = serializers.BooleanField()
@@ -972,7 +991,7 @@ class ContainerDevicesSerializer(serializers.Serializer):
     devices = serializers.ListField(child=serializers.DictField())
 
 
-class AnalyzeResponseSerializer(serializers.Serializer):
+class AnalyzeResponseSerializer(JSONSerializer):
     """The engine's whole report (``allocator.engine.analyze(...).to_dict()``): what the page shows."""
 
     kubernetesVersion = serializers.CharField()
@@ -996,7 +1015,7 @@ class AnalyzeResponseSerializer(serializers.Serializer):
     workloads = workloads_field()
 
 
-class DifferenceSerializer(serializers.Serializer):
+class DifferenceSerializer(JSONSerializer):
     path = serializers.CharField(help_text=(
         "What differs: valid, errors, allocation.status, allocation.node, allocation.error, "
         "allocation.devices[NAMESPACE/CLAIM][REQUEST], containers[POD][CONTAINER], allocation.reasons, "
@@ -1005,13 +1024,13 @@ class DifferenceSerializer(serializers.Serializer):
     right = serializers.JSONField(allow_null=True, help_text="The right side's value; null where it has none.")
 
 
-class CompareResponseSerializer(serializers.Serializer):
+class CompareResponseSerializer(JSONSerializer):
     left = AnalyzeResponseSerializer(help_text="The left side's report, as `analyze` answers it.")
     right = AnalyzeResponseSerializer(help_text="The right side's report, as `analyze` answers it.")
     differences = DifferenceSerializer(many=True, help_text="The outcomes that differ, most telling first.")
 
 
-class InventorySerializer(serializers.ModelSerializer):
+class InventorySerializer(serializers.ModelSerializer[SampleInventory]):
     kubernetesVersion = serializers.CharField(source="kubernetes_version")
     url = serializers.HyperlinkedIdentityField(view_name="api:inventory", lookup_field="slug")
 
@@ -1027,7 +1046,7 @@ class InventoryDetailSerializer(InventorySerializer):
         fields = [*InventorySerializer.Meta.fields, "documents"]
 
 
-class StoredInventorySerializer(serializers.ModelSerializer):
+class StoredInventorySerializer(serializers.ModelSerializer[StoredInventory]):
     """A stored cluster snapshot's summary (POST /api/v1/inventories)."""
 
     url = serializers.HyperlinkedIdentityField(view_name="api:inventory", lookup_field="pk", lookup_url_kwarg="slug")
@@ -1052,8 +1071,9 @@ class StoredInventoryDetailSerializer(StoredInventorySerializer):
         fields = [*StoredInventorySerializer.Meta.fields, "documents"]
 
 
-class ExampleSerializer(serializers.ModelSerializer):
-    inventory = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+class ExampleSerializer(serializers.ModelSerializer[Example]):
+    inventory: serializers.SlugRelatedField[SampleInventory] = serializers.SlugRelatedField(slug_field="slug",
+                                                                                             read_only=True)
     featureGates = serializers.DictField(source="feature_gates", child=serializers.BooleanField())
     kubernetesVersion = serializers.CharField(source="kubernetes_version")
     url = serializers.HyperlinkedIdentityField(view_name="api:example", lookup_field="slug")
@@ -1072,15 +1092,15 @@ class ExampleDetailSerializer(ExampleSerializer):
         fields = [*ExampleSerializer.Meta.fields, "documents", "expected"]
 
 
-class ShareCreatedSerializer(serializers.Serializer):
+class ShareCreatedSerializer(serializers.Serializer[Share]):
     id = serializers.CharField(help_text="Derived from the content: the same state always gets the same id.")
     url = serializers.URLField(help_text="The page that shows this state.")
 
-    def to_representation(self, share: Share) -> dict:
+    def to_representation(self, share: Share) -> JSONObject:
         return {"id": share.id, "url": self.context["request"].build_absolute_uri(share.get_absolute_url())}
 
 
-class SharedSideSerializer(serializers.Serializer):
+class SharedSideSerializer(JSONSerializer):
     kubernetesVersion = serializers.CharField()
     featureGates = serializers.DictField(child=serializers.BooleanField(), help_text="Overrides of the defaults.")
     node = serializers.CharField(allow_null=True)
@@ -1088,7 +1108,7 @@ class SharedSideSerializer(serializers.Serializer):
     inventory = serializers.CharField(help_text="The inventory objects themselves, as YAML.")
 
 
-class SharedCapacitySerializer(serializers.Serializer):
+class SharedCapacitySerializer(JSONSerializer):
     max = serializers.IntegerField(allow_null=True, help_text="Copies to place; null: as many as fit.")
     strategy = serializers.ChoiceField(choices=["first", "spread", "pack"], help_text="The node choice.")
 
@@ -1110,5 +1130,5 @@ class ShareSerializer(ShareCreatedSerializer):
     console = SharedConsoleSerializer(required=False, help_text=(
         "Present when the page's expression console was used: its expression, device and environment."))
 
-    def to_representation(self, share: Share) -> dict:
+    def to_representation(self, share: Share) -> JSONObject:
         return {**super().to_representation(share), "created": share.created.isoformat(), **share.state().to_dict()}

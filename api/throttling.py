@@ -1,5 +1,13 @@
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, cast
+
 from rest_framework.settings import api_settings
 from rest_framework.throttling import AnonRateThrottle
+
+if TYPE_CHECKING:  # DRF's views import this module (DEFAULT_THROTTLE_CLASSES) while they load
+    from rest_framework.request import Request
+    from rest_framework.views import APIView
 
 
 class AnonymousRateThrottle(AnonRateThrottle):
@@ -12,12 +20,17 @@ class AnonymousRateThrottle(AnonRateThrottle):
     """
 
     cost = 1
+    # Set by SimpleRateThrottle.__init__ from the rate (None with no rate); the stubs leave them out.
+    num_requests: int | None
+    duration: int | None
 
     def get_rate(self) -> str | None:
-        return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
+        # Rates are texts such as "60/minute" (DRF's parse_rate splits them); the stubs say numbers.
+        rates = cast(dict[str, str | None], api_settings.DEFAULT_THROTTLE_RATES)
+        return rates.get(self.scope) if self.scope is not None else None
 
-    def allow_request(self, request, view) -> bool:
-        if self.rate is None:
+    def allow_request(self, request: Request, view: APIView) -> bool:
+        if self.rate is None or self.num_requests is None or self.duration is None:  # all None, or none
             return True
         self.key = self.get_cache_key(request, view)
         if self.key is None:

@@ -9,6 +9,7 @@ JSON object, or raw YAML with the other inputs as query parameters (see
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 import yaml
 from rest_framework import generics, status
@@ -78,7 +79,7 @@ class StateInputView(APIView):
     parser_classes = [JSONParser, *YAML_PARSERS]
     request_serializer = AnalysisRequestSerializer
 
-    def state(self, request: Request) -> State:
+    def given(self, request: Request) -> State | Analysis:
         """The validated input: a ``State`` (an ``Analysis`` for analyze, which also takes ``alternatives``)."""
         data = request.data
         if request.content_type.partition(";")[0].strip().lower() in YAML_MEDIA_TYPES:
@@ -86,10 +87,20 @@ class StateInputView(APIView):
             data = {**request.query_params.dict(), "documents": data if isinstance(data, str) else ""}
         serializer = self.request_serializer(data=data)
         serializer.is_valid(raise_exception=True)
-        return serializer.validated_data
+        given = serializer.validated_data
+        if not isinstance(given, State | Analysis):
+            raise TypeError(f"{self.request_serializer.__name__} reads neither a State nor an Analysis")
+        return given
 
-    def report(self, request: Request) -> dict:
-        given = self.state(request)
+    def state(self, request: Request) -> State:
+        """The validated input of a view whose serializer reads a plain ``State``."""
+        given = self.given(request)
+        if not isinstance(given, State):
+            raise TypeError(f"{self.request_serializer.__name__} reads no plain State")
+        return given
+
+    def report(self, request: Request) -> dict[str, Any]:
+        given = self.given(request)
         with time_budget():
             if isinstance(given, Analysis):
                 return analyze(given.state, given.alternatives).to_dict()
@@ -112,7 +123,7 @@ class AllocateView(StateInputView):
         report = self.report(request)
         if not report["valid"]:
             raise InvalidInput(ValidateResponseSerializer(report).data["errors"])
-        beside = {key: report[key] for key in ("storedObjects", "workloads") if key in report}
+        beside: dict[str, Any] = {key: report[key] for key in ("storedObjects", "workloads") if key in report}
         return Response(AllocateResponseSerializer({**report["allocation"], **beside}).data)
 
 
@@ -187,7 +198,7 @@ class EvaluateView(APIView):
         return Response(EvaluateResponseSerializer({"expression": given["expression"],
                                                     "device": given["device"], **answer}).data)
 
-    def on_scratch(self, given: dict) -> Response:
+    def on_scratch(self, given: dict[str, Any]) -> Response:
         """The expression on the scratch device: its YAML checked as a slice's device, errors located in it."""
         try:
             answer = evaluate_scratch(given["expression"], given["scratch"], given["gates"], given["gates"],
@@ -210,13 +221,13 @@ class CapacityView(StateInputView):
         given = self.state(request)
         with time_budget():
             report, errors = plan(given)
-        if errors:
+        if errors or report is None:  # no report comes without its errors
             raise InvalidInput(diagnostic_errors(errors))
         return Response(CapacityResponseSerializer(report.to_dict()).data)
 
 
 @docs.inventory_list
-class InventoryListView(generics.ListAPIView):
+class InventoryListView(generics.ListAPIView[SampleInventory]):
     """GET: the samples. POST: store a cluster snapshot (``playground.clusters.store``)."""
 
     queryset = SampleInventory.objects.listed()
@@ -236,7 +247,7 @@ class InventoryListView(generics.ListAPIView):
 
 
 @docs.inventory_detail
-class InventoryDetailView(generics.RetrieveAPIView):
+class InventoryDetailView(generics.RetrieveAPIView[SampleInventory]):
     """A sample by slug, or a stored snapshot by id (ids have no dashes; samples are looked up first)."""
 
     queryset = SampleInventory.objects.all()
@@ -244,7 +255,7 @@ class InventoryDetailView(generics.RetrieveAPIView):
     lookup_field = "slug"
     renderer_classes = [JSONRenderer, YAMLRenderer]
 
-    def retrieve(self, request: Request, *args, **kwargs) -> Response:
+    def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:  # the URL's arguments
         inventory = SampleInventory.objects.filter(slug=kwargs["slug"]).first()
         if inventory is None:
             return self.retrieve_stored(request, kwargs["slug"])
@@ -266,18 +277,18 @@ class InventoryDetailView(generics.RetrieveAPIView):
 
 
 @docs.example_list
-class ExampleListView(generics.ListAPIView):
+class ExampleListView(generics.ListAPIView[Example]):
     queryset = Example.objects.with_inventory()
     serializer_class = ExampleSerializer
 
 
 @docs.example_detail
-class ExampleDetailView(generics.RetrieveAPIView):
+class ExampleDetailView(generics.RetrieveAPIView[Example]):
     queryset = Example.objects.with_inventory()
     serializer_class = ExampleDetailSerializer
     lookup_field = "slug"
 
-    def get_object(self):
+    def get_object(self) -> Example:
         found = self.get_queryset().filter(slug=self.kwargs["slug"]).first()
         if found is None:
             near = did_you_mean(self.kwargs["slug"], Example.objects.values_list("slug", flat=True))
@@ -296,7 +307,7 @@ class ShareCreateView(StateInputView):
 
 
 @docs.share_detail
-class ShareDetailView(generics.RetrieveAPIView):
+class ShareDetailView(generics.RetrieveAPIView[Share]):
     queryset = Share.objects.all()
     serializer_class = ShareSerializer
     lookup_url_kwarg = "id"
@@ -306,5 +317,7 @@ class ShareDetailView(generics.RetrieveAPIView):
 class NotFoundView(APIView):
     """Any other path under /api/v1/: a 404 in the API's shape rather than Django's HTML page."""
 
-    def http_method_not_allowed(self, request: Request, *args, **kwargs) -> Response:
+    # DRF hands its own Request on (its stubs override Django's View with the same ignore)
+    def http_method_not_allowed(self, request: Request, *args: Any,  # type: ignore[override]
+                                **kwargs: Any) -> Response:
         raise NotFound("No such endpoint; the endpoints are described at /api/docs/.")

@@ -31,11 +31,12 @@ import hashlib
 import hmac
 import threading
 from collections import OrderedDict
+from collections.abc import Iterable
 
 from django.conf import settings
 from django.utils import timezone
 
-from allocator.engine import Report, analyze
+from allocator.engine import Reading, Report, analyze
 from allocator.reading.diagnostics import Diagnostic
 from allocator.validation.clusters import content_digest as engine_digest
 from allocator.validation.clusters import inspect_cluster, normalise
@@ -203,6 +204,8 @@ def state_inventory(state: State) -> str:
     return inventory_text(state.inventory_id) if state.inventory_id else state.inventory
 
 
-def analyze_state(state: State, **extra) -> Report:
-    """``analyze`` for a state, its stored inventory read; ``extra`` adds keyword arguments (``alternatives``)."""
-    return analyze(**{**state.analyze_kwargs(), "inventory": state_inventory(state), **extra})
+def analyze_state(state: State, alternatives: int = 0, readings: Iterable[Reading] = ()) -> Report:
+    """``analyze`` for a state, its stored inventory read; ``alternatives`` and ``readings`` as ``analyze``'s."""
+    kwargs = state.analyze_kwargs()
+    kwargs["inventory"] = state_inventory(state)
+    return analyze(**kwargs, alternatives=alternatives, readings=readings)

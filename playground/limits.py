@@ -49,10 +49,10 @@ def _limits(size: int, values: int, size_setting: str, values_setting: str, more
     # Equal settings give equal (hashable) Limits: the engine caches what it read per limits.
     return Limits(
         max_input_bytes=size, max_values=values, max_depth=DEPTH, max_alias_values=ALIAS_VALUES,
-        advice={
+        advice=tuple(sorted({
             MAX_INPUT_BYTES: f"it is the site's {size_setting} setting{more}",
             MAX_VALUES: f"it is the site's {values_setting} setting{more}",
             MAX_DEPTH: "nesting that deep is refused",
             MAX_ALIAS_VALUES: "aliases that expand that much are refused",
-        },
+        }.items())),  # the form Limits keeps (it sorts a mapping's items the same way)
     )

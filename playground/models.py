@@ -33,7 +33,7 @@ Interface (stable; ``api/`` imports it):
     (the YAML itself, not a reference), documents, node, kubernetes_version,
     feature_gates, inventory_slug (where the inventory came from, for
     display), compare (the compared column's settings, or null), created.
-    ``Share.objects.get_or_create_for(state: State | dict) -> (share, created)``;
+    ``Share.objects.get_or_create_for(state: State | dict[str, Any]) -> (share, created)``;
     a dict is checked with ``State.from_dict`` and may raise ``StateError``.
     ``share.state() -> State``; ``share.get_absolute_url() -> "/s/<id>"``.
     A share of a stored cluster holds its id (``inventory_id``), not its text.
@@ -50,7 +50,9 @@ Interface (stable; ``api/`` imports it):
 
 from __future__ import annotations
 
+import datetime
 from dataclasses import fields as dataclass_fields
+from typing import Any
 
 import yaml
 from django.db import IntegrityError, models, transaction
@@ -66,14 +68,14 @@ DEFAULT_INVENTORY = "gpu-node"
 DEFAULT_EXAMPLE = "per-container-requests"
 
 
-class SampleInventoryQuerySet(models.QuerySet):
+class SampleInventoryQuerySet(models.QuerySet["SampleInventory"]):
     def listed(self) -> SampleInventoryQuerySet:
         return self.order_by("position", "title")
 
     def default(self) -> SampleInventory | None:
         return self.filter(slug=DEFAULT_INVENTORY).first() or self.listed().first()
 
-    def update_or_create_from_sample(self, data: dict, position: int = 0) -> tuple[SampleInventory, bool]:
+    def update_or_create_from_sample(self, data: dict[str, Any], position: int = 0) -> tuple[SampleInventory, bool]:
         """Store one ``playground/samples/inventories/*.yaml`` file (already parsed)."""
         return self.update_or_create(
             slug=data["slug"],
@@ -123,9 +125,10 @@ class SampleInventory(models.Model):
         return self.title
 
     def as_yaml(self) -> str:
-        return self.cluster.text if self.cluster_id else self.objects_yaml
+        # (no query for the snapshot when there is none: a null key reads as None)
+        return self.cluster.text if self.cluster is not None else self.objects_yaml
 
-    def state_fields(self) -> dict:
+    def state_fields(self) -> dict[str, Any]:
         """How a state refers to this inventory: its objects as text, or its stored snapshot's id."""
         if self.cluster_id:
             return {"inventory": "", "inventoryId": self.cluster_id, "inventorySlug": self.slug}
@@ -137,7 +140,7 @@ class SampleInventory(models.Model):
         return example.documents if example else None
 
 
-class ExampleQuerySet(models.QuerySet):
+class ExampleQuerySet(models.QuerySet["Example"]):
     def with_inventory(self) -> ExampleQuerySet:
         return self.select_related("inventory").order_by("position", "title")
 
@@ -158,7 +161,7 @@ class ExampleQuerySet(models.QuerySet):
     def all_tags(self) -> list[str]:
         return sorted({tag for tags in self.values_list("tags", flat=True) for tag in (tags or [])})
 
-    def update_or_create_from_sample(self, data: dict, position: int = 0) -> tuple[Example, bool]:
+    def update_or_create_from_sample(self, data: dict[str, Any], position: int = 0) -> tuple[Example, bool]:
         """Store one ``playground/samples/examples/*.yaml`` file; its inventory must be loaded."""
         return self.update_or_create(
             slug=data["slug"],
@@ -221,7 +224,7 @@ class Example(models.Model):
             }
         )
 
-    def compare_side(self) -> dict | None:
+    def compare_side(self) -> dict[str, Any] | None:
         """The compared column for ``State.from_dict``, its inventory slug resolved to the objects."""
         if not self.compare:
             return None
@@ -232,8 +235,8 @@ class Example(models.Model):
                 **inventory.state_fields()}
 
 
-class ShareQuerySet(models.QuerySet):
-    def get_or_create_for(self, state: State | dict) -> tuple[Share, bool]:
+class ShareQuerySet(models.QuerySet["Share"]):
+    def get_or_create_for(self, state: State | dict[str, Any]) -> tuple[Share, bool]:
         """The share of this exact state, created if new. Raises StateError for a bad dict."""
         if not isinstance(state, State):
             state = State.from_dict(state)
@@ -287,16 +290,16 @@ class Share(models.Model):
         return State.stored(self)
 
 
-class StoredInventoryQuerySet(models.QuerySet):
+class StoredInventoryQuerySet(models.QuerySet["StoredInventory"]):
     def with_digest(self, digest: str) -> StoredInventory | None:
         return self.filter(digest=digest).first()
 
-    def usage_since(self, client: str, since) -> tuple[int, int]:
+    def usage_since(self, client: str, since: datetime.datetime) -> tuple[int, int]:
         """(snapshots, bytes) stored by this client since then: what the per-day quotas count."""
         totals = self.filter(client=client, created__gte=since).aggregate(n=models.Count("pk"), size=models.Sum("size"))
         return totals["n"] or 0, totals["size"] or 0
 
-    def create_unique(self, digest: bytes, **fields) -> tuple[StoredInventory, bool]:
+    def create_unique(self, digest: bytes, **fields: Any) -> tuple[StoredInventory, bool]:  # Any: the model's fields
         """The snapshot with this content digest, created if new (ids as shares get theirs: a base62 prefix)."""
         hex_digest = digest.hex()
         existing = self.with_digest(hex_digest)
@@ -348,12 +351,12 @@ class StoredInventory(models.Model):
     def __str__(self) -> str:
         return f"{self.id} ({self.nodes} nodes, {self.devices} devices)"
 
-    def save(self, *args, **kwargs):
+    def save(self, *args: Any, **kwargs: Any) -> None:  # Model.save's arguments, passed on
         if not self._state.adding:
             raise ValueError("stored inventories are immutable")
         super().save(*args, **kwargs)
 
-    def summary(self) -> dict:
+    def summary(self) -> dict[str, Any]:
         return {
             "nodes": self.nodes, "devices": self.devices, "drivers": list(self.drivers), "pools": self.pools,
             "deviceClasses": self.device_classes, "resourceSlices": self.resource_slices, "claims": self.claims,

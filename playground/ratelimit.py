@@ -29,6 +29,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
+from django_htmx.middleware import HtmxDetails
 
 WINDOW = 60  # seconds
 
@@ -64,7 +65,13 @@ def hit(scope: str, address: str, limit: int, cost: int = 1) -> int | None:
     return max(1, int((window + 1) * WINDOW - now) + 1)
 
 
-def too_many(request: HttpRequest, limit: int, retry_after: int) -> HttpResponse:
+class HtmxHttpRequest(HttpRequest):
+    """A request as django-htmx's middleware leaves it (the way django-htmx documents typing ``request.htmx``)."""
+
+    htmx: HtmxDetails
+
+
+def too_many(request: HtmxHttpRequest, limit: int, retry_after: int) -> HttpResponse:
     ctx = {"limit": limit, "retry_after": retry_after}
     template = "playground/partials/too_many.html" if request.htmx else "playground/too_many.html"
     response = HttpResponse(render_to_string(template, ctx, request=request), status=429)
@@ -83,7 +90,7 @@ def rate_limit(setting: str, methods: tuple[str, ...] = ("POST",),
 
     def decorator(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
         @wraps(view)
-        def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        def wrapped(request: HtmxHttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
             limit = getattr(settings, setting)
             if limit and request.method in methods:
                 weight = cost(request, *args, **kwargs) if cost else 1

@@ -41,6 +41,7 @@ import json
 import re
 from dataclasses import asdict, dataclass, field, replace
 from dataclasses import fields as dataclass_fields
+from typing import Any, Protocol, TypedDict
 
 import yaml
 
@@ -76,6 +77,17 @@ CONSOLE_SCRATCH = "scratch"
 CONSOLE_SCRATCH_MAX = 64 * 1024  # characters of a scratch device's YAML
 
 
+class AnalyzeArgs(TypedDict):
+    """``allocator.engine.analyze``'s keyword arguments for a state (``State.analyze_kwargs``)."""
+
+    documents: str
+    inventory: str
+    node: str | None
+    feature_gates: dict[str, bool]
+    kubernetes_version: str
+    limits: Limits
+
+
 class StateError(ValueError):
     """Input that cannot be a playground state; the message is for people."""
 
@@ -105,7 +117,7 @@ class Column:
     inventory_id: str = ""  # a stored cluster snapshot standing for the inventory
 
     @classmethod
-    def from_dict(cls, data: dict | None) -> Column | None:
+    def from_dict(cls, data: dict[str, Any] | None) -> Column | None:
         """The compared column from the export/API form (untrusted; None: no comparison)."""
         if data is None:
             return None
@@ -119,7 +131,7 @@ class Column:
             raise StateError(f"compare: {exc}") from None
 
     @classmethod
-    def stored(cls, data: dict | None) -> Column | None:
+    def stored(cls, data: dict[str, Any] | None) -> Column | None:
         """The compared column from its ``to_dict()`` form as stored (trusted: written by ``to_dict``)."""
         if data is None:
             return None
@@ -128,7 +140,7 @@ class Column:
                       feature_gates=dict(sorted((data.get("featureGates") or {}).items())),
                       inventory_slug=data.get("inventorySlug") or "", inventory_id=data.get("inventoryId") or "")
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "kubernetesVersion": self.kubernetes_version,
             "featureGates": dict(sorted(self.feature_gates.items())),
@@ -138,7 +150,7 @@ class Column:
             "inventory": self.inventory,
         }
 
-    def canonical(self) -> dict:
+    def canonical(self) -> dict[str, Any]:
         """The fields a share id hashes; without a stored inventory, the ones states had before there were any."""
         fields = asdict(self)
         if not self.inventory_id:
@@ -153,18 +165,19 @@ class Inputs(Column):
     documents: str = ""
 
     @classmethod
-    def from_dict(cls, data: dict) -> Inputs:
-        """The inputs from the export/API form (untrusted; the panels' keys are read by the panels)."""
-        fields = _column_fields(data, documents=True)
+    def from_dict(cls, data: dict[str, Any] | None) -> Inputs:
+        """The inputs from the export/API form (untrusted; the panels' keys are read by the panels; None: the
+        defaults)."""
+        fields = _column_fields(data or {}, documents=True)
         return Inputs(**fields)
 
     @classmethod
-    def columns(cls, row) -> Inputs:
+    def columns(cls, row: object) -> Inputs:
         """The inputs from the columns of a stored ``Share`` of the same names."""
         values = {f.name: getattr(row, f.name) for f in dataclass_fields(cls)}
         return Inputs(**{**values, "feature_gates": dict(sorted(values["feature_gates"].items()))})
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {**super().to_dict(), "documents": self.documents}
 
     def column(self) -> Column:
@@ -188,7 +201,7 @@ class Capacity:
     LATER_FIELDS = ("shown",)
 
     @classmethod
-    def from_dict(cls, value) -> Capacity:
+    def from_dict(cls, value: object) -> Capacity:
         """The panel from the export/API form's ``{max, strategy}`` (untrusted; None: the defaults)."""
         if value is None:
             return Capacity()
@@ -208,18 +221,18 @@ class Capacity:
         return Capacity(count, strategy, shown)
 
     @classmethod
-    def stored(cls, value: dict | None) -> Capacity:
+    def stored(cls, value: dict[str, Any] | None) -> Capacity:
         value = value or {}
         return Capacity(value.get("max") or 0, value.get("strategy") or CAPACITY_STRATEGY, bool(value.get("shown")))
 
-    def to_dict(self) -> dict | None:
+    def to_dict(self) -> dict[str, Any] | None:
         """``{max, strategy}`` (``max`` null: as many as fit) and ``shown: true`` when the result was on
         screen, or None at the defaults."""
         if self == Capacity():
             return None
         return {"max": self.max or None, "strategy": self.strategy, **({"shown": True} if self.shown else {})}
 
-    def form_initial(self) -> dict:
+    def form_initial(self) -> dict[str, Any]:
         return {"max": self.max or None, "strategy": self.strategy, "shown": "1" if self.shown else ""}
 
 
@@ -240,7 +253,7 @@ class Console:
     LATER_FIELDS = ("scratch",)
 
     @classmethod
-    def from_dict(cls, value) -> Console:
+    def from_dict(cls, value: object) -> Console:
         """The console from the export/API form's ``{expression, device, env, scratch}`` (untrusted; None:
         untouched)."""
         if value is None:
@@ -266,12 +279,12 @@ class Console:
         return Console(expression.replace("\r\n", "\n"), device.strip(), env, scratch.replace("\r\n", "\n"))
 
     @classmethod
-    def stored(cls, value: dict | None) -> Console:
+    def stored(cls, value: dict[str, Any] | None) -> Console:
         value = value or {}
         return Console(value.get("expression") or "", value.get("device") or "", value.get("env") or CONSOLE_ENV,
                        value.get("scratch") or "")
 
-    def to_dict(self) -> dict | None:
+    def to_dict(self) -> dict[str, Any] | None:
         """``{expression, device, env}`` (``device`` null: none picked) and ``scratch`` when typed, or None when
         untouched."""
         if self == Console():
@@ -279,14 +292,22 @@ class Console:
         return {"expression": self.expression, "device": self.device or None, "env": self.env,
                 **({"scratch": self.scratch} if self.scratch else {})}
 
-    def form_initial(self) -> dict:
+    def form_initial(self) -> dict[str, Any]:
         return {"expression": self.expression, "device": self.device, "env": self.env, "scratch": self.scratch}
 
 
 # The panels besides the inputs, by their key in the export form, the Share columns and the form's field names
 # (``capacity_max``...); each has ``from_dict``, ``stored``, ``to_dict`` (None: left out) and defaults.
 COMPARE = "compare"
-PANELS: dict[str, type] = {COMPARE: Column, Capacity.KEY: Capacity, Console.KEY: Console}
+class Panel(Protocol):
+    """What ``State`` asks of each panel's class."""
+
+    def from_dict(self, value: Any, /) -> object: ...
+
+    def stored(self, value: Any, /) -> object: ...
+
+
+PANELS: dict[str, Panel] = {COMPARE: Column, Capacity.KEY: Capacity, Console.KEY: Console}
 PANEL_KEYS = tuple(PANELS)
 # The panels set in the page's form by fields of their own (``<key>_<field>``).
 FORM_PANELS = (Capacity, Console)
@@ -302,16 +323,36 @@ class State:
     console: Console = field(default_factory=Console)
 
     # The inputs' fields, read as the state's own.
-    inventory = property(lambda self: self.inputs.inventory)
-    documents = property(lambda self: self.inputs.documents)
-    node = property(lambda self: self.inputs.node)
-    kubernetes_version = property(lambda self: self.inputs.kubernetes_version)
-    feature_gates = property(lambda self: self.inputs.feature_gates)
-    inventory_slug = property(lambda self: self.inputs.inventory_slug)
-    inventory_id = property(lambda self: self.inputs.inventory_id)
+    @property
+    def inventory(self) -> str:
+        return self.inputs.inventory
+
+    @property
+    def documents(self) -> str:
+        return self.inputs.documents
+
+    @property
+    def node(self) -> str:
+        return self.inputs.node
+
+    @property
+    def kubernetes_version(self) -> str:
+        return self.inputs.kubernetes_version
+
+    @property
+    def feature_gates(self) -> dict[str, bool]:
+        return self.inputs.feature_gates
+
+    @property
+    def inventory_slug(self) -> str:
+        return self.inputs.inventory_slug
+
+    @property
+    def inventory_id(self) -> str:
+        return self.inputs.inventory_id
 
     @classmethod
-    def from_dict(cls, data: dict) -> State:
+    def from_dict(cls, data: dict[str, Any]) -> State:
         """Build a state from the export/API form (camelCase keys), checking every value.
 
         Accepts ``kubernetesVersion``, ``featureGates``, ``inventorySlug``,
@@ -328,19 +369,22 @@ class State:
             raise StateError("The state must be a mapping.")
         compare = Column.from_dict(data.get(COMPARE))  # the compared column's errors are told first
         inputs = Inputs.from_dict(data)
-        panels = {key: panel.from_dict(data.get(key)) for key, panel in PANELS.items() if key != COMPARE}
+        # Any: each key is one of State's panel fields, whose types differ
+        panels: dict[str, Any] = {key: panel.from_dict(data.get(key)) for key, panel in PANELS.items()
+                                  if key != COMPARE}
         return cls(inputs=inputs, compare=compare, **panels)
 
     @classmethod
-    def stored(cls, row) -> State:
+    def stored(cls, row: object) -> State:
         """The state of a stored ``Share`` row: the inputs' columns and a column per panel (trusted)."""
-        return cls(inputs=Inputs.columns(row), **{key: panel.stored(getattr(row, key)) for key, panel in PANELS.items()})
+        panels: dict[str, Any] = {key: panel.stored(getattr(row, key)) for key, panel in PANELS.items()}
+        return cls(inputs=Inputs.columns(row), **panels)
 
-    def panel_dicts(self) -> dict[str, dict | None]:
+    def panel_dicts(self) -> dict[str, dict[str, Any] | None]:
         """Each panel's export form (None: no comparison, or at the defaults), by key."""
         return {key: None if getattr(self, key) is None else getattr(self, key).to_dict() for key in PANELS}
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The export/API form: camelCase keys, ``node`` null when automatic; a panel only when set."""
         return {**self.inputs.to_dict(), **{key: value for key, value in self.panel_dicts().items()
                                             if value is not None}}
@@ -358,8 +402,8 @@ class State:
                                if getattr(value, name) or name not in getattr(panel, "LATER_FIELDS", ())})
         return json.dumps(fields, sort_keys=True, separators=(",", ":")).encode()
 
-    def with_inputs(self, **changes) -> State:
-        """The state with some of its inputs changed."""
+    def with_inputs(self, **changes: Any) -> State:
+        """The state with some of its inputs changed (Inputs' fields by name: ``replace`` refuses others)."""
         return replace(self, inputs=replace(self.inputs, **changes))
 
     def compared(self) -> State | None:
@@ -381,7 +425,7 @@ class State:
         """The engine's limits for the inventory: a stored cluster's when the state names one."""
         return engine_limits(stored=bool(self.inventory_id))
 
-    def analyze_kwargs(self) -> dict:
+    def analyze_kwargs(self) -> AnalyzeArgs:
         """Keyword arguments for ``allocator.engine.analyze``; with an ``inventory_id`` the caller puts the
         stored text in ``inventory`` (``playground.services.analyze`` does)."""
         return {
@@ -412,10 +456,10 @@ class State:
 STORED_ID = re.compile(f"[0-9A-Za-z]{{1,{ID_MAX_LENGTH}}}")
 
 
-def _column_fields(data: dict, documents: bool = False) -> dict:
+def _column_fields(data: dict[str, Any], documents: bool = False) -> dict[str, Any]:
     """A column's fields (and, with ``documents``, the documents) from the export/API form, checked."""
 
-    def pick(*names, default=None):
+    def pick(*names: str, default: object = None) -> Any:  # Any: a value of untrusted JSON, checked below
         for name in names:
             if name in data:
                 return data[name]
@@ -448,7 +492,7 @@ def _column_fields(data: dict, documents: bool = False) -> dict:
             "feature_gates": dict(sorted(overrides.items())), "inventory_slug": slug, "inventory_id": inventory_id}
 
 
-def _text(value, name: str) -> str:
+def _text(value: object, name: str) -> str:
     if value is None:
         return ""
     if not isinstance(value, str):
@@ -462,7 +506,7 @@ class _BlockDumper(yaml.SafeDumper):
     """Writes multi-line strings as literal blocks, so an export reads like the editor."""
 
 
-def _str_representer(dumper: yaml.SafeDumper, value: str):
+def _str_representer(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
     if "\n" in value:
         # PyYAML falls back to a quoted scalar when a literal block cannot hold the text.
         return dumper.represent_scalar("tag:yaml.org,2002:str", value, style="|")

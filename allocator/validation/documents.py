@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import copy
+import dataclasses
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, TypeVar, cast
 
+from allocator.kube.model import ResourceClaim, ResourceClaimSpec, ResourceClaimTemplate
+from allocator.kube.objects import Document, ReadResult
 from allocator.reading.diagnostics import PARSE, Diagnostic
 from allocator.releases import fields as release_fields
 from allocator.releases.gates import FeatureGates, make_gates
@@ -13,10 +19,16 @@ from allocator.validation.cel import ExpressionLocator
 from allocator.validation.common import Context
 from allocator.validation.errors import Errors, located
 
+# (namespace, name) -> the claim spec of that claim or template, as ``pods.pod`` looks them up
+SpecsByName = dict[tuple[str, str], ResourceClaimSpec]
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+_T = TypeVar("_T", bound="DataclassInstance")
 
-def validate_document(document, gates: FeatureGates, text: str | None = None, *,
-                      claim_specs: dict | None = None, template_specs: dict | None = None,
-                      namespaces: dict | None = None) -> list[Diagnostic]:
+
+def validate_document(document: Document, gates: FeatureGates, text: str | None = None, *,
+                      claim_specs: SpecsByName | None = None, template_specs: SpecsByName | None = None,
+                      namespaces: dict[str, dict[str, str]] | None = None) -> list[Diagnostic]:
     """Errors and warnings of one ``Document``, located in ``text`` when given. ``namespaces`` holds the
     labels of the namespaces the input defines (``ReadResult.namespaces``), None for an object that is
     stored already (the apiserver checks a namespace's labels on create only)."""
@@ -24,12 +36,14 @@ def validate_document(document, gates: FeatureGates, text: str | None = None, *,
     ctx = Context(errs=errs, gates=gates, locator=ExpressionLocator(document, text), namespaces=namespaces)
     kind, obj = document.kind, document.obj
     if kind == "ResourceClaim":
-        spec = defaults.claim_spec(obj.spec, gates, errs, "spec")
-        claims.resource_claim(ctx, _with(obj, spec=spec))
+        claim = _claim(document)
+        spec = defaults.claim_spec(claim.spec, gates, errs, "spec")
+        claims.resource_claim(ctx, _with(claim, spec=spec))
     elif kind == "ResourceClaimTemplate":
-        inner = defaults.claim_spec(obj.spec.spec, gates, errs, "spec.spec")
-        template_spec = _with(obj.spec, spec=inner)
-        claims.resource_claim_template(ctx, _with(obj, spec=template_spec))
+        template = _template(document)
+        inner = defaults.claim_spec(template.spec.spec, gates, errs, "spec.spec")
+        template_spec = _with(template.spec, spec=inner)
+        claims.resource_claim_template(ctx, _with(template, spec=template_spec))
     elif kind == "DeviceClass":
         classes.device_class(ctx, defaults.device_class(obj, gates, errs))
     elif kind == "ResourceSlice":
@@ -41,17 +55,24 @@ def validate_document(document, gates: FeatureGates, text: str | None = None, *,
     return located(errs, document)
 
 
-def _with(original, **changes):
-    import dataclasses
-
+def _with(original: _T, **changes: object) -> _T:
     return dataclasses.replace(original, **changes)
+
+
+# The reader builds ``Document.obj`` from ``kind``, so the kind says the object's type.
+def _claim(document: Document) -> ResourceClaim:
+    return cast(ResourceClaim, document.obj)
+
+
+def _template(document: Document) -> ResourceClaimTemplate:
+    return cast(ResourceClaimTemplate, document.obj)
 
 
 # What the outputs say of an object read as stored (``read_as_stored``).
 STORED_NOTE = "read as stored: created earlier in the cluster"
 
 
-def is_stored(document) -> bool:
+def is_stored(document: Document) -> bool:
     """Whether an object stands for one the cluster already holds: the inventory (classes, slices, nodes,
     taint rules), claims with ``status.allocation``, and any claim or pod read from a cluster (``metadata.uid``
     or ``metadata.resourceVersion`` set, as ``kubectl get -o yaml`` prints it). Other pending claims and pods
@@ -63,11 +84,11 @@ def is_stored(document) -> bool:
     if document.kind in ("Pod", "ResourceClaimTemplate"):
         return False
     if document.kind == "ResourceClaim":
-        return document.obj.status.allocation is not None
+        return _claim(document).status.allocation is not None
     return True
 
 
-def read_from_cluster(document) -> bool:
+def read_from_cluster(document: Document) -> bool:
     """Whether ``document`` is stored because it was read from a cluster; never a template (see ``is_stored``)."""
     return document.from_cluster and document.kind != "ResourceClaimTemplate"
 
@@ -84,15 +105,15 @@ class StoredObject:
         return {"kind": self.kind, "namespace": self.namespace, "name": self.name}
 
 
-def read_as_stored(documents) -> list[StoredObject]:
+def read_as_stored(documents: Iterable[Document]) -> list[StoredObject]:
     """Each pending claim that is stored only because it was read from a cluster, the only objects whose
     checks and allocation that changes (a pod's checks do not depend on the gates; the inventory and
     allocated claims are stored anyway)."""
     return [StoredObject(kind=d.kind, namespace=d.namespace, name=d.name) for d in documents
-            if read_from_cluster(d) and d.kind == "ResourceClaim" and d.obj.status.allocation is None]
+            if read_from_cluster(d) and d.kind == "ResourceClaim" and _claim(d).status.allocation is None]
 
 
-def as_the_scheduler_sees(documents, gates: FeatureGates) -> list:
+def as_the_scheduler_sees(documents: Iterable[Document], gates: FeatureGates) -> list[Document]:
     """``documents`` with the claims the apiserver creates under ``gates`` as it stores them: the fields of
     disabled features dropped from pending claims that are not stored and from every template's claim (the
     controller creates it); stored claims keep theirs, and the allocator refuses them as upstream's does.
@@ -102,32 +123,32 @@ def as_the_scheduler_sees(documents, gates: FeatureGates) -> list:
     out = []
     for document in documents:
         if document.kind == "ResourceClaim" and not is_stored(document):
-            spec = _dropped_spec(document.obj.spec, gates)
+            claim = _claim(document)
+            spec = _dropped_spec(claim.spec, gates)
             if spec is not None:
-                document = _with(document, obj=_with(document.obj, spec=spec))
+                document = _with(document, obj=_with(claim, spec=spec))
         elif document.kind == "ResourceClaimTemplate":
-            spec = _dropped_spec(document.obj.spec.spec, gates)
+            template = _template(document)
+            spec = _dropped_spec(template.spec.spec, gates)
             if spec is not None:
-                template_spec = _with(document.obj.spec, spec=spec)
-                document = _with(document, obj=_with(document.obj, spec=template_spec))
+                template_spec = _with(template.spec, spec=spec)
+                document = _with(document, obj=_with(template, spec=template_spec))
         out.append(document)
     return out
 
 
-def _dropped_spec(spec, gates: FeatureGates):
+def _dropped_spec(spec: ResourceClaimSpec, gates: FeatureGates) -> ResourceClaimSpec | None:
     """A copy of the claim spec without the fields of disabled features, or None when it has none."""
-    import copy
-
     dropped = Errors()
     kept = copy.deepcopy(spec)
     defaults.drop_disabled_claim_fields(kept, gates, dropped, "spec")
     return kept if dropped.items else None
 
 
-def validate_documents(read_result, gates: FeatureGates | None = None, text: str | None = None, *,
+def validate_documents(read_result: ReadResult, gates: FeatureGates | None = None, text: str | None = None, *,
                        include_read_errors: bool = True, serving: FeatureGates | None = None,
-                       stored_gates: FeatureGates | None = None, stored=is_stored,
-                       namespaces: dict | None = None) -> list[Diagnostic]:
+                       stored_gates: FeatureGates | None = None, stored: Callable[[Document], bool] = is_stored,
+                       namespaces: dict[str, dict[str, str]] | None = None) -> list[Diagnostic]:
     """All diagnostics of a ``ReadResult``: decoding errors first, then each object's.
 
     ``text`` is the YAML the result was read from; with it, CEL compile errors
@@ -147,8 +168,8 @@ def validate_documents(read_result, gates: FeatureGates | None = None, text: str
     serving = serving or gates
     writing = gates
     out: list[Diagnostic] = read_errors(read_result, serving) if include_read_errors else []
-    claim_specs = {(d.namespace, d.name): d.obj.spec for d in read_result.documents if d.kind == "ResourceClaim"}
-    template_specs = {(d.namespace, d.name): d.obj.spec.spec for d in read_result.documents
+    claim_specs = {(d.namespace, d.name): _claim(d).spec for d in read_result.documents if d.kind == "ResourceClaim"}
+    template_specs = {(d.namespace, d.name): _template(d).spec.spec for d in read_result.documents
                       if d.kind == "ResourceClaimTemplate"}
     for document in read_result.documents:
         refused = not_served(document, serving)
@@ -156,7 +177,7 @@ def validate_documents(read_result, gates: FeatureGates | None = None, text: str
             out.append(refused)
             continue
         is_stored_now = stored_gates is not None and stored(document)
-        gates = stored_gates if is_stored_now else writing
+        gates = stored_gates if stored_gates is not None and is_stored_now else writing
         found = classic.diagnostics(document, gates)
         unknown = release_fields.unknown_fields(document, gates.release)
         if unknown or any(d.type == PARSE for d in found):

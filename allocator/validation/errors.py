@@ -89,7 +89,7 @@ class FieldError:
 class Errors:
     """An ordered list of field errors with the constructors of ``field``."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.items: list[FieldError] = []
 
     def __len__(self) -> int:

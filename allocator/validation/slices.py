@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Set as AbstractSet
 from decimal import Decimal
 
 from allocator.kube.model import DeviceAttribute
@@ -83,7 +84,7 @@ def quantity(ctx: Context, text: str | None, path: str) -> Quantity | None:
         return None
 
 
-def resource_slice(ctx: Context, obj, present: set[str] = frozenset()) -> None:
+def resource_slice(ctx: Context, obj, present: AbstractSet[str] = frozenset()) -> None:
     """``present``: field paths the user wrote (to tell ``devices: []`` from no devices)."""
     errs = ctx.errs
     names.object_meta(errs, obj.metadata, namespaced=False)
