@@ -129,7 +129,8 @@ def bench_node_search(sizes: list[int]) -> None:
                 results=[model.DeviceRequestAllocationResult(request="r", driver=DRIVER, pool=names[i], device=f"gpu-{d}")
                          for d in range(8)]))))
             for i in range(0, n, 10)]
-        elapsed, cpu, found = timed(lambda: search_nodes(claims, [gpu_class()], slices, nodes, gates, held), 3)  # noqa: B023
+        inputs = SearchInputs([gpu_class()], slices, held)
+        elapsed, cpu, found = timed(lambda: search_nodes(claims, inputs, gates, nodes=nodes), 3)  # noqa: B023
         fits = sum(o.allocated for o in found.outcomes)
         print(f"   {n:5d} nodes: {elapsed * 1e3:8.1f} ms, {cpu * 1e3:8.1f} ms CPU ({cpu / n * 1e6:6.1f} us CPU per node); "
               f"{fits} fit, first {found.first_fit.node_name}")

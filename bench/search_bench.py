@@ -28,6 +28,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 from cluster_bench import CLAIM  # noqa: E402
 
 from allocator.allocation.allocator import search_nodes  # noqa: E402
+from allocator.allocation.inputs import SearchInputs  # noqa: E402
 from allocator.kube.objects import read_documents  # noqa: E402
 from allocator.releases.gates import make_gates  # noqa: E402
 from allocator.synthetic import cluster_yaml  # noqa: E402
@@ -45,12 +46,12 @@ def main() -> int:
         return [d.obj for d in docs if d.kind == kind]
 
     work = build_workload(of("ResourceClaim"), of("ResourceClaimTemplate"), of("Pod"))
-    inputs = {"nodes": of("Node"), "classes": of("DeviceClass"), "slices": of("ResourceSlice"),
-              "gates": make_gates(), "allocated_claims": work.allocated}
+    inputs = SearchInputs(classes=of("DeviceClass"), slices=of("ResourceSlice"), allocated=work.allocated)
+    gates, nodes = make_gates(), of("Node")
 
     def timed() -> tuple[float, int]:
         start = time.process_time()
-        found = search_nodes(work.pending, **inputs)
+        found = search_nodes(work.pending, inputs, gates, nodes=nodes)
         return time.process_time() - start, sum(o.allocated for o in found.outcomes)
 
     print(f"machine: {platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}, "

@@ -420,34 +420,29 @@ def _gate_on(gates: FeatureGates, gate: str) -> bool:
     return gate in gates.values and gates.values[gate]
 
 
-def allocate_claims(claims: Sequence[model.ResourceClaim], classes: Iterable[model.DeviceClass],
-                    slices: Sequence[model.ResourceSlice], nodes: Iterable[model.Node] = (),
-                    node_name: str = "", gates: FeatureGates | None = None,
-                    allocated_claims: Iterable[model.ResourceClaim] = (),
-                    taint_rules: Iterable[model.DeviceTaintRule] = ()) -> AllocationOutcome:
-    """Allocate ``claims`` together on the node called ``node_name``.
+def allocate_claims(claims: Sequence[model.ResourceClaim], inputs: SearchInputs, gates: FeatureGates | None = None,
+                    *, nodes: Iterable[model.Node] = (), node_name: str = "") -> AllocationOutcome:
+    """Allocate ``claims`` together from ``inputs`` on the node called ``node_name``.
 
     The node's labels come from ``nodes`` (a bare node when it is not there).
     Raises AllocatorError where the scheduler would give up.
     """
-    allocator = Allocator(SearchInputs(classes, slices, allocated_claims, taint_rules), gates,
-                          options=SearchOptions(prove=search_limits.PROVE))
-    return allocator.allocate(make_node(node_name, nodes), claims)
+    return _entry_allocator(inputs, gates).allocate(make_node(node_name, nodes), claims)
 
 
-def explain_claims(claims: Sequence[model.ResourceClaim], classes: Iterable[model.DeviceClass],
-                   slices: Sequence[model.ResourceSlice], nodes: Iterable[model.Node] = (),
-                   node_name: str = "", gates: FeatureGates | None = None,
-                   allocated_claims: Iterable[model.ResourceClaim] = (),
-                   taint_rules: Iterable[model.DeviceTaintRule] = ()) -> Explanation:
+def explain_claims(claims: Sequence[model.ResourceClaim], inputs: SearchInputs, gates: FeatureGates | None = None,
+                   *, nodes: Iterable[model.Node] = (), node_name: str = "") -> Explanation:
     """Why each device in reach of the node does or does not match each request (``allocation.explain``).
 
     Never raises for allocator errors: those land in ``Explanation.error``
     and, for failing selectors, as ``cel-error`` reasons on the devices.
     """
-    allocator = Allocator(SearchInputs(classes, slices, allocated_claims, taint_rules), gates,
-                          options=SearchOptions(prove=search_limits.PROVE))
-    return allocator.explain(make_node(node_name, nodes), claims)
+    return _entry_allocator(inputs, gates).explain(make_node(node_name, nodes), claims)
+
+
+def _entry_allocator(inputs: SearchInputs, gates: FeatureGates | None) -> Allocator:
+    """The allocator of the entry points for users: exact proofs as ``search.PROVE`` says, default limits."""
+    return Allocator(inputs, gates, options=SearchOptions(prove=search_limits.PROVE))
 
 
 @dataclass
@@ -485,18 +480,14 @@ def node_error(outcomes: Sequence[AllocationOutcome]) -> str:
     return f"{'; '.join(messages)} (node{'s' if len(failed) > 1 else ''} {where})"
 
 
-def search_nodes(claims: Sequence[model.ResourceClaim], classes: Iterable[model.DeviceClass],
-                 slices: Sequence[model.ResourceSlice], nodes: Sequence[model.Node] = (),
-                 gates: FeatureGates | None = None,
-                 allocated_claims: Iterable[model.ResourceClaim] = (),
-                 taint_rules: Iterable[model.DeviceTaintRule] = ()) -> NodeSearch:
+def search_nodes(claims: Sequence[model.ResourceClaim], inputs: SearchInputs, gates: FeatureGates | None = None,
+                 *, nodes: Sequence[model.Node] = ()) -> NodeSearch:
     """Try every node of the inventory (see ``nodes.search_nodes``) and report each.
 
     Without any node in the inventory, one nameless node without labels is
     tried (it reaches only slices for all nodes or matching empty labels).
     Raises AllocatorError on the first node where the scheduler would give up.
     """
-    allocator = Allocator(SearchInputs(classes, slices, allocated_claims, taint_rules), gates,
-                          options=SearchOptions(prove=search_limits.PROVE))
-    candidates = nodes_to_search(list(nodes), slices) or [make_node("")]
+    allocator = _entry_allocator(inputs, gates)
+    candidates = nodes_to_search(list(nodes), inputs.slices) or [make_node("")]
     return NodeSearch(allocator.allocate_each(candidates, claims))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import textwrap
 
 from allocator.allocation.allocator import allocate_claims, explain_claims
+from allocator.allocation.inputs import SearchInputs
 from allocator.kube.objects import read_or_raise
 from allocator.releases.gates import make_gates
 from allocator.tests.helpers.inventory import device_class
@@ -68,8 +69,8 @@ def _explain(claims_yaml: str, **kwargs):
     inv, claims = _docs(INVENTORY), _docs(claims_yaml)["ResourceClaim"]
     pending = [c for c in claims if c.status.allocation is None]
     allocated = [c for c in claims if c.status.allocation is not None]
-    return explain_claims(pending, inv["DeviceClass"], inv["ResourceSlice"], inv["Node"], kwargs.get("node", "node-1"),
-                          kwargs.get("gates"), allocated)
+    inputs = SearchInputs(inv["DeviceClass"], inv["ResourceSlice"], allocated)
+    return explain_claims(pending, inputs, kwargs.get("gates"), nodes=inv["Node"], node_name=kwargs.get("node", "node-1"))
 
 
 def _verdicts(request) -> dict[str, tuple]:
@@ -215,7 +216,8 @@ spec:
 
 def test_failed_allocation_carries_the_explanation_as_reason():
     inv, claims = _docs(INVENTORY), _docs(CLAIM.replace("count: 2", "count: 3"))["ResourceClaim"]
-    outcome = allocate_claims(claims, inv["DeviceClass"], inv["ResourceSlice"], inv["Node"], "node-1", make_gates())
+    outcome = allocate_claims(claims, SearchInputs(inv["DeviceClass"], inv["ResourceSlice"]), make_gates(),
+                              nodes=inv["Node"], node_name="node-1")
     assert not outcome.allocated
     assert outcome.reason.startswith("claim default/train, request gpus: needs 3 device(s), 2 of 6 in reach match")
     assert outcome.explanation.requests[0].matching == 2
@@ -269,7 +271,8 @@ spec:
     requests: [{name: one, exactly: {deviceClassName: mig}}]
 """)["ResourceClaim"]
     held, more = claims
-    ex = explain_claims([more], inv["DeviceClass"], inv["ResourceSlice"], inv["Node"], "node-1", None, [held])
+    ex = explain_claims([more], SearchInputs(inv["DeviceClass"], inv["ResourceSlice"], [held]), nodes=inv["Node"],
+                        node_name="node-1")
     reason = next(d for d in ex.requests[0].devices if d.device == "mig-b").reason
     assert reason.code == "counters"
     assert reason.message == ("not enough shared counters left in pool gpu.example.com/gpu-0: gpu-0-counters/memory: "

@@ -21,6 +21,7 @@ import yaml
 
 from allocator.allocation.allocator import AllocatorError, allocate_claims, search_nodes
 from allocator.allocation.encode import claim_to_json
+from allocator.allocation.inputs import SearchInputs
 from allocator.kube.objects import read_or_raise
 from allocator.releases.gates import make_gates
 
@@ -30,14 +31,14 @@ SCENARIOS = sorted((Path(__file__).parent / "scenarios").glob("*.yaml"))
 def _run(scenario: dict):
     read = read_or_raise(yaml.safe_dump_all(scenario["objects"], sort_keys=False))
     claims = read.of_kind("ResourceClaim")
-    inputs = dict(classes=read.of_kind("DeviceClass"), slices=read.of_kind("ResourceSlice"),
-                  nodes=read.of_kind("Node"), gates=make_gates(scenario.get("featureGates")),
-                  allocated_claims=[c for c in claims if c.status.allocation is not None])
+    inputs = SearchInputs(classes=read.of_kind("DeviceClass"), slices=read.of_kind("ResourceSlice"),
+                          allocated=[c for c in claims if c.status.allocation is not None])
+    gates, nodes = make_gates(scenario.get("featureGates")), read.of_kind("Node")
     pending = [c for c in claims if c.status.allocation is None]
     if scenario.get("node"):
-        outcome = allocate_claims(pending, node_name=scenario["node"], **inputs)
+        outcome = allocate_claims(pending, inputs, gates, nodes=nodes, node_name=scenario["node"])
         return pending, outcome, None
-    found = search_nodes(pending, **inputs)
+    found = search_nodes(pending, inputs, gates, nodes=nodes)
     return pending, found.first_fit or found.outcomes[0], found
 
 

@@ -413,13 +413,14 @@ def test_1_34_does_not_check_a_counter_set_its_slice_lacks():
 
 def _engine_allocate(text: str, release: str, overrides: dict | None = None):
     from allocator.allocation.allocator import allocate_claims
+    from allocator.allocation.inputs import SearchInputs
     from allocator.kube.objects import read_documents
 
     kinds: dict[str, list] = {}
     for d in read_documents(text).documents:
         kinds.setdefault(type(d.obj).__name__, []).append(d.obj)
-    return allocate_claims(kinds["ResourceClaim"], kinds["DeviceClass"], kinds["ResourceSlice"], kinds["Node"], "n1",
-                           make_gates(overrides or {}, release))
+    return allocate_claims(kinds["ResourceClaim"], SearchInputs(kinds["DeviceClass"], kinds["ResourceSlice"]),
+                           make_gates(overrides or {}, release), nodes=kinds["Node"], node_name="n1")
 
 
 def test_the_1_34_allocator_refuses_a_claim_with_capacity_requests_that_reaches_it():
