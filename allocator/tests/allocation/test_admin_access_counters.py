@@ -5,41 +5,22 @@ them). Found by the differential run (allocate-1.37-verdict-2cff2346, allocate-1
 import pytest
 
 from allocator.engine import analyze
+from allocator.tests.helpers.inventory import device, device_class, inventory, node, resource_slice
 
-# A counter set of 4Gi in a slice of its own (the 1.35+ form); what each device consumes is filled in.
-INVENTORY = """
-apiVersion: v1
-kind: Node
-metadata: {{name: node-a}}
----
-apiVersion: resource.k8s.io/v1
-kind: DeviceClass
-metadata: {{name: gpu}}
-spec: {{}}
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceSlice
-metadata: {{name: node-a-devices}}
-spec:
-  driver: gpu.example.com
-  nodeName: node-a
-  pool: {{name: node-a, generation: 1, resourceSliceCount: 2}}
-  devices:
-  - name: whole
-    attributes: {{model: {{string: a100}}}}
-    consumesCounters: [{{counterSet: memory-set, counters: {{memory: {{value: {whole}}}}}}}]
-  - name: other
-    consumesCounters: [{{counterSet: memory-set, counters: {{memory: {{value: {other}}}}}}}]
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceSlice
-metadata: {{name: node-a-counters}}
-spec:
-  driver: gpu.example.com
-  nodeName: node-a
-  pool: {{name: node-a, generation: 1, resourceSliceCount: 2}}
-  sharedCounters: [{{name: memory-set, counters: {{memory: {{value: 4Gi}}}}}}]
-"""
+
+def cluster(whole: str, other: str) -> str:
+    """A counter set of 4Gi in a slice of its own (the 1.35+ form); ``whole`` and ``other`` consume the given
+    memory of it."""
+    def consuming(memory: str) -> dict[str, dict[str, str]]:
+        return {"memory-set": {"memory": memory}}
+
+    return inventory(
+        node("node-a", hostname=False), device_class("gpu"),
+        resource_slice("node-a-devices", driver="gpu.example.com", node="node-a", pool_slices=2, devices=[
+            device("whole", attributes={"model": "a100"}, consumes=consuming(whole)),
+            device("other", consumes=consuming(other))]),
+        resource_slice("node-a-counters", driver="gpu.example.com", node="node-a", pool_slices=2,
+                       shared_counters={"memory-set": {"memory": "4Gi"}}))
 
 ADMIN_CLAIM = """
 apiVersion: resource.k8s.io/v1
@@ -57,7 +38,7 @@ GATES = {"1.35": {"DRAPartitionableDevices": True}, "1.36": None, "1.37": None}
 
 
 def allocate(release: str, claims: str, whole: str, other: str) -> dict:
-    report = analyze(claims, INVENTORY.format(whole=whole, other=other), kubernetes_version=release,
+    report = analyze(claims, cluster(whole, other), kubernetes_version=release,
                      feature_gates=GATES[release]).to_dict()
     assert [d for d in report["diagnostics"] if d["severity"] == "error"] == []
     return report["allocation"]

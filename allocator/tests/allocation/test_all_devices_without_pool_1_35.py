@@ -7,37 +7,15 @@ of such a device then dereferences a nil pool and panics, which crashes kube-sch
 import pytest
 
 from allocator.engine import analyze
+from allocator.tests.helpers.inventory import device, device_class, inventory, node, resource_slice
 
-INPUT = """
-apiVersion: v1
-kind: Node
-metadata: {name: node-a}
----
-apiVersion: resource.k8s.io/v1
-kind: DeviceClass
-metadata: {name: gpu}
-spec: {}
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceSlice
-metadata: {name: counters}
-spec:
-  driver: gpu.example.com
-  nodeName: node-a
-  pool: {name: node-a, resourceSliceCount: 2}
-  sharedCounters:
-  - {name: mem, counters: {memory: {value: 8Gi}}}
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceSlice
-metadata: {name: devices}
-spec:
-  driver: gpu.example.com
-  nodeName: node-a
-  pool: {name: node-a, resourceSliceCount: 2}
-  devices:
-  - {name: half, consumesCounters: [{counterSet: mem, counters: {memory: {value: 4Gi}}}]}
----
+INPUT = inventory(
+    node("node-a", hostname=False), device_class("gpu"),
+    resource_slice("counters", driver="gpu.example.com", node="node-a", pool="node-a", pool_slices=2,
+                   generation=None, shared_counters={"mem": {"memory": "8Gi"}}),
+    resource_slice("devices", driver="gpu.example.com", node="node-a", pool="node-a", pool_slices=2,
+                   generation=None, devices=[device("half", consumes={"mem": {"memory": "4Gi"}})]),
+) + """---
 apiVersion: resource.k8s.io/v1
 kind: ResourceClaim
 metadata: {name: c, namespace: default}

@@ -5,39 +5,14 @@ apply the node selection to it, and a node that does not reach the pool does not
 differential run (allocate-1.36-verdict-4358aa9d and two more)."""
 
 from allocator.engine import analyze
+from allocator.tests.helpers.inventory import device_class, inventory, node, resource_slice
 
-INVENTORY = """
-apiVersion: v1
-kind: Node
-metadata: {name: node-a}
----
-apiVersion: v1
-kind: Node
-metadata: {name: node-b}
----
-apiVersion: resource.k8s.io/v1
-kind: DeviceClass
-metadata: {name: gpu}
-spec: {}
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceSlice
-metadata: {name: node-a}
-spec:
-  driver: gpu.example.com
-  nodeName: node-a
-  pool: {name: node-a, generation: 1, resourceSliceCount: 1}
-  devices: [{name: gpu-0}]
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceSlice
-metadata: {name: node-b-counters}
-spec:
-  driver: gpu.example.com
-  nodeName: node-b
-  pool: {name: node-b, generation: 1, resourceSliceCount: 2}
-  sharedCounters: [{name: memory-set, counters: {memory: {value: 8Gi}}}]
-"""
+INVENTORY = inventory(
+    node("node-a", hostname=False), node("node-b", hostname=False), device_class("gpu"),
+    resource_slice("node-a", driver="gpu.example.com", node="node-a", devices=["gpu-0"]),
+    # the other half of node-b's pool is missing
+    resource_slice("node-b-counters", driver="gpu.example.com", node="node-b", pool_slices=2,
+                   shared_counters={"memory-set": {"memory": "8Gi"}}))
 
 ALL = """
 apiVersion: resource.k8s.io/v1

@@ -5,49 +5,26 @@ fit; in 1.35 (v0.35.x) they stayed taken. Found by the differential run (allocat
 import pytest
 
 from allocator.engine import analyze
+from allocator.tests.helpers.inventory import device, device_class, inventory, node, resource_slice
 
-# Three devices of 4Gi each on a counter set of 8Gi kept in a slice of its own (the 1.35+ form); the first
-# device is the one the request cannot have.
-INVENTORY = """
-apiVersion: v1
-kind: Node
-metadata: {{name: node-a}}
----
-apiVersion: resource.k8s.io/v1
-kind: DeviceClass
-metadata: {{name: gpu}}
-spec: {{}}
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceSlice
-metadata: {{name: node-a-devices}}
-spec:
-  driver: gpu.example.com
-  nodeName: node-a
-  pool: {{name: node-a, generation: 1, resourceSliceCount: 2}}
-  devices:
-  - name: dev-0
-    {first}
-    consumesCounters: [{{counterSet: memory-set, counters: {{memory: {{value: 4Gi}}}}}}]
-  - name: dev-1
-    attributes: {{model: {{string: a100}}}}
-    consumesCounters: [{{counterSet: memory-set, counters: {{memory: {{value: 4Gi}}}}}}]
-  - name: dev-2
-    attributes: {{model: {{string: a100}}}}
-    consumesCounters: [{{counterSet: memory-set, counters: {{memory: {{value: 4Gi}}}}}}]
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceSlice
-metadata: {{name: node-a-counters}}
-spec:
-  driver: gpu.example.com
-  nodeName: node-a
-  pool: {{name: node-a, generation: 1, resourceSliceCount: 2}}
-  sharedCounters: [{{name: memory-set, counters: {{memory: {{value: 8Gi}}}}}}]
-"""
+FOUR_GI = {"memory-set": {"memory": "4Gi"}}
 
-TAINTED = "taints: [{key: example.com/broken, effect: NoSchedule}]"
-OTHER_MODEL = "attributes: {model: {string: h100}}"
+
+def cluster(first: dict) -> str:
+    """Three devices of 4Gi each on a counter set of 8Gi kept in a slice of its own (the 1.35+ form); the
+    first device, with the fields ``first`` gives it, is the one the request cannot have."""
+    return inventory(
+        node("node-a", hostname=False), device_class("gpu"),
+        resource_slice("node-a-devices", driver="gpu.example.com", node="node-a", pool_slices=2, devices=[
+            device("dev-0", consumes=FOUR_GI, **first),
+            device("dev-1", attributes={"model": "a100"}, consumes=FOUR_GI),
+            device("dev-2", attributes={"model": "a100"}, consumes=FOUR_GI)]),
+        resource_slice("node-a-counters", driver="gpu.example.com", node="node-a", pool_slices=2,
+                       shared_counters={"memory-set": {"memory": "8Gi"}}))
+
+
+TAINTED = {"more": {"taints": "[{key: example.com/broken, effect: NoSchedule}]"}}
+OTHER_MODEL = {"attributes": {"model": "h100"}}
 
 CLAIM = """
 apiVersion: resource.k8s.io/v1
@@ -66,8 +43,8 @@ GATES = {"1.35": {"DRADeviceTaints": True, "DRAPartitionableDevices": True}, "1.
          "1.37": None}
 
 
-def allocate(release: str, first: str, constraints: str = "") -> dict:
-    report = analyze(CLAIM.format(constraints=constraints), INVENTORY.format(first=first),
+def allocate(release: str, first: dict, constraints: str = "") -> dict:
+    report = analyze(CLAIM.format(constraints=constraints), cluster(first),
                      kubernetes_version=release, feature_gates=GATES[release]).to_dict()
     assert [d for d in report["diagnostics"] if d["severity"] == "error"] == []
     return report["allocation"]
@@ -89,4 +66,4 @@ def test_in_1_35_its_counters_stay_taken(first):
 
 
 def test_without_the_device_in_the_way_1_35_fits():
-    assert granted(allocate("1.35", "attributes: {model: {string: a100}}")) == ["dev-0", "dev-1"]
+    assert granted(allocate("1.35", {"attributes": {"model": "a100"}})) == ["dev-0", "dev-1"]

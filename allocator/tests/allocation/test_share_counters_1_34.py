@@ -5,38 +5,23 @@
 import pytest
 
 from allocator.engine import analyze
+from allocator.tests.helpers.inventory import device, device_class, inventory, node, resource_slice
+
+CLUSTER = inventory(
+    node("node-a", hostname=False), device_class("gpu"),
+    resource_slice("node-a", driver="gpu.example.com", node="node-a", generation=None,
+                   shared_counters={"mem": {"memory": "4Gi"}}, devices=[
+                       device("shared", attributes={"kind": "shared"}, allow_multiple=True,
+                              capacity={"memory": "{value: 8Gi, requestPolicy: {default: 1Gi, validRange: {min: 1Gi}}}"},
+                              consumes={"mem": {"memory": "2Gi"}}),
+                       # Devices the request does not select: 1.34 checks the capacity of the slice's device at
+                       # the request's device index, which must exist (else it panics).
+                       device("filler-1", attributes={"kind": "filler"}),
+                       device("filler-2", attributes={"kind": "filler"})]))
 
 
 def case(count: int) -> str:
-    return f"""
-apiVersion: v1
-kind: Node
-metadata: {{name: node-a}}
----
-apiVersion: resource.k8s.io/v1
-kind: DeviceClass
-metadata: {{name: gpu}}
-spec: {{}}
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceSlice
-metadata: {{name: node-a}}
-spec:
-  driver: gpu.example.com
-  nodeName: node-a
-  pool: {{name: node-a, resourceSliceCount: 1}}
-  sharedCounters: [{{name: mem, counters: {{memory: {{value: 4Gi}}}}}}]
-  devices:
-  - name: shared
-    attributes: {{kind: {{string: shared}}}}
-    allowMultipleAllocations: true
-    capacity: {{memory: {{value: 8Gi, requestPolicy: {{default: 1Gi, validRange: {{min: 1Gi}}}}}}}}
-    consumesCounters: [{{counterSet: mem, counters: {{memory: {{value: 2Gi}}}}}}]
-  # Devices the request does not select: 1.34 checks the capacity of the slice's device at the request's
-  # device index, which must exist (else it panics).
-  - {{name: filler-1, attributes: {{kind: {{string: filler}}}}}}
-  - {{name: filler-2, attributes: {{kind: {{string: filler}}}}}}
----
+    return CLUSTER + f"""---
 apiVersion: resource.k8s.io/v1
 kind: ResourceClaim
 metadata: {{name: c, namespace: default}}

@@ -11,47 +11,26 @@
 import pytest
 
 from allocator.engine import analyze
+from allocator.tests.helpers.inventory import device, device_class, inventory, node, resource_slice
 
-SLICES = """
-apiVersion: v1
-kind: Node
-metadata: {{name: node-a}}
----
-apiVersion: resource.k8s.io/v1
-kind: DeviceClass
-metadata: {{name: nic}}
-spec: {{}}
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceSlice
-metadata: {{name: node-a-devices}}
-spec:
-  driver: nic.example.com
-  nodeName: node-a
-  pool: {{name: node-a, generation: 1, resourceSliceCount: 2}}
-  devices: {devices}
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceSlice
-metadata: {{name: node-a-counters}}
-spec:
-  driver: nic.example.com
-  nodeName: node-a
-  pool: {{name: node-a, generation: 1, resourceSliceCount: 2}}
-  sharedCounters: [{{name: ports, counters: {{lanes: {{value: "4"}}}}}}]
-"""
+EVERY_LANE = {"ports": {"lanes": "4"}}
+
+
+def cluster(*devices: str) -> str:
+    """The ``devices`` on node-a, with a counter set of 4 lanes in a slice of its own."""
+    return inventory(
+        node("node-a", hostname=False), device_class("nic"),
+        resource_slice("node-a-devices", driver="nic.example.com", node="node-a", pool_slices=2, devices=devices),
+        resource_slice("node-a-counters", driver="nic.example.com", node="node-a", pool_slices=2,
+                       shared_counters={"ports": {"lanes": "4"}}))
+
 
 # "shared" comes first and takes every lane; "whole" needs every lane too; "plain" needs none.
-BACKTRACK_DEVICES = """
-  - name: shared
-    allowMultipleAllocations: true
-    attributes: {kind: {string: uplink}, numa: {int: 0}}
-    consumesCounters: [{counterSet: ports, counters: {lanes: {value: "4"}}}]
-  - name: whole
-    attributes: {kind: {string: uplink}, numa: {int: 1}}
-    consumesCounters: [{counterSet: ports, counters: {lanes: {value: "4"}}}]
-  - name: plain
-    attributes: {kind: {string: local}, numa: {int: 1}}"""
+BACKTRACK_DEVICES = (
+    device("shared", allow_multiple=True, attributes={"kind": "uplink", "numa": 0}, consumes=EVERY_LANE),
+    device("whole", attributes={"kind": "uplink", "numa": 1}, consumes=EVERY_LANE),
+    device("plain", attributes={"kind": "local", "numa": 1}),
+)
 
 SAME_NUMA = """
 apiVersion: resource.k8s.io/v1
@@ -89,18 +68,15 @@ def granted(allocation: dict, claim: str = "c") -> list[str]:
 def test_from_1_36_a_share_taken_back_gives_its_counters_back(release):
     # "shared" is taken first, "plain" is on another NUMA node, so "shared" is taken back: its lanes come
     # back and "whole" fits.
-    found = allocate(release, SAME_NUMA, SLICES.format(devices=BACKTRACK_DEVICES))
+    found = allocate(release, SAME_NUMA, cluster(*BACKTRACK_DEVICES))
     assert granted(found) == ["whole", "plain"]
 
 
 def test_in_1_35_the_shares_counters_stayed_taken():
-    assert allocate("1.35", SAME_NUMA, SLICES.format(devices=BACKTRACK_DEVICES))["status"] == "unsatisfiable"
+    assert allocate("1.35", SAME_NUMA, cluster(*BACKTRACK_DEVICES))["status"] == "unsatisfiable"
 
 
-ONE_SHARED = """
-  - name: shared
-    allowMultipleAllocations: true
-    consumesCounters: [{counterSet: ports, counters: {lanes: {value: "4"}}}]"""
+ONE_SHARED = device("shared", allow_multiple=True, consumes=EVERY_LANE)
 
 HELD = """
 ---
@@ -134,9 +110,9 @@ spec:
 
 
 def test_from_1_37_a_share_without_capacity_marks_the_device_shared():
-    found = allocate("1.37", ANOTHER_SHARE, SLICES.format(devices=ONE_SHARED) + HELD)
+    found = allocate("1.37", ANOTHER_SHARE, cluster(ONE_SHARED) + HELD)
     assert granted(found) == ["shared"]
 
 
 def test_in_1_36_only_a_share_with_capacity_did_so_the_lanes_were_checked_again():
-    assert allocate("1.36", ANOTHER_SHARE, SLICES.format(devices=ONE_SHARED) + HELD)["status"] == "unsatisfiable"
+    assert allocate("1.36", ANOTHER_SHARE, cluster(ONE_SHARED) + HELD)["status"] == "unsatisfiable"
