@@ -121,3 +121,24 @@ def test_built_capacity_is_shared_out_by_requests():
     two = analyze(claims.rsplit("---\n", 1)[0], text, node="node-a", kubernetes_version="1.37")
     assert two.allocation.status == "allocated"
     assert [r.device for c in two.allocation.claims for r in c.results] == ["shared", "shared"]
+
+
+def test_list_attributes_read_back_as_written_by_hand():
+    built = resource_slice("s", driver=DRIVER, node="n1", devices=[
+        device("d", attributes={"numa": [1, 2], "models": ["a100", "h 100"], "flags": [True, False]})])
+    by_hand = f"""\
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {{name: s}}
+spec:
+  driver: {DRIVER}
+  nodeName: n1
+  pool: {{name: n1, generation: 1, resourceSliceCount: 1}}
+  devices:
+  - name: d
+    attributes:
+      numa: {{ints: [1, 2]}}
+      models: {{strings: [a100, 'h 100']}}
+      flags: {{bools: [true, false]}}
+"""
+    assert objects(built) == objects(by_hand)

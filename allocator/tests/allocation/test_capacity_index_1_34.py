@@ -8,28 +8,14 @@ differential run (allocate-1.34-devices-b98d705a)."""
 import pytest
 
 from allocator.engine import analyze
+from allocator.tests.helpers.inventory import device, device_class, inventory, node, resource_slice
 
-INPUT = """
-apiVersion: v1
-kind: Node
-metadata: {name: node-a}
----
-apiVersion: resource.k8s.io/v1
-kind: DeviceClass
-metadata: {name: gpu}
-spec: {}
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceSlice
-metadata: {name: node-a}
-spec:
-  driver: gpu.example.com
-  nodeName: node-a
-  pool: {name: node-a, resourceSliceCount: 1}
-  devices:
-  - {name: sized, allowMultipleAllocations: true, capacity: {memory: {value: 4Gi}}}
-  - {name: plain, allowMultipleAllocations: true}
----
+INPUT = inventory(
+    node("node-a", hostname=False), device_class("gpu"),
+    resource_slice("node-a", driver="gpu.example.com", node="node-a", generation=None, devices=[
+        device("sized", allow_multiple=True, capacity={"memory": "4Gi"}),
+        device("plain", allow_multiple=True)]),
+) + """---
 apiVersion: resource.k8s.io/v1
 kind: ResourceClaim
 metadata: {name: c, namespace: default}
@@ -61,30 +47,11 @@ def test_from_1_35_the_device_itself_is_checked(release):
     assert granted(release) == [("first", "sized", {"memory": "4Gi"}), ("second", "plain", None)]
 
 
-TWO_SLICES = """
-apiVersion: resource.k8s.io/v1
-kind: DeviceClass
-metadata: {name: gpu}
-spec: {}
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceSlice
-metadata: {name: node-a-0}
-spec:
-  driver: gpu.example.com
-  nodeName: node-a
-  pool: {name: node-a, resourceSliceCount: 2}
-  devices: [{name: one}]
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceSlice
-metadata: {name: node-a-1}
-spec:
-  driver: gpu.example.com
-  nodeName: node-a
-  pool: {name: node-a, resourceSliceCount: 2}
-  devices: [{name: two}]
----
+TWO_SLICES = inventory(
+    device_class("gpu"),
+    *(resource_slice(f"node-a-{i}", driver="gpu.example.com", node="node-a", pool_slices=2, generation=None,
+                     devices=[name]) for i, name in enumerate(("one", "two"))),
+) + """---
 apiVersion: resource.k8s.io/v1
 kind: ResourceClaim
 metadata: {name: c, namespace: default}

@@ -5,26 +5,13 @@ is named (1.35's default implementation, incubating, does not check at all). Fou
 import pytest
 
 from allocator.engine import analyze
+from allocator.tests.helpers.inventory import device, device_class, inventory, node, resource_slice
 
-INPUT = """
-apiVersion: v1
-kind: Node
-metadata: {name: node-a}
----
-apiVersion: resource.k8s.io/v1
-kind: DeviceClass
-metadata: {name: gpu}
-spec: {}
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceSlice
-metadata: {name: node-a}
-spec:
-  driver: gpu.example.com
-  nodeName: node-a
-  pool: {name: node-a, resourceSliceCount: 1}
-  devices: [{name: one, capacity: {memory: {value: 4Gi}}}]
----
+INPUT = inventory(
+    node("node-a", hostname=False), device_class("gpu"),
+    resource_slice("node-a", driver="gpu.example.com", node="node-a", generation=None,
+                   devices=[device("one", capacity={"memory": "4Gi"})]),
+) + """---
 apiVersion: resource.k8s.io/v1
 kind: ResourceClaim
 metadata: {name: c, namespace: default, uid: 0d3c2a51-0000-4000-8000-000000000001, resourceVersion: "7"}

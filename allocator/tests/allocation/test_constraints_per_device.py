@@ -5,28 +5,13 @@ kept one value per request name, so a request's later device replaced its earlie
 differential run (allocate-1.37-verdict-01653ea6 and two more of seed 1)."""
 
 from allocator.engine import analyze
+from allocator.tests.helpers import inventory as build
+from allocator.tests.helpers.inventory import device
 
 
-def inventory(devices: str) -> str:
-    return f"""
-apiVersion: v1
-kind: Node
-metadata: {{name: node-a}}
----
-apiVersion: resource.k8s.io/v1
-kind: DeviceClass
-metadata: {{name: gpu}}
-spec: {{}}
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceSlice
-metadata: {{name: node-a}}
-spec:
-  driver: gpu.example.com
-  nodeName: node-a
-  pool: {{name: node-a, generation: 1, resourceSliceCount: 1}}
-  devices: {devices}
-"""
+def inventory(devices: list[str]) -> str:
+    return build.inventory(build.node("node-a", hostname=False), build.device_class("gpu"),
+                           build.resource_slice("node-a", driver="gpu.example.com", node="node-a", devices=devices))
 
 
 def claim(count: int, constraint: str) -> str:
@@ -43,7 +28,7 @@ spec:
 """
 
 
-def allocate(release: str, claims: str, devices: str, gates=None) -> dict:
+def allocate(release: str, claims: str, devices: list[str], gates=None) -> dict:
     report = analyze(claims, inventory(devices), kubernetes_version=release, feature_gates=gates).to_dict()
     assert [d for d in report["diagnostics"] if d["severity"] == "error"] == []
     return report["allocation"]
@@ -53,10 +38,8 @@ def granted(allocation: dict) -> list[str]:
     return [r["device"] for c in allocation["claims"] for r in c["status"]["allocation"]["devices"]["results"]]
 
 
-TWO_MODELS = """
-  - {name: first, attributes: {model: {string: a100}}}
-  - {name: second, attributes: {model: {string: h100}}}
-  - {name: third, attributes: {model: {string: a100}}}"""
+TWO_MODELS = [device("first", attributes={"model": "a100"}), device("second", attributes={"model": "h100"}),
+              device("third", attributes={"model": "a100"})]
 
 
 def test_from_1_37_distinct_devices_of_one_request_are_all_compared():
@@ -69,11 +52,8 @@ def test_in_1_36_a_requests_later_device_replaced_its_earlier_one():
     assert granted(allocate("1.36", claim(3, "distinctAttribute"), TWO_MODELS)) == ["first", "second", "third"]
 
 
-NUMA_LISTS = """
-  - {name: both, attributes: {numa: {ints: [1, 2]}}}
-  - {name: one, attributes: {numa: {ints: [1]}}}
-  - {name: two-a, attributes: {numa: {ints: [2]}}}
-  - {name: two-b, attributes: {numa: {ints: [2]}}}"""
+NUMA_LISTS = [device("both", attributes={"numa": [1, 2]}), device("one", attributes={"numa": [1]}),
+              device("two-a", attributes={"numa": [2]}), device("two-b", attributes={"numa": [2]})]
 
 
 def test_from_1_37_match_over_lists_widens_again_when_a_device_is_taken_back():

@@ -7,27 +7,11 @@ taints do. Found by the differential run (allocate-1.34-allocation-fields-*)."""
 import pytest
 
 from allocator.engine import analyze
+from allocator.tests.helpers.inventory import device_class, inventory, node, resource_slice
 
-INVENTORY = """
-apiVersion: v1
-kind: Node
-metadata: {name: node-a}
----
-apiVersion: resource.k8s.io/v1
-kind: DeviceClass
-metadata: {name: gpu}
-spec: {}
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceSlice
-metadata: {name: node-a-gpus}
-spec:
-  driver: gpu.example.com
-  nodeName: node-a
-  pool: {name: node-a, resourceSliceCount: 1}
-  devices:
-  - name: gpu-0
-"""
+INVENTORY = inventory(node("node-a", hostname=False), device_class("gpu"),
+                      resource_slice("node-a-gpus", driver="gpu.example.com", node="node-a", generation=None,
+                                     devices=["gpu-0"]))
 
 CLAIM = """
 apiVersion: resource.k8s.io/v1

@@ -63,12 +63,25 @@ def _quantity(value: str) -> str:
     return json.dumps(value)
 
 
-def _attribute(value: str | int | bool) -> str:
+Attribute = str | int | bool | list[str] | list[int] | list[bool]
+
+
+def _scalar(value: str | int | bool) -> str:
     if isinstance(value, bool):
-        return f"{{bool: {'true' if value else 'false'}}}"
+        return "true" if value else "false"
     if isinstance(value, int):
-        return f"{{int: {value}}}"
-    return f"{{string: {value if _PLAIN.fullmatch(value) else _quoted(value)}}}"
+        return str(value)
+    return value if _PLAIN.fullmatch(value) else _quoted(value)
+
+
+def _attribute(value: Attribute) -> str:
+    """``{string: a100}``, ``{int: 1}``, ``{bool: true}``, or a list type (``{ints: [1, 2]}``) for a list."""
+    if isinstance(value, list):
+        kind = "bool" if value and isinstance(value[0], bool) else "int" if value and isinstance(value[0], int) \
+            else "string"
+        return f"{{{kind}s: [{', '.join(_scalar(v) for v in value)}]}}"
+    kind = "bool" if isinstance(value, bool) else "int" if isinstance(value, int) else "string"
+    return f"{{{kind}: {_scalar(value)}}}"
 
 
 def counters(values: dict[str, str]) -> str:
@@ -76,12 +89,12 @@ def counters(values: dict[str, str]) -> str:
     return _flow({name: f"{{value: {_quantity(value)}}}" for name, value in values.items()})
 
 
-def device(name: str, *, attributes: dict[str, str | int | bool] | None = None,
+def device(name: str, *, attributes: dict[str, Attribute] | None = None,
            capacity: dict[str, str] | None = None, consumes: dict[str, dict[str, str]] | None = None,
            allow_multiple: bool = False, more: dict[str, str] | None = None) -> str:
     """One device of a v1 slice as a YAML flow mapping, for ``resource_slice(devices=...)``.
 
-    ``attributes``: name -> a string, int or bool value; ``capacity``: name -> a quantity, or a flow mapping
+    ``attributes``: name -> a string, int or bool value, or a list of one of them; ``capacity``: name -> a quantity, or a flow mapping
     written as is (``"{value: 8Gi, requestPolicy: {...}}"``); ``consumes``: counter set -> counter -> quantity
     (``consumesCounters``); ``allow_multiple``: ``allowMultipleAllocations``; ``more``: other fields, written as
     given (``{"taints": "[{key: k, effect: NoSchedule}]"}``)."""
