@@ -18,6 +18,7 @@ from allocator.engine import analyze
 from allocator.kube.objects import read_documents
 from allocator.releases.gates import make_gates
 from allocator.tests.helpers import write_files
+from allocator.tests.helpers.inventory import device, inventory, resource_slice
 from allocator.tests.helpers.proofs import (
     CLASSES,
     GPU_NIC,
@@ -159,16 +160,13 @@ def test_claims_that_together_need_more_devices_than_exist():
 
 
 def test_shared_counters_of_a_pool():
-    extra = "  sharedCounters:\n  - {name: memory, counters: {mem: {value: 8Gi}}}\n"
-    devices = [f"{{name: part-{i}, consumesCounters: [{{counterSet: memory, counters: {{mem: {{value: 4Gi}}}}}}]}}"
-               for i in range(3)]
     # Slices with counters hold no devices: one slice for the counters, one for the partitions.
-    counters = slice_("gpu.example.com", [], name="node-0-gpu", extra=extra).replace("  devices:\n", "") \
-        .replace("resourceSliceCount: 1", "resourceSliceCount: 2")
-    parts = slice_("gpu.example.com", devices, name="node-0-gpu", extra="").replace(
-        "metadata: {name: node-0-gpu}", "metadata: {name: node-0-gpu-parts}").replace(
-        "resourceSliceCount: 1", "resourceSliceCount: 2")
-    out = proved(counters + parts + claim("parts", exact("two", "gpu", 2)) + claim("one", exact("one", "gpu", 1)))
+    pool = inventory(
+        resource_slice("node-0-gpu", driver="gpu.example.com", node=NODE, pool="node-0-gpu", pool_slices=2,
+                       shared_counters={"memory": {"mem": "8Gi"}}),
+        resource_slice("node-0-gpu-parts", driver="gpu.example.com", node=NODE, pool="node-0-gpu", pool_slices=2,
+                       devices=[device(f"part-{i}", consumes={"memory": {"mem": "4Gi"}}) for i in range(3)]))
+    out = proved("---\n" + pool + claim("parts", exact("two", "gpu", 2)) + claim("one", exact("one", "gpu", 1)))
     p = out.proof
     assert (p.code, p.counter, p.amount_needed, p.amount_available, p.pool) == (
         "counters-exceeded", "memory/mem", "12Gi", "8Gi", "gpu.example.com/node-0-gpu")
