@@ -8,7 +8,7 @@ from allocator.allocation.allocator import allocate_claims, explain_claims
 from allocator.allocation.inputs import SearchInputs
 from allocator.kube.objects import read_or_raise
 from allocator.releases.gates import make_gates
-from allocator.tests.helpers.inventory import device_class
+from allocator.tests.helpers.inventory import device, device_class, inventory, node, resource_slice
 
 INVENTORY = """
 apiVersion: v1
@@ -225,32 +225,13 @@ def test_failed_allocation_carries_the_explanation_as_reason():
 
 
 def test_a_short_counter_is_named_with_the_numbers():
-    inv = _docs("""
-apiVersion: v1
-kind: Node
-metadata: {name: node-1}
----
-""" + device_class('mig', 'device.driver == "gpu.example.com"') + """---
-apiVersion: resource.k8s.io/v1
-kind: ResourceSlice
-metadata: {name: counters}
-spec:
-  driver: gpu.example.com
-  pool: {name: gpu-0, generation: 1, resourceSliceCount: 2}
-  nodeName: node-1
-  sharedCounters: [{name: gpu-0-counters, counters: {memory: {value: 40Gi}}}]
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceSlice
-metadata: {name: devices}
-spec:
-  driver: gpu.example.com
-  pool: {name: gpu-0, generation: 1, resourceSliceCount: 2}
-  nodeName: node-1
-  devices:
-  - {name: mig-a, consumesCounters: [{counterSet: gpu-0-counters, counters: {memory: {value: 30Gi}}}]}
-  - {name: mig-b, consumesCounters: [{counterSet: gpu-0-counters, counters: {memory: {value: 30Gi}}}]}
-""")
+    thirty = {"gpu-0-counters": {"memory": "30Gi"}}
+    inv = _docs(inventory(
+        node("node-1", hostname=False), device_class('mig', 'device.driver == "gpu.example.com"'),
+        resource_slice("counters", driver="gpu.example.com", node="node-1", pool="gpu-0", pool_slices=2,
+                       shared_counters={"gpu-0-counters": {"memory": "40Gi"}}),
+        resource_slice("devices", driver="gpu.example.com", node="node-1", pool="gpu-0", pool_slices=2,
+                       devices=[device("mig-a", consumes=thirty), device("mig-b", consumes=thirty)])))
     claims = _docs("""
 apiVersion: resource.k8s.io/v1
 kind: ResourceClaim

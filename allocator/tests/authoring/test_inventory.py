@@ -10,6 +10,8 @@ from allocator.allocation.inputs import SearchInputs
 from allocator.authoring.inventory import ALL_NODES, SELECTED_NODES, Inventory, location
 from allocator.engine import analyze, read_inventory
 from allocator.releases.gates import make_gates
+from allocator.tests.helpers.inventory import device, resource_slice
+from allocator.tests.helpers.inventory import inventory as build
 
 PLACES = """\
 apiVersion: resource.k8s.io/v1
@@ -57,31 +59,15 @@ metadata: {name: node-c}
 
 def _partitioned(generation: int, memory: str, slice_name: str = "gpus") -> str:
     """One pool's slice of ``generation``: a GPU of ``memory`` and its two halves, in the current form."""
-    return f"""\
-apiVersion: resource.k8s.io/v1
-kind: ResourceSlice
-metadata: {{name: counters-{generation}}}
-spec:
-  driver: gpu.example.com
-  nodeName: node-1
-  pool: {{name: node-1, generation: {generation}, resourceSliceCount: 2}}
-  sharedCounters:
-  - name: gpu-0-counters
-    counters: {{memory: {{value: {memory}}}}}
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceSlice
-metadata: {{name: {slice_name}-{generation}}}
-spec:
-  driver: gpu.example.com
-  nodeName: node-1
-  pool: {{name: node-1, generation: {generation}, resourceSliceCount: 2}}
-  devices:
-  - {{name: gpu-0, consumesCounters: [{{counterSet: gpu-0-counters, counters: {{memory: {{value: 40Gi}}}}}}]}}
-  - {{name: half-a, consumesCounters: [{{counterSet: gpu-0-counters, counters: {{memory: {{value: 20Gi}}}}}}]}}
-  - {{name: half-b, consumesCounters: [{{counterSet: gpu-0-counters, counters: {{memory: {{value: 20Gi}}}}}}]}}
-  - {{name: nic}}
-"""
+    def part(name: str, memory: str) -> str:
+        return device(name, consumes={"gpu-0-counters": {"memory": memory}})
+
+    return build(
+        resource_slice(f"counters-{generation}", driver="gpu.example.com", node="node-1", pool_slices=2,
+                       generation=generation, shared_counters={"gpu-0-counters": {"memory": memory}}),
+        resource_slice(f"{slice_name}-{generation}", driver="gpu.example.com", node="node-1", pool_slices=2,
+                       generation=generation,
+                       devices=[part("gpu-0", "40Gi"), part("half-a", "20Gi"), part("half-b", "20Gi"), "nic"]))
 
 
 HELD = """\
