@@ -11,48 +11,15 @@ from django.core.cache import cache
 from django.test import TestCase, override_settings
 
 from allocator.tests.helpers import cli, write_files
+from allocator.tests.helpers.inventory import device, device_class, inventory, node, resource_slice
 from playground.models import SampleInventory
 
-INVENTORY_YAML = """\
-apiVersion: v1
-kind: Node
-metadata:
-  name: worker-1
-  labels:
-    kubernetes.io/hostname: worker-1
----
-apiVersion: resource.k8s.io/v1
-kind: DeviceClass
-metadata:
-  name: gpu.example.com
-spec:
-  selectors:
-  - cel:
-      expression: device.driver == 'gpu.example.com'
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceSlice
-metadata:
-  name: worker-1-gpus
-spec:
-  driver: gpu.example.com
-  nodeName: worker-1
-  pool:
-    name: worker-1
-    generation: 0
-    resourceSliceCount: 1
-  devices:
-  - name: gpu-0
-    attributes:
-      model: {string: A100}
-    capacity:
-      memory: {value: 40Gi}
-  - name: gpu-1
-    attributes:
-      model: {string: H100}
-    capacity:
-      memory: {value: 80Gi}
-"""
+# Two GPUs of worker-1, a class for their driver
+INVENTORY_YAML = inventory(
+    node("worker-1"), device_class("gpu.example.com", "device.driver == 'gpu.example.com'"),
+    resource_slice("worker-1-gpus", driver="gpu.example.com", node="worker-1", generation=0, devices=[
+        device("gpu-0", attributes={"model": "A100"}, capacity={"memory": "40Gi"}),
+        device("gpu-1", attributes={"model": "H100"}, capacity={"memory": "80Gi"})]))
 
 CLAIM_YAML = """\
 apiVersion: resource.k8s.io/v1
