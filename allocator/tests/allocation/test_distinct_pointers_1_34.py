@@ -6,11 +6,10 @@ without the attribute still breaks the constraint. Found by the differential run
 
 from allocator.engine import analyze
 from allocator.tests.allocation.test_constraints_per_device import claim, granted, inventory
+from allocator.tests.helpers.inventory import device
 
-SAME_MODEL = """
-  - {name: first, attributes: {model: {string: a100}}}
-  - {name: second, attributes: {model: {string: a100}}}
-  - {name: bare}"""
+SAME_MODEL = [device("first", attributes={"model": "a100"}), device("second", attributes={"model": "a100"}),
+              device("bare")]
 
 
 def allocate(release: str, count: int, gates=None) -> dict:
