@@ -4,39 +4,8 @@ attributes widens its common values again when the search takes a device back. B
 kept one value per request name, so a request's later device replaced its earlier one. Found by the
 differential run (allocate-1.37-verdict-01653ea6 and two more of seed 1)."""
 
-from allocator.engine import analyze
-from allocator.tests.helpers import inventory as build
+from allocator.tests.helpers.constraints import allocate, claim, granted
 from allocator.tests.helpers.inventory import device
-
-
-def inventory(devices: list[str]) -> str:
-    return build.inventory(build.node("node-a", hostname=False), build.device_class("gpu"),
-                           build.resource_slice("node-a", driver="gpu.example.com", node="node-a", devices=devices))
-
-
-def claim(count: int, constraint: str) -> str:
-    return f"""
-apiVersion: resource.k8s.io/v1
-kind: ResourceClaim
-metadata: {{name: c, namespace: default}}
-spec:
-  devices:
-    requests:
-    - name: gpu
-      exactly: {{deviceClassName: gpu, count: {count}}}
-    constraints: [{{{constraint}: gpu.example.com/{'model' if constraint == 'distinctAttribute' else 'numa'}}}]
-"""
-
-
-def allocate(release: str, claims: str, devices: list[str], gates=None) -> dict:
-    report = analyze(claims, inventory(devices), kubernetes_version=release, feature_gates=gates).to_dict()
-    assert [d for d in report["diagnostics"] if d["severity"] == "error"] == []
-    return report["allocation"]
-
-
-def granted(allocation: dict) -> list[str]:
-    return [r["device"] for c in allocation["claims"] for r in c["status"]["allocation"]["devices"]["results"]]
-
 
 TWO_MODELS = [device("first", attributes={"model": "a100"}), device("second", attributes={"model": "h100"}),
               device("third", attributes={"model": "a100"})]

@@ -5,7 +5,7 @@ without the attribute still breaks the constraint. Found by the differential run
 (allocate-1.34-verdict-c56a396f)."""
 
 from allocator.engine import analyze
-from allocator.tests.allocation.test_constraints_per_device import claim, granted, inventory
+from allocator.tests.helpers.constraints import claim, granted, inventory
 from allocator.tests.helpers.inventory import device
 
 SAME_MODEL = [device("first", attributes={"model": "a100"}), device("second", attributes={"model": "a100"}),
