@@ -46,10 +46,22 @@ def test_cases_before_1_34_are_written_in_v1beta2_with_dra_on():
     assert "resource.k8s.io/v1" in {o["apiVersion"] for o in new["objects"]}
 
 
-def test_the_1_33_gallery_runs_only_what_its_harness_builds():
+def test_the_1_33_gallery_runs_on_its_harness():
     cases = gallery_cases("1.33")
     assert cases, "the gallery has 1.33 examples"
-    assert all(c["run"] == ["gates", "create", "allocate"] for c in cases)
+    assert all(c["run"] in (["gates", "create", "allocate"], ["gates", "create", "schedule"]) for c in cases)
+
+
+def test_stored_cases_before_1_34_are_written_in_v1beta2_with_dra_on_in_both_phases():
+    from upstream.differential.stored import stored_case
+
+    case = stored_case(1, 4, "1.33")
+    assert case["created_gates"]["DynamicResourceAllocation"] is True
+    assert case["gates"]["DynamicResourceAllocation"] is True
+    assert [g for g, on in case["gates"].items() if not on], "one movable gate is turned off"
+    make_gates(case["gates"], "1.33")
+    versions = {o["apiVersion"] for o in case["objects"] if o["apiVersion"].startswith("resource.k8s.io/")}
+    assert versions == {"resource.k8s.io/v1beta2"}
 
 
 def _claim(results, name="claim-0", config=None):
