@@ -502,3 +502,35 @@ def test_shrinking_keeps_an_object_stored():
              "spec": {}}
     small, _ = shrink({"release": "1.34", "objects": [claim]}, lambda c: bool(c["objects"]))
     assert small["objects"][0]["metadata"] == {"name": "c", "namespace": "default", "uid": "u", "resourceVersion": "1"}
+
+
+def test_upstream_is_asked_on_while_it_keeps_giving_new_answers(monkeypatch):
+    # A scheduler case with three nodes that fit: the node is drawn at random and each node's devices follow
+    # the slices' order, so the engine's answer may be one of many (once in twenty asks); thirty asks then
+    # missed it one time in five. Upstream is asked on while its answers keep changing.
+    from upstream.differential import run
+
+    case = generate_case(1, 0, "1.37", "allocate")
+    monkeypatch.setattr(run.ours, "answer", lambda c: {"allocate": {"node": "n", "fits": False, "claims": [],
+                                                                     "error": "mine"}})
+
+    class Harness:
+        runs = 0
+
+        def run(self, c):
+            self.runs += 1
+            error = "mine" if self.runs == 50 else f"answer {self.runs}"  # a new answer each time until the 50th
+            return {"allocate": {"node": "n", "fits": False, "claims": [], "error": error}, "error": None}
+
+    harnesses = Harness()
+    mine, theirs, found = run.compare_case(case, harnesses)
+    assert not found and theirs["varies"] and harnesses.runs == 50
+
+    class Same(Harness):  # the same other answer every time: asked the usual thirty times more, no further
+        def run(self, c):
+            self.runs += 1
+            return {"allocate": {"node": "n", "fits": False, "claims": [], "error": "theirs"}, "error": None}
+
+    harnesses = Same()
+    mine, theirs, found = run.compare_case(case, harnesses)
+    assert found and harnesses.runs == 1 + run.REASKS
