@@ -1,34 +1,24 @@
-//go:build k8s133
+//go:build k8s133 || k8s132
 
 package main
 
 import (
 	"context"
 	"fmt"
-	"time"
 
 	v1 "k8s.io/api/core/v1"
 	resourceapi "k8s.io/api/resource/v1beta1"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/util/sets"
-	"k8s.io/apimachinery/pkg/util/wait"
-	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
-	"k8s.io/client-go/tools/cache"
-	"k8s.io/dynamic-resource-allocation/cel"
-	resourceslicetracker "k8s.io/dynamic-resource-allocation/resourceslice/tracker"
 	"k8s.io/dynamic-resource-allocation/structured"
 	"k8s.io/klog/v2"
-
-	"k8s.io/kubernetes/pkg/features"
-	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/dynamicresources"
-	"k8s.io/kubernetes/pkg/scheduler/util/assumecache"
 )
 
-// The allocator alone as the 1.33 DynamicResources plugin drives it: the
-// components read resource.k8s.io/v1beta1, the allocator is built per pod
-// for the claims to allocate and then asked node by node.
+// The allocator alone as the DynamicResources plugin of 1.32 and 1.33 drives
+// it: the components read resource.k8s.io/v1beta1, the allocator is built per
+// pod for the claims to allocate (newAllocator, in the release's file) and
+// then asked node by node.
 
 type allocateResult struct {
 	Node   *string                      `json:"node"`
@@ -68,7 +58,7 @@ func allocate(objects []object, nodeName *string) (*allocateResult, error) {
 	client := fake.NewSimpleClientset(stored...)
 	factory := informers.NewSharedInformerFactory(client, 0)
 	defer func() { cancel(); factory.Shutdown() }()
-	allocator, err := newAllocator133(ctx, client, factory, pending)
+	allocator, err := newAllocator(ctx, client, factory, pending)
 	if err != nil {
 		return &allocateResult{Node: nodeName, Claims: pending, Error: errorText(err)}, nil
 	}
@@ -115,58 +105,4 @@ func allocateOn(ctx context.Context, allocator *structured.Allocator, node *v1.N
 		result.Claims = append(result.Claims, claim)
 	}
 	return result
-}
-
-// newAllocator133 wires what kube-scheduler 1.33 wires (the ResourceSlice
-// tracker with DeviceTaintRules from v1alpha3 when DRADeviceTaints is on, the
-// claims in an assume cache, the DRA manager over them) and builds the
-// allocator as the plugin's PreFilter does.
-func newAllocator133(ctx context.Context, client *fake.Clientset, factory informers.SharedInformerFactory, pending []*resourceapi.ResourceClaim) (*structured.Allocator, error) {
-	gate := utilfeature.DefaultFeatureGate
-	options := resourceslicetracker.Options{
-		EnableDeviceTaints: gate.Enabled(features.DRADeviceTaints),
-		SliceInformer:      factory.Resource().V1beta1().ResourceSlices(),
-		KubeClient:         client,
-	}
-	if options.EnableDeviceTaints {
-		options.TaintInformer = factory.Resource().V1alpha3().DeviceTaintRules()
-		options.ClassInformer = factory.Resource().V1beta1().DeviceClasses()
-	}
-	tracker, err := resourceslicetracker.StartTracker(ctx, options)
-	if err != nil {
-		return nil, fmt.Errorf("starting the ResourceSlice tracker: %w", err)
-	}
-	claimCache := assumecache.NewAssumeCache(klog.FromContext(ctx), factory.Resource().V1beta1().ResourceClaims().Informer(), "ResourceClaim", "", nil)
-	claimsSynced := claimCache.AddEventHandler(cache.ResourceEventHandlerFuncs{})
-	manager := dynamicresources.NewDRAManager(ctx, claimCache, tracker, factory)
-	factory.Start(ctx.Done())
-	waitForCacheSync(ctx, factory)
-	err = wait.PollUntilContextTimeout(ctx, time.Millisecond, 30*time.Second, true, func(context.Context) (bool, error) {
-		return tracker.HasSynced() && claimsSynced.HasSynced(), nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("waiting for the informers: %w", err)
-	}
-
-	var allocated sets.Set[structured.DeviceID]
-	err = wait.PollUntilContextTimeout(ctx, time.Microsecond, 5*time.Second, true, func(context.Context) (bool, error) {
-		devices, err := manager.ResourceClaims().ListAllAllocatedDevices()
-		allocated = devices
-		return err == nil, nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("gather allocation state: %w", err)
-	}
-	slices, err := manager.ResourceSlices().ListWithDeviceTaintRules()
-	if err != nil {
-		return nil, err
-	}
-	// The plugin's features, as kube-scheduler 1.33 sets them from the gates.
-	allocatorFeatures := structured.Features{
-		AdminAccess:          gate.Enabled(features.DRAAdminAccess),
-		PrioritizedList:      gate.Enabled(features.DRAPrioritizedList),
-		PartitionableDevices: gate.Enabled(features.DRAPartitionableDevices),
-		DeviceTaints:         gate.Enabled(features.DRADeviceTaints),
-	}
-	return structured.NewAllocator(ctx, allocatorFeatures, pending, allocated, manager.DeviceClasses(), slices, cel.NewCache(10))
 }

@@ -4,64 +4,33 @@ package main
 
 import (
 	"context"
+	"fmt"
+	"time"
 
-	v1 "k8s.io/api/core/v1"
 	resourceapi "k8s.io/api/resource/v1beta1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/sets"
+	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/apiserver/pkg/registry/rest"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
 	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
-	"k8s.io/client-go/tools/events"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/dynamic-resource-allocation/cel"
+	resourceslicetracker "k8s.io/dynamic-resource-allocation/resourceslice/tracker"
+	"k8s.io/dynamic-resource-allocation/structured"
 	"k8s.io/klog/v2"
 
 	"k8s.io/kubernetes/pkg/controller/resourceclaim"
 	"k8s.io/kubernetes/pkg/features"
 	claimregistry "k8s.io/kubernetes/pkg/registry/resource/resourceclaim"
-	"k8s.io/kubernetes/pkg/scheduler"
-	"k8s.io/kubernetes/pkg/scheduler/framework"
+	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/dynamicresources"
+	"k8s.io/kubernetes/pkg/scheduler/util/assumecache"
 )
-
-// readVersion: the components of 1.33 read resource.k8s.io/v1beta1 (its v1
-// came in 1.34), the core group in v1.
-func readVersion(group string) string {
-	if group == "resource.k8s.io" {
-		return "v1beta1"
-	}
-	return "v1"
-}
-
-// modeBuilt: every mode is built for 1.33.
-func modeBuilt(string) error {
-	return nil
-}
 
 // claimStrategy is 1.33's ResourceClaim registry strategy (no authorizer yet).
 func claimStrategy(namespaces corev1client.NamespaceInterface) rest.RESTCreateStrategy {
 	return claimregistry.NewStrategy(namespaces)
-}
-
-// resourceClaim is a ResourceClaim as 1.33's components read it (v1beta1).
-type resourceClaim = resourceapi.ResourceClaim
-
-// listClaims lists every ResourceClaim of the fake apiserver.
-func listClaims(client *fake.Clientset) ([]*resourceClaim, error) {
-	list, err := client.ResourceV1beta1().ResourceClaims("").List(context.Background(), metav1.ListOptions{})
-	if err != nil {
-		return nil, err
-	}
-	claims := make([]*resourceClaim, 0, len(list.Items))
-	for i := range list.Items {
-		claims = append(claims, &list.Items[i])
-	}
-	return claims, nil
-}
-
-// extendedResourceClaim: 1.33's scheduler makes no claims for extended
-// resources (DRAExtendedResource came in 1.34).
-func extendedResourceClaim(*v1.Pod) *string {
-	return nil
 }
 
 // newClaimController is built as kube-controller-manager 1.33 builds it: the
@@ -75,19 +44,56 @@ func newClaimController(ctx context.Context, client *fake.Clientset, factory inf
 		factory.Resource().V1beta1().ResourceClaims(), factory.Resource().V1beta1().ResourceClaimTemplates())
 }
 
-// recordSchedulePod: 1.33's scheduler passes the pod and a *CycleState (its
-// framework interfaces still lived in k8s.io/kubernetes).
-func recordSchedulePod(sched *scheduler.Scheduler, record func(error)) {
-	schedulePod := sched.SchedulePod
-	sched.SchedulePod = func(ctx context.Context, profile framework.Framework, state *framework.CycleState, pod *v1.Pod) (scheduler.ScheduleResult, error) {
-		result, err := schedulePod(ctx, profile, state, pod)
-		record(err)
-		return result, err
+// newAllocator wires what kube-scheduler 1.33 wires (the ResourceSlice
+// tracker with DeviceTaintRules from v1alpha3 when DRADeviceTaints is on, the
+// claims in an assume cache, the DRA manager over them) and builds the
+// allocator as the plugin's PreFilter does.
+func newAllocator(ctx context.Context, client *fake.Clientset, factory informers.SharedInformerFactory, pending []*resourceapi.ResourceClaim) (*structured.Allocator, error) {
+	gate := utilfeature.DefaultFeatureGate
+	options := resourceslicetracker.Options{
+		EnableDeviceTaints: gate.Enabled(features.DRADeviceTaints),
+		SliceInformer:      factory.Resource().V1beta1().ResourceSlices(),
+		KubeClient:         client,
 	}
-}
+	if options.EnableDeviceTaints {
+		options.TaintInformer = factory.Resource().V1alpha3().DeviceTaintRules()
+		options.ClassInformer = factory.Resource().V1beta1().DeviceClasses()
+	}
+	tracker, err := resourceslicetracker.StartTracker(ctx, options)
+	if err != nil {
+		return nil, fmt.Errorf("starting the ResourceSlice tracker: %w", err)
+	}
+	claimCache := assumecache.NewAssumeCache(klog.FromContext(ctx), factory.Resource().V1beta1().ResourceClaims().Informer(), "ResourceClaim", "", nil)
+	claimsSynced := claimCache.AddEventHandler(cache.ResourceEventHandlerFuncs{})
+	manager := dynamicresources.NewDRAManager(ctx, claimCache, tracker, factory)
+	factory.Start(ctx.Done())
+	waitForCacheSync(ctx, factory)
+	err = wait.PollUntilContextTimeout(ctx, time.Millisecond, 30*time.Second, true, func(context.Context) (bool, error) {
+		return tracker.HasSynced() && claimsSynced.HasSynced(), nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("waiting for the informers: %w", err)
+	}
 
-// fakeRecorder gives the scheduler's profiles an event recorder that keeps
-// the events in memory.
-func fakeRecorder(string) events.EventRecorder {
-	return events.NewFakeRecorder(100)
+	var allocated sets.Set[structured.DeviceID]
+	err = wait.PollUntilContextTimeout(ctx, time.Microsecond, 5*time.Second, true, func(context.Context) (bool, error) {
+		devices, err := manager.ResourceClaims().ListAllAllocatedDevices()
+		allocated = devices
+		return err == nil, nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("gather allocation state: %w", err)
+	}
+	slices, err := manager.ResourceSlices().ListWithDeviceTaintRules()
+	if err != nil {
+		return nil, err
+	}
+	// The plugin's features, as kube-scheduler 1.33 sets them from the gates.
+	allocatorFeatures := structured.Features{
+		AdminAccess:          gate.Enabled(features.DRAAdminAccess),
+		PrioritizedList:      gate.Enabled(features.DRAPrioritizedList),
+		PartitionableDevices: gate.Enabled(features.DRAPartitionableDevices),
+		DeviceTaints:         gate.Enabled(features.DRADeviceTaints),
+	}
+	return structured.NewAllocator(ctx, allocatorFeatures, pending, allocated, manager.DeviceClasses(), slices, cel.NewCache(10))
 }

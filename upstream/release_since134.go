@@ -1,4 +1,4 @@
-//go:build !k8s133
+//go:build !k8s133 && !k8s132
 
 package main
 
@@ -15,11 +15,6 @@ import (
 // core and, from 1.34 on, for resource.k8s.io.
 func readVersion(string) string {
 	return "v1"
-}
-
-// modeBuilt says whether a run mode is built for this release: all are.
-func modeBuilt(string) error {
-	return nil
 }
 
 // resourceClaim is a ResourceClaim in the version the components read.

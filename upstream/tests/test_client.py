@@ -98,9 +98,9 @@ spec:
 
 
 def test_releases_and_their_module_versions():
-    assert available_releases() == ["1.33", "1.34", "1.35", "1.36", "1.37"]
+    assert available_releases() == ["1.32", "1.33", "1.34", "1.35", "1.36", "1.37"]
     assert [module_version(r) for r in available_releases()] == [
-        "v1.33.13", "v1.34.4", "v1.35.4", "v1.36.3", "v1.37.2"]
+        "v1.32.13", "v1.33.13", "v1.34.4", "v1.35.4", "v1.36.3", "v1.37.2"]
     assert all("schedule" in built_modes(r) for r in available_releases())
     assert source_hash("1.37") == source_hash("1.37")
 
