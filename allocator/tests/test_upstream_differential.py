@@ -534,3 +534,22 @@ def test_upstream_is_asked_on_while_it_keeps_giving_new_answers(monkeypatch):
     harnesses = Same()
     mine, theirs, found = run.compare_case(case, harnesses)
     assert found and harnesses.runs == 1 + run.REASKS
+
+
+def test_shrinking_keeps_a_v1beta1_devices_basic():
+    # 1.32's apiserver refuses a v1beta1 device without `basic`, which the engine's create accepts: a case
+    # once shrank to such a slice and showed a difference about an input no 1.32 cluster stores.
+    from upstream.differential.shrink import shrink
+
+    slice_ = {"apiVersion": "resource.k8s.io/v1beta1", "kind": "ResourceSlice", "metadata": {"name": "s"},
+              "spec": {"driver": "d", "nodeName": "n", "pool": {"name": "p", "resourceSliceCount": 1},
+                       "devices": [{"name": "dev-0", "basic": {"attributes": {"numa": {"int": 1}}}}]}}
+    def has_a_device(trial):
+        return any(o.get("spec", {}).get("devices") for o in trial["objects"])
+
+    minimal, _ = shrink({"gates": {}, "objects": [slice_]}, has_a_device)
+    assert minimal["objects"][0]["spec"]["devices"] == [{"basic": {}}]
+    as_v1 = {**slice_, "apiVersion": "resource.k8s.io/v1",
+             "spec": {**slice_["spec"], "devices": [{"name": "dev-0", "attributes": {"numa": {"int": 1}}}]}}
+    minimal, _ = shrink({"gates": {}, "objects": [as_v1]}, has_a_device)
+    assert minimal["objects"][0]["spec"]["devices"] == [{}]

@@ -17,14 +17,13 @@ import copy
 from allocator.releases.gates import FeatureGateError, defaults, make_gates
 from allocator.releases.rules import rules_of
 from allocator.releases.table import release as release_table
-from allocator.releases.table import release_key
 from upstream.differential.generate import (
     MOVABLE_GATES,
     NAMESPACE,
     _meta,
     _Shape,
-    _write_v1_as_v1beta2,
     case_rng,
+    write_in_served_version,
 )
 
 
@@ -46,8 +45,7 @@ def stored_case(seed: int, index: int, release: str) -> dict:
     if shape.admin_access:
         objects.insert(0, {"apiVersion": "v1", "kind": "Namespace", "metadata": _meta(
             NAMESPACE, labels={rules_of(release).admin_access_label: "true"})})
-    if release_key(release) < release_key("1.34"):
-        _write_v1_as_v1beta2(objects)
+    write_in_served_version(objects, release)
     later = dict(created)
     movable = sorted(set(created) - set(dra))
     for gate in rng.sample(movable, k=len(movable)):  # the first one the components accept off
