@@ -313,3 +313,74 @@ spec:
     assert refused["schedule"]["message"] == (
         "0/2 nodes are available: 2 cannot allocate all claims. still not schedulable, preemption: "
         "0/2 nodes are available: 2 Preemption is not helpful for scheduling.")
+
+
+V1BETA1_INVENTORY_AND_POD = """
+apiVersion: v1
+kind: Node
+metadata: {name: node-a}
+---
+apiVersion: v1
+kind: Node
+metadata: {name: node-b}
+---
+apiVersion: resource.k8s.io/v1beta1
+kind: DeviceClass
+metadata: {name: gpu}
+spec:
+  selectors:
+  - cel: {expression: "device.driver == 'gpu.example.com'"}
+---
+apiVersion: resource.k8s.io/v1beta1
+kind: ResourceSlice
+metadata: {name: node-b-gpus}
+spec:
+  driver: gpu.example.com
+  nodeName: node-b
+  pool: {name: node-b, generation: 1, resourceSliceCount: 1}
+  devices:
+  - name: gpu-0
+    basic: {attributes: {memory: {int: 16}}}
+  - name: gpu-1
+    basic: {attributes: {memory: {int: 80}}}
+---
+apiVersion: resource.k8s.io/v1beta1
+kind: ResourceClaimTemplate
+metadata: {name: big-gpu}
+spec:
+  spec:
+    devices:
+      requests:
+      - name: gpu
+        deviceClassName: gpu
+        selectors:
+        - cel: {expression: "device.attributes['gpu.example.com'].memory > 32"}
+---""" + TEMPLATE_AND_POD.split("---", 2)[2]  # the Pod
+
+
+@needs_go
+def test_1_32_reads_v1beta1_schedules_and_refuses_what_it_does_not_serve():
+    # 1.32 serves resource.k8s.io v1alpha3 and v1beta1 only, has no DeviceTaintRule, and DRA is off by default.
+    if not binary_path("1.32").exists():
+        pytest.skip("the 1.32 harness is not built (python -m upstream build --release 1.32)")
+    rule = """
+---
+apiVersion: resource.k8s.io/v1alpha3
+kind: DeviceTaintRule
+metadata: {name: maintenance}
+spec:
+  taint: {key: example.com/maintenance, effect: NoSchedule}
+"""
+    with Harness("1.32", {"DynamicResourceAllocation": True}) as running:
+        answer = running.run({"documents": V1BETA1_INVENTORY_AND_POD, "run": ["gates", "create", "schedule"]})
+        refused = running.run({"documents": rule + "---" + INVENTORY, "run": ["create"]})
+    assert answer["error"] is None, answer["error"]
+    assert answer["release"] == "1.32.13" and answer["gates"] == {"refused": None}
+    assert [c["errors"] for c in answer["create"]] == [[]] * 6
+    scheduled = answer["schedule"]
+    assert scheduled["node"] == "node-b" and scheduled["extendedResourceClaim"] is None
+    [made] = scheduled["claims"]
+    assert made["metadata"]["name"] == scheduled["names"]["gpu"]
+    assert made["status"]["allocation"]["devices"]["results"][0]["device"] == "gpu-1"
+    assert 'no kind "DeviceTaintRule" is registered' in refused["create"][0]["error"]
+    assert 'no kind "DeviceClass" is registered for version "resource.k8s.io/v1"' in refused["create"][3]["error"]
