@@ -19,8 +19,6 @@ import (
 	"k8s.io/kubernetes/pkg/registry/core/node"
 	"k8s.io/kubernetes/pkg/registry/core/pod"
 	"k8s.io/kubernetes/pkg/registry/resource/deviceclass"
-	"k8s.io/kubernetes/pkg/registry/resource/devicetaintrule"
-	"k8s.io/kubernetes/pkg/registry/resource/resourceclaimtemplate"
 	"k8s.io/kubernetes/pkg/registry/resource/resourceslice"
 )
 
@@ -137,13 +135,15 @@ func strategyFor(kind string, namespaces corev1client.NamespaceInterface) (rest.
 	case "ResourceClaim":
 		return claimStrategy(namespaces), "resourceclaims"
 	case "ResourceClaimTemplate":
-		return resourceclaimtemplate.NewStrategy(namespaces), "resourceclaimtemplates"
+		return templateStrategy(namespaces), "resourceclaimtemplates"
 	case "DeviceClass":
 		return deviceclass.Strategy, "deviceclasses"
 	case "ResourceSlice":
 		return resourceslice.Strategy, "resourceslices"
 	case "DeviceTaintRule":
-		return devicetaintrule.Strategy, "devicetaintrules"
+		if strategy := taintRuleStrategy(); strategy != nil {
+			return strategy, "devicetaintrules"
+		}
 	case "Pod":
 		return pod.Strategy, "pods"
 	case "Node":

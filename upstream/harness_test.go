@@ -1,4 +1,4 @@
-//go:build !k8s133
+//go:build !k8s133 && !k8s132
 
 package main
 
@@ -55,19 +55,6 @@ spec:
         selectors:
         - cel: {expression: "` + expression + `"}
 `
-}
-
-func run(t *testing.T, documents string, modes ...string) response {
-	t.Helper()
-	line, err := json.Marshal(request{ID: t.Name(), Documents: documents, Run: modes})
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp := answer(line, nil, nil)
-	if resp.Error != nil {
-		t.Fatalf("harness error: %s", *resp.Error)
-	}
-	return resp
 }
 
 func TestReadObjectsSplitsDocumentsAndLists(t *testing.T) {

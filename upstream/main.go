@@ -114,10 +114,6 @@ func answer(line []byte, gates map[string]bool, refused *string) (resp response)
 		return resp
 	}
 	for _, mode := range req.Run {
-		if err := modeBuilt(mode); err != nil {
-			resp.Error = errorText(err)
-			return resp
-		}
 		switch mode {
 		case "gates":
 		case "create":

@@ -1,4 +1,4 @@
-//go:build !k8s134 && !k8s133
+//go:build !k8s134 && !k8s133 && !k8s132
 
 package main
 

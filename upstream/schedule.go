@@ -1,5 +1,3 @@
-//go:build !k8s133
-
 package main
 
 import (
@@ -13,7 +11,6 @@ import (
 	"time"
 
 	v1 "k8s.io/api/core/v1"
-	resourceapi "k8s.io/api/resource/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -39,7 +36,7 @@ type scheduleResult struct {
 	Message *string        `json:"message"`
 	Nodes   []scheduleNode `json:"nodes"`
 	// Claims are every ResourceClaim after the cycle, as stored.
-	Claims []*resourceapi.ResourceClaim `json:"claims"`
+	Claims []*resourceClaim `json:"claims"`
 	// Names maps the pod's resourceClaims[].name to the claim's name.
 	Names                 map[string]string `json:"names"`
 	ExtendedResourceClaim *string           `json:"extendedResourceClaim"`
@@ -67,7 +64,7 @@ func schedule(objects []object, onlyNode *string) (*scheduleResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	result := &scheduleResult{Nodes: []scheduleNode{}, Claims: []*resourceapi.ResourceClaim{}, Names: map[string]string{}}
+	result := &scheduleResult{Nodes: []scheduleNode{}, Claims: []*resourceClaim{}, Names: map[string]string{}}
 	if pod == nil {
 		return result, nil
 	}
@@ -138,9 +135,7 @@ func schedule(objects []object, onlyNode *string) (*scheduleResult, error) {
 				result.Names[status.Name] = *status.ResourceClaimName
 			}
 		}
-		if final.Status.ExtendedResourceClaimStatus != nil {
-			result.ExtendedResourceClaim = &final.Status.ExtendedResourceClaimStatus.ResourceClaimName
-		}
+		result.ExtendedResourceClaim = extendedResourceClaim(final)
 	}
 	if result.Node == nil && result.Message == nil && waitErr != nil {
 		text := fmt.Sprintf("the pod was neither bound nor refused within %s", scheduleTimeout)
@@ -150,18 +145,16 @@ func schedule(objects []object, onlyNode *string) (*scheduleResult, error) {
 	result.Nodes = nodeVerdicts(decoded, result.Node, diagnosis.fitError)
 	diagnosis.Unlock()
 
-	claims, err := client.ResourceV1().ResourceClaims("").List(context.Background(), metav1.ListOptions{})
+	claims, err := listClaims(client)
 	if err != nil {
 		return nil, err
 	}
-	for i := range claims.Items {
-		result.Claims = append(result.Claims, &claims.Items[i])
-	}
+	result.Claims = append(result.Claims, claims...)
 	// Claims of the input first, in input order, then the ones made during
 	// the cycle, by name.
 	position := map[string]int{}
 	for i, obj := range decoded {
-		if claim, ok := obj.(*resourceapi.ResourceClaim); ok {
+		if claim, ok := obj.(*resourceClaim); ok {
 			position[claim.Namespace+"/"+claim.Name] = i + 1
 		}
 	}

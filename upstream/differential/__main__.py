@@ -14,8 +14,8 @@ import time
 
 from upstream.differential.generate import ALL_WHATS
 
-HARNESS_RELEASES = ("1.33", "1.34", "1.35", "1.36", "1.37")
-# The harness's run modes each comparison needs (1.33's harness builds only gates and allocate).
+HARNESS_RELEASES = ("1.32", "1.33", "1.34", "1.35", "1.36", "1.37")
+# The harness's run modes each comparison needs.
 NEEDS = {"allocate": {"allocate"}, "create": {"gates", "create"}, "schedule": {"gates", "create", "schedule"},
          "stored": {"create", "allocate"}}
 
@@ -53,7 +53,6 @@ def main(argv: list[str] | None = None) -> int:
     except ImportError as err:
         print(f"error: the harness's client (upstream/client.py) is not available: {err}", file=sys.stderr)
         return 2
-    from allocator.releases.table import release_key
     from upstream.client import available_releases, built_modes
 
     if args.release == "all":  # the releases the harness has a module file for; the others are named
@@ -68,9 +67,7 @@ def main(argv: list[str] | None = None) -> int:
     asked = list(ALL_WHATS) if args.what == "all" else [args.what]
 
     def whats_for(release: str) -> list[str]:
-        # The stored cases are drawn in resource.k8s.io/v1 with DRA on by default: 1.34 and later.
-        return [w for w in asked if NEEDS[w] <= set(built_modes(release))
-                and not (w == "stored" and release_key(release) < release_key("1.34"))]
+        return [w for w in asked if NEEDS[w] <= set(built_modes(release))]
 
     if args.release != "all" and not whats_for(args.release):
         print(f"error: the {args.release} harness runs only {', '.join(built_modes(args.release))}, "

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import random
 
+from allocator.kube.convert_back import from_v1
 from allocator.releases.gates import FeatureGateError, defaults, make_gates
 from allocator.releases.rules import rules_of
 from allocator.releases.table import release as release_table
@@ -83,19 +84,23 @@ def generate_case(seed: int, index: int, release: str, what: str) -> dict:
             NAMESPACE, labels={rules_of(release).admin_access_label: "true"})})
     if what == "create" and rng.random() < 0.5:
         _damage(rng, objects, release)
-    if release_key(release) < release_key("1.34"):
-        _write_v1_as_v1beta2(objects)
+    write_in_served_version(objects, release)
     run = {"allocate": ["allocate"], "create": ["gates", "create"], "schedule": ["gates", "create", "schedule"]}
     return {"id": f"{what}-{release}-{seed}-{index}", "release": release, "gates": gates,
             "node": node if what == "allocate" else None, "objects": objects, "run": run[what]}
 
 
-def _write_v1_as_v1beta2(objects: list[dict]) -> None:
-    """Before 1.34 there is no resource.k8s.io/v1; v1beta2 (1.33) has the same shape, so the objects are
-    written in it instead (both the engine and the harness then read what 1.33 serves)."""
-    for obj in objects:
+def write_in_served_version(objects: list[dict], release: str) -> None:
+    """Before 1.34 there is no resource.k8s.io/v1: 1.33's v1beta2 has the same shape, so its objects are
+    written in it; 1.32 serves v1beta1 (requests without ``exactly``, device fields under ``basic``), written
+    as the apiserver's conversion writes it. Both the engine and the harness then read what the release
+    serves."""
+    if release_key(release) >= release_key("1.34"):
+        return
+    version = "v1beta2" if release_key(release) >= release_key("1.33") else "v1beta1"
+    for i, obj in enumerate(objects):
         if obj.get("apiVersion") == "resource.k8s.io/v1":
-            obj["apiVersion"] = "resource.k8s.io/v1beta2"
+            objects[i] = from_v1(obj["kind"], version, obj)
 
 
 def _gates(rng: random.Random, release: str) -> dict[str, bool]:
@@ -402,6 +407,8 @@ def _damage(rng: random.Random, objects: list[dict], release: str) -> None:
         # No request capacity before 1.34: an unknown field, which the harness's lenient decoder drops while
         # the apiserver's strict field validation (kubectl's default) refuses it; not a create question.
         changes = changes[:-1]
+    if release_key(release) < release_key("1.33"):
+        changes = changes[:-1]  # nor request tolerations before 1.33 (DRADeviceTaints came then), for the same reason
     change = rng.choice(changes)
     if change == "count":
         exact["allocationMode"], exact["count"] = "ExactCount", rng.choice((0, -1, 129))

@@ -5,7 +5,9 @@ Greedy deletion: drop a gate override, a whole object, then any list item or map
 each deletion after which ``still_differs`` holds, until no single deletion keeps it or the budget of
 trials is spent. What identifies an object (apiVersion, kind, metadata.name, metadata.namespace) is kept, and
 a Pod the apiserver would take stays one it takes (``pod_problems``): the engine does not check a Pod as the
-apiserver does, so a Pod without containers would be a disagreement about an input no cluster stores.
+apiserver does, so a Pod without containers would be a disagreement about an input no cluster stores. For
+the same reason a device of a v1beta1 or v1alpha3 ResourceSlice keeps its ``basic`` (1.32's apiserver
+refuses a device without it, "spec.devices[0].basic: Required value"; the engine's create does not).
 """
 
 from __future__ import annotations
@@ -54,7 +56,7 @@ def _smaller(case: dict) -> Iterator[dict]:
     paths = sorted(((index, path) for index, obj in enumerate(objects) for path in _paths(obj)),
                    key=lambda item: (len(item[1]), item[0]))
     for index, path in paths:
-        if path in KEPT:
+        if path in KEPT or _keeps_basic(objects[index], path):
             continue
         trial = copy.deepcopy(case)
         parent = trial["objects"][index]
@@ -65,6 +67,13 @@ def _smaller(case: dict) -> Iterator[dict]:
                 and not pod_problems(objects[index]):
             continue  # the apiserver would refuse the smaller Pod
         yield trial
+
+
+def _keeps_basic(obj: dict, path: tuple) -> bool:
+    """Whether ``path`` is a device's ``basic`` in a slice of a version where every device must have one."""
+    return (obj.get("kind") == "ResourceSlice"
+            and obj.get("apiVersion") in ("resource.k8s.io/v1beta1", "resource.k8s.io/v1alpha3")
+            and len(path) == 4 and path[:2] == ("spec", "devices") and path[3] == "basic")
 
 
 def pod_problems(pod: dict) -> list[str]:

@@ -14,10 +14,17 @@ from __future__ import annotations
 
 import copy
 
-from allocator.releases.gates import FeatureGateError, make_gates
+from allocator.releases.gates import FeatureGateError, defaults, make_gates
 from allocator.releases.rules import rules_of
 from allocator.releases.table import release as release_table
-from upstream.differential.generate import MOVABLE_GATES, NAMESPACE, _meta, _Shape, case_rng
+from upstream.differential.generate import (
+    MOVABLE_GATES,
+    NAMESPACE,
+    _meta,
+    _Shape,
+    case_rng,
+    write_in_served_version,
+)
 
 
 def stored_case(seed: int, index: int, release: str) -> dict:
@@ -25,18 +32,23 @@ def stored_case(seed: int, index: int, release: str) -> dict:
     rng = case_rng(seed, index, f"{release}/stored")
     table = release_table(release)
     created = {g: True for g in MOVABLE_GATES if table.exists(g) and not table.locked(g)}
+    # DRA itself is off by default before 1.34: it stays on in both phases (off, nothing is served).
+    dra = {} if defaults(release).get("DynamicResourceAllocation", True) else {"DynamicResourceAllocation": True}
+    created = {**dra, **created}
     try:
         on = make_gates(created, release).enabled
     except FeatureGateError:
-        created = {}
-        on = make_gates({}, release).enabled
+        created = dict(dra)
+        on = make_gates(created, release).enabled
     shape = _Shape(rng, release, on, binding=True)
     objects = shape.inventory() + shape.workload(with_pod=False)
     if shape.admin_access:
         objects.insert(0, {"apiVersion": "v1", "kind": "Namespace", "metadata": _meta(
             NAMESPACE, labels={rules_of(release).admin_access_label: "true"})})
+    write_in_served_version(objects, release)
     later = dict(created)
-    for gate in rng.sample(sorted(created), k=len(created)):  # the first one the components accept off
+    movable = sorted(set(created) - set(dra))
+    for gate in rng.sample(movable, k=len(movable)):  # the first one the components accept off
         trial = {**created, **{g: False for g in _with_dependents(gate, table)}}
         try:
             make_gates(trial, release)

@@ -98,11 +98,10 @@ spec:
 
 
 def test_releases_and_their_module_versions():
-    assert available_releases() == ["1.33", "1.34", "1.35", "1.36", "1.37"]
+    assert available_releases() == ["1.32", "1.33", "1.34", "1.35", "1.36", "1.37"]
     assert [module_version(r) for r in available_releases()] == [
-        "v1.33.13", "v1.34.4", "v1.35.4", "v1.36.3", "v1.37.2"]
-    assert built_modes("1.33") == ("gates", "create", "allocate")
-    assert "schedule" in built_modes("1.34")
+        "v1.32.13", "v1.33.13", "v1.34.4", "v1.35.4", "v1.36.3", "v1.37.2"]
+    assert all("schedule" in built_modes(r) for r in available_releases())
     assert source_hash("1.37") == source_hash("1.37")
 
 
@@ -273,9 +272,9 @@ spec:
 
 
 @needs_go
-def test_1_33_creates_and_allocates_in_v1beta2_and_does_not_schedule():
-    # 1.33 serves no resource.k8s.io/v1: the inputs are written in v1beta2 (v1's shape), its components read
-    # v1beta1, and its harness builds the gates, the create path and the allocator alone.
+def test_1_33_creates_allocates_and_schedules_in_v1beta2():
+    # 1.33 serves no resource.k8s.io/v1: the inputs are written in v1beta2 (v1's shape) and its components
+    # read v1beta1; its scheduler and resource-claim controller run as on the later releases.
     if not binary_path("1.33").exists():
         pytest.skip("the 1.33 harness is not built (python -m upstream build --release 1.33)")
     claim = """
@@ -293,13 +292,95 @@ spec:
         - cel: {expression: "device.attributes['gpu.example.com'].memory > 32"}
 """
     documents = INVENTORY.replace("resource.k8s.io/v1\n", "resource.k8s.io/v1beta2\n") + claim
+    with_pod = (INVENTORY + TEMPLATE_AND_POD).replace("resource.k8s.io/v1\n", "resource.k8s.io/v1beta2\n")
     with Harness("1.33", {"DynamicResourceAllocation": True}) as running:
         answer = running.run({"documents": documents, "node": "node-b", "run": ["gates", "create", "allocate"]})
-        refused = running.run({"documents": documents, "run": ["schedule"]})
+        scheduled = running.run({"documents": with_pod, "run": ["schedule"]})
+        refused = running.run({"documents": with_pod.replace("memory > 32", "memory > 100"), "run": ["schedule"]})
     assert answer["error"] is None, answer["error"]
     assert answer["release"] == "1.33.13" and answer["gates"] == {"refused": None}
     assert [c["errors"] for c in answer["create"]] == [[], [], [], [], []]
     [allocated] = answer["allocate"]["claims"]
     assert allocated["apiVersion"] == "resource.k8s.io/v1beta1"
     assert allocated["status"]["allocation"]["devices"]["results"][0]["device"] == "gpu-1"
-    assert refused["error"] == "the schedule mode is not built for 1.33 (gates, create and allocate are)"
+    assert scheduled["error"] is None, scheduled["error"]
+    assert scheduled["schedule"]["node"] == "node-b"
+    [made] = scheduled["schedule"]["claims"]
+    assert made["metadata"]["name"] == scheduled["schedule"]["names"]["gpu"]
+    assert made["status"]["allocation"]["devices"]["results"][0]["device"] == "gpu-1"
+    assert made["spec"]["devices"]["requests"][0]["deviceClassName"] == "gpu"  # v1beta1: no "exactly"
+    assert refused["schedule"]["node"] is None
+    assert refused["schedule"]["message"] == (
+        "0/2 nodes are available: 2 cannot allocate all claims. still not schedulable, preemption: "
+        "0/2 nodes are available: 2 Preemption is not helpful for scheduling.")
+
+
+V1BETA1_INVENTORY_AND_POD = """
+apiVersion: v1
+kind: Node
+metadata: {name: node-a}
+---
+apiVersion: v1
+kind: Node
+metadata: {name: node-b}
+---
+apiVersion: resource.k8s.io/v1beta1
+kind: DeviceClass
+metadata: {name: gpu}
+spec:
+  selectors:
+  - cel: {expression: "device.driver == 'gpu.example.com'"}
+---
+apiVersion: resource.k8s.io/v1beta1
+kind: ResourceSlice
+metadata: {name: node-b-gpus}
+spec:
+  driver: gpu.example.com
+  nodeName: node-b
+  pool: {name: node-b, generation: 1, resourceSliceCount: 1}
+  devices:
+  - name: gpu-0
+    basic: {attributes: {memory: {int: 16}}}
+  - name: gpu-1
+    basic: {attributes: {memory: {int: 80}}}
+---
+apiVersion: resource.k8s.io/v1beta1
+kind: ResourceClaimTemplate
+metadata: {name: big-gpu}
+spec:
+  spec:
+    devices:
+      requests:
+      - name: gpu
+        deviceClassName: gpu
+        selectors:
+        - cel: {expression: "device.attributes['gpu.example.com'].memory > 32"}
+---""" + TEMPLATE_AND_POD.split("---", 2)[2]  # the Pod
+
+
+@needs_go
+def test_1_32_reads_v1beta1_schedules_and_refuses_what_it_does_not_serve():
+    # 1.32 serves resource.k8s.io v1alpha3 and v1beta1 only, has no DeviceTaintRule, and DRA is off by default.
+    if not binary_path("1.32").exists():
+        pytest.skip("the 1.32 harness is not built (python -m upstream build --release 1.32)")
+    rule = """
+---
+apiVersion: resource.k8s.io/v1alpha3
+kind: DeviceTaintRule
+metadata: {name: maintenance}
+spec:
+  taint: {key: example.com/maintenance, effect: NoSchedule}
+"""
+    with Harness("1.32", {"DynamicResourceAllocation": True}) as running:
+        answer = running.run({"documents": V1BETA1_INVENTORY_AND_POD, "run": ["gates", "create", "schedule"]})
+        refused = running.run({"documents": rule + "---" + INVENTORY, "run": ["create"]})
+    assert answer["error"] is None, answer["error"]
+    assert answer["release"] == "1.32.13" and answer["gates"] == {"refused": None}
+    assert [c["errors"] for c in answer["create"]] == [[]] * 6
+    scheduled = answer["schedule"]
+    assert scheduled["node"] == "node-b" and scheduled["extendedResourceClaim"] is None
+    [made] = scheduled["claims"]
+    assert made["metadata"]["name"] == scheduled["names"]["gpu"]
+    assert made["status"]["allocation"]["devices"]["results"][0]["device"] == "gpu-1"
+    assert 'no kind "DeviceTaintRule" is registered' in refused["create"][0]["error"]
+    assert 'no kind "DeviceClass" is registered for version "resource.k8s.io/v1"' in refused["create"][3]["error"]

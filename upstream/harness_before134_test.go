@@ -1,0 +1,150 @@
+//go:build k8s133 || k8s132
+
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// The releases before 1.34 have no resource.k8s.io/v1 and DRA off by default:
+// these tests write v1beta1 (served by 1.32 and 1.33) and turn DRA on, as the
+// components would be started with --feature-gates=DynamicResourceAllocation=true.
+// go test -modfile=modfiles/1.33.mod -tags=k8s133 . (or 1.32, -tags=k8s132)
+
+const inventoryV1beta1 = `
+apiVersion: v1
+kind: Node
+metadata: {name: node-a}
+---
+apiVersion: v1
+kind: Node
+metadata: {name: node-b}
+---
+apiVersion: resource.k8s.io/v1beta1
+kind: DeviceClass
+metadata: {name: gpu}
+spec:
+  selectors:
+  - cel: {expression: "device.driver == 'gpu.example.com'"}
+---
+apiVersion: resource.k8s.io/v1beta1
+kind: ResourceSlice
+metadata: {name: node-b-gpus}
+spec:
+  driver: gpu.example.com
+  nodeName: node-b
+  pool: {name: node-b, generation: 1, resourceSliceCount: 1}
+  devices:
+  - name: gpu-0
+    basic:
+      attributes:
+        memory: {int: 16}
+  - name: gpu-1
+    basic:
+      attributes:
+        memory: {int: 80}
+`
+
+func templateAndPod(expression string) string {
+	return `
+---
+apiVersion: resource.k8s.io/v1beta1
+kind: ResourceClaimTemplate
+metadata: {name: big-gpu}
+spec:
+  spec:
+    devices:
+      requests:
+      - name: gpu
+        deviceClassName: gpu
+        selectors:
+        - cel: {expression: "` + expression + `"}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: trainer}
+spec:
+  containers:
+  - name: main
+    image: busybox
+    resources:
+      claims: [{name: gpu}]
+  resourceClaims:
+  - name: gpu
+    resourceClaimTemplateName: big-gpu
+`
+}
+
+func withDRA(t *testing.T) {
+	t.Helper()
+	if refused := setGates(map[string]bool{"DynamicResourceAllocation": true}); refused != nil {
+		t.Fatalf("DynamicResourceAllocation=true refused: %s", *refused)
+	}
+}
+
+func TestBefore134SchedulesATemplatePodWhereTheDeviceIs(t *testing.T) {
+	withDRA(t)
+	resp := run(t, inventoryV1beta1+templateAndPod("device.attributes['gpu.example.com'].memory > 32"), "schedule")
+	got := resp.Schedule
+	if got.Node == nil || *got.Node != "node-b" {
+		t.Fatalf("bound to %v, want node-b (message %v)", got.Node, got.Message)
+	}
+	if len(got.Claims) != 1 || got.Claims[0].Status.Allocation == nil {
+		t.Fatalf("claims after the cycle: %+v", got.Claims)
+	}
+	claim := got.Claims[0]
+	if got.Names["gpu"] != claim.Name || !strings.HasPrefix(claim.Name, "trainer-gpu-") {
+		t.Errorf("names %v, claim %q", got.Names, claim.Name)
+	}
+	if device := claim.Status.Allocation.Devices.Results[0].Device; device != "gpu-1" {
+		t.Errorf("allocated %s, want gpu-1", device)
+	}
+	if len(claim.Status.ReservedFor) != 1 || claim.Status.ReservedFor[0].Name != "trainer" {
+		t.Errorf("reservedFor %+v", claim.Status.ReservedFor)
+	}
+}
+
+func TestBefore134RefusesAPodNoNodeCanServe(t *testing.T) {
+	withDRA(t)
+	resp := run(t, inventoryV1beta1+templateAndPod("device.attributes['gpu.example.com'].memory > 100"), "schedule")
+	got := resp.Schedule
+	if got.Node != nil || got.Message == nil || !strings.HasPrefix(*got.Message, "0/2 nodes are available: 2 cannot allocate all claims.") {
+		t.Fatalf("node %v, message %v", got.Node, got.Message)
+	}
+	for _, node := range got.Nodes {
+		if node.Fits == nil || *node.Fits || node.Reason == nil || *node.Reason != "cannot allocate all claims" {
+			t.Errorf("node %s: fits %v, reason %v", node.Name, node.Fits, node.Reason)
+		}
+	}
+}
+
+func TestBefore134AllocatesAClaimAndRefusesAV1One(t *testing.T) {
+	withDRA(t)
+	claim := `
+---
+apiVersion: resource.k8s.io/v1beta1
+kind: ResourceClaim
+metadata: {name: big}
+spec:
+  devices:
+    requests:
+    - name: gpu
+      deviceClassName: gpu
+      selectors:
+      - cel: {expression: "device.attributes['gpu.example.com'].memory > 32"}
+`
+	resp := run(t, inventoryV1beta1+claim, "create", "allocate")
+	for _, created := range resp.Create {
+		if created.Error != nil || len(created.Errors) > 0 {
+			t.Errorf("%s %s: %v %v", created.Kind, created.Name, created.Error, created.Errors)
+		}
+	}
+	if !resp.Allocate.Fits || len(resp.Allocate.Claims) != 1 {
+		t.Fatalf("allocate: %+v", resp.Allocate)
+	}
+	v1 := run(t, strings.ReplaceAll(claim, "v1beta1", "v1"), "create")
+	if v1.Create[0].Error == nil || !strings.Contains(*v1.Create[0].Error, `no kind "ResourceClaim" is registered for version "resource.k8s.io/v1"`) {
+		t.Errorf("a v1 claim: %+v", v1.Create[0])
+	}
+}
