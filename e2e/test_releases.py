@@ -208,3 +208,17 @@ def test_the_gate_panel_offers_only_the_gates_of_the_chosen_release(page: Page, 
     expect(classic).to_be_hidden()
     expect(page.locator("#assumes")).not_to_contain_text("DRAControlPlaneController")
     expect(summary(page)).to_contain_text("Allocated")
+
+
+def test_1_34_with_dra_set_off_still_serves_v1_and_says_nothing_is_allocated(page: Page, samples):
+    # kube-apiserver installs the resource.k8s.io storage whatever the gate says: the v1 objects stay valid,
+    # only the scheduler leaves the claims alone.
+    page.goto("/")
+    pick_release(page, "1.34")
+    expect(summary(page)).to_contain_text("Allocated")
+    open_gates(page)
+    page.get_by_label("DynamicResourceAllocation").select_option("off")
+    expect(page.locator("#dra-off")).to_contain_text("DRA is off in Kubernetes 1.34")
+    expect(page.locator("#dra-off")).to_contain_text("still serves resource.k8s.io/v1")
+    expect(page.locator("#valid-message")).to_have_text("All objects are valid.")
+    expect(summary(page)).not_to_contain_text("Allocated")

@@ -5,9 +5,11 @@ newest generation counts; a pool is complete when as many slices of that
 generation exist as ``resourceSliceCount`` says; it is invalid when device
 names repeat or counters are inconsistent. ``gather_pools`` follows the
 upstream ``GatherPools`` of the chosen implementation: which slices are
-relevant for the node, how incomplete pools are detected, and (incubating
-and later) the order: pools sorted by driver and name, pools with binding
-conditions last, slices sorted by name.
+relevant for the node, how incomplete pools are detected, and the order:
+from 1.36 the incubating and experimental implementations sort pools by
+driver and name (pools with binding conditions last) and slices by name;
+the others walk a Go map, taken here in the order of the pools' first
+slices by name (``ReleaseRules.sorts_slices``).
 """
 
 from __future__ import annotations
@@ -110,6 +112,13 @@ def gather_pools(slices_for_node: Iterable[model.ResourceSlice], node: model.Nod
     by name.
     """
     slice_counters = rules.slice_counters
+    sorts = variant.sorted_order and rules.sorts_slices
+    if not sorts:
+        # Upstream walks its pools in Go map order, met in the order the slices are listed. The apiserver and
+        # the informer list them by name (a small map comes back rotated), and Go iterates a map of up to
+        # eight pools as a rotation of the order they were added in: name order here is the one rotation
+        # that is always possible (and the most likely one); sorting by driver first may be none of them.
+        slices_for_node = sorted(slices_for_node, key=lambda s: s.metadata.name)
     by_pool: dict[tuple[str, str], list[model.ResourceSlice]] = {}
     # 1.34-1.35's experimental implementation adds a node's slices with binding conditions after the others
     # (``rules.binding_slices_last``), so a pool's simpler devices are tried first.
@@ -157,9 +166,9 @@ def gather_pools(slices_for_node: Iterable[model.ResourceSlice], node: model.Nod
             with_binding.append(pool)
         else:
             pools.append(pool)
-    # Stable walks a Go map here, in no defined order: name order is as good as any.
-    pools.sort(key=lambda p: (p.driver, p.name))
-    with_binding.sort(key=lambda p: (p.driver, p.name))
+    if sorts:  # 1.36 on, incubating and experimental: by driver, then pool name
+        pools.sort(key=lambda p: (p.driver, p.name))
+        with_binding.sort(key=lambda p: (p.driver, p.name))
     return pools + with_binding
 
 
@@ -189,7 +198,7 @@ def _build_pool(driver: str, name: str, found: list[model.ResourceSlice], featur
                 every: list[model.ResourceSlice] | None, variant: Variant, rules: ReleaseRules) -> Pool:
     slice_counters = rules.slice_counters
     if variant.sorted_order and rules.sorts_slices:
-        found = sorted(found, key=lambda s: s.metadata.name)
+        found = sorted(found, key=lambda s: s.metadata.name)  # (already by name otherwise: gather_pools)
     device_slices, counter_slices, other_slices = [], [], []
     for s in found:
         own = slice_counters or not (features.partitionable_devices and s.spec.shared_counters)

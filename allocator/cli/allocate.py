@@ -65,8 +65,14 @@ the driver reports them, and what the scheduler does meanwhile (also with
 (invalid resource pools) has "error": true; when no node fits and some
 failed so, the exit status is 2.
 
+With DynamicResourceAllocation off (a note on stderr says so), pods are
+scheduled without their claims and no claim is allocated: the apiserver
+drops a pod's claims when it creates the pod and the scheduler's
+DynamicResources plugin is off. The apiserver still serves a stable version
+(resource.k8s.io/v1 in 1.34); before 1.34 it serves none of resource.k8s.io.
+
 Exit 2: unreadable or invalid input, an object in a version the release
-does not serve (none at all while DynamicResourceAllocation is off), an
+does not serve (before 1.34 none while DynamicResourceAllocation is off), an
 unknown release or feature gate, a locked gate set away from its value, or an
 error that makes the scheduler give up (a CEL error, an unknown DeviceClass,
 "invalid resource pools were encountered", ...); the message is on stderr.
@@ -86,6 +92,7 @@ def add(commands) -> None:
 
 def run(args) -> int:
     from allocator.releases.gates import stored_object_gates
+    from allocator.releases.serving import dra_off_message, without_dra
     from allocator.validation.classic import handed_to_controllers
     from allocator.workload.analysed import analysed
     from allocator.workload.controllers import template_errors
@@ -113,6 +120,12 @@ def run(args) -> int:
     # The claims as the apiserver stored them: created ones without the fields of disabled features.
     documents, stored = as_stored(documents, gates)
     documents += [w.pod for w in workloads if w.pod is not None]
+    # DynamicResourceAllocation off (1.34 can set it false): objects of a stable version are still served,
+    # but a pod is created without its claims and the scheduler allocates none.
+    dra_off = dra_off_message(gates)
+    if dra_off is not None:
+        print(f"note: {dra_off}", file=sys.stderr)
+        documents = without_dra(documents)
     try:
         work = workload_of(documents)
     except PodClaimError as err:

@@ -76,8 +76,13 @@ class ReleaseRules:
     # its capacity) gives back what it took: counters, constraints, its mark (v0.36.x ``rollbackDevice``);
     # 1.34-1.35 returned with the counters still taken, and on capacity the constraints and mark too.
     rejected_device_rolls_back: bool
-    # 1.36: the incubating and experimental implementations walk a pool's slices sorted by name; before, in the
-    # order they were listed (v0.34.x, v0.35.x).
+    # 1.36: the incubating and experimental implementations sort the pools by driver and pool name and a pool's
+    # slices by name (v0.36.x ``sortPoolsByID``, ``sortSlicesByName``). Before (v0.33.x-v0.35.x), and in the
+    # stable implementation still, pools are walked in Go map order and slices in the order they were listed.
+    # The apiserver lists slices by name, and Go walks a map of up to eight pools as a rotation of the order
+    # they were added in (the real 1.34 scheduler, asked 40 times: only rotations of name order, the unrotated
+    # one most often); so the engine walks them in the order of their first slice by name, one order upstream
+    # always can take. Sorting by driver first, as 1.36 does, may be an order 1.34 never takes.
     sorts_slices: bool
     # 1.34-1.35: the experimental implementation's GatherPools adds the node's slices with binding conditions to
     # their pool after the other slices (v0.34.x, v0.35.x ``slicesWithBindingConditions``); 1.36 sorts slices by

@@ -2,11 +2,14 @@
 
 An apiserver that does not serve a kind in a version answers 404 before any
 validation (kubectl says ``no matches for kind "ResourceClaim" in version
-"resource.k8s.io/v1"``), and with ``DynamicResourceAllocation`` off it
-serves no ``resource.k8s.io`` resource at all. This module turns that into
+"resource.k8s.io/v1"``); alpha and beta versions are off by default, and
+the model counts them as enabled (``--runtime-config``) exactly when
+``DynamicResourceAllocation`` is on. This module turns that into
 located diagnostics that name the versions the release does serve, and into
 the one-line answer "DRA is off, turn on this gate" the page and the engine
-show. The data comes from ``releases``.
+show. With the gate off the apiserver still serves a stable version (1.34's
+v1): its storage does not read the gate, only the scheduler's plugin and the
+pod strategy do (``without_dra``). The data comes from ``releases``.
 """
 
 from __future__ import annotations
@@ -32,17 +35,52 @@ def _runtime_config_hint(versions) -> str | None:
 
 
 def dra_off_message(gates: FeatureGates) -> str | None:
-    """Why nothing of DRA exists in this cluster, and what to turn on; None when DRA is on."""
+    """Why the scheduler allocates nothing in this cluster, and what to turn on; None when DRA is on.
+
+    The apiserver installs the resource.k8s.io storage whatever the gate says (kubernetes/kubernetes
+    ``pkg/registry/resource/rest``, 1.31 to 1.37: "also without the corresponding feature gate [...] to
+    allow cleaning them up"), so a stable version stays served with the gate off (v1 in 1.34, where the
+    gate can still be set false). Before 1.34 every version is alpha or beta, off by default.
+    """
     if gates.enabled(DRA_GATE):
         return None
     rel = release(gates.release)
     spec = rel.gate_spec(DRA_GATE)
     why = "set to false" if DRA_GATE in gates.overrides() else \
         f"{spec.stage.lower()} and off by default in Kubernetes {rel.name}"
-    versions = rel.could_serve("ResourceClaim")
-    return (f"Dynamic Resource Allocation is off: the feature gate {DRA_GATE} is {why}, so the apiserver "
-            f"serves no {GROUP} API and the scheduler allocates no ResourceClaim. Turn on {DRA_GATE} "
-            f"(--feature-gates={DRA_GATE}=true) to get {_versions(versions)}.")
+    head = f"Dynamic Resource Allocation is off: the feature gate {DRA_GATE} is {why}"
+    turn_on = f"Turn on {DRA_GATE} (--feature-gates={DRA_GATE}=true)"
+    served = rel.served("ResourceClaim", gates.enabled)
+    if served:
+        return (f"{head}, so the scheduler allocates no ResourceClaim (its DynamicResources plugin is off) and "
+                "the apiserver drops a pod's resourceClaims when it creates the pod: the pod goes to a node as if "
+                f"it had none. The apiserver still serves {_versions(served)} (its storage does not read the "
+                f"gate). {turn_on} to have claims allocated.")
+    return (f"{head}, so the apiserver serves no {GROUP} API (its versions in Kubernetes {rel.name} are alpha "
+            f"or beta, off by default) and the scheduler allocates no ResourceClaim. {turn_on} to get "
+            f"{_versions(rel.could_serve('ResourceClaim'))}.")
+
+
+def without_dra(documents: list) -> list:
+    """``documents`` as the scheduler meets them while DynamicResourceAllocation is off: pods without their
+    claims (the apiserver's pod strategy drops ``spec.resourceClaims`` and the containers' ``resources.claims``
+    of a pod it creates), and no claim to allocate (the DynamicResources plugin is off). Allocated claims
+    stay: their devices remain taken."""
+    from dataclasses import replace
+
+    out = []
+    for document in documents:
+        if document.kind == "ResourceClaimTemplate" or (
+                document.kind == "ResourceClaim" and document.obj.status.allocation is None):
+            continue
+        if document.kind == "Pod":
+            spec = document.obj.spec
+            spec = replace(spec, resource_claims=[],
+                           containers=[replace(c, claims=[]) for c in spec.containers],
+                           init_containers=[replace(c, claims=[]) for c in spec.init_containers])
+            document = replace(document, obj=replace(document.obj, spec=spec))
+        out.append(document)
+    return out
 
 
 # (id(gates), kind) -> (gates, versions served): asked once per document, a dump has thousands of them

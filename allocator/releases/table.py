@@ -18,14 +18,17 @@ Sources (read, not copied):
   ``resource/*/zz_generated.prerelease-lifecycle.go`` at the tags v0.31.0
   to v0.36.0 and master (2026-07-24, commit 10b39a39), which follow the
   storage that kubernetes/kubernetes ``pkg/registry/resource/rest/
-  storage_resource.go`` installs per release: every resource there is
-  installed only while ``DynamicResourceAllocation`` is on ("... is
-  disabled because the DynamicResourceAllocation feature is disabled").
+  storage_resource.go`` installs per release, read again at v1.31.14 to
+  v1.37.2: each version's resources are installed when the apiserver's
+  resource config enables them, whatever ``DynamicResourceAllocation``
+  says (kept "to allow cleaning them up" while the feature is off).
 * Alpha and beta versions are off by default in the apiserver
   (``DefaultAPIResourceConfigSource``; KEP-3136: new beta APIs are off by
   default): a cluster serves them once ``--runtime-config`` enables them.
-  We count them as served, since turning DRA on in 1.31 to 1.33 always
-  means enabling them, and say "off by default" where it is shown.
+  We count them as served while DynamicResourceAllocation is on, since
+  turning DRA on in 1.31 to 1.33 always means enabling them, and say "off
+  by default" where it is shown; with the gate off only stable versions
+  count (1.34's v1, on by default).
 
 ``Release.served(kind, gates)`` answers what the apiserver of that release
 would serve for a kind with the given gate values.
@@ -244,12 +247,18 @@ class Release:
         return {gate: self.default(gate) for gate in GATE_SPECS}
 
     def served(self, kind: str, enabled=None) -> tuple[str, ...]:
-        """Versions of ``kind`` served with the gates ``enabled`` (a predicate; default: the release defaults)."""
+        """Versions of ``kind`` served with the gates ``enabled`` (a predicate; default: the release defaults).
+
+        The apiserver installs the resource.k8s.io storage whatever ``DynamicResourceAllocation`` says (so that
+        objects can still be cleaned up); the gate only decides, in this model, whether the alpha and beta
+        versions count as enabled with ``--runtime-config``. With it off, a stable version (v1 in 1.34) is
+        still served, on by default.
+        """
         is_on = enabled or self.default
-        if not is_on(DRA_GATE):
-            return ()
+        dra_on = is_on(DRA_GATE)
         found = {s.version for s in SERVING
-                 if s.kind == kind and s.in_release(self.name) and (s.gate is None or is_on(s.gate))}
+                 if s.kind == kind and s.in_release(self.name) and (s.gate is None or is_on(s.gate))
+                 and (dra_on or not off_by_default(s.version))}
         return tuple(v for v in VERSION_ORDER if v in found)
 
     def could_serve(self, kind: str) -> tuple[str, ...]:

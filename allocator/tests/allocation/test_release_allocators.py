@@ -349,7 +349,7 @@ def test_1_33_lets_one_admin_request_take_a_device_twice(files):
     assert _admin(files, "1.34", twice).returncode == 1
 
 
-# --- before 1.36: slices in the order they are listed ------------------------------------------------------
+# --- before 1.36: slices as the apiserver lists them (by name), pools in Go map order ------------------------
 
 def _listed_slice(name: str, device: str) -> str:
     return f"""\
@@ -376,16 +376,66 @@ spec:
 """
 
 
-@pytest.mark.parametrize(("release", "gates"), [("1.34", ""), ("1.35", "DRAConsumableCapacity=true")])
-def test_before_1_36_the_experimental_implementation_walks_slices_as_listed(files, release, gates):
+@pytest.mark.parametrize(("release", "gates"), [("1.34", ""), ("1.35", "DRAConsumableCapacity=true"),
+                                               ("1.36", ""), ("1.37", "")])
+def test_the_order_slices_are_written_in_does_not_matter(files, release, gates):
+    # Before 1.36 the allocator keeps a pool's slices as listed, and the apiserver lists them by name (the real
+    # 1.34 scheduler took gpu-a 36 times of 40, gpu-b when its informer's map came back rotated); from 1.36
+    # it sorts them by name itself.
     proc = run("allocate", "--kubernetes-version", release, "--feature-gates", gates, "--node", "n1", files(LISTED))
-    assert _devices(proc) == ["gpu-b"]
+    assert _devices(proc) == ["gpu-a"]
+
+
+def _pool(name: str, driver: str) -> str:
+    return f"""\
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {{name: {name}}}
+spec:
+  driver: {driver}
+  nodeName: n1
+  pool: {{name: {name}, resourceSliceCount: 1}}
+  devices: [{{name: dev}}]
+"""
+
+
+# Three pools whose names and drivers sort differently; the claim takes one device of each, in pool order.
+THREE_POOLS = NODE + _pool("pool-a", "d1.example.com") + _pool("pool-b", "d3.example.com") \
+    + _pool("pool-c", "d2.example.com") + """\
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: c}
+spec:
+  devices:
+    requests:
+    - {name: r0, exactly: {deviceClassName: gpu}}
+    - {name: r1, exactly: {deviceClassName: gpu}}
+    - {name: r2, exactly: {deviceClassName: gpu}}
+"""
+
+
+def _pools(proc) -> list[str]:
+    assert proc.returncode == 0, proc.stderr
+    return [r["pool"] for c in json.loads(proc.stdout)["claims"] for r in c["status"]["allocation"]["devices"]["results"]]
+
+
+@pytest.mark.parametrize("release", ["1.33", "1.34", "1.35"])
+def test_before_1_36_pools_are_walked_in_the_order_of_their_slices_names(files, release):
+    # Go walks a map of a few pools as a rotation of the order they were added in (the slices' order): asked 40
+    # times, the real 1.34 scheduler took pool-a, pool-b, pool-c (21 times) or a rotation of it, never the
+    # driver order pool-a, pool-c, pool-b.
+    text = THREE_POOLS if release != "1.33" else THREE_POOLS.replace("resource.k8s.io/v1\n", "resource.k8s.io/v1beta2\n")
+    gates = "DynamicResourceAllocation=true" if release == "1.33" else ""
+    proc = run("allocate", "--kubernetes-version", release, "--feature-gates", gates, "--node", "n1", files(text))
+    assert _pools(proc) == ["pool-a", "pool-b", "pool-c"]
 
 
 @pytest.mark.parametrize("release", ["1.36", "1.37"])
-def test_from_1_36_slices_are_walked_by_name(files, release):
-    proc = run("allocate", "--kubernetes-version", release, "--node", "n1", files(LISTED))
-    assert _devices(proc) == ["gpu-a"]
+def test_from_1_36_pools_are_walked_by_driver_then_name(files, release):
+    proc = run("allocate", "--kubernetes-version", release, "--node", "n1", files(THREE_POOLS))
+    assert _pools(proc) == ["pool-a", "pool-c", "pool-b"]
 
 
 # A device consuming a counter set its slice lacks: the apiserver of 1.33/1.34 refuses it on create, so only a

@@ -84,10 +84,48 @@ def test_dra_is_off_by_default_before_1_34_and_the_answer_names_the_gate(release
     assert report.to_dict()["draOff"] == report.dra_off
 
 
-def test_dra_set_off_on_1_34_says_it_was_set():
+def test_dra_set_off_on_1_34_says_it_was_set_and_v1_is_still_served():
+    # 1.34's apiserver installs the resource.k8s.io storage whatever the gate says, and v1 is GA (on by
+    # default): the claim is stored; only the scheduler leaves it alone.
     report = analyze(V1_CLAIM, V1, feature_gates={"DynamicResourceAllocation": False}, kubernetes_version="1.34")
     assert "DynamicResourceAllocation is set to false" in report.dra_off
-    assert report.allocation.status == "skipped" and not report.valid
+    assert "still serves resource.k8s.io/v1" in report.dra_off
+    assert report.valid and refusals(report) == []
+    assert report.allocation.status == "skipped" and report.allocation.reasons == [report.dra_off]
+
+
+def test_dra_set_off_on_1_34_the_beta_versions_count_as_not_enabled():
+    # Beta versions need --runtime-config; the model enables them only together with the gate.
+    report = analyze(older_claim("v1beta1"), V1, feature_gates={"DynamicResourceAllocation": False},
+                     kubernetes_version="1.34")
+    assert refusals(report) == ['apiVersion: Not served: no matches for kind "ResourceClaim" in version '
+                                '"resource.k8s.io/v1beta1": not served by Kubernetes 1.34, which serves '
+                                'ResourceClaim in resource.k8s.io/v1']
+
+
+POD_WITH_CLAIM = """
+apiVersion: v1
+kind: Pod
+metadata: {name: worker}
+spec:
+  containers: [{name: main, image: busybox, resources: {claims: [{name: gpu}]}}]
+  resourceClaims: [{name: gpu, resourceClaimName: one-gpu}]
+"""
+NODES = "".join(f"---\napiVersion: v1\nkind: Node\nmetadata: {{name: {n}}}\n" for n in ("node-a", "node-b"))
+
+
+def test_cli_with_dra_off_on_1_34_schedules_the_pod_without_its_claims():
+    proc = cli("allocate", "--kubernetes-version", "1.34", "--feature-gates", "DynamicResourceAllocation=false", "-",
+               stdin=V1 + NODES + "---" + V1_CLAIM + "---" + POD_WITH_CLAIM)
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    # Both nodes fit (node-b has no GPU): the claim was dropped from the pod and nothing is allocated.
+    assert out["claims"] == [] and [(n["name"], n["fits"]) for n in out["nodes"]] == [("node-a", True),
+                                                                                      ("node-b", True)]
+    assert "note: Dynamic Resource Allocation is off" in proc.stderr
+    # With the gate on, only node-a fits.
+    proc = cli("allocate", "--kubernetes-version", "1.34", "-", stdin=V1 + NODES + "---" + V1_CLAIM + "---" + POD_WITH_CLAIM)
+    assert proc.returncode == 0 and [n["fits"] for n in json.loads(proc.stdout)["nodes"]] == [True, False]
 
 
 @pytest.mark.parametrize("release", ["1.35", "1.36", "1.37"])
