@@ -9,6 +9,7 @@ into overrides.
 from __future__ import annotations
 
 import hashlib
+from functools import cache, lru_cache
 
 from django import forms
 from django.conf import settings
@@ -61,6 +62,25 @@ def posted_gates(data, version: str, prefix: str = "") -> dict[str, bool]:
 def text_digest(text: str) -> str:
     """A short fingerprint of the documents as the page served them, to tell later whether they were edited."""
     return hashlib.sha256(text.replace("\r\n", "\n").encode()).hexdigest()[:16]
+
+
+@cache
+def _gate_fields() -> dict[str, forms.ChoiceField]:
+    """The gate override fields of both columns, made once for every form: nothing a request does changes a
+    field (its value and errors are the form's), so the forms share them rather than make 2 x the gates each."""
+    return {gate_field(gate, prefix): forms.ChoiceField(label=gate, choices=GATE_CHOICES, required=False)
+            for gate in KNOWN_GATES for prefix in ("", COMPARE)}
+
+
+@lru_cache(maxsize=64)
+def _gates_refusal(overrides: tuple[tuple[str, bool], ...], version: str) -> tuple[str | None, str] | None:
+    """Why the components of ``version`` would not start with these overrides (the gate at fault and the
+    message), or None. Kept for the last few: the live editor posts the same gates with every keystroke."""
+    try:
+        make_gates(dict(overrides), version)
+    except FeatureGateError as exc:
+        return exc.gate, str(exc)
+    return None
 
 
 class UploadError(ValueError):
@@ -148,10 +168,7 @@ class PlaygroundForm(forms.Form):
         ]
         self.fields["compare_inventory_slug"].choices = [(SAME, "Same as the editor's")] + [
             (s.slug, s.title) for s in self.samples] + [(CUSTOM, "Custom (imported or shared)")]
-        for gate in KNOWN_GATES:
-            self.fields[gate_field(gate)] = forms.ChoiceField(label=gate, choices=GATE_CHOICES, required=False)
-            self.fields[gate_field(gate, COMPARE)] = forms.ChoiceField(label=gate, choices=GATE_CHOICES,
-                                                                       required=False)
+        self.fields.update(_gate_fields())
 
     @classmethod
     def for_state(cls, state: State, samples=None, node_filter: str = "") -> PlaygroundForm:
@@ -221,6 +238,19 @@ class PlaygroundForm(forms.Form):
                          "errors": field.errors if self.is_bound else []})
         return rows
 
+    def gate_list_key(self, prefix: str = "") -> str:
+        """What a gate list shows, in short: the release and each gate's value. The page posts back the key of
+        the list it has (``gates_shown``, ``compare_gates_shown``), so a live update leaves the list out when
+        it would send the same one. A list with errors has no key: the next answer replaces it."""
+        if self.is_bound and any(self[gate_field(g, prefix)].errors for g in KNOWN_GATES):
+            return ""
+        values = "".join({"on": "1", "off": "0"}.get(self[gate_field(g, prefix)].value() or "", "-")
+                         for g in KNOWN_GATES)
+        return f"{self._release_of(prefix).name}:{values}"
+
+    def compare_gate_list_key(self) -> str:
+        return self.gate_list_key(COMPARE)
+
     def gate_error(self) -> bool:
         """Whether a gate is refused (the gate picker is then shown open)."""
         return self.is_bound and any(self[gate_field(g, p)].errors for g in KNOWN_GATES for p in ("", COMPARE))
@@ -240,13 +270,12 @@ class PlaygroundForm(forms.Form):
             sides.append((COMPARE, data.get("compare_kubernetes_version") or CURRENT_RELEASE))
         accepted = True
         for prefix, version in sides:
-            try:
-                make_gates(self._gates(data, prefix), version)
-            except FeatureGateError as exc:
-                if exc.gate not in KNOWN_GATES:
-                    continue  # an unknown release: State.from_dict says so
-                self.add_error(gate_field(exc.gate, prefix), f"{exc}.")
-                accepted = False
+            refused = _gates_refusal(tuple(sorted(self._gates(data, prefix).items())), version)
+            if refused is None or refused[0] not in KNOWN_GATES:
+                continue  # accepted, or an unknown release: State.from_dict says so
+            gate, message = refused
+            self.add_error(gate_field(gate, prefix), f"{message}.")
+            accepted = False
         return accepted
 
     def _compared(self, data: dict, inventory: str, slug: str, inventory_id: str) -> dict | None:

@@ -67,11 +67,23 @@ def _live_update(request: HttpRequest) -> bool:
     return bool(request.htmx) and request.htmx.target == "results"
 
 
+def _same_gate_lists(request: HttpRequest, form: PlaygroundForm) -> list[str]:
+    """The gate lists ("gates", "compare") a live update leaves out: the page already shows them as this
+    answer would (the key it posts back, ``gates_shown``, is this form's). Only the release and the gates
+    change a list, and they rarely change while one types."""
+    if not _live_update(request):
+        return []
+    posted = {"gates": request.POST.get("gates_shown"), "compare": request.POST.get("compare_gates_shown")}
+    keys = {"gates": form.gate_list_key, "compare": form.compare_gate_list_key}
+    return [name for name, key in keys.items() if posted[name] and posted[name] == key()]
+
+
 def _render_editor(request: HttpRequest, state: State | None, form: PlaygroundForm, alternatives: int = 0,
                    **extra) -> HttpResponse:
     """The editor page, or only its results when htmx asks for them (``hx-target="results"``)."""
     ctx = {"form": form, "state": state, "cluster_limit": settings.STORED_INVENTORY_MAX_BYTES,
-           "capacity_cap": settings.CAPACITY_MAX_COPIES, "convert_versions": conversion.VERSIONS, **extra}
+           "capacity_cap": settings.CAPACITY_MAX_COPIES, "convert_versions": conversion.VERSIONS,
+           "same_gate_lists": _same_gate_lists(request, form), **extra}
     inventory_id = state.inventory_id if state is not None else form["inventory_id"].value()
     if inventory_id:
         ctx["cluster"] = clusters.find(inventory_id)
