@@ -348,8 +348,12 @@ def nodes_view(nodes: list[NodeRow], node_filter: str = "") -> dict:
     }
 
 
-def context(state: State, node_filter: str = "", alternatives: int = 0) -> dict:
-    """The template context for a state; ``alternatives`` > 0 also lists up to that many other grants."""
+def context(state: State, node_filter: str = "", alternatives: int = 0, compare: bool = True) -> dict:
+    """The template context for a state; ``alternatives`` > 0 also lists up to that many other grants.
+
+    ``compare`` False: a comparison (``state.compare``) is not run but left to a request of its own
+    (``comparison_deferred``), made when the folded tools that show it are opened.
+    """
     try:
         analyzed = clusters.analyze_state(state, alternatives=alternatives)
     except FeatureGateError as exc:
@@ -378,6 +382,7 @@ def context(state: State, node_filter: str = "", alternatives: int = 0) -> dict:
         "status_yaml": status_yaml(analyzed.allocation),
         "alternatives": alternatives_view(analyzed.allocation),
         "max_alternatives": MAX_ALTERNATIVES,
-        "comparison": comparison(state, analyzed),
+        "comparison": comparison(state, analyzed) if compare else None,
+        "comparison_deferred": not compare and state.compare is not None,
         "inventory_read": analyzed.inventory,  # for the console beside the results (``views``), not the template
     }
