@@ -18,7 +18,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from allocator.allocation.allocator import Allocator, AllocatorError
 from allocator.allocation.alternatives import DEFAULT_TIMEOUT as DEFAULT_ALTERNATIVES_TIMEOUT
@@ -28,7 +28,6 @@ from allocator.allocation.encode import claim_to_json
 from allocator.allocation.explain import Explanation
 from allocator.allocation.proofs import Proof
 from allocator.authoring.inventory import Inventory
-from allocator.cel.explain import Part
 from allocator.cel.fixes import ExprFix
 from allocator.kube import model
 from allocator.kube.convert_back import V1
@@ -216,8 +215,11 @@ class AlternativesSearch:
                 "steps": self.steps}
 
 
+if TYPE_CHECKING:  # the explanations load with the first device explained (start-up)
+    from allocator.cel.explain import Part
+
 # One part of a device's ``why``: a part of a selector, or a counter of the pool that is short.
-WhyPart = Part | Shortage
+WhyPart: TypeAlias = "Part | Shortage"
 
 
 @dataclass
@@ -250,6 +252,8 @@ def _why_parts(parts: list[dict] | None) -> list[WhyPart] | None:
     """The explanation's parts (as ``allocation.explain`` carries them, JSON-shaped), typed."""
     if not parts:
         return None
+    from allocator.cel.explain import Part
+
     return [Shortage.from_dict(part) if part.get("kind") == Shortage.kind else Part.from_dict(part) for part in parts]
 
 
@@ -701,10 +705,10 @@ def _why_fixes(report: Report, sources: list[tuple[str, str, list]]) -> None:
             why = device.why
             if not why:
                 continue
-            if places is None and any(isinstance(part, Part) and part.fixes for part in why):
+            if places is None and any(not isinstance(part, Shortage) and part.fixes for part in why):
                 places = _selector_places(sources)
-            device.why = [replace(part, fixes=_mapped(part.fixes or [], places or {})) if isinstance(part, Part)
-                          else part for part in why]
+            device.why = [part if isinstance(part, Shortage) else replace(part, fixes=_mapped(part.fixes or [], places or {}))
+                          for part in why]
 
 
 def _selector_places(sources: list[tuple[str, str, list]]) -> dict[str, list]:
