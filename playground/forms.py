@@ -166,10 +166,7 @@ class PlaygroundForm(forms.Form):  # type: ignore[misc]  # Django has no types h
         super().__init__(*args, **kwargs)
         self.fields["capacity_max"].max_value = settings.CAPACITY_MAX_COPIES
         self.fields["capacity_max"].validators.append(MaxValueValidator(settings.CAPACITY_MAX_COPIES))
-        # The picker's samples without their objects (over 200 KB in all), read only for the one a form loads
-        # or compares with: a keystroke lists them, it does not read them.
-        self.samples = list(samples if samples is not None else
-                            SampleInventory.objects.listed().defer("objects_yaml", "provenance"))
+        self.samples = list(samples if samples is not None else SampleInventory.objects.listed())
         self.fields["inventory_slug"].choices = [(s.slug, s.title) for s in self.samples] + [
             (CUSTOM, "Custom (paste or upload below)")
         ]
