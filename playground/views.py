@@ -360,8 +360,9 @@ def _compare_analyses(request: HttpRequest) -> int:
 @rate_limit("PAGE_ANALYSES_PER_MINUTE", cost=_compare_analyses)
 def compare_run(request: HttpRequest) -> HttpResponse:
     """The comparison a live update left out while the tools were folded (``results.context``'s
-    ``comparison_deferred``): its section for htmx, or the whole page with it (a post without script)."""
-    return _panel(request, "playground/partials/compare_result.html", _comparison)
+    ``comparison_deferred``): its section for htmx, or the whole page (a post without script: the page runs
+    the comparison itself)."""
+    return _panel(request, "playground/partials/compare_result.html", _comparison, answer_on_page=False)
 
 
 @require_POST

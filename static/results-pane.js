@@ -51,7 +51,8 @@
   document.addEventListener("htmx:configRequest", function (event) {
     const tools = document.getElementById("result-tools");
     const params = event.detail.parameters;
-    if (!tools || tools.open || !params || event.detail.target.id !== "results") return;
+    const target = event.detail.target;
+    if (!tools || tools.open || !params || !target || target.id !== "results") return;
     if (typeof params.set === "function") params.set("tools_folded", "1"); else params.tools_folded = "1";
   });
 

@@ -85,6 +85,10 @@ class FoldedToolsDeferTheComparisonTestCase(BaseTestCase):
         self.assertContains(r, 'id="compare-left"')
         self.assertContains(r, 'id="compare-right"')
         self.assertContains(r, "Right: Kubernetes 1.36")
+        # A post without script gets the whole page, with the comparison.
+        r = self.client.post("/compare", self.data())
+        self.assertContains(r, "<html")
+        self.assertContains(r, 'id="compare-right"')
         # Compare turned off meanwhile: nothing to show, the loader goes.
         r = self.client.post("/compare", self.form_data(), headers={"HX-Request": "true", "HX-Target": "compare"})
         self.assertEqual(r.status_code, 200)
