@@ -17,13 +17,13 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass, field
-from typing import Any
+from dataclasses import asdict, dataclass, field, replace
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from allocator.allocation.allocator import Allocator, AllocatorError
 from allocator.allocation.alternatives import DEFAULT_TIMEOUT as DEFAULT_ALTERNATIVES_TIMEOUT
 from allocator.allocation.alternatives import MAX_LIMIT as MAX_ALTERNATIVES
-from allocator.allocation.counters import CounterShortfall
+from allocator.allocation.counters import CounterShortfall, Shortage
 from allocator.allocation.encode import claim_to_json
 from allocator.allocation.explain import Explanation
 from allocator.allocation.proofs import Proof
@@ -215,6 +215,13 @@ class AlternativesSearch:
                 "steps": self.steps}
 
 
+if TYPE_CHECKING:  # the explanations load with the first device explained (start-up)
+    from allocator.cel.explain import Part
+
+# One part of a device's ``why``: a part of a selector, or a counter of the pool that is short.
+WhyPart: TypeAlias = "Part | Shortage"
+
+
 @dataclass
 class RequestDevice:
     """A device in reach of the explained node, for one request: whether it matches, and the reason if not."""
@@ -229,14 +236,25 @@ class RequestDevice:
     taken_by: str | None
     reason: str | None
     reason_code: str | None
-    why: list[dict] | None  # the parts of a selector that decided (span, verdict, values read, hint, fixes)
+    # The parts that decided: of a selector (span, verdict, values read, hint, fixes), or the counters short
+    why: list[WhyPart] | None
     reason_short: str | None
 
     def to_dict(self) -> dict[str, Any]:
         return {"driver": self.driver, "pool": self.pool, "device": self.device, "slice": self.slice,
                 "node": self.node, "matches": self.matches, "chosen": self.chosen, "takenBy": self.taken_by,
-                "reason": self.reason, "reasonCode": self.reason_code, "why": self.why,
+                "reason": self.reason, "reasonCode": self.reason_code,
+                "why": None if self.why is None else [part.to_dict() for part in self.why],
                 "reasonShort": self.reason_short}
+
+
+def _why_parts(parts: list[dict] | None) -> list[WhyPart] | None:
+    """The explanation's parts (as ``allocation.explain`` carries them, JSON-shaped), typed."""
+    if not parts:
+        return None
+    from allocator.cel.explain import Part
+
+    return [Shortage.from_dict(part) if part.get("kind") == Shortage.kind else Part.from_dict(part) for part in parts]
 
 
 @dataclass
@@ -687,10 +705,10 @@ def _why_fixes(report: Report, sources: list[tuple[str, str, list]]) -> None:
             why = device.why
             if not why:
                 continue
-            if places is None and any(part.get("fixes") for part in why):
+            if places is None and any(not isinstance(part, Shortage) and part.fixes for part in why):
                 places = _selector_places(sources)
-            device.why = [part if part.get("kind") == "counter" else
-                             {**part, "fixes": _mapped(part.get("fixes") or [], places or {})} for part in why]
+            device.why = [part if isinstance(part, Shortage) else replace(part, fixes=_mapped(part.fixes or [], places or {}))
+                          for part in why]
 
 
 def _selector_places(sources: list[tuple[str, str, list]]) -> dict[str, list]:
@@ -729,6 +747,6 @@ def _explain(report: Report, explanation: Explanation, slices: list[model.Resour
                 driver=d.driver, pool=d.pool, device=d.device, slice=d.slice, node=node_of_slice.get(d.slice),
                 matches=d.matches, chosen=d.chosen, taken_by=d.taken_by,
                 reason=d.reason.message if d.reason else None, reason_code=d.reason.code if d.reason else None,
-                why=(d.reason.parts or None) if d.reason else None,
+                why=_why_parts(d.reason.parts) if d.reason else None,
                 reason_short=(d.reason.short or d.reason.message) if d.reason else None,
             ) for d in req.devices]))

@@ -1,5 +1,6 @@
 """A keystroke computes only what the page shows (issue 37, item 5): after a live update the expression
-console's answer loads by itself when the console is in view, and when folded tools are opened."""
+console's answer loads by itself when the console is in view, and when folded tools are opened; with the
+tools folded the comparison waits too, and loads when they are opened."""
 
 from __future__ import annotations
 
@@ -46,3 +47,26 @@ def test_the_console_answer_loads_after_a_keystroke(page: Page, samples):
         page.locator("#result-tools-summary").click()
         page.locator("#console-panel").scroll_into_view_if_needed()
     expect(page.locator("#console-value-text")).to_have_text("3")
+
+
+def test_the_comparison_loads_when_folded_tools_are_opened(page: Page, samples):
+    page.goto("/examples/prioritized-list")
+    expect(summary(page)).to_contain_text("Allocated on node l40s-node-2")
+    page.get_by_label("Compare", exact=True).check()
+    expect(page.locator("#differences-count")).to_have_text("No difference: both columns give the same outcome.")
+
+    # Folded tools: a keystroke leaves the comparison out, with a loader in its place.
+    page.locator("#result-tools-summary").click()
+    expect(page.locator("#result-tools")).not_to_have_attribute("open", "")
+    keystroke(page)
+    expect(page.locator("#compare-loading")).to_have_count(1)
+    expect(page.locator("#compare-left")).to_have_count(0)
+    expect(page.locator("#result-tools-summary")).to_contain_text("the comparison")
+
+    # Opening them asks for it: both columns, as before.
+    with page.expect_response("**/compare"):
+        page.locator("#result-tools-summary").click()
+    expect(page.locator("#compare-left .compare-summary")).to_contain_text("Allocated on node l40s-node-2")
+    expect(page.locator("#compare-right .compare-summary")).to_contain_text("Allocated on node l40s-node-2")
+    expect(page.locator("#differences-count")).to_have_text("No difference: both columns give the same outcome.")
+    expect(page.locator("#compare-loading")).to_have_count(0)

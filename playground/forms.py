@@ -9,14 +9,19 @@ into overrides.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterable, Mapping
+from functools import cache, lru_cache
+from typing import Any
 
 from django import forms
 from django.conf import settings
+from django.core.files.uploadedfile import UploadedFile
 from django.core.validators import MaxValueValidator
 
 from allocator.allocation.alternatives import MAX_LIMIT as MAX_ALTERNATIVES
+from allocator.cel import MAX_EXPRESSION_LENGTH as CONSOLE_EXPRESSION_MAX
 from allocator.releases.gates import CURRENT_RELEASE, KNOWN_GATES, RELEASES, FeatureGateError, make_gates
-from allocator.releases.table import release
+from allocator.releases.table import Release, release
 from allocator.workload.planning import STRATEGIES
 from playground import clusters
 from playground.limits import text_limit
@@ -25,7 +30,6 @@ from playground.state import (
     CAPACITY_STRATEGY,
     CONSOLE_DEVICE_MAX,
     CONSOLE_ENV,
-    CONSOLE_EXPRESSION_MAX,
     CONSOLE_SCRATCH_MAX,
     FORM_PANELS,
     ID_MAX_LENGTH,
@@ -47,7 +51,7 @@ def gate_field(gate: str, prefix: str = "") -> str:
     return f"{prefix}gate_{gate}"
 
 
-def posted_gates(data, version: str, prefix: str = "") -> dict[str, bool]:
+def posted_gates(data: Mapping[str, Any], version: str, prefix: str = "") -> dict[str, bool]:
     """The gate overrides a form sends (``gate_<Gate>=on|off``, its compared column's with ``prefix``).
 
     An override of a gate the release ``version`` does not have is left out: the page does not offer it
@@ -63,18 +67,39 @@ def text_digest(text: str) -> str:
     return hashlib.sha256(text.replace("\r\n", "\n").encode()).hexdigest()[:16]
 
 
+@cache
+def _gate_fields() -> dict[str, forms.ChoiceField]:
+    """The gate override fields of both columns, made once for every form: nothing a request does changes a
+    field (its value and errors are the form's), so the forms share them rather than make 2 x the gates each."""
+    return {gate_field(gate, prefix): forms.ChoiceField(label=gate, choices=GATE_CHOICES, required=False)
+            for gate in KNOWN_GATES for prefix in ("", COMPARE)}
+
+
+@lru_cache(maxsize=64)
+def _gates_refusal(overrides: tuple[tuple[str, bool], ...], version: str) -> tuple[str | None, str] | None:
+    """Why the components of ``version`` would not start with these overrides (the gate at fault and the
+    message), or None. Kept for the last few: the live editor posts the same gates with every keystroke."""
+    try:
+        make_gates(dict(overrides), version)
+    except FeatureGateError as exc:
+        return exc.gate, str(exc)
+    return None
+
+
 class UploadError(ValueError):
     pass
 
 
-def read_upload(upload, limit: int | None = None, setting: str = "TEXT_MAX_CHARS") -> str:
+def read_upload(upload: UploadedFile, limit: int | None = None, setting: str = "TEXT_MAX_CHARS") -> str:
     """The uploaded file's text, at most ``limit`` bytes (by default the site's TEXT_MAX_CHARS)."""
     limit = text_limit() if limit is None else limit
-    if upload.size > limit:
-        raise UploadError(f"{upload.name} is too large: {upload.size} bytes, the limit is {limit} bytes "
+    size = upload.size or 0  # Django's stubs allow None for a file whose size is unknown
+    if size > limit:
+        raise UploadError(f"{upload.name} is too large: {size} bytes, the limit is {limit} bytes "
                           f"(the site's {setting} setting).")
     try:
-        return upload.read().decode("utf-8")
+        text: str = upload.read().decode("utf-8")
+        return text
     except UnicodeDecodeError:
         raise UploadError(f"{upload.name} is not UTF-8 text.") from None
 
@@ -138,24 +163,26 @@ class PlaygroundForm(forms.Form):
                                       max_length=CONSOLE_SCRATCH_MAX,
                                       widget=forms.Textarea(attrs={"rows": 6, "spellcheck": "false"}))
 
-    def __init__(self, *args, samples=None, **kwargs):
+    def __init__(self, *args: Any, samples: Iterable[SampleInventory] | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["capacity_max"].max_value = settings.CAPACITY_MAX_COPIES
-        self.fields["capacity_max"].validators.append(MaxValueValidator(settings.CAPACITY_MAX_COPIES))
+        capacity_max = self.fields["capacity_max"]
+        assert isinstance(capacity_max, forms.IntegerField)
+        capacity_max.max_value = settings.CAPACITY_MAX_COPIES
+        capacity_max.validators.append(MaxValueValidator(settings.CAPACITY_MAX_COPIES))
         self.samples = list(samples if samples is not None else SampleInventory.objects.listed())
-        self.fields["inventory_slug"].choices = [(s.slug, s.title) for s in self.samples] + [
+        slug_field, compare_slug_field = self.fields["inventory_slug"], self.fields["compare_inventory_slug"]
+        assert isinstance(slug_field, forms.ChoiceField) and isinstance(compare_slug_field, forms.ChoiceField)
+        slug_field.choices = [(s.slug, s.title) for s in self.samples] + [
             (CUSTOM, "Custom (paste or upload below)")
         ]
-        self.fields["compare_inventory_slug"].choices = [(SAME, "Same as the editor's")] + [
+        compare_slug_field.choices = [(SAME, "Same as the editor's")] + [
             (s.slug, s.title) for s in self.samples] + [(CUSTOM, "Custom (imported or shared)")]
-        for gate in KNOWN_GATES:
-            self.fields[gate_field(gate)] = forms.ChoiceField(label=gate, choices=GATE_CHOICES, required=False)
-            self.fields[gate_field(gate, COMPARE)] = forms.ChoiceField(label=gate, choices=GATE_CHOICES,
-                                                                       required=False)
+        self.fields.update(_gate_fields())
 
     @classmethod
-    def for_state(cls, state: State, samples=None, node_filter: str = "") -> PlaygroundForm:
-        initial = {
+    def for_state(cls, state: State, samples: Iterable[SampleInventory] | None = None,
+                  node_filter: str = "") -> PlaygroundForm:
+        initial: dict[str, Any] = {
             "node_filter": node_filter,
             "inventory_slug": state.inventory_slug,
             "inventory": state.inventory,
@@ -192,17 +219,17 @@ class PlaygroundForm(forms.Form):
         """Is this stored cluster the sample ``slug``'s own (then the picker keeps showing the sample)?"""
         return any(s.slug == slug and s.cluster_id == inventory_id for s in self.samples)
 
-    def gate_fields(self):
+    def gate_fields(self) -> list[Any]:
         return [self[gate_field(gate)] for gate in KNOWN_GATES]
 
-    def _release_of(self, prefix: str = ""):
+    def _release_of(self, prefix: str = "") -> Release:
         """The release chosen for the editor's column (or, with ``prefix`` COMPARE, the right one's)."""
         name = self["kubernetes_version"].value()
         if prefix:
             name = self["compare_kubernetes_version"].value() or name
         return release(name if name in RELEASES else CURRENT_RELEASE)
 
-    def gate_rows(self, prefix: str = "") -> list[dict]:
+    def gate_rows(self, prefix: str = "") -> list[dict[str, Any]]:
         """Each gate's field, whether the chosen release locks it (then the page cannot change it), and
         whether the release has it at all ("absent": not offered; the row stays, hidden and disabled,
         so that restoring work of another release can still set it).
@@ -213,26 +240,39 @@ class PlaygroundForm(forms.Form):
         rows = []
         for gate in KNOWN_GATES:
             spec = rel.gate_spec(gate)
-            locked = bool(spec and spec.locked)
+            locked = spec is not None and spec.locked
             title = (f"{spec.stage} and locked to {'on' if spec.default else 'off'} in Kubernetes {rel.name}"
-                     if locked else "")
+                     if spec is not None and locked else "")
             field = self[gate_field(gate, prefix)]
             rows.append({"field": field, "locked": locked, "title": title, "absent": spec is None,
                          "errors": field.errors if self.is_bound else []})
         return rows
 
+    def gate_list_key(self, prefix: str = "") -> str:
+        """What a gate list shows, in short: the release and each gate's value. The page posts back the key of
+        the list it has (``gates_shown``, ``compare_gates_shown``), so a live update leaves the list out when
+        it would send the same one. A list with errors has no key: the next answer replaces it."""
+        if self.is_bound and any(self[gate_field(g, prefix)].errors for g in KNOWN_GATES):
+            return ""
+        values = "".join({"on": "1", "off": "0"}.get(self[gate_field(g, prefix)].value() or "", "-")
+                         for g in KNOWN_GATES)
+        return f"{self._release_of(prefix).name}:{values}"
+
+    def compare_gate_list_key(self) -> str:
+        return self.gate_list_key(COMPARE)
+
     def gate_error(self) -> bool:
         """Whether a gate is refused (the gate picker is then shown open)."""
         return self.is_bound and any(self[gate_field(g, p)].errors for g in KNOWN_GATES for p in ("", COMPARE))
 
-    def compare_gate_rows(self) -> list[dict]:
+    def compare_gate_rows(self) -> list[dict[str, Any]]:
         return self.gate_rows(COMPARE)
 
-    def _gates(self, data: dict, prefix: str = "") -> dict[str, bool]:
+    def _gates(self, data: dict[str, Any], prefix: str = "") -> dict[str, bool]:
         """The posted overrides of the editor's column (or, with ``prefix`` COMPARE, the right one's)."""
         return posted_gates(data, data.get(f"{prefix}kubernetes_version") or CURRENT_RELEASE, prefix)
 
-    def _gates_accepted(self, data: dict) -> bool:
+    def _gates_accepted(self, data: dict[str, Any]) -> bool:
         """Whether the components of the chosen release (and of the compared column's) would start with
         these gates; if not, the refusal is put on the gate at fault, where the gates are set."""
         sides = [("", data.get("kubernetes_version") or CURRENT_RELEASE)]
@@ -240,16 +280,15 @@ class PlaygroundForm(forms.Form):
             sides.append((COMPARE, data.get("compare_kubernetes_version") or CURRENT_RELEASE))
         accepted = True
         for prefix, version in sides:
-            try:
-                make_gates(self._gates(data, prefix), version)
-            except FeatureGateError as exc:
-                if exc.gate not in KNOWN_GATES:
-                    continue  # an unknown release: State.from_dict says so
-                self.add_error(gate_field(exc.gate, prefix), f"{exc}.")
-                accepted = False
+            refused = _gates_refusal(tuple(sorted(self._gates(data, prefix).items())), version)
+            if refused is None or refused[0] is None or refused[0] not in KNOWN_GATES:
+                continue  # accepted, or an unknown release: State.from_dict says so
+            gate, message = refused[0], refused[1]
+            self.add_error(gate_field(gate, prefix), f"{message}.")
+            accepted = False
         return accepted
 
-    def _compared(self, data: dict, inventory: str, slug: str, inventory_id: str) -> dict | None:
+    def _compared(self, data: dict[str, Any], inventory: str, slug: str, inventory_id: str) -> dict[str, Any] | None:
         """The compared column's settings for ``State.from_dict``, or None when Compare is off."""
         if not data.get("compare"):
             return None
@@ -270,8 +309,9 @@ class PlaygroundForm(forms.Form):
                 "kubernetesVersion": data.get("compare_kubernetes_version") or CURRENT_RELEASE,
                 "featureGates": self._gates(data, COMPARE)}
 
-    def clean(self):
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data: dict[str, Any] = self.cleaned_data  # what Form.clean() returns, typed
         action = data.get("action") or ""
         slug = data.get("inventory_slug") or CUSTOM
         inventory = data.get("inventory") or ""

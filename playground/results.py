@@ -9,22 +9,27 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from dataclasses import dataclass
 
 import yaml
 
 from allocator.allocation.alternatives import MAX_LIMIT as MAX_ALTERNATIVES
+from allocator.cel.explain import Part
 from allocator.cel.hints import typo_first
 from allocator.compare import differences
 from allocator.engine import (
     Allocation,
     ClaimGrant,
     ContainerDevices,
+    DeviceResult,
     NodeRow,
     ObjectRow,
     Report,
     RequestDevice,
     RequestView,
+    WhyPart,
 )
+from allocator.reading.diagnostics import Diagnostic
 from allocator.releases.gates import KNOWN_GATES, FeatureGateError, exists_in, locked_in
 from allocator.workload.analysed import split_ignored
 from playground import clusters, conversion, picture
@@ -92,7 +97,7 @@ def claims_table(claims: list[ClaimGrant], colors: dict[tuple[str, str], int]) -
 
 
 def requests_table(report: Report, colors: dict[tuple[str, str], int]) -> list[dict]:
-    """Each request with its matching devices, and the others grouped by the engine's reason."""
+    """Each request (``view``) with its matching devices, and the others grouped by the engine's reason."""
     out = []
     # Requests that run out of shared counters beside the devices others must take (engine: allocation.counters).
     short = {(c.claim, c.request): c for c in report.allocation.counters or []}
@@ -101,9 +106,9 @@ def requests_table(report: Report, colors: dict[tuple[str, str], int]) -> list[d
         for d in req.devices:
             if not d.matches:
                 groups.setdefault(d.reason or "does not match", []).append(d)
-        matching = [d.to_dict() for d in req.devices if d.matches]
+        matching = [d for d in req.devices if d.matches]
         out.append({
-            **req.to_dict(),
+            "view": req,
             "color": colors.get((_short(req.claim), req.request)),
             "matching_count": len(matching),
             "matching": matching[:LIST_LIMIT],
@@ -115,49 +120,63 @@ def requests_table(report: Report, colors: dict[tuple[str, str], int]) -> list[d
     return out
 
 
-def _marked(parts: list[dict] | None, filters: bool) -> list[dict]:
-    """The explanation's parts, each with ``mark``: how the editor underlines its text. Only what is wrong or
-    risky is underlined: a part that is an error always, a false part only when the request matches nothing
-    (then it is why). A selector that is false on some devices while others match only filters: no mark."""
+@dataclass(frozen=True)
+class MarkedPart:
+    """A part of a device's ``why`` and ``mark``: how the editor underlines its text."""
+
+    part: WhyPart
+    mark: str
+
+
+def _marked(parts: list[WhyPart] | None, filters: bool) -> list[MarkedPart]:
+    """The explanation's parts, each with its mark. Only what is wrong or risky is underlined: a part that is
+    an error always, a false part only when the request matches nothing (then it is why). A selector that is
+    false on some devices while others match only filters: no mark."""
     out = []
     for part in parts or []:
-        verdict = part.get("verdict")
-        mark = "error" if verdict == "error" else ("" if filters else "warning")
-        out.append({**part, "mark": mark})
+        verdict = part.verdict if isinstance(part, Part) else None
+        out.append(MarkedPart(part, "error" if verdict == "error" else ("" if filters else "warning")))
     return out
 
 
 def _rejected(reason: str, group: list[RequestDevice], filters: bool) -> dict:
     """Devices turned down for the same reason: the reason, how many, the first few and the hints."""
-    first, devices = group[0], [d.to_dict() for d in group]
+    first = group[0]
     return {"reason": first.reason_short or reason, "count": len(group),
-            "devices": devices[:LIST_LIMIT], "more": max(0, len(group) - LIST_LIMIT), "rest": devices[LIST_LIMIT:],
+            "devices": group[:LIST_LIMIT], "more": max(0, len(group) - LIST_LIMIT), "rest": group[LIST_LIMIT:],
             "why": _marked(first.why, filters=filters), "hints": _hints(first.why), "hint_items": _hint_items(first.why)}
 
 
-def _hints(parts: list[dict] | None) -> list[str]:
-    return typo_first([p["hint"] for p in parts or [] if p.get("hint")])
+def _selector_parts(parts: list[WhyPart] | None) -> list[Part]:
+    return [part for part in parts or [] if isinstance(part, Part)]
 
 
-def _hint_items(parts: list[dict] | None) -> list[dict]:
+def _hints(parts: list[WhyPart] | None) -> list[str]:
+    return typo_first([p.hint for p in _selector_parts(parts) if p.hint])
+
+
+def _hint_items(parts: list[WhyPart] | None) -> list[dict]:
     """The hints (as ``_hints`` orders them), each with the quick fixes of the parts that give it."""
     fixes: dict[str, list[dict]] = {}
-    for part in parts or []:
-        if part.get("hint"):
-            known = fixes.setdefault(part["hint"], [])
-            known.extend(f for f in part.get("fixes") or [] if f not in known)
+    for part in _selector_parts(parts):
+        if part.hint:
+            known = fixes.setdefault(part.hint, [])
+            known.extend(f for f in part.fixes or [] if f not in known)
     return [{"text": hint, "fixes": fixes.get(hint, [])} for hint in _hints(parts)]
 
 
 DIAGRAM_WIDTH = 56  # characters of a caret diagram line shown around the caret
 
 
-def diagnostics_view(diagnostics: list[dict]) -> list[dict]:
-    """Each diagnostic with its message split into a headline and cel-go's caret diagram (shown monospace)."""
+def diagnostics_view(diagnostics: list[tuple[str, Diagnostic]]) -> list[dict]:
+    """Each diagnostic as the JSON carries it (its fixes name the document they edit, ``source`` where it is),
+    with its message split into a headline and cel-go's caret diagram (shown monospace)."""
     out = []
-    for d in diagnostics:
+    for source, diagnostic in diagnostics:
+        d = diagnostic.to_dict()
         headline, _, rest = (d.get("message") or "").partition("\n")
-        out.append({**d, "headline": headline, "diagram": caret_window(rest)})
+        out.append({**d, "fixes": [{**fix, "document": source} for fix in d["fixes"]], "source": source,
+                    "headline": headline, "diagram": caret_window(rest)})
     return out
 
 
@@ -192,10 +211,18 @@ def allocation_hint(requests: list[RequestView]) -> str | None:
     return typo_first(hints)[0] if hints else None
 
 
+@dataclass(frozen=True)
+class ColoredDevice:
+    """A granted device with the colour of its request in the picture (None: not drawn)."""
+
+    device: DeviceResult
+    color: int | None
+
+
 def containers_table(containers: list[ContainerDevices], colors: dict[tuple[str, str], int]) -> list[dict]:
-    """Per container and request, its devices with the colour of their request."""
-    return [{**entry.to_dict(), "devices": [{**d.to_dict(), "color": colors.get((_short(entry.claim), d.request))}
-                                            for d in entry.devices]}
+    """Per container and request (``entry``), its devices with the colour of their request."""
+    return [{"entry": entry, "devices": [ColoredDevice(d, colors.get((_short(entry.claim), d.request)))
+                                         for d in entry.devices]}
             for entry in containers]
 
 
@@ -206,11 +233,12 @@ def status_yaml(allocation: Allocation) -> str:
 
 
 def extended_view(allocation: Allocation) -> list[dict]:
-    """Per pod asking for extended resources: the generated claim, its container mapping and the pod's status as YAML."""
+    """Per pod asking for extended resources (``entry``: the generated claim and its container mapping), the
+    pod's status as YAML."""
     out = []
     for entry in allocation.extended_resources or []:
         status = entry.claim.status if entry.claim is not None else None
-        out.append({**entry.to_dict(), "status_yaml": yaml.dump({"status": status}, Dumper=SafeDumper, sort_keys=False)
+        out.append({"entry": entry, "status_yaml": yaml.dump({"status": status}, Dumper=SafeDumper, sort_keys=False)
                     if status else ""})
     return out
 
@@ -219,15 +247,12 @@ def alternatives_view(allocation: Allocation) -> dict | None:
     """The other grants (``allocation.alternatives``) for the page: per grant, its devices per claim and request."""
     if allocation.alternatives_search is None:
         return None
-    grants = []
-    for index, grant in enumerate(allocation.alternatives or []):
-        claims = [{"name": c.name, "results": [{**r.to_dict(), "key": r.key} for r in c.results]} for c in grant]
-        grants.append({"number": index + 1, "claims": claims,
-                       "devices": " ".join(r["key"] for c in claims for r in c["results"])})
-    return {"grants": grants, "search": allocation.alternatives_search.to_dict()}
+    grants = [{"number": index + 1, "claims": grant, "devices": " ".join(r.key for c in grant for r in c.results)}
+              for index, grant in enumerate(allocation.alternatives or [])]
+    return {"grants": grants, "search": allocation.alternatives_search}
 
 
-def _column(state: State, analyzed: Report, report: dict, diffs: set[str]) -> dict:
+def _column(state: State, analyzed: Report, diffs: set[str]) -> dict:
     """One column of a comparison: its settings and outcomes, each marked where it differs from the other."""
     colors: dict = {}
     claims = claims_table(analyzed.allocation.claims, colors)
@@ -235,26 +260,25 @@ def _column(state: State, analyzed: Report, report: dict, diffs: set[str]) -> di
         ref = f"{claim['namespace'] or 'default'}/{claim['name']}"
         for r in claim["results"]:
             r["differs"] = f"allocation.devices[{ref}][{r['request']}]" in diffs
-    containers = [{**c, "differs": f"containers[{c['pod']}][{c['container']}]" in diffs}
+    containers = [{**c, "differs": f"containers[{c['entry'].pod}][{c['entry'].container}]" in diffs}
                   for c in containers_table(analyzed.containers, colors)]
-    nodes = [{**n.to_dict(), "differs": f"nodes[{n.name}].fits" in diffs} for n in analyzed.nodes]
-    diagnostics = report["diagnostics"]
+    nodes = [{"row": n, "differs": f"nodes[{n.name}].fits" in diffs} for n in analyzed.nodes]
     return {
         "state": state,
-        "report": report,
+        "report": analyzed,
         "claims": claims,
         "containers": containers,
         "nodes": nodes,
-        "fitting": sum(1 for n in nodes if n["fits"]),
+        "fitting": sum(1 for n in analyzed.nodes if n.fits),
         "nodes_differ": any(n["differs"] for n in nodes),
-        "errors": [d for d in diagnostics if d["severity"] == "error"],
+        "errors": analyzed.errors,
         "summary_differs": bool(diffs & {"valid", "allocation.status", "allocation.node", "allocation.error"}),
         "errors_differ": "errors" in diffs,
         "reasons_differ": "allocation.reasons" in diffs,
     }
 
 
-def comparison(state: State, left: Report, left_dict: dict) -> dict | None:
+def comparison(state: State, left: Report) -> dict | None:
     """Both columns of a comparison (``state.compare``) and what differs between them."""
     right_state = state.compared()
     if right_state is None:
@@ -262,8 +286,7 @@ def comparison(state: State, left: Report, left_dict: dict) -> dict | None:
     right = clusters.analyze_state(right_state, readings=left.readings)  # the texts read once for both
     found = differences(left, right)
     paths = {d["path"] for d in found}
-    return {"left": _column(state, left, left_dict, paths),
-            "right": _column(right_state, right, right.to_dict(), paths), "differences": found}
+    return {"left": _column(state, left, paths), "right": _column(right_state, right, paths), "differences": found}
 
 
 # Above this many nodes tried, the node table groups them by reason instead of a row each.
@@ -313,7 +336,7 @@ def nodes_view(nodes: list[NodeRow], node_filter: str = "") -> dict:
     return {
         "total": len(nodes),
         "grouped": len(nodes) > NODE_ROWS,
-        "rows": [n.to_dict() for n in nodes],
+        "rows": nodes,
         "filter": node_filter.strip(),
         "shown": len(shown),
         "fit_count": len(fit),
@@ -325,24 +348,27 @@ def nodes_view(nodes: list[NodeRow], node_filter: str = "") -> dict:
     }
 
 
-def context(state: State, node_filter: str = "", alternatives: int = 0) -> dict:
-    """The template context for a state; ``alternatives`` > 0 also lists up to that many other grants."""
+def context(state: State, node_filter: str = "", alternatives: int = 0, compare: bool = True) -> dict:
+    """The template context for a state; ``alternatives`` > 0 also lists up to that many other grants.
+
+    ``compare`` False: a comparison (``state.compare``) is not run but left to a request of its own
+    (``comparison_deferred``), made when the folded tools that show it are opened.
+    """
     try:
         analyzed = clusters.analyze_state(state, alternatives=alternatives)
     except FeatureGateError as exc:
         # A stored share or example whose gate override the release now refuses (a locked gate): say so.
         return {"state_error": f"{exc}."}
-    report = analyzed.to_dict()
     fitting = {n.name for n in analyzed.nodes if n.fits}
     pic = picture.build(analyzed.inventory, analyzed, fitting=fitting, limit=PICTURE_NODES)
     colors = {(g.claim, g.request): g.color for g in pic.legend}
-    diagnostics = report["diagnostics"]  # as the JSON carries them: the templates show their fixes and sources
+    diagnostics = analyzed.diagnostics
     return {
-        "report": report,
+        "report": analyzed,
         "picture": pic,
-        "errors": conversion.with_rewrites(diagnostics_view([d for d in diagnostics if d["severity"] == "error"]),
+        "errors": conversion.with_rewrites(diagnostics_view([(s, d) for s, d in diagnostics if d.severity == "error"]),
                                            state),
-        "warnings": diagnostics_view([d for d in diagnostics if d["severity"] != "error"]),
+        "warnings": diagnostics_view([(s, d) for s, d in diagnostics if d.severity != "error"]),
         "allocation_hint": allocation_hint(analyzed.requests),
         "inventory_summary": objects_summary(analyzed.objects, "inventory"),
         "documents_summary": objects_summary(analyzed.objects, "documents"),
@@ -356,6 +382,7 @@ def context(state: State, node_filter: str = "", alternatives: int = 0) -> dict:
         "status_yaml": status_yaml(analyzed.allocation),
         "alternatives": alternatives_view(analyzed.allocation),
         "max_alternatives": MAX_ALTERNATIVES,
-        "comparison": comparison(state, analyzed, report),
+        "comparison": comparison(state, analyzed) if compare else None,
+        "comparison_deferred": not compare and state.compare is not None,
         "inventory_read": analyzed.inventory,  # for the console beside the results (``views``), not the template
     }

@@ -1,7 +1,8 @@
 """The site's pages, their htmx fragments and the editor's small JSON answers: parse, call, render.
 
 Page views: the editor (``index``, ``example``, ``share``, ``share_embed``), its forms' posts (``create_share``,
-``export``, ``store_cluster``, ``import_state``), its panels (``capacity_run``, ``console_run``), the
+``export``, ``store_cluster``, ``import_state``), its panels (``capacity_run``, ``console_run``, and
+``compare_run`` for a comparison left out while the tools were folded), the
 gallery and ``healthz``. Editor helpers (JSON):
 
 ``GET /editor/language`` (optional ``kubernetes_version`` and ``gate_<Gate>=on|off`` as the form names
@@ -67,11 +68,29 @@ def _live_update(request: HttpRequest) -> bool:
     return bool(request.htmx) and request.htmx.target == "results"
 
 
+def _tools_folded(request: HttpRequest) -> bool:
+    """A live update from a page whose tools (the comparison, How many fit?, the console) are folded
+    (``tools_folded``, sent by results-pane.js): what only they show waits until they are opened."""
+    return _live_update(request) and request.POST.get("tools_folded") == "1"
+
+
+def _same_gate_lists(request: HttpRequest, form: PlaygroundForm) -> list[str]:
+    """The gate lists ("gates", "compare") a live update leaves out: the page already shows them as this
+    answer would (the key it posts back, ``gates_shown``, is this form's). Only the release and the gates
+    change a list, and they rarely change while one types."""
+    if not _live_update(request):
+        return []
+    posted = {"gates": request.POST.get("gates_shown"), "compare": request.POST.get("compare_gates_shown")}
+    keys = {"gates": form.gate_list_key, "compare": form.compare_gate_list_key}
+    return [name for name, key in keys.items() if posted[name] and posted[name] == key()]
+
+
 def _render_editor(request: HttpRequest, state: State | None, form: PlaygroundForm, alternatives: int = 0,
                    **extra) -> HttpResponse:
     """The editor page, or only its results when htmx asks for them (``hx-target="results"``)."""
     ctx = {"form": form, "state": state, "cluster_limit": settings.STORED_INVENTORY_MAX_BYTES,
-           "capacity_cap": settings.CAPACITY_MAX_COPIES, "convert_versions": conversion.VERSIONS, **extra}
+           "capacity_cap": settings.CAPACITY_MAX_COPIES, "convert_versions": conversion.VERSIONS,
+           "same_gate_lists": _same_gate_lists(request, form), **extra}
     inventory_id = state.inventory_id if state is not None else form["inventory_id"].value()
     if inventory_id:
         ctx["cluster"] = clusters.find(inventory_id)
@@ -83,7 +102,9 @@ def _render_editor(request: HttpRequest, state: State | None, form: PlaygroundFo
     if state is not None:
         try:
             with budget.analysis_budget():
-                ctx.update(results.context(state, form.node_filter_value(), alternatives))
+                folded = _tools_folded(request)
+                ctx.update(results.context(state, form.node_filter_value(), alternatives, compare=not folded))
+                ctx["tools_folded"] = folded
                 # The analysis's read, not another. A live update (htmx) leaves the console's evaluation to
                 # a request of its own, made when the console is in view; a page without script has it here.
                 ctx.update(console.page(state, ctx.pop("inventory_read", None), defer=_live_update(request)))
@@ -322,6 +343,26 @@ def _capacity_analyses(request: HttpRequest) -> int:
 def capacity_run(request: HttpRequest) -> HttpResponse:
     """ "How many fit?": the panel's answer for htmx, or the whole page with it (a post without script)."""
     return _panel(request, "playground/partials/capacity_result.html", capacity.run)
+
+
+def _comparison(state: State) -> dict:
+    """Both columns of the comparison, for the folded tools' request once they are opened."""
+    left = clusters.analyze_state(state)
+    return {"comparison": results.comparison(state, left)}
+
+
+def _compare_analyses(request: HttpRequest) -> int:
+    """The comparison runs both columns' analyses."""
+    return 2
+
+
+@require_POST
+@rate_limit("PAGE_ANALYSES_PER_MINUTE", cost=_compare_analyses)
+def compare_run(request: HttpRequest) -> HttpResponse:
+    """The comparison a live update left out while the tools were folded (``results.context``'s
+    ``comparison_deferred``): its section for htmx, or the whole page (a post without script: the page runs
+    the comparison itself)."""
+    return _panel(request, "playground/partials/compare_result.html", _comparison, answer_on_page=False)
 
 
 @require_POST

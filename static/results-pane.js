@@ -46,6 +46,16 @@
   });
   document.addEventListener("DOMContentLoaded", applyFold);
 
+  // A live update says when the tools are folded: what only they show (the comparison) then waits
+  // until they are opened (the server answers them folded, with a loader that asks on opening).
+  document.addEventListener("htmx:configRequest", function (event) {
+    const tools = document.getElementById("result-tools");
+    const params = event.detail.parameters;
+    const target = event.detail.target;
+    if (!tools || tools.open || !params || !target || target.id !== "results") return;
+    if (typeof params.set === "function") params.set("tools_folded", "1"); else params.tools_folded = "1";
+  });
+
   function noteCapacityShown() {
     const field = document.getElementById("id_capacity_shown");
     if (field) field.value = document.querySelector("#capacity-result #capacity-summary") ? "1" : "";

@@ -39,9 +39,16 @@ class Taker:
     def to_dict(self) -> dict[str, Any]:
         return {"device": self.device, "holder": self.holder, "amount": self.amount, "allocated": self.allocated}
 
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Taker:
+        return cls(device=data["device"], holder=data["holder"], amount=data["amount"], allocated=data["allocated"])
+
 
 @dataclass(frozen=True)
 class Shortage:
+    """One counter short for a device: one part of a device's ``why`` for a ``counters`` reason."""
+
+    kind: ClassVar[str] = "counter"  # as the JSON's ``why[].kind`` names it
     pool: str  # driver/pool
     counter_set: str
     counter: str
@@ -67,6 +74,12 @@ class Shortage:
         return {"kind": "counter", "pool": self.pool, "counterSet": self.counter_set, "counter": self.counter,
                 "total": self.total, "left": self.left, "needs": self.needs,
                 "takenBy": [t.to_dict() for t in self.taken_by], "summary": self.summary()}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Shortage:
+        """A shortage as ``to_dict`` wrote it (a device's ``why``, as the explanation carries it)."""
+        return cls(pool=data["pool"], counter_set=data["counterSet"], counter=data["counter"], total=data["total"],
+                   left=data["left"], needs=data["needs"], taken_by=tuple(Taker.from_dict(t) for t in data["takenBy"]))
 
 
 @dataclass(frozen=True)

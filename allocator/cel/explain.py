@@ -19,6 +19,7 @@ limit of the selector itself (it evaluates parts the selector evaluated within t
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from allocator.cel import internal_error_message
 from allocator.cel import types as T
@@ -45,11 +46,16 @@ class Read:
     def to_dict(self) -> dict:
         return {"text": self.text, "name": self.name, "value": self.value}
 
+    @classmethod
+    def from_dict(cls, data: dict) -> Read:
+        return cls(text=data["text"], name=data["name"], value=data["value"])
+
 
 @dataclass
 class Part:
     """One part of the expression that decided the verdict."""
 
+    kind: ClassVar[str] = "selector"  # beside a device's counter parts (``allocation.counters.Shortage``)
     start: int
     end: int
     text: str
@@ -60,6 +66,9 @@ class Part:
     right: str | None = None
     reads: list[Read] = field(default_factory=list)
     hint: str | None = None  # advice for a failed part (see ``hints``)
+    # The quick fixes of the hint, once the engine has placed them in the YAML text (``engine._why_fixes``):
+    # None until then, and left out of the JSON while None.
+    fixes: list[dict] | None = None
 
     def summary(self) -> str:
         """E.g. `memory.compareTo(quantity("100Gi")) >= 0` is false (memory = 80Gi)."""
@@ -71,9 +80,19 @@ class Part:
         return f"`{self.text}` is {self.verdict}" + (f" ({', '.join(values)})" if values else "")
 
     def to_dict(self) -> dict:
-        return {"start": self.start, "end": self.end, "text": self.text, "verdict": self.verdict,
+        out = {"start": self.start, "end": self.end, "text": self.text, "verdict": self.verdict,
                 "error": self.error, "operator": self.operator, "left": self.left, "right": self.right,
                 "reads": [r.to_dict() for r in self.reads], "summary": self.summary(), "hint": self.hint}
+        if self.fixes is not None:
+            out["fixes"] = self.fixes
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Part:
+        """A part as ``to_dict`` (and the hints fitted to it: ``hints.fitted_parts``) wrote it."""
+        return cls(start=data["start"], end=data["end"], text=data["text"], verdict=data["verdict"],
+                   error=data["error"], operator=data["operator"], left=data["left"], right=data["right"],
+                   reads=[Read.from_dict(r) for r in data["reads"]], hint=data["hint"], fixes=data.get("fixes"))
 
 
 def show(value, limit: int | None = _MAX_VALUE) -> str:

@@ -80,6 +80,9 @@ EXAMPLES = _examples()
 # The example the editor opens with on "/" (playground.models.DEFAULT_EXAMPLE).
 DEFAULT = next((e for e in EXAMPLES if e["slug"] == "per-container-requests"), EXAMPLES[0])
 GATE_FIELD = re.compile(r'<select name="(gate_[A-Za-z0-9]+)"')
+# The key of the gate list the page shows, which its form posts back (a live answer sends a new list only
+# when the key differs, and then with its new key).
+GATES_SHOWN = re.compile(r'<input type="hidden" name="gates_shown" value="([^"]*)">')
 if os.environ.get("LOAD_REQUEST_LOG"):
     _request_log = open(os.environ["LOAD_REQUEST_LOG"], "a", encoding="utf-8", buffering=1)
 
@@ -106,6 +109,7 @@ class PlaygroundUser(HttpUser):
 
     def on_start(self) -> None:
         self.gate_fields: list[str] = []
+        self.gates_shown = ""
         self.use(DEFAULT)
         self.shares: list[str] = []  # links this user got back
         page = self.page("/", "GET /")
@@ -123,8 +127,14 @@ class PlaygroundUser(HttpUser):
             elif marker not in response.text:
                 response.failure(f"no {marker} in the page")
             else:
+                self.note_gates_shown(response.text)
                 return response.text
         return None
+
+    def note_gates_shown(self, text: str) -> None:
+        found = GATES_SHOWN.search(text)
+        if found is not None:
+            self.gates_shown = found.group(1)
 
     def use(self, example: dict) -> None:
         """Edit this example from now on (as after opening it)."""
@@ -155,6 +165,7 @@ class PlaygroundUser(HttpUser):
             fields[field] = ""
         for gate, on in example["feature_gates"].items():
             fields[f"gate_{gate}"] = "on" if on else "off"
+        fields["gates_shown"] = self.gates_shown
         return {key: (None, value) for key, value in fields.items()}
 
     def htmx(self, target: str, trigger: str) -> dict[str, str]:
@@ -198,6 +209,8 @@ class PlaygroundUser(HttpUser):
                     response.failure("no results fragment in the answer")
                 elif "Nothing was analyzed" in response.text:
                     response.failure("the form was refused")
+                else:
+                    self.note_gates_shown(response.text)
 
     @task(4)
     def share(self) -> None:

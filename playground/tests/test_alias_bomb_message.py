@@ -11,9 +11,9 @@ class AliasBombTestCase(BaseTestCase):
     def test_the_editor_names_the_alias_bomb_at_its_line_and_nothing_else(self):
         r = self.client.post("/", self.form_data(documents=BOMB), headers={"HX-Request": "true"})
         self.assertEqual(r.status_code, 200)
-        [error] = [d for d in r.context["report"]["diagnostics"] if d["severity"] == "error"]
-        self.assertTrue(error["detail"].startswith("YAML aliases expand to more than 200000 values (an alias bomb)"))
-        self.assertEqual((error["line"], error["column"]), (2, 4))
+        [error] = r.context["report"].errors
+        self.assertTrue(error.detail.startswith("YAML aliases expand to more than 200000 values (an alias bomb)"))
+        self.assertEqual((error.line, error.column), (2, 4))
         html = r.content.decode()
         self.assertNotIn("Use my cluster, or POST", html)
         self.assertNotIn("TEXT_MAX_VALUES", html)

@@ -49,3 +49,47 @@ class KeystrokeDefersTheConsoleTestCase(BaseTestCase):
         self.assertNotContains(r, 'id="console-loading"')
         r = self.client.post("/", self.form_data(), headers=LIVE)
         self.assertNotContains(r, 'id="console-loading"')
+
+
+class FoldedToolsDeferTheComparisonTestCase(BaseTestCase):
+    """With the tools folded (results-pane.js sends ``tools_folded``), a live update leaves the comparison, a
+    second analysis, to a request of its own made when the tools are opened."""
+
+    def data(self, **more):
+        return self.form_data(compare="on", compare_kubernetes_version="1.36", compare_inventory_slug="=", **more)
+
+    def test_folded_tools_get_a_loader_instead_of_the_comparison(self):
+        r = self.client.post("/", self.data(tools_folded="1"), headers=LIVE)
+        self.assertEqual(r.status_code, 200)
+        self.assertContains(r, 'id="result-summary"')
+        self.assertIsNone(r.context["comparison"])
+        self.assertNotContains(r, 'id="compare-left"')
+        self.assertContains(r, 'id="compare-loading"')
+        self.assertContains(r, 'hx-post="/compare"')
+        self.assertContains(r, 'hx-trigger="toggle once from:#result-tools"')
+        self.assertContains(r, '<details id="result-tools" class="result-tools">', html=False)  # folded, as it was
+        self.assertContains(r, "Tools: the comparison, How many fit?")
+
+    def test_open_tools_and_pages_without_script_compare_at_once(self):
+        r = self.client.post("/", self.data(), headers=LIVE)
+        self.assertContains(r, 'id="compare-left"')
+        self.assertContains(r, '<details id="result-tools" class="result-tools" open>', html=False)
+        r = self.client.post("/", self.data(tools_folded="1"))  # only a live update defers
+        self.assertContains(r, 'id="compare-left"')
+        self.assertNotContains(r, 'id="compare-loading"')
+
+    def test_the_loader_s_request_answers_with_both_columns(self):
+        r = self.client.post("/compare", self.data(), headers={"HX-Request": "true", "HX-Target": "compare"})
+        self.assertEqual(r.status_code, 200)
+        self.assertNotContains(r, "<html")
+        self.assertContains(r, 'id="compare-left"')
+        self.assertContains(r, 'id="compare-right"')
+        self.assertContains(r, "Right: Kubernetes 1.36")
+        # A post without script gets the whole page, with the comparison.
+        r = self.client.post("/compare", self.data())
+        self.assertContains(r, "<html")
+        self.assertContains(r, 'id="compare-right"')
+        # Compare turned off meanwhile: nothing to show, the loader goes.
+        r = self.client.post("/compare", self.form_data(), headers={"HX-Request": "true", "HX-Target": "compare"})
+        self.assertEqual(r.status_code, 200)
+        self.assertNotContains(r, "compare-left")

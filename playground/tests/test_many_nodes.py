@@ -27,7 +27,7 @@ class NodesViewTestCase(SimpleTestCase):
     def test_few_nodes_keep_a_row_each(self):
         view = nodes_view([node("a", True), miss("b", "X")])
         self.assertFalse(view["grouped"])
-        self.assertEqual([n["name"] for n in view["rows"]], ["a", "b"])
+        self.assertEqual([n.name for n in view["rows"]], ["a", "b"])
 
     def test_many_nodes_are_counted_and_grouped_by_reason_whatever_the_values_read(self):
         nodes = ([node(f"fit-{i:03d}", True) for i in range(5)]

@@ -63,7 +63,7 @@ class StoreClusterTestCase(BaseTestCase):
         r = self.client.post("/", {"inventory_id": stored.id, "documents": GPU_CLAIM, "inventory": "",
                                    "kubernetes_version": "1.35"}, HTTP_HX_REQUEST="true", HTTP_HX_TARGET="results")
         self.assertEqual(r.status_code, 200)
-        self.assertEqual(r.context["report"]["allocation"]["status"], "allocated")
+        self.assertEqual(r.context["report"].allocation.status, "allocated")
 
     def test_invalid_objects_are_shown_located_and_nothing_is_stored(self):
         broken = self.cluster.replace("driver: gpu.nvidia.com", "driver: Not A Driver", 1)
@@ -97,7 +97,7 @@ class StoreClusterTestCase(BaseTestCase):
         page = self.client.get(r["Location"])
         self.assertContains(page, "the stored cluster")
         self.assertContains(page, f'value="{stored.id}"')
-        self.assertEqual(page.context["report"]["allocation"]["status"], "allocated")
+        self.assertEqual(page.context["report"].allocation.status, "allocated")
 
     def test_the_export_refers_to_the_id_and_imports_again(self):
         self.store(cluster_text=self.cluster)
@@ -187,8 +187,8 @@ class StoredClusterInComparisonTestCase(BaseTestCase):
         self.assertEqual(r.status_code, 200)
         self.assertContains(r, 'id="compare-right"')
         self.assertContains(r, f'name="compare_inventory_id" value="{self.stored.id}"')
-        right = r.context["comparison"]["right"]["report"]["allocation"]
-        self.assertEqual(right["status"], "allocated")
+        right = r.context["comparison"]["right"]["report"].allocation
+        self.assertEqual(right.status, "allocated")
         # Posting the form back (as a live edit does) keeps the compared column's stored cluster.
         form = r.context["form"]
         data = {name: value for name, value in form.initial.items() if value is not None}
@@ -196,4 +196,4 @@ class StoredClusterInComparisonTestCase(BaseTestCase):
         posted = self.client.post("/", data, headers={"HX-Request": "true", "HX-Target": "results"})
         self.assertEqual(posted.status_code, 200)
         self.assertEqual(posted.context["state"].compare.inventory_id, self.stored.id)
-        self.assertEqual(posted.context["comparison"]["right"]["report"]["allocation"]["status"], "allocated")
+        self.assertEqual(posted.context["comparison"]["right"]["report"].allocation.status, "allocated")

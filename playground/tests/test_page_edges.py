@@ -99,7 +99,7 @@ class ManyNodesTestCase(BaseTestCase):
 
     def test_the_matching_summary_names_the_node_it_looks_from(self):
         r = self.post()
-        node = r.context["report"]["explainedNode"]
+        node = r.context["report"].explained_node
         self.assertTrue(node)
         self.assertRegex(r.content.decode(),
                          rf"\d+ of \d+ devices match on node <code class=\"explained-node\">{node}</code>")

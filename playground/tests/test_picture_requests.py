@@ -48,7 +48,7 @@ class RequestMarksTestCase(BaseTestCase):
 
     def test_each_request_lists_what_its_selectors_let_through(self):
         r = self.post(FILTERING)
-        self.assertEqual(r.context["report"]["allocation"]["status"], "allocated")
+        self.assertEqual(r.context["report"].allocation.status, "allocated")
         marks = r.context["picture"].requests
         self.assertEqual([(m.label, m.total, m.matching, m.filtered) for m in marks],
                          [("last-two / gpu", 8, 2, 6), ("any / one", 8, 8, 0)])

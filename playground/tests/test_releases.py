@@ -1,5 +1,7 @@
 """The editor under each release: locked gates disabled, DRA off said first, refusals listed."""
 
+import re
+
 from playground.tests.base import BaseTestCase
 from playground.tests.helpers import HTMX
 
@@ -17,6 +19,27 @@ class ReleasesTestCase(BaseTestCase):
         self.assertIn('id="gate-list" hx-swap-oob="true"', html)
         self.assertIn('<select name="gate_DynamicResourceAllocation" id="id_gate_DynamicResourceAllocation">', html)
         self.assertIn('id="id_gate_DRAAdminAccess">', html)  # beta in 1.34, locked from 1.36
+
+    def test_a_live_update_sends_a_gate_list_only_when_the_page_s_differs(self):
+        """The page posts back the key of the gate lists it shows; the same lists are not sent again, a
+        release switch or a refused gate sends them, and the right column's is judged on its own."""
+        shown = re.compile(r'name="(?:compare_)?gates_shown" value="([^"]*)"')
+        first = self.client.post("/", self.form_data(compare="on"), headers=HTMX).content.decode()
+        main, right = shown.findall(first)
+        self.assertTrue(main.startswith("1.37:") and right.startswith("1.37:"))
+        again = self.client.post("/", self.form_data(compare="on", gates_shown=main, compare_gates_shown=right),
+                                 headers=HTMX).content.decode()
+        self.assertIn('id="result-summary"', again)
+        self.assertNotIn('id="gate-list"', again)
+        self.assertNotIn('id="compare-gate-list"', again)
+        switched = self.client.post("/", self.form_data(kubernetes_version="1.34", compare="on", gates_shown=main,
+                                                        compare_gates_shown=right), headers=HTMX).content.decode()
+        self.assertIn('id="gate-list" hx-swap-oob="true"', switched)
+        self.assertNotIn('id="compare-gate-list"', switched)
+        refused = self.client.post("/", self.form_data(gate_DRAPrioritizedList="off", gates_shown=main),
+                                   headers=HTMX).content.decode()
+        self.assertIn('id="gate-list" hx-swap-oob="true"', refused)
+        self.assertIn('name="gates_shown" value=""', refused)  # a list with an error is replaced next time
 
     def test_the_right_columns_gates_follow_the_right_columns_release(self):
         locked = ('<select name="compare_gate_DynamicResourceAllocation" id="id_compare_gate_DynamicResourceAllocation" '

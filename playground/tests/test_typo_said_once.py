@@ -24,7 +24,7 @@ class TypoSaidOnceTestCase(BaseTestCase):
     def test_a_misspelt_capacity_is_one_warning_with_one_fix(self):
         r = self.client.post("/", self.form_data(documents=TYPO), headers=HTMX)
         self.assertEqual(r.status_code, 200)
-        warnings = [d for d in r.context["report"]["diagnostics"] if "memroy" in d["detail"]]
+        warnings = [d for d in r.context["warnings"] if "memroy" in d["detail"]]
         self.assertEqual(len(warnings), 1, warnings)
         [warning] = warnings
         self.assertIn("no such key: memroy", warning["detail"])

@@ -3,12 +3,13 @@ wrong or risky. A correct selector that is false on some devices while others ma
 
 from django.test import SimpleTestCase
 
-from allocator.engine import Report, RequestDevice, RequestView
+from allocator.cel.explain import Part
+from allocator.engine import Report, RequestDevice, RequestView, WhyPart
 from allocator.releases.gates import make_gates
 from playground.results import requests_table
 
 
-def device(name: str, matches: bool, why: list[dict] | None = None) -> RequestDevice:
+def device(name: str, matches: bool, why: list[WhyPart] | None = None) -> RequestDevice:
     return RequestDevice(driver="gpu.example.com", pool="node-0", device=name, slice="node-0-gpus", node="node-0",
                          matches=matches, chosen=False, taken_by=None,
                          reason=None if matches else "request selector #0 is false",
@@ -16,7 +17,7 @@ def device(name: str, matches: bool, why: list[dict] | None = None) -> RequestDe
 
 
 def report(matching: int, verdict: str = "false") -> Report:
-    part = {"text": "device.attributes['x'].model == 'A'", "verdict": verdict, "start": 0, "end": 10}
+    part = Part(text="device.attributes['x'].model == 'A'", verdict=verdict, start=0, end=10)
     devices = [device(f"gpu-{i}", True) for i in range(matching)] + [device("gpu-9", False, [part])]
     r = Report(kubernetes_version="1.37", gates=make_gates({}, "1.37"))
     r.requests = [RequestView(claim="default/c", request="r", device_class="gpu", mode="ExactCount", count=1,
@@ -26,7 +27,7 @@ def report(matching: int, verdict: str = "false") -> Report:
 
 def marks(r: Report) -> list[str]:
     (request,) = requests_table(r, {})
-    return [part["mark"] for group in request["rejected"] for part in group["why"]]
+    return [part.mark for group in request["rejected"] for part in group["why"]]
 
 
 class UnderlineTestCase(SimpleTestCase):

@@ -17,14 +17,14 @@ class WorkloadAnalysisTestCase(BaseTestCase):
         r = self.analyse(TWO_GPU_TEMPLATE + workload_controller("Deployment", "trainer", "replicas: 5"))
         self.assertContains(r, "<strong>Allocated</strong>", html=False)
         report = r.context["report"]
-        [workload] = report["workloads"]
-        self.assertContains(r, f"Deployment <code>trainer</code>: one pod analysed, <code>{workload['pod']}</code>. "
+        [workload] = report.workloads
+        self.assertContains(r, f"Deployment <code>trainer</code>: one pod analysed, <code>{workload.pod.name}</code>. "
                                '<strong>×5 replicas</strong>: see <a href="#capacity-panel">How many fit?</a>.',
                             html=False)
         self.assertNotContains(r, 'id="ignored"')
         self.assertContains(r, "Deployment <code>trainer</code> (its pod template)", html=False)
         # The claim from the template is named after that pod.
-        self.assertTrue(report["allocation"]["claims"][0]["metadata"]["name"].startswith(workload["pod"] + "-gpu-"))
+        self.assertTrue(report.allocation.claims[0].name.startswith(workload.pod.name + "-gpu-"))
 
     def test_one_replica_has_no_pointer_and_a_daemonset_is_not_called_unused(self):
         daemonset = workload_controller("DaemonSet", "agent", "updateStrategy: {type: RollingUpdate}")
