@@ -37,6 +37,7 @@ would serve for a kind with the given gate values.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from types import MappingProxyType
 
 RELEASES = ("1.31", "1.32", "1.33", "1.34", "1.35", "1.36", "1.37")
@@ -208,6 +209,18 @@ def off_by_default(version: str) -> bool:
     return "alpha" in version or "beta" in version
 
 
+@cache  # releases x gates, a few hundred entries; a keystroke asks several hundred times
+def _gate_spec(release: str, gate: str) -> GateSpec | None:
+    removed = GATE_REMOVED_IN.get(gate)
+    if removed is not None and release_key(release) >= release_key(removed):
+        return None
+    found = None
+    for spec in GATE_SPECS[gate]:
+        if release_key(spec.since) <= release_key(release):
+            found = spec
+    return found
+
+
 @dataclass(frozen=True)
 class Release:
     """One Kubernetes minor release as far as DRA is concerned."""
@@ -216,14 +229,7 @@ class Release:
 
     def gate_spec(self, gate: str) -> GateSpec | None:
         """The spec of ``gate`` in this release, or None when the gate does not exist in it."""
-        removed = GATE_REMOVED_IN.get(gate)
-        if removed is not None and release_key(self.name) >= release_key(removed):
-            return None
-        found = None
-        for spec in GATE_SPECS[gate]:
-            if release_key(spec.since) <= release_key(self.name):
-                found = spec
-        return found
+        return _gate_spec(self.name, gate)
 
     def default(self, gate: str) -> bool:
         spec = self.gate_spec(gate)

@@ -6,8 +6,9 @@
 Needs the `load` extra (pip install -e '.[load,postgres]'). It migrates the
 database named by DATABASE_URL (a fresh SQLite file when unset), loads the
 samples, starts gunicorn with gunicorn.conf.py (WORKERS, default 3) on a
-free 127.0.0.1 port with DEBUG off and the rate limits off (the pages' and
-the API's: every simulated user comes from 127.0.0.1), runs locust headless
+free 127.0.0.1 port with DEBUG off, database connections kept for 60 s
+(CONN_MAX_AGE, as docs/configuration.md deploys it) and the rate limits off
+(the pages' and the API's: every simulated user comes from 127.0.0.1), runs locust headless
 (USERS, default 50; DURATION, default 60s; see locustfile.py for the mix),
 stops everything, and prints latency percentiles, throughput and errors per
 endpoint (and any failure's message) together with a description of the
@@ -219,6 +220,8 @@ def main() -> int:
         env.update(
             SECRET_KEY=secrets.token_urlsafe(50), ALLOWED_HOSTS="127.0.0.1", BIND=f"127.0.0.1:{port}",
             WEB_CONCURRENCY=str(WORKERS), LOG_LEVEL="WARNING",
+            # As docs/configuration.md deploys it: each worker keeps its database connection.
+            CONN_MAX_AGE=env.get("CONN_MAX_AGE", "60"),
             # All the users share one address: any per-client limit would answer 429.
             API_REQUESTS_PER_MINUTE="0", PAGE_ANALYSES_PER_MINUTE="0", PAGE_SHARES_PER_MINUTE="0",
             # SCENARIO=stored: every user stores the same cluster (content-addressed: one snapshot).
