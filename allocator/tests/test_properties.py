@@ -227,6 +227,7 @@ def test_random_cel_in_samples_never_crashes(seed, data):
 @given(st.sampled_from(range(len(SEEDS))), st.sampled_from(RELEASES),
        st.dictionaries(st.sampled_from(gate_names), st.booleans(), max_size=4), st.one_of(st.none(), st.text(max_size=20)))
 @example(0, "1.31", {"DRAControlPlaneController": True, "DRAAdminAccess": False}, None)  # found in CI: needs DRA on
+@example(0, "1.36", {"NodeDeclaredFeatures": False}, None)  # other components' default-on gates need it
 def test_samples_under_any_release_gates_and_node_never_crash(seed, release, gates, node):
     documents, inventory = SEEDS[seed]
     # Setting a gate the release does not have (either value: its components do not know it), setting a gate
@@ -239,10 +240,11 @@ def test_samples_under_any_release_gates_and_node_never_crash(seed, release, gat
     gates = {gate: value for gate, value in gates.items()
              if not (value and gate in GATE_REQUIRES and not values[GATE_REQUIRES[gate]])}
     # From 1.35 on, an enabled gate whose dependency is off is refused too: drop the overrides involved
-    # (the release defaults alone are always a valid combination).
+    # (the release defaults alone are always a valid combination). A refusal can also name a disabled gate that
+    # default-on gates of other components need (1.36's NodeDeclaredFeatures): it has no dependencies itself.
     depends = table_release(release).dependencies()
     while refused := dependency_errors({**defaults(release), **gates}, table_release(release)):
-        involved = {gate for gate, _ in refused} | {dep for gate, _ in refused for dep in depends[gate]}
+        involved = {gate for gate, _ in refused} | {dep for gate, _ in refused for dep in depends.get(gate, ())}
         gates = {gate: value for gate, value in gates.items() if gate not in involved}
     _check_engine(_dump(documents, False), _dump(inventory, False), node=node, gates=gates, release=release,
                   separately=False)
