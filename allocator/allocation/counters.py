@@ -18,16 +18,16 @@ A ``Shortage`` is one counter of one counter set::
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from allocator.allocation.capacity import quantity
 from allocator.allocation.pools import DeviceID, Pool
 from allocator.kube import model
 from allocator.kube.quantity import Quantity
+from allocator.reading.records import record
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Taker:
     """A device that holds part of a counter: ``holder`` says for whom ("request full", "claim default/x")."""
 
@@ -40,7 +40,7 @@ class Taker:
         return {"device": self.device, "holder": self.holder, "amount": self.amount, "allocated": self.allocated}
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Shortage:
     pool: str  # driver/pool
     counter_set: str
@@ -69,7 +69,7 @@ class Shortage:
                 "takenBy": [t.to_dict() for t in self.taken_by], "summary": self.summary()}
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class HeldDevice:
     """A device a request takes (or must take) while another request runs out of counters."""
 
@@ -85,7 +85,7 @@ class HeldDevice:
         return {"claim": self.claim, "request": self.request, "device": self.device}
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ShortDevice:
     """A matching device that does not fit the counters left, with the counters that stop it."""
 
@@ -99,7 +99,7 @@ class ShortDevice:
                 "why": [x.to_dict() for x in self.shortages]}
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ForcedShortfall:
     """A request that runs out of shared counters beside the devices other requests must take
     (``allocation.counters[]`` of kind ``forced``)."""
@@ -120,7 +120,7 @@ class ForcedShortfall:
                 "devices": [d.to_dict() for d in self.devices], "message": self.message}
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ChoiceBranch:
     """One choice of the branching request: what the requests take, and the request that then runs short."""
 
@@ -141,7 +141,7 @@ class ChoiceBranch:
                 "message": self.message}
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class RequestDevices:
     """The devices one request gets where shared counters are left out (the witness that they are the cause)."""
 
@@ -153,7 +153,7 @@ class RequestDevices:
         return {"claim": self.claim, "request": self.request, "devices": list(self.devices)}
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ChoicesShortfall:
     """Shared counters run out whatever a request chooses (``allocation.counters[]`` of kind ``choices``):
     ``branches`` (the first ones) say what happens after each choice; the request, its numbers and devices

@@ -13,12 +13,13 @@ conditions last, slices sorted by name.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import NamedTuple
 
 from allocator.allocation.nodes import NodeSelectorError, node_matches
 from allocator.allocation.switches import Switches, Variant
 from allocator.kube import model
+from allocator.reading.records import record
 from allocator.releases.rules import ReleaseRules
 
 
@@ -35,7 +36,7 @@ class PoolError(Exception):
     """Pools could not be gathered (a node selector the scheduler cannot parse)."""
 
 
-@dataclass
+@record
 class Pool:
     driver: str
     name: str

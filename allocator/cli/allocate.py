@@ -230,10 +230,11 @@ def _retry(found, stored: list) -> dict:
 
 
 def _binding(attempt, gates) -> dict:
+    if attempt.chosen is None or not any(r.binding_conditions for result in attempt.results
+                                         for r in result.devices.results):
+        return {}  # no granted device waits for its driver: nothing to say (nor to import: start-up)
     from allocator.workload.binding import binding_note
 
-    if attempt.chosen is None:
-        return {}
     binding = binding_note(attempt.granted, attempt.results, gates)
     return {"binding": binding.to_dict()} if binding else {}
 

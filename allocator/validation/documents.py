@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from allocator.reading.diagnostics import PARSE, Diagnostic
+from allocator.reading.records import record
 from allocator.releases import fields as release_fields
 from allocator.releases.gates import FeatureGates, make_gates
 from allocator.releases.serving import not_served, read_errors
@@ -72,7 +71,7 @@ def read_from_cluster(document) -> bool:
     return document.from_cluster and document.kind != "ResourceClaimTemplate"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class StoredObject:
     """An object of the user's read as stored (``storedObjects[]`` in the JSON)."""
 
