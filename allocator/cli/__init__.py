@@ -66,7 +66,8 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_ERROR
     try:
         with time_budget(getattr(args, "time_budget", None)):
-            return command_module(args.command).run(args)
+            status: int = command_module(args.command).run(args)
+            return status
     except BudgetExceeded as err:  # --time-budget ran out: where it stopped, as an error
         print(f"error: the {err.message}", file=sys.stderr)
         return EXIT_ERROR
