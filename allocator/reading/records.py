@@ -17,6 +17,8 @@ the class's field names from a tuple. They behave as the generated ones do:
   of the compared fields' tuple for a frozen one, a class's own kept.
 
 A method the class body defines itself is kept, as ``dataclass`` keeps it.
+Until a class's first object, ``inspect.signature`` of the class shows
+``(*args, **kwargs)`` (the placeholder ``__init__``); nothing here asks.
 Options are ``dataclass``'s; ``eq=False`` leaves equality and hashing to
 ``dataclass`` (identity). It sits in ``reading``, the pipeline's first folder,
 so that every folder may use it.
@@ -67,7 +69,9 @@ def record(cls: Any = None, /, **options: Any) -> Any:
     if deferred:
         _check_defaults(made)
         made.__init__ = _deferred_init(made, options.get("slots", False))
-        made.__dataclass_params__.init = True  # as the class is used: it has an __init__ of dataclass's
+    # What the class has, as dataclass would record it: its __init__, repr and == are dataclass's in effect.
+    params = made.__dataclass_params__  # type: ignore[attr-defined]
+    params.init, params.repr, params.eq = options.get("init", True) or deferred, bool(want_repr), True
     if want_repr:
         made.__printed__ = tuple(f.name for f in fields if f.repr)
         _set_new(made, "__repr__", _repr)

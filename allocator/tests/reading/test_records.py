@@ -93,6 +93,7 @@ def _behaviour(deco) -> list:
     seen += [vars(Post(1, c=5)), vars(Sub(1)), vars(SubRecord(2, [1], 4, 6)), repr(SelfNamed(7)),
              Post.__init__.__qualname__.rsplit(".", 1)[-1], Post.__match_args__, str(inspect.signature(Post)),
              repr(dataclasses.replace(Post(1), a=9, c=1)), [f.name for f in dataclasses.fields(SubRecord)]]
+    seen += [repr(c.__dataclass_params__) for c in (Plain, Frozen, OwnEq, SelfNamed)]
     for bad in ((), (1, 2, 3, 4)):
         with pytest.raises(TypeError) as wrong:
             Post(*bad)
