@@ -35,10 +35,11 @@ from typing import Any, TypeVar, dataclass_transform, overload
 
 __all__ = ["record"]
 
-try:  # CPython's own maker of a dataclass's __init__ and what it takes (the project pins Python 3.11)
+# CPython 3.11's own maker of a dataclass's __init__ and what it takes (pyproject.toml pins Python 3.11; its
+# arguments are private and change in later versions, where __init__ is made with the class, as dataclass does).
+_init_fn: Any = None
+if sys.version_info[:2] == (3, 11):
     from dataclasses import _FIELD, _FIELD_INITVAR, _fields_in_init_order, _init_fn  # type: ignore[attr-defined]
-except ImportError:  # pragma: no cover - another Python: __init__ made when the class is
-    _init_fn = None
 
 T = TypeVar("T")
 
