@@ -36,7 +36,7 @@ from __future__ import annotations
 import functools
 import gc
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
 from allocator.allocation import search as search_limits
@@ -66,6 +66,7 @@ from allocator.allocation.taint_rules import apply_taint_rules
 from allocator.cel.selectors import shared_evaluator
 from allocator.kube import model
 from allocator.reading import deadline
+from allocator.reading.records import record
 from allocator.releases import table as release_table
 from allocator.releases.gates import FeatureGates, make_gates
 from allocator.releases.rules import ReleaseRules, as_rules
@@ -100,7 +101,7 @@ __all__ = [
 SHARE_OUTCOMES = True
 
 
-@dataclass
+@record
 class AllocationOutcome:
     """The answer for one node.
 
@@ -382,7 +383,7 @@ class Allocator:
         return explain(self, node, claims)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class _SharedAnswer:
     """A node's "does not fit" that other nodes with its view share: reason and proof with NODE_MARK."""
 
@@ -445,7 +446,7 @@ def _entry_allocator(inputs: SearchInputs, gates: FeatureGates | None) -> Alloca
     return Allocator(inputs, gates, options=SearchOptions(prove=search_limits.PROVE))
 
 
-@dataclass
+@record
 class NodeSearch:
     """``outcomes`` per node tried, in order; ``first_fit`` the first that fits, if any."""
 

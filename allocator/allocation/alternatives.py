@@ -17,12 +17,13 @@ says so in a sentence for people, and the grants found until then are kept.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from allocator.allocation.errors import AllocatorError, SearchLimitError
 from allocator.allocation.pools import DeviceID
 from allocator.allocation.search import Search
 from allocator.kube import model
+from allocator.reading.records import record
 
 DEFAULT_LIMIT = 10
 MAX_LIMIT = 100
@@ -30,13 +31,13 @@ MAX_LIMIT = 100
 DEFAULT_TIMEOUT = 5.0
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class GrantedDevice:
     request: str  # "request" or "request/subrequest", as in status.allocation
     device: DeviceID
 
 
-@dataclass
+@record
 class Grant:
     """One complete allocation: per claim (in the order given), its devices in the order picked."""
 
@@ -47,7 +48,7 @@ class Grant:
         return tuple(tuple(sorted((d.request, d.device) for d in devices)) for devices in self.claims)
 
 
-@dataclass
+@record
 class Alternatives:
     grants: list[Grant] = field(default_factory=list)
     limit: int = DEFAULT_LIMIT

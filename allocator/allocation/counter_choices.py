@@ -25,7 +25,7 @@ left after allocated claims are the search's own.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from math import comb
 
 from allocator.allocation.candidates import Candidate
@@ -42,6 +42,7 @@ from allocator.allocation.counters import (
     shortages,
 )
 from allocator.allocation.requests import RequestView
+from allocator.reading.records import record
 
 MAX_STEPS = 10_000  # device placements tried before giving up (the generic line stays)
 MAX_LISTED = 3  # choices spelled out in the message
@@ -49,7 +50,7 @@ MAX_KEPT = 20  # choices given as data (``branches``); ``choice.choices`` counts
 MAX_DEVICES_PER_CLAIM = 32
 
 
-@dataclass
+@record
 class Wanted:
     """One request of the claims: what it needs and the devices that match it."""
 
@@ -63,7 +64,7 @@ class Wanted:
         return self.view.full_name
 
 
-@dataclass
+@record
 class _Blocked:
     """Where one walk got stuck: request ``index`` after the devices of ``path`` were taken."""
 
@@ -72,7 +73,7 @@ class _Blocked:
     consumed: dict[str, dict]
 
 
-@dataclass
+@record
 class _Walk:
     wanted: list[Wanted]
     available: object  # pool -> counter set -> counter -> what is left after allocated claims

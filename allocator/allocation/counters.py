@@ -18,16 +18,16 @@ A ``Shortage`` is one counter of one counter set::
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from allocator.allocation.capacity import quantity
 from allocator.allocation.pools import DeviceID, Pool
 from allocator.kube import model
 from allocator.kube.quantity import Quantity
+from allocator.reading.records import record
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Taker:
     """A device that holds part of a counter: ``holder`` says for whom ("request full", "claim default/x")."""
 
@@ -44,7 +44,7 @@ class Taker:
         return cls(device=data["device"], holder=data["holder"], amount=data["amount"], allocated=data["allocated"])
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Shortage:
     """One counter short for a device: one part of a device's ``why`` for a ``counters`` reason."""
 
@@ -82,7 +82,7 @@ class Shortage:
                    left=data["left"], needs=data["needs"], taken_by=tuple(Taker.from_dict(t) for t in data["takenBy"]))
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class HeldDevice:
     """A device a request takes (or must take) while another request runs out of counters."""
 
@@ -98,7 +98,7 @@ class HeldDevice:
         return {"claim": self.claim, "request": self.request, "device": self.device}
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ShortDevice:
     """A matching device that does not fit the counters left, with the counters that stop it."""
 
@@ -112,7 +112,7 @@ class ShortDevice:
                 "why": [x.to_dict() for x in self.shortages]}
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ForcedShortfall:
     """A request that runs out of shared counters beside the devices other requests must take
     (``allocation.counters[]`` of kind ``forced``)."""
@@ -133,7 +133,7 @@ class ForcedShortfall:
                 "devices": [d.to_dict() for d in self.devices], "message": self.message}
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ChoiceBranch:
     """One choice of the branching request: what the requests take, and the request that then runs short."""
 
@@ -154,7 +154,7 @@ class ChoiceBranch:
                 "message": self.message}
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class RequestDevices:
     """The devices one request gets where shared counters are left out (the witness that they are the cause)."""
 
@@ -166,7 +166,7 @@ class RequestDevices:
         return {"claim": self.claim, "request": self.request, "devices": list(self.devices)}
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ChoicesShortfall:
     """Shared counters run out whatever a request chooses (``allocation.counters[]`` of kind ``choices``):
     ``branches`` (the first ones) say what happens after each choice; the request, its numbers and devices

@@ -54,7 +54,7 @@ from __future__ import annotations
 import functools
 import re
 from collections import Counter
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, field
 
 from allocator.allocation.candidates import Candidate, taint_prevents
 from allocator.allocation.constraints import (
@@ -92,9 +92,10 @@ from allocator.allocation.search import RequestData, Search
 from allocator.allocation.taint_rules import taint_source
 from allocator.cel.hints import fitted_parts
 from allocator.kube import model
+from allocator.reading.records import record
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Reason:
     code: str
     message: str
@@ -113,7 +114,7 @@ class Reason:
     short: str | None = None  # the message without the parts' summaries
 
 
-@dataclass
+@record
 class DeviceVerdict:
     driver: str
     pool: str
@@ -125,7 +126,7 @@ class DeviceVerdict:
     reason: Reason | None = None
 
 
-@dataclass
+@record
 class RequestExplanation:
     claim: str
     request: str  # "request" or "request/subrequest"
@@ -141,7 +142,7 @@ class RequestExplanation:
         return sum(d.matches for d in self.devices)
 
 
-@dataclass
+@record
 class Explanation:
     node: str
     allocated: bool

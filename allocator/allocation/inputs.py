@@ -13,15 +13,15 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from types import EllipsisType
 
 from allocator.allocation.state import AllocatedState
 from allocator.allocation.switches import Switches, Variant
 from allocator.kube import model
+from allocator.reading.records import record
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SlicesByNode:
     """Slices grouped as an allocator reads them: each node's own, and those tied to no node.
 
@@ -44,7 +44,7 @@ class SlicesByNode:
         return cls(slices, on_node, shared)
 
 
-@dataclass(frozen=True, eq=False)
+@record(frozen=True, eq=False)
 class SearchInputs:
     """What the searches allocate from.
 
@@ -65,7 +65,7 @@ class SearchInputs:
 DEFAULT: EllipsisType = ...
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SearchLimits:
     """Limits per search (per node): ``max_steps`` (None: unbounded) and ``filter_timeout`` seconds on
     ``clock`` (None or 0: none); ``DEFAULT`` for either is the usual one. Past either, a search raises
@@ -81,7 +81,7 @@ DEFAULT_LIMITS = SearchLimits()
 UNBOUNDED = SearchLimits(max_steps=None, filter_timeout=None)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SearchOptions:
     """How searches are run; the answers are the same either way.
 
@@ -97,7 +97,7 @@ class SearchOptions:
 DEFAULT_OPTIONS = SearchOptions()
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Forced:
     """The allocator's switches (default: from the gates) and implementation (default: upstream's choice
     for them), forced as upstream's tests force them."""

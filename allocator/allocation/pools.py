@@ -15,12 +15,13 @@ slices by name (``ReleaseRules.sorts_slices``).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import NamedTuple
 
 from allocator.allocation.nodes import NodeSelectorError, node_matches
 from allocator.allocation.switches import Switches, Variant
 from allocator.kube import model
+from allocator.reading.records import record
 from allocator.releases.rules import ReleaseRules
 
 
@@ -37,7 +38,7 @@ class PoolError(Exception):
     """Pools could not be gathered (a node selector the scheduler cannot parse)."""
 
 
-@dataclass
+@record
 class Pool:
     driver: str
     name: str

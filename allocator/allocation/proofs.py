@@ -41,7 +41,7 @@ behind it, shown by the explanation, the page, the API and the CLI.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import fields
 
 from allocator.allocation import capacity as cap
 from allocator.allocation.candidates import Candidate, taint_prevents
@@ -49,6 +49,7 @@ from allocator.allocation.constraints import MatchAttribute, as_value_set, looku
 from allocator.allocation.errors import AllocatorError
 from allocator.allocation.pools import DeviceID
 from allocator.allocation.requests import ALL, EXACT_COUNT, claim_ref
+from allocator.reading.records import record
 
 MAX_RESULTS = 32
 
@@ -60,7 +61,7 @@ NODE_MARK = "\x00node\x00"
 ANY_NODE = "(any node)"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Proof:
     """Why the claims cannot be allocated on the node, found without searching.
 

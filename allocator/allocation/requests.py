@@ -11,15 +11,15 @@ from __future__ import annotations
 import dataclasses
 import functools
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from allocator.kube import model
+from allocator.reading.records import record
 
 EXACT_COUNT = "ExactCount"
 ALL = "All"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class RequestView:
     name: str
     class_name: str

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from allocator.allocation import capacity as cap
 from allocator.allocation.candidates import Candidate, taint_prevents
@@ -36,6 +36,7 @@ from allocator.allocation.requests import ALL, EXACT_COUNT, RequestView, claim_r
 from allocator.cel.selectors import SelectorRuntimeError
 from allocator.kube import model
 from allocator.reading import deadline
+from allocator.reading.records import record
 
 MAX_RESULTS = 32  # resourceapi.AllocationResultsMaxSize
 
@@ -65,7 +66,7 @@ class _Proved(Exception):  # noqa: N818 (a signal, like _MaxSizeExceeded)
     """A proof showed that the search cannot succeed: stop it (every level undoes its devices)."""
 
 
-@dataclass
+@record
 class RequestData:
     request: RequestView
     parent: RequestView | None
@@ -75,7 +76,7 @@ class RequestData:
     selected_sub: int = 0  # on the entry of subrequest 0: which subrequest won
 
 
-@dataclass
+@record
 class PickedDevice:
     """One device in a claim's (partial) result."""
 

@@ -8,7 +8,7 @@ device: they add up their ``consumedCapacity`` instead of taking the device.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
 from allocator.allocation import capacity as cap
@@ -18,9 +18,10 @@ if TYPE_CHECKING:
     from allocator.allocation.switches import Variant
 from allocator.allocation.requests import claim_ref
 from allocator.kube import model
+from allocator.reading.records import record
 
 
-@dataclass
+@record
 class AllocatedState:
     devices: set[DeviceID] = field(default_factory=set)  # taken whole
     shares: set[tuple[DeviceID, str]] = field(default_factory=set)  # (device, share id)

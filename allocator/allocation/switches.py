@@ -10,12 +10,13 @@ same choice. What the allocator of each release did differently is in
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import fields
 
+from allocator.reading.records import record
 from allocator.releases.gates import FeatureGates, exists_in
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Switches:
     """The allocator's switches; each maps to one or two Kubernetes feature gates."""
 
@@ -57,7 +58,7 @@ def from_gates(gates: FeatureGates) -> Switches:
     )
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Variant:
     """One upstream implementation and the behaviour that sets it apart."""
 

@@ -29,6 +29,7 @@ from collections.abc import Iterable, Sequence
 
 from allocator.cel.selectors import SelectorEvaluator, shared_evaluator
 from allocator.kube import model
+from allocator.reading.records import record
 from allocator.releases.rules import ReleaseRules
 
 
@@ -50,7 +51,7 @@ def taint_source(taint: model.DeviceTaint) -> str:
     return taint.rule if isinstance(taint, RuleTaint) else ""
 
 
-@dataclasses.dataclass
+@record
 class Patched:
     """The slices as the scheduler sees them, and the slices left out by a rule's compile error."""
 

@@ -14,10 +14,10 @@ refused selector costs what.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 from allocator.cel import types as T
 from allocator.cel.parser import Node, children
+from allocator.reading.records import record
 
 MAX = (1 << 64) - 1
 STRING_TRAVERSAL = 0.1  # cel-go common.StringTraversalCostFactor
@@ -49,7 +49,7 @@ def _factor(amount: int, factor: float) -> int:
     return MAX if product >= 2 ** 64 else product
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Est:
     """A (min, max) range: a size or a cost."""
 
@@ -78,7 +78,7 @@ ZERO = fixed(0)
 ONE = fixed(1)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Entry:
     """Sizes of the entries of a list or map value: ``key`` (1 for lists) and ``val``."""
 
@@ -92,7 +92,7 @@ class Entry:
         return Entry(self.container, self.key.union(other.key), self.val.union(other.val))
 
 
-@dataclass
+@record
 class _Local:
     path: tuple | None
     size: Est | None

@@ -18,7 +18,7 @@ limit of the selector itself (it evaluates parts the selector evaluated within t
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import ClassVar
 
 from allocator.cel import internal_error_message
@@ -29,13 +29,14 @@ from allocator.cel.parser import Node
 from allocator.cel.values import Abort, CELError, Optional, TypeValue, type_name
 from allocator.kube.quantity import Quantity
 from allocator.kube.semver import Version
+from allocator.reading.records import record
 
 _COMPARISONS = {"_==_": "==", "_!=_": "!=", "_<_": "<", "_<=_": "<=", "_>_": ">", "_>=_": ">=", "@in": "in"}
 _MAX_PARTS = 8
 _MAX_VALUE = 60
 
 
-@dataclass
+@record
 class Read:
     """A value the part read from the device: ``text`` as written, ``name`` short, ``value`` as CEL shows it."""
 
@@ -51,7 +52,7 @@ class Read:
         return cls(text=data["text"], name=data["name"], value=data["value"])
 
 
-@dataclass
+@record
 class Part:
     """One part of the expression that decided the verdict."""
 

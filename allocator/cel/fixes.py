@@ -7,17 +7,16 @@ Each function returns an ``ExprFix`` (or None when no mechanical edit fits): rep
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from allocator.cel.guards import Read, analyze
 from allocator.cel.parser import Node, ParseError, parse
+from allocator.reading.records import record
 
 ORDERING = {"_<_": "<", "_<=_": "<=", "_>_": ">", "_>=_": ">="}
 _ORDERING = ORDERING
 _LOGIC = {"_&&_", "_||_", "_?_:_", "!_"}
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ExprFix:
     title: str
     start: int

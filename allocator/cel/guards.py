@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
 
 from allocator.cel.parser import Node, ParseError, children, parse
+from allocator.reading.records import record
 
 GUARDED = "guarded"  # every read of the name is guarded by a presence test
 MISPLACED = "misplaced"  # a presence test of the name is there, but does not guard every read of it
@@ -28,7 +28,7 @@ _DOMAIN_MAP = re.compile(r'device\.(attributes|capacity)\["([^"\\]*)"\]')
 _EQUALITY = {"_==_": "==", "_!=_": "!="}
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Read:
     """A read of ``name`` from ``operand`` (normalized text) that fails when the key is missing."""
 
@@ -44,7 +44,7 @@ class Read:
         return (match.group(1), match.group(2)) if match else None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Analysis:
     reads: tuple[Read, ...]
     presence: frozenset[tuple[str, str]]  # (operand, name) of every presence test in the expression

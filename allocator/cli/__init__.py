@@ -9,17 +9,23 @@ only when a command runs.
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
+from types import ModuleType
 
-from allocator.cli import allocate, capacity, convert, evaluate, sample, validate
 from allocator.cli.common import EXIT_ERROR, EXIT_OK, EXIT_UNSATISFIABLE
 from allocator.reading.deadline import BudgetExceeded, time_budget
 
 __all__ = ["EXIT_ERROR", "EXIT_OK", "EXIT_UNSATISFIABLE", "build_parser", "main"]
 
-# In the order the help lists them.
-COMMANDS = {"allocate": allocate, "validate": validate, "convert": convert, "eval": evaluate, "capacity": capacity,
-            "sample": sample}
+# Each command and its module (allocator.cli.NAME), in the order the help lists them. A command's module is
+# imported when that command runs, or when the help lists them all (start-up: `sample` alone imports pathlib).
+COMMANDS = {"allocate": "allocate", "validate": "validate", "convert": "convert", "eval": "evaluate",
+            "capacity": "capacity", "sample": "sample"}
+
+
+def command_module(command: str) -> ModuleType:
+    return importlib.import_module(f"allocator.cli.{COMMANDS[command]}")
 
 DESCRIPTION = """\
 DRA Playground engine: what the Kubernetes scheduler and apiserver (releases
@@ -39,24 +45,29 @@ or dump a cluster: kubectl get nodes,resourceslices,deviceclasses -o yaml.
 `python -m allocator COMMAND --help` says more about each command."""
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The command line's parser; with ``only``, the parser of that one command alone (what a run of
+    it parses is the same: the top level has no option of its own and names no command in its usage)."""
     parser = argparse.ArgumentParser(prog="python -m allocator", description=DESCRIPTION,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module in COMMANDS.values():
-        module.add(commands)
+    for command in [only] if only else COMMANDS:
+        command_module(command).add(commands)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    given = sys.argv[1:] if argv is None else argv
+    # `python -m allocator COMMAND ...`: only that command's options are built (start-up).
+    parser = build_parser(given[0] if given and given[0] in COMMANDS else None)
+    args = parser.parse_args(given)
     if args.command is None:  # no command: the whole help, not only "COMMAND is required"
         parser.print_help(sys.stderr)
         return EXIT_ERROR
     try:
         with time_budget(getattr(args, "time_budget", None)):
-            return COMMANDS[args.command].run(args)
+            status: int = command_module(args.command).run(args)
+            return status
     except BudgetExceeded as err:  # --time-budget ran out: where it stopped, as an error
         print(f"error: the {err.message}", file=sys.stderr)
         return EXIT_ERROR

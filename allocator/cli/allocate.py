@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING, Any
 
 from allocator.cli.common import (
     EXIT_ERROR,
@@ -11,13 +12,22 @@ from allocator.cli.common import (
     EXIT_UNSATISFIABLE,
     GATES_HELP,
     VERSION_HELP,
+    Commands,
     add_limit_flags,
     as_stored,
+    exit_status,
     gates_and_documents,
     note_stored,
     print_output,
     refused,
 )
+
+if TYPE_CHECKING:  # imported where used (start-up)
+    from allocator.releases.gates import FeatureGates
+    from allocator.validation.documents import StoredObject
+    from allocator.workload.analysed import AnalysedWorkload
+    from allocator.workload.controllers import PodSet
+    from allocator.workload.scheduling import Attempt, Schedule
 
 HELP = """\
 Allocate the ResourceClaims of the input the way the Kubernetes scheduler would.
@@ -79,7 +89,7 @@ error that makes the scheduler give up (a CEL error, an unknown DeviceClass,
 """
 
 
-def add(commands) -> None:
+def add(commands: Commands) -> None:
     parser = commands.add_parser("allocate", help="allocate claims on a node, or find the nodes that fit",
                                  description=HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--node", metavar="NAME", help="the node to allocate on (default: try every node)")
@@ -90,7 +100,7 @@ def add(commands) -> None:
     parser.add_argument("files", nargs="+", metavar="FILE", help="input file, or - for stdin")
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     from allocator.releases.gates import stored_object_gates
     from allocator.releases.serving import dra_off_message, without_dra
     from allocator.validation.classic import handed_to_controllers
@@ -99,11 +109,11 @@ def run(args) -> int:
     from allocator.workload.pods import PodClaimError
     from allocator.workload.scheduling import schedule, workload_of
 
-    sets: list = []
+    sets: list[PodSet] = []
     try:
         gates, documents = gates_and_documents(args, sets)
     except SystemExit as stop:
-        return int(stop.code)
+        return exit_status(stop)
     # What the user writes (pending claims, templates, pods) is checked as the apiserver checks a create
     # under these gates; the inventory and allocated claims are stored objects, kept with the fields of
     # gates that are off now. What the release does not serve is refused whatever the object holds.
@@ -154,6 +164,7 @@ def run(args) -> int:
     if args.node is not None:
         return _on_node(args, last, {**retry, **noted}, not_freed, gates, stored)
     fit = last.chosen
+    assert last.scoring is not None, "every attempt is scored"
     print_output({"node": (fit.node_name or None) if fit else None,
                   "claims": _claims_json(last) if fit else [],
                   "nodes": _node_table(last), "scoring": last.scoring.to_dict(), **retry,
@@ -175,7 +186,8 @@ def run(args) -> int:
     return EXIT_OK
 
 
-def _on_node(args, last, retry: dict, not_freed: list[str], gates, stored: list) -> int:
+def _on_node(args: argparse.Namespace, last: Attempt, retry: dict[str, Any], not_freed: list[str], gates: FeatureGates,
+             stored: list[StoredObject]) -> int:
     """``--node``: the claims allocated there, or why not."""
     [outcome] = last.outcomes
     if outcome.error:  # upstream's Allocate failed on this node: an error, not "does not fit"
@@ -199,7 +211,7 @@ SCHEDULER_SAYS = "kube-scheduler: "
 POD_SCHEDULED_SAYS = "PodScheduled: "
 
 
-def _workloads(workloads) -> dict:
+def _workloads(workloads: list[AnalysedWorkload]) -> dict[str, Any]:
     """``workloads`` for the output, each one's note also on stderr: the replicas are capacity's to count."""
     if not workloads:
         return {}
@@ -212,23 +224,24 @@ def _workloads(workloads) -> dict:
 CAPACITY = "python -m allocator capacity"
 
 
-def _node_table(attempt) -> list[dict]:
+def _node_table(attempt: Attempt) -> list[dict[str, Any]]:
     """Each node tried; an inventory without nodes is tried on one nameless node: its name is null."""
-    refused, reasons = attempt.refused, attempt.reasons
+    refused, reasons, scoring = attempt.refused, attempt.reasons, attempt.scoring
+    assert scoring is not None, "every attempt is scored"
     return [{"name": o.node_name or None, "fits": attempt.fits(o),
              **({} if attempt.fits(o) else {"reason": reasons[id(o)],
                                             "schedulerReason": attempt.scheduler_reasons.get(id(o))}),
              **({"pinnedBy": [c.metadata.name for c in refused[id(o)]]} if refused.get(id(o)) else {}),
-             **({"error": True} if o.error else {}), **attempt.scoring.node_fields(o)}
+             **({"error": True} if o.error else {}), **scoring.node_fields(o)}
             for o in attempt.outcomes]
 
 
-def _retry(found, stored: list) -> dict:
+def _retry(found: Schedule, stored: list[StoredObject]) -> dict[str, Any]:
     """The attempts PostFilter retried after, the objects read as stored, and the generated claims of
     extended resources."""
-    out: dict = {}
+    out: dict[str, Any] = {}
     if found.retried:
-        out["attempts"] = [{"attempt": number, "nodes": _node_table(attempt), "deallocated": attempt.freed.metadata.name,
+        out["attempts"] = [{"attempt": number, "nodes": _node_table(attempt), "deallocated": _freed(attempt),
                             "deallocatable": [c.metadata.name for c in attempt.freeable]}
                            for number, attempt in enumerate(found.retried, start=1)]
         out["deallocated"] = [a["deallocated"] for a in out["attempts"]]
@@ -242,19 +255,27 @@ def _retry(found, stored: list) -> dict:
     return out
 
 
-def _binding(attempt, gates) -> dict:
+def _freed(attempt: Attempt) -> str:
+    """The claim PostFilter deallocated before trying again after ``attempt``."""
+    assert attempt.freed is not None, "a retried attempt freed a claim"
+    return attempt.freed.metadata.name
+
+
+def _binding(attempt: Attempt, gates: FeatureGates) -> dict[str, Any]:
+    if attempt.chosen is None or not any(r.binding_conditions for result in attempt.results or ()
+                                         for r in result.devices.results):
+        return {}  # no granted device waits for its driver: nothing to say (nor to import: start-up)
     from allocator.workload.binding import binding_note
 
-    if attempt.chosen is None:
-        return {}
-    binding = binding_note(attempt.granted, attempt.results, gates)
+    binding = binding_note(attempt.granted, attempt.results or [], gates)
     return {"binding": binding.to_dict()} if binding else {}
 
 
-def _claims_json(attempt) -> list[dict]:
+def _claims_json(attempt: Attempt) -> list[dict[str, Any]]:
     """The granted claims with status.allocation, each in the version it was written in."""
     from allocator.allocation.encode import claim_to_json
     from allocator.kube.convert_back import V1
 
     versions = attempt.claim_versions()
+    assert attempt.results is not None, "granted claims have their results"
     return [claim_to_json(c, r, versions.get(id(c), V1)) for c, r in zip(attempt.granted, attempt.results, strict=True)]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from allocator.cli.common import (
     EXIT_ERROR,
@@ -11,13 +12,18 @@ from allocator.cli.common import (
     EXIT_UNSATISFIABLE,
     GATES_HELP,
     VERSION_HELP,
+    Commands,
     add_limit_flags,
     as_stored,
+    exit_status,
     gates_and_documents,
     positive,
     print_output,
     refused,
 )
+
+if TYPE_CHECKING:  # imported where used (start-up)
+    from allocator.workload.controllers import PodSet
 
 HELP = """\
 Place copies of the input's workload one after another, as the scheduler
@@ -46,7 +52,7 @@ does, 2 on invalid input or an error that makes the scheduler give up
 """
 
 
-def add(commands) -> None:
+def add(commands: Commands) -> None:
     parser = commands.add_parser("capacity", help="how many copies of a workload fit, one after another",
                                  description=HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--strategy", choices=("first", "spread", "pack"), default="first",
@@ -60,7 +66,7 @@ def add(commands) -> None:
     parser.add_argument("files", nargs="+", metavar="FILE", help="input file, or - for stdin")
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     from allocator.allocation.allocator import AllocatorError
     from allocator.releases.gates import stored_object_gates
     from allocator.workload.cluster import Cluster
@@ -68,11 +74,11 @@ def run(args) -> int:
     from allocator.workload.planning import PlanOptions, ToPlace, plan
     from allocator.workload.pods import PodClaimError
 
-    workloads: list = []
+    workloads: list[PodSet] = []
     try:
         gates, documents = gates_and_documents(args, workloads)
     except SystemExit as stop:
-        return int(stop.code)
+        return exit_status(stop)
     if any(w.kind != "Pod" for w in workloads):
         workloads.sort(key=lambda w: w.order)
     else:

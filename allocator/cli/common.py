@@ -8,10 +8,25 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from allocator.releases.table import CURRENT_RELEASE, RELEASES
 
+if TYPE_CHECKING:  # imported where used (start-up)
+    from allocator.kube.objects import Document
+    from allocator.reading.limits import Limits
+    from allocator.releases.gates import FeatureGates
+    from allocator.validation.documents import StoredObject
+    from allocator.workload.controllers import PodSet
+
 EXIT_OK, EXIT_UNSATISFIABLE, EXIT_ERROR = 0, 1, 2
+
+# What each command's ``add`` gets: the top-level parser's subcommands, to add its own parser to.
+# (argparse names the class with an underscore; typeshed makes it generic in the parser's class.)
+if TYPE_CHECKING:
+    Commands: TypeAlias = argparse._SubParsersAction[argparse.ArgumentParser]
+else:
+    Commands = argparse._SubParsersAction
 
 GATES_HELP = ("Kubernetes feature gates, e.g. DRAPrioritizedList=false,DRAListTypeAttributes=true "
               "(defaults: those of --kubernetes-version). Gates locked in that release cannot be changed; "
@@ -39,6 +54,11 @@ def add_limit_flags(parser: argparse.ArgumentParser) -> None:
                              "default: no budget")
 
 
+def exit_status(stop: SystemExit) -> int:
+    """The status ``gates_and_documents`` and ``read_inputs`` stopped with (always a number)."""
+    return stop.code if isinstance(stop.code, int) else EXIT_ERROR
+
+
 def positive(text: str) -> int:
     try:
         value = int(text.replace("_", ""))
@@ -49,7 +69,8 @@ def positive(text: str) -> int:
     return value
 
 
-def gates_and_documents(args, workloads: list | None = None):
+def gates_and_documents(args: argparse.Namespace,
+                        workloads: list[PodSet] | None = None) -> tuple[FeatureGates, list[Document]]:
     """The gates of ``--kubernetes-version``/``--feature-gates`` and every document of the input files, or
     raise SystemExit(2) after printing what is wrong. ``workloads``, when given, receives the files'
     workloads with a count (``allocator.workload.controllers.pod_sets``)."""
@@ -65,7 +86,8 @@ def gates_and_documents(args, workloads: list | None = None):
     return gates, read_inputs(args.files, from_flags(args), gates, workloads)
 
 
-def read_inputs(paths: list[str], limits, gates, workloads: list | None = None):
+def read_inputs(paths: list[str], limits: Limits, gates: FeatureGates,
+                workloads: list[PodSet] | None = None) -> list[Document]:
     """All documents of all files, or raise SystemExit(2) after printing what is wrong.
 
     An object in a version the release (of ``gates``) does not serve is
@@ -77,7 +99,8 @@ def read_inputs(paths: list[str], limits, gates, workloads: list | None = None):
     from allocator.reading.samplefiles import sample_file_note
     from allocator.releases.serving import read_errors
 
-    documents, problems = [], []
+    documents: list[Document] = []
+    problems: list[str] = []
     for number, path in enumerate(paths):
         source = "<stdin>" if path == "-" else path
         try:
@@ -110,7 +133,7 @@ def read_inputs(paths: list[str], limits, gates, workloads: list | None = None):
     return documents
 
 
-def refused(documents, gates) -> bool:
+def refused(documents: list[Document], gates: FeatureGates) -> bool:
     """Print what the apiserver would refuse (``validation_errors``); whether there was anything."""
     invalid = validation_errors(documents, gates)
     for line in invalid:
@@ -118,7 +141,7 @@ def refused(documents, gates) -> bool:
     return bool(invalid)
 
 
-def validation_errors(documents, gates) -> list[str]:
+def validation_errors(documents: list[Document], gates: FeatureGates) -> list[str]:
     """What the apiserver would refuse: pending claims, templates and pods as created under ``gates``, the
     inventory, allocated claims and objects read from a cluster as stored objects (fields of a gate that is
     off now kept)."""
@@ -131,7 +154,7 @@ def validation_errors(documents, gates) -> list[str]:
     return [str(d) for d in found if d.severity == "error"]
 
 
-def as_stored(documents, gates):
+def as_stored(documents: list[Document], gates: FeatureGates) -> tuple[list[Document], list[StoredObject]]:
     """(the documents as the apiserver stores them, the objects read as stored): created claims and every
     template's claims lose the fields of disabled features; objects read from a cluster keep theirs
     (``allocator.validation.documents``)."""
@@ -140,7 +163,7 @@ def as_stored(documents, gates):
     return as_the_scheduler_sees(documents, gates), read_as_stored(documents)
 
 
-def note_stored(stored: list) -> None:
+def note_stored(stored: list[StoredObject]) -> None:
     """On stderr, beside an error: the objects read as stored, whose fields of disabled features were kept."""
     from allocator.validation.documents import STORED_NOTE
 
@@ -148,7 +171,7 @@ def note_stored(stored: list) -> None:
         print(f"note: {obj.kind} {obj.namespace}/{obj.name}: {STORED_NOTE}", file=sys.stderr)
 
 
-def print_output(data, output: str) -> None:
+def print_output(data: Any, output: str) -> None:
     if output == "yaml":
         import yaml
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 from allocator.cli.common import (
     EXIT_ERROR,
@@ -11,6 +12,7 @@ from allocator.cli.common import (
     EXIT_UNSATISFIABLE,
     GATES_HELP,
     VERSION_HELP,
+    Commands,
     add_limit_flags,
     print_output,
 )
@@ -32,7 +34,7 @@ unknown, or the release (--kubernetes-version) does not serve the result.
 """
 
 
-def add(commands) -> None:
+def add(commands: Commands) -> None:
     parser = commands.add_parser("convert", help="rewrite objects in another resource.k8s.io version",
                                  description=HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--to", required=True, metavar="VERSION",
@@ -44,7 +46,7 @@ def add(commands) -> None:
     parser.add_argument("files", nargs="+", metavar="FILE", help="input file, or - for stdin")
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     from allocator.authoring.conversion import convert_text, target_version
     from allocator.reading.diagnostics import DiagnosticError
     from allocator.reading.inputfiles import InputError, read_input
@@ -59,7 +61,10 @@ def run(args) -> int:
         print(f"error: {err.with_hint() if isinstance(err, FeatureGateError) else err}", file=sys.stderr)
         return EXIT_ERROR
     limits = from_flags(args)
-    items, dropped, problems, api_version = [], [], [], ""
+    items: list[Any] = []
+    dropped: list[dict[str, Any]] = []
+    problems: list[str] = []
+    api_version = ""
     for path in args.files:
         source = "<stdin>" if path == "-" else path
         try:

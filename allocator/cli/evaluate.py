@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING, cast
 
 from allocator.cli.common import (
     EXIT_ERROR,
@@ -11,10 +12,15 @@ from allocator.cli.common import (
     EXIT_UNSATISFIABLE,
     GATES_HELP,
     VERSION_HELP,
+    Commands,
     add_limit_flags,
+    exit_status,
     gates_and_documents,
     print_output,
 )
+
+if TYPE_CHECKING:  # imported where used (start-up)
+    from allocator.kube import model
 
 HELP = """\
 Evaluate a CEL expression (of any result type) on one device of the input's
@@ -33,7 +39,7 @@ refused.
 """
 
 
-def add(commands) -> None:
+def add(commands: Commands) -> None:
     parser = commands.add_parser("eval", help="evaluate a CEL expression on one device",
                                  description=HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--device", required=True, metavar="DRIVER/POOL/DEVICE", help="the device to evaluate on")
@@ -45,7 +51,7 @@ def add(commands) -> None:
                         help="input file with the device's ResourceSlice, or - for stdin")
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     from allocator.authoring.console import DeviceNotFound, DeviceRef, evaluate, find_device
 
     try:
@@ -56,9 +62,9 @@ def run(args) -> int:
     try:
         gates, documents = gates_and_documents(args)
     except SystemExit as stop:
-        return int(stop.code)
+        return exit_status(stop)
     try:
-        device = find_device([d.obj for d in documents if d.kind == "ResourceSlice"], ref)
+        device = find_device(cast("list[model.ResourceSlice]", [d.obj for d in documents if d.kind == "ResourceSlice"]), ref)
     except DeviceNotFound as err:
         print(f"error: {err}", file=sys.stderr)
         return EXIT_ERROR

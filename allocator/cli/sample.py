@@ -10,8 +10,9 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 
-from allocator.cli.common import EXIT_ERROR, EXIT_OK
+from allocator.cli.common import EXIT_ERROR, EXIT_OK, Commands
 
 # The checkout's samples, beside the engine (a data folder of the playground: no Django is imported).
 SAMPLES = Path(__file__).resolve().parents[2] / "playground" / "samples"
@@ -33,17 +34,17 @@ The same slugs are in the site's pickers and in GET /api/v1/inventories and
 """
 
 
-def add(commands) -> None:
+def add(commands: Commands) -> None:
     parser = commands.add_parser("sample", help="print a sample inventory or example as an input file",
                                  description=HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("name", nargs="?", metavar="NAME", help="the sample's slug (default: list them)")
 
 
-def _catalogue(folder: Path) -> dict[str, tuple[str, dict]]:
+def _catalogue(folder: Path) -> dict[str, tuple[str, dict[str, Any]]]:
     """slug -> (what it is, its data): inventories, examples and sample clusters (with their examples)."""
     import yaml
 
-    found: dict[str, tuple[str, dict]] = {}
+    found: dict[str, tuple[str, dict[str, Any]]] = {}
     for kind in ("inventories", "examples", "clusters"):
         for path in sorted((folder / kind).glob("*.yaml")):
             data = yaml.safe_load(path.read_text())
@@ -57,7 +58,7 @@ def _catalogue(folder: Path) -> dict[str, tuple[str, dict]]:
     return found
 
 
-def run(args, folder: Path = SAMPLES) -> int:
+def run(args: argparse.Namespace, folder: Path = SAMPLES) -> int:
     if not folder.is_dir():
         print(f"error: the samples are not installed with this copy of the engine (looked in {folder}); "
               "they are in the project's source, under playground/samples/", file=sys.stderr)
@@ -83,15 +84,17 @@ def run(args, folder: Path = SAMPLES) -> int:
     return EXIT_OK
 
 
-def _text(what: str, data: dict) -> str:
+def _text(what: str, data: dict[str, Any]) -> str:
     import yaml
 
     if what == "example":
-        return data["documents"]
+        documents: str = data["documents"]
+        return documents
     if what == "cluster":
         from allocator.synthetic import cluster_yaml
 
         spec = data["generator"]
         return cluster_yaml(int(spec["nodes"]), gpus_per_node=int(spec.get("gpusPerNode", 8)), seed=int(spec["seed"]))
-    return yaml.safe_dump_all(data["objects"], sort_keys=False, default_flow_style=False, width=1 << 16)
+    dumped: str = yaml.safe_dump_all(data["objects"], sort_keys=False, default_flow_style=False, width=1 << 16)
+    return dumped
 

@@ -4,8 +4,15 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
-from allocator.cli.common import EXIT_ERROR, GATES_HELP, VERSION_HELP, add_limit_flags
+from allocator.cli.common import EXIT_ERROR, GATES_HELP, VERSION_HELP, Commands, add_limit_flags
+
+if TYPE_CHECKING:  # imported where used (start-up)
+    from allocator.kube.objects import ReadResult
+    from allocator.reading.diagnostics import Diagnostic
+    from allocator.reading.limits import Limits
+    from allocator.releases.gates import FeatureGates
 
 HELP = """\
 Validate the input objects as the apiserver would (create), with CEL
@@ -15,7 +22,7 @@ version the release does not serve, or a release or gate is refused.
 """
 
 
-def add(commands) -> None:
+def add(commands: Commands) -> None:
     parser = commands.add_parser("validate", help="validate objects like the apiserver",
                                  description=HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--kubernetes-version", metavar="V", help=VERSION_HELP)
@@ -25,7 +32,7 @@ def add(commands) -> None:
     parser.add_argument("files", nargs="+", metavar="FILE", help="input file, or - for stdin")
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     try:
         from allocator.validation.cli import run as validate
     except ImportError as err:
@@ -34,7 +41,7 @@ def run(args) -> int:
     return validate(args, more=_workloads)
 
 
-def _workloads(text, result, gates, limits):
+def _workloads(text: str, result: ReadResult, gates: FeatureGates, limits: Limits) -> list[Diagnostic]:
     """Deployments, StatefulSets, Jobs...: the controller and its pod template, as ``allocate`` reads them."""
     from allocator.workload.analysed import read_workloads
 

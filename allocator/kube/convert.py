@@ -35,10 +35,11 @@ the walker notes them (``Conversion.versioned``) at the paths the user wrote.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from allocator.reading.diagnostics import PARSE, Diagnostic, DiagnosticError
 from allocator.reading.positions import PosDict, Position, PosList
+from allocator.reading.records import record
 from allocator.releases import fields as release_fields
 
 RESOURCE_GROUP = "resource.k8s.io"
@@ -178,7 +179,7 @@ _MISPLACED = {
 # --------------------------------------------------------------------------- result
 
 
-@dataclass
+@record
 class Conversion:
     """The v1-shaped data, the unknown fields found, and the way back to the user's paths."""
 

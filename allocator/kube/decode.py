@@ -93,11 +93,25 @@ def exactly_hint(path: str, key: str) -> str:
 @functools.cache
 def _fields_of(cls: type) -> dict[str, tuple[str, Any]]:
     """JSON name -> (python name, resolved type) for a model dataclass."""
-    # Explicit locals: DeviceAttribute has fields named "int" and "bool",
-    # which would otherwise shadow the builtins in its annotations.
-    names = {**vars(builtins), **vars(model)}
-    hints = typing.get_type_hints(cls, names, names)
-    return {json_name(f.name): (f.name, hints[f.name]) for f in dataclasses.fields(cls)}
+    return {json_name(f.name): (f.name, _hint(f.type)) for f in dataclasses.fields(cls)}
+
+
+# The names the model's annotations use. Explicit: DeviceAttribute has fields named "int" and "bool",
+# which would otherwise shadow the builtins in its annotations.
+_NAMES = {**vars(builtins), **vars(model)}
+_HINTS: dict[str, Any] = {}  # annotation text -> the type it names
+
+
+def _hint(annotation: Any) -> Any:
+    """The type an annotation names, as typing.get_type_hints resolves it in ``_NAMES``; each text evaluated
+    once, a plain name looked up (get_type_hints compiles every annotation of every class: start-up)."""
+    if not isinstance(annotation, str):
+        return annotation
+    found = _HINTS.get(annotation)
+    if found is None:
+        found = _HINTS[annotation] = (_NAMES[annotation] if annotation in _NAMES
+                                      else eval(annotation, _NAMES))  # the model's own annotation text
+    return found
 
 
 # Model fields filled from elsewhere in the object (a Node's status.allocatable, a container's

@@ -9,6 +9,8 @@ to empty.
 Each object built by ``decode`` carries ``source``: the positions of its
 fields in the YAML it came from, keyed by field path (see ``positions``).
 
+The classes are ``record``s (``allocator.reading.records``): dataclasses whose repr,
+== and hash are shared rather than compiled for each class at start-up.
 Every class has a docstring, if only its API name: without one, ``dataclass``
 makes one from the class's signature at import, through ``inspect``, which
 every command's start-up pays for.
@@ -16,13 +18,15 @@ every command's start-up pays for.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
+
+from allocator.reading.records import record
 
 # --------------------------------------------------------------------------- meta
 
 
-@dataclass
+@record
 class ObjectMeta:
     """The API's ``ObjectMeta``, as the model keeps it."""
     name: str = ""
@@ -35,7 +39,7 @@ class ObjectMeta:
     creation_timestamp: str = ""
 
 
-@dataclass
+@record
 class NodeSelectorRequirement:
     """The API's ``NodeSelectorRequirement``, as the model keeps it."""
     key: str = ""
@@ -43,14 +47,14 @@ class NodeSelectorRequirement:
     values: list[str] = field(default_factory=list)
 
 
-@dataclass
+@record
 class NodeSelectorTerm:
     """The API's ``NodeSelectorTerm``, as the model keeps it."""
     match_expressions: list[NodeSelectorRequirement] = field(default_factory=list)
     match_fields: list[NodeSelectorRequirement] = field(default_factory=list)
 
 
-@dataclass
+@record
 class NodeSelector:
     """The API's ``NodeSelector``, as the model keeps it."""
     node_selector_terms: list[NodeSelectorTerm] = field(default_factory=list)
@@ -59,19 +63,19 @@ class NodeSelector:
 # --------------------------------------------------------------------------- shared pieces
 
 
-@dataclass
+@record
 class CELDeviceSelector:
     """The API's ``CELDeviceSelector``, as the model keeps it."""
     expression: str = ""
 
 
-@dataclass
+@record
 class DeviceSelector:
     """The API's ``DeviceSelector``, as the model keeps it."""
     cel: CELDeviceSelector | None = None
 
 
-@dataclass
+@record
 class OpaqueDeviceConfiguration:
     """The API's ``OpaqueDeviceConfiguration``, as the model keeps it."""
     driver: str = ""
@@ -79,7 +83,7 @@ class OpaqueDeviceConfiguration:
     parameters: Any = None
 
 
-@dataclass
+@record
 class DeviceTaint:
     """The API's ``DeviceTaint``, as the model keeps it."""
     key: str = ""
@@ -88,7 +92,7 @@ class DeviceTaint:
     time_added: str | None = None
 
 
-@dataclass
+@record
 class DeviceToleration:
     """The API's ``DeviceToleration``, as the model keeps it."""
     key: str = ""
@@ -101,13 +105,13 @@ class DeviceToleration:
 # --------------------------------------------------------------------------- DeviceClass
 
 
-@dataclass
+@record
 class DeviceClassConfiguration:
     """The API's ``DeviceClassConfiguration``, as the model keeps it."""
     opaque: OpaqueDeviceConfiguration | None = None
 
 
-@dataclass
+@record
 class DeviceClassSpec:
     """The API's ``DeviceClassSpec``, as the model keeps it."""
     selectors: list[DeviceSelector] = field(default_factory=list)
@@ -115,7 +119,7 @@ class DeviceClassSpec:
     extended_resource_name: str | None = None
 
 
-@dataclass
+@record
 class DeviceClass:
     """The API's ``DeviceClass``, as the model keeps it."""
     metadata: ObjectMeta = field(default_factory=ObjectMeta)
@@ -125,7 +129,7 @@ class DeviceClass:
 # --------------------------------------------------------------------------- ResourceSlice
 
 
-@dataclass
+@record
 class DeviceAttribute:
     """Exactly one field is set. Quantities and versions stay strings here."""
 
@@ -140,7 +144,7 @@ class DeviceAttribute:
     versions: list[str] | None = None
 
 
-@dataclass
+@record
 class CapacityRequestPolicyRange:
     """The API's ``CapacityRequestPolicyRange``, as the model keeps it."""
     min: str | None = None
@@ -148,7 +152,7 @@ class CapacityRequestPolicyRange:
     step: str | None = None
 
 
-@dataclass
+@record
 class CapacityRequestPolicy:
     """The API's ``CapacityRequestPolicy``, as the model keeps it."""
     default: str | None = None
@@ -156,34 +160,34 @@ class CapacityRequestPolicy:
     valid_range: CapacityRequestPolicyRange | None = None
 
 
-@dataclass
+@record
 class DeviceCapacity:
     """The API's ``DeviceCapacity``, as the model keeps it."""
     value: str = "0"
     request_policy: CapacityRequestPolicy | None = None
 
 
-@dataclass
+@record
 class Counter:
     """The API's ``Counter``, as the model keeps it."""
     value: str = "0"
 
 
-@dataclass
+@record
 class CounterSet:
     """The API's ``CounterSet``, as the model keeps it."""
     name: str = ""
     counters: dict[str, Counter] = field(default_factory=dict)
 
 
-@dataclass
+@record
 class DeviceCounterConsumption:
     """The API's ``DeviceCounterConsumption``, as the model keeps it."""
     counter_set: str = ""
     counters: dict[str, Counter] = field(default_factory=dict)
 
 
-@dataclass
+@record
 class Device:
     """The API's ``Device``, as the model keeps it."""
     name: str = ""
@@ -203,7 +207,7 @@ class Device:
     node_allocatable_resources: Any = None
 
 
-@dataclass
+@record
 class ResourcePool:
     """The API's ``ResourcePool``, as the model keeps it."""
     name: str = ""
@@ -211,7 +215,7 @@ class ResourcePool:
     resource_slice_count: int = 0
 
 
-@dataclass
+@record
 class ResourceSliceSpec:
     """The API's ``ResourceSliceSpec``, as the model keeps it."""
     driver: str = ""
@@ -227,7 +231,7 @@ class ResourceSliceSpec:
     skip_node_operations: list[str] = field(default_factory=list)
 
 
-@dataclass
+@record
 class ResourceSlice:
     """The API's ``ResourceSlice``, as the model keeps it."""
     metadata: ObjectMeta = field(default_factory=ObjectMeta)
@@ -237,13 +241,13 @@ class ResourceSlice:
 # --------------------------------------------------------------------------- ResourceClaim
 
 
-@dataclass
+@record
 class CapacityRequirements:
     """The API's ``CapacityRequirements``, as the model keeps it."""
     requests: dict[str, str] = field(default_factory=dict)
 
 
-@dataclass
+@record
 class ExactDeviceRequest:
     """The API's ``ExactDeviceRequest``, as the model keeps it."""
     device_class_name: str = ""
@@ -255,7 +259,7 @@ class ExactDeviceRequest:
     capacity: CapacityRequirements | None = None
 
 
-@dataclass
+@record
 class DeviceSubRequest:
     """The API's ``DeviceSubRequest``, as the model keeps it."""
     name: str = ""
@@ -267,7 +271,7 @@ class DeviceSubRequest:
     capacity: CapacityRequirements | None = None
 
 
-@dataclass
+@record
 class DeviceRequest:
     """The API's ``DeviceRequest``, as the model keeps it."""
     name: str = ""
@@ -275,7 +279,7 @@ class DeviceRequest:
     first_available: list[DeviceSubRequest] = field(default_factory=list)
 
 
-@dataclass
+@record
 class DeviceConstraint:
     """The API's ``DeviceConstraint``, as the model keeps it."""
     requests: list[str] = field(default_factory=list)
@@ -283,14 +287,14 @@ class DeviceConstraint:
     distinct_attribute: str | None = None
 
 
-@dataclass
+@record
 class DeviceClaimConfiguration:
     """The API's ``DeviceClaimConfiguration``, as the model keeps it."""
     requests: list[str] = field(default_factory=list)
     opaque: OpaqueDeviceConfiguration | None = None
 
 
-@dataclass
+@record
 class DeviceClaim:
     """The API's ``DeviceClaim``, as the model keeps it."""
     requests: list[DeviceRequest] = field(default_factory=list)
@@ -298,13 +302,13 @@ class DeviceClaim:
     config: list[DeviceClaimConfiguration] = field(default_factory=list)
 
 
-@dataclass
+@record
 class ResourceClaimSpec:
     """The API's ``ResourceClaimSpec``, as the model keeps it."""
     devices: DeviceClaim = field(default_factory=DeviceClaim)
 
 
-@dataclass
+@record
 class DeviceRequestAllocationResult:
     """The API's ``DeviceRequestAllocationResult``, as the model keeps it."""
     request: str = ""
@@ -320,7 +324,7 @@ class DeviceRequestAllocationResult:
     skip_node_operations: list[str] = field(default_factory=list)  # DRAOptionalNodeOperations, 1.37
 
 
-@dataclass
+@record
 class DeviceAllocationConfiguration:
     """The API's ``DeviceAllocationConfiguration``, as the model keeps it."""
     source: str = ""  # "FromClass" or "FromClaim"
@@ -328,14 +332,14 @@ class DeviceAllocationConfiguration:
     opaque: OpaqueDeviceConfiguration | None = None
 
 
-@dataclass
+@record
 class DeviceAllocationResult:
     """The API's ``DeviceAllocationResult``, as the model keeps it."""
     results: list[DeviceRequestAllocationResult] = field(default_factory=list)
     config: list[DeviceAllocationConfiguration] = field(default_factory=list)
 
 
-@dataclass
+@record
 class AllocationResult:
     """The API's ``AllocationResult``, as the model keeps it."""
     devices: DeviceAllocationResult = field(default_factory=DeviceAllocationResult)
@@ -343,7 +347,7 @@ class AllocationResult:
     allocation_timestamp: str | None = None
 
 
-@dataclass
+@record
 class ResourceClaimConsumerReference:
     """The API's ``ResourceClaimConsumerReference``, as the model keeps it."""
     api_group: str = ""
@@ -352,7 +356,7 @@ class ResourceClaimConsumerReference:
     uid: str = ""
 
 
-@dataclass
+@record
 class ResourceClaimStatus:
     """The allocation and who the claim is reserved for (the scheduler's PostFilter reads it); devices is ignored."""
 
@@ -360,7 +364,7 @@ class ResourceClaimStatus:
     reserved_for: list[ResourceClaimConsumerReference] = field(default_factory=list)
 
 
-@dataclass
+@record
 class ResourceClaim:
     """The API's ``ResourceClaim``, as the model keeps it."""
     metadata: ObjectMeta = field(default_factory=ObjectMeta)
@@ -368,14 +372,14 @@ class ResourceClaim:
     status: ResourceClaimStatus = field(default_factory=ResourceClaimStatus)
 
 
-@dataclass
+@record
 class ResourceClaimTemplateSpec:
     """The API's ``ResourceClaimTemplateSpec``, as the model keeps it."""
     metadata: ObjectMeta = field(default_factory=ObjectMeta)
     spec: ResourceClaimSpec = field(default_factory=ResourceClaimSpec)
 
 
-@dataclass
+@record
 class ResourceClaimTemplate:
     """The API's ``ResourceClaimTemplate``, as the model keeps it."""
     metadata: ObjectMeta = field(default_factory=ObjectMeta)
@@ -385,7 +389,7 @@ class ResourceClaimTemplate:
 # --------------------------------------------------------------------------- core/v1
 
 
-@dataclass
+@record
 class Node:
     """The API's ``Node``, as the model keeps it."""
     metadata: ObjectMeta = field(default_factory=ObjectMeta)
@@ -393,7 +397,7 @@ class Node:
     allocatable: dict[str, str] = field(default_factory=dict)
 
 
-@dataclass
+@record
 class ResourceClaimReference:
     """A container's ``resources.claims[]`` entry."""
 
@@ -401,7 +405,7 @@ class ResourceClaimReference:
     request: str = ""
 
 
-@dataclass
+@record
 class Container:
     """The API's ``Container``, as the model keeps it."""
     name: str = ""
@@ -413,7 +417,7 @@ class Container:
     restart_policy: str = ""  # "Always" makes an init container a sidecar
 
 
-@dataclass
+@record
 class PodResourceClaim:
     """The API's ``PodResourceClaim``, as the model keeps it."""
     name: str = ""
@@ -421,7 +425,7 @@ class PodResourceClaim:
     resource_claim_template_name: str | None = None
 
 
-@dataclass
+@record
 class PodSpec:
     """The API's ``PodSpec``, as the model keeps it."""
     node_name: str = ""
@@ -432,7 +436,7 @@ class PodSpec:
     scheduling_group: Any = None
 
 
-@dataclass
+@record
 class Pod:
     """The API's ``Pod``, as the model keeps it."""
     metadata: ObjectMeta = field(default_factory=ObjectMeta)
@@ -442,7 +446,7 @@ class Pod:
 # --------------------------------------------------------------------------- DeviceTaintRule
 
 
-@dataclass
+@record
 class DeviceTaintSelector:
     """The API's ``DeviceTaintSelector``, as the model keeps it."""
     # deviceClassName and selectors exist in v1alpha3 of 1.33-1.34 only; 1.35 removed them.
@@ -453,14 +457,14 @@ class DeviceTaintSelector:
     selectors: list[DeviceSelector] = field(default_factory=list)
 
 
-@dataclass
+@record
 class DeviceTaintRuleSpec:
     """The API's ``DeviceTaintRuleSpec``, as the model keeps it."""
     device_selector: DeviceTaintSelector | None = None
     taint: DeviceTaint = field(default_factory=DeviceTaint)
 
 
-@dataclass
+@record
 class DeviceTaintRule:
     """The API's ``DeviceTaintRule``, as the model keeps it."""
     metadata: ObjectMeta = field(default_factory=ObjectMeta)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import gc
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from allocator.kube import model
 from allocator.kube.convert import RESOURCE_GROUP, SERVED_VERSIONS, Conversion, convert
@@ -29,6 +29,7 @@ from allocator.reading.diagnostics import PARSE, Diagnostic, DiagnosticError
 from allocator.reading.limits import DEFAULT, Limits
 from allocator.reading.plainyaml import PlainDocument, Span, read_plain, snippet
 from allocator.reading.positions import PosDict, Position, position_in
+from allocator.reading.records import record
 from allocator.reading.textcheck import check_text
 from allocator.releases import fields as release_fields
 
@@ -42,7 +43,7 @@ _RULE_VERSIONS = ("v1", "v1beta2", "v1alpha3")
 _NAMESPACED = {"ResourceClaim", "ResourceClaimTemplate", "Pod"}
 
 
-@dataclass
+@record
 class Document:
     """One typed object and where it came from.
 
@@ -129,7 +130,7 @@ class Document:
             path = path[:cut] if cut > 0 else ""
 
 
-@dataclass
+@record
 class Unreadable:
     """An object that could not be decoded: enough to tell whether its apiVersion is served at all.
 
@@ -152,7 +153,7 @@ class Unreadable:
         return (self.line, self.column) if self.line else None
 
 
-@dataclass
+@record
 class ReadResult:
     documents: list[Document] = field(default_factory=list)
     errors: list[Diagnostic] = field(default_factory=list)

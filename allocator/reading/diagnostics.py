@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from typing import Any
+
+from allocator.reading.records import record
 
 # The apiserver's field.ErrorType strings.
 REQUIRED = "Required value"
@@ -32,7 +34,7 @@ NOT_SERVED = "Not served"
 _OMIT = object()
 
 
-@dataclass
+@record
 class Fix:
     """A mechanical edit that does what a hint says: replace the text between ``start`` and ``end``
     (each ``{"line": L, "column": C}``, 1-based, ``end`` exclusive, columns counted in characters) of
@@ -45,7 +47,7 @@ class Fix:
     replacement: str
 
 
-@dataclass
+@record
 class Diagnostic:
     field: str
     type: str

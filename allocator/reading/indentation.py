@@ -12,14 +12,15 @@ ways, both found here by looking at the keys written above it:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+
+from allocator.reading.records import record
 
 _LEAD = re.compile(r" *(?:- +)*")  # indentation and any "- " of sequence items
 _COLON = re.compile(r":(?:[ \t]|$)")
 _MAX_LINES_UP = 500
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class KeyLine:
     line: int  # 1-based
     name: str

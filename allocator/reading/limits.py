@@ -18,7 +18,9 @@ Each refusal names the limit, and, when the caller says how to change it
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
+
+from allocator.reading.records import record
 
 MAX_INPUT_BYTES = "max_input_bytes"
 MAX_VALUES = "max_values"
@@ -27,7 +29,7 @@ MAX_ALIAS_VALUES = "max_alias_values"
 NAMES = (MAX_INPUT_BYTES, MAX_VALUES, MAX_DEPTH, MAX_ALIAS_VALUES)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Limits:
     """Bounds on one input text. Hashable: results read under some limits are cached per limits."""
 

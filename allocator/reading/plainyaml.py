@@ -27,15 +27,16 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from allocator.reading import scalars
 from allocator.reading.blockyaml import Unsure, read_block
 from allocator.reading.limits import DEFAULT, Limits
 from allocator.reading.positions import Position
+from allocator.reading.records import record
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Span:
     """Where a node starts and where the parser saw its end (0-based lines and columns)."""
 
@@ -49,7 +50,7 @@ class Span:
         return self.line + 1, self.column + 1
 
 
-@dataclass
+@record
 class PlainDocument:
     data: object
     index: int  # position of the document in the stream, 0-based

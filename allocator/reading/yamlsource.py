@@ -14,8 +14,6 @@ data faster without them and falls back to this one when it cannot be sure.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import yaml
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
@@ -23,6 +21,7 @@ from allocator.reading.diagnostics import PARSE, Diagnostic, DiagnosticError
 from allocator.reading.indentation import indentation_problem
 from allocator.reading.limits import DEFAULT, MAX_ALIAS_VALUES, MAX_DEPTH, MAX_VALUES, Limits
 from allocator.reading.positions import PosDict, Position, PosList, position_in
+from allocator.reading.records import record
 from allocator.reading.syntaxhints import syntax_hint
 from allocator.reading.textcheck import check_text, offset_position
 
@@ -42,7 +41,7 @@ _Loader.yaml_implicit_resolvers = {
 }
 
 
-@dataclass
+@record
 class RawDocument:
     data: object
     index: int  # position of the document in the stream, 0-based

@@ -3,7 +3,8 @@
 Most of a small command's time is Python importing the engine (docs/performance.md, start-up), so the
 modules for what does not fit (explanations, other grants, counter choices), for inputs this one does not
 have (controllers read again with positions through PyYAML, generated names through hashlib, share ids
-through uuid, regular expressions through RE2), the warnings and CEL's hints and quick fixes (for selectors
+through uuid, regular expressions through RE2, extended resources and binding conditions), the other
+commands, the warnings and CEL's hints and quick fixes (for selectors
 that do not compile), difflib (for misspelt names) and Django are imported where they are used. This checks
 which modules a real run loaded, not how long it took.
 """
@@ -35,6 +36,11 @@ DEFERRED = (
     "hashlib",
     "uuid",
     "django",
+    "allocator.workload.extended",  # extended resources: only pods ask for them
+    "allocator.workload.binding",  # no granted device has binding conditions
+    "allocator.cli.sample",  # the other commands' modules: only `allocate` runs
+    "allocator.cli.validate",
+    "allocator.cli.capacity",
 )
 
 CLAIM = """\

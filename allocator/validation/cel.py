@@ -14,16 +14,17 @@ from __future__ import annotations
 
 import bisect
 import functools
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from allocator.reading import diagnostics as dg
+from allocator.reading.records import record
 from allocator.validation.errors import FieldError
 
 MAX_EXPRESSION_LENGTH = 10 * 1024  # CELSelectorExpressionMaxLength, in bytes
 MAX_EXPRESSION_COST = 1_000_000  # CELSelectorExpressionMaxCost
 
 
-@dataclass
+@record
 class Outcome:
     """What compiling one expression gave: nothing wrong, or one field error."""
 

@@ -16,16 +16,17 @@ same file saved on Windows or with a final newline more is stored once.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from allocator.kube import model
 from allocator.kube.objects import ReadResult, read_documents
 from allocator.reading.diagnostics import Diagnostic, DiagnosticError
+from allocator.reading.records import record
 from allocator.releases.gates import CURRENT_RELEASE, stored_object_gates
 from allocator.validation import validate_documents
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ClusterSummary:
     nodes: int = 0  # Node objects, and nodes that only ResourceSlices name
     devices: int = 0
@@ -42,7 +43,7 @@ class ClusterSummary:
         }
 
 
-@dataclass
+@record
 class ClusterInspection:
     summary: ClusterSummary = field(default_factory=ClusterSummary)
     diagnostics: list[Diagnostic] = field(default_factory=list)

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import functools
 import json
-from dataclasses import dataclass
 
+from allocator.reading.records import record
 from allocator.releases.gates import FeatureGates
 from allocator.validation import names
 from allocator.validation.cel import ExpressionLocator, apiserver_cel_gates, check_selector
@@ -21,7 +21,7 @@ CONFIG_MAX = 32
 TOLERATION_OPERATORS = ["Equal", "Exists"]
 
 
-@dataclass
+@record
 class Context:
     """What every validator needs: where errors go, the gates, the CEL locator."""
 

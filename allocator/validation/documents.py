@@ -5,12 +5,12 @@ from __future__ import annotations
 import copy
 import dataclasses
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar, cast
 
 from allocator.kube.model import ResourceClaim, ResourceClaimSpec, ResourceClaimTemplate
 from allocator.kube.objects import Document, ReadResult
 from allocator.reading.diagnostics import PARSE, Diagnostic
+from allocator.reading.records import record
 from allocator.releases import fields as release_fields
 from allocator.releases.gates import FeatureGates, make_gates
 from allocator.releases.serving import not_served, read_errors
@@ -93,7 +93,7 @@ def read_from_cluster(document: Document) -> bool:
     return document.from_cluster and document.kind != "ResourceClaimTemplate"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class StoredObject:
     """An object of the user's read as stored (``storedObjects[]`` in the JSON)."""
 

@@ -9,11 +9,11 @@ numbers and booleans bare, ``nil`` as ``"null"``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from dataclasses import field as dc_field
 
 from allocator.reading import diagnostics as dg
 from allocator.reading.diagnostics import Diagnostic
+from allocator.reading.records import record
 
 OMIT = object()  # no value shown (Required, Forbidden, Too long, ...)
 # The type of playground warnings (the apiserver has no such error type).
@@ -71,7 +71,7 @@ def string_slice(items: list[str] | None) -> GoValue:
     return GoValue("[]string{" + ", ".join(go_quote(i) for i in items) + "}")
 
 
-@dataclass
+@record
 class FieldError:
     field: str
     type: str

@@ -21,7 +21,6 @@ import difflib
 import functools
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from allocator.cel import CELCompileError, compile_selector
 from allocator.cel import fixes as cel_fixes
@@ -38,6 +37,7 @@ from allocator.cel.hints import (
 from allocator.cel.selectors import shared_evaluator
 from allocator.kube.objects import Document
 from allocator.reading.diagnostics import Diagnostic
+from allocator.reading.records import record
 from allocator.releases.gates import FeatureGates, make_gates
 from allocator.validation.cel import ExpressionLocator, apiserver_cel_gates
 from allocator.validation.errors import WARNING, Errors, FieldError, located
@@ -52,7 +52,7 @@ _REFERENCE = re.compile(
 MAX_LISTED = 5
 
 
-@dataclass
+@record
 class _Device:
     driver: str
     pool: str

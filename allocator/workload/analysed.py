@@ -10,16 +10,17 @@ that every surface can point there.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from allocator.kube.objects import Document, ReadResult
 from allocator.reading.diagnostics import Diagnostic
 from allocator.reading.limits import DEFAULT, Limits
+from allocator.reading.records import record
 from allocator.releases.gates import FeatureGates, stored_object_gates
 from allocator.workload.controllers import CONTROLLER_KINDS, PodSet, pod_sets, template_errors
 
 
-@dataclass
+@record
 class AnalysedWorkload:
     """A controller of the input and the pod analysed for it (``None`` when it asks for no pod now)."""
 

@@ -26,10 +26,10 @@ not grant devices that have binding conditions at all, so no note is made.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from allocator.kube import model
+from allocator.reading.records import record
 from allocator.releases.gates import FeatureGates
 from allocator.releases.rules import ReleaseRules, as_rules
 
@@ -47,7 +47,7 @@ def timeout_setting(release: ReleaseRules | str) -> str:
             f"(KubeSchedulerConfiguration pluginConfig)")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class WaitingDevice:
     """A granted device with binding conditions (``binding.devices[]`` in the JSON)."""
 
@@ -65,7 +65,7 @@ class WaitingDevice:
                 "bindingFailureConditions": list(self.binding_failure_conditions)}
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class BindingNote:
     """What a grant's binding conditions mean (``allocation.binding`` in the JSON)."""
 

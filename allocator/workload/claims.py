@@ -10,15 +10,16 @@ any other pending claim in document order.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from allocator.kube import model
 from allocator.kube.convert_back import V1
 from allocator.kube.objects import Document
+from allocator.reading.records import record
 from allocator.workload.pods import PodClaim, claims_for_pod
 
 
-@dataclass
+@record
 class Workload:
     pending: list[model.ResourceClaim] = field(default_factory=list)
     allocated: list[model.ResourceClaim] = field(default_factory=list)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from allocator.allocation import search as search_limits
@@ -14,10 +14,11 @@ from allocator.allocation.nodes import search_nodes as nodes_to_search
 from allocator.allocation.state import AllocatedState
 from allocator.kube import model
 from allocator.kube.objects import Document
+from allocator.reading.records import record
 from allocator.releases.gates import FeatureGates
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Cluster:
     """DeviceClasses, ResourceSlices, Nodes, DeviceTaintRules and the claims already allocated."""
 

@@ -22,13 +22,14 @@ analysis of one pod (the page, ``allocate``) reads the first copy of each (``wor
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from allocator.kube import model
 from allocator.kube.objects import Document, ReadResult, _flatten, _read_one
 from allocator.reading.diagnostics import INVALID, PARSE, REQUIRED, Diagnostic, DiagnosticError
 from allocator.reading.limits import DEFAULT, Limits
 from allocator.reading.positions import PosDict, position_in
+from allocator.reading.records import record
 from allocator.validation import validate_documents
 
 # Kind -> the apiVersion it is served in.
@@ -39,7 +40,7 @@ _ALPHABET = "bcdfghjklmnpqrstvwxz2456789"
 _MAX_BASE = 58
 
 
-@dataclass
+@record
 class PodSet:
     """One workload: a pod and how many copies of it are asked for (``None``: as many as fit)."""
 

@@ -37,12 +37,13 @@ allocatable: other pods' use of it is not known here.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from allocator.allocation.allocator import AllocationOutcome, Allocator
 from allocator.kube import model
 from allocator.kube.quantity import Quantity
+from allocator.reading.records import record
 from allocator.releases.gates import FeatureGates
 
 GATE = "DRAExtendedResource"
@@ -92,7 +93,7 @@ def _key_time(text: str) -> float:
     return stamp.timestamp() if stamp.tzinfo is not None else float("-inf")
 
 
-@dataclass
+@record
 class ClassMapping:
     """Extended resource name -> the DeviceClass that serves it, with notes on names several classes share."""
 
@@ -154,7 +155,7 @@ def pod_requests(pod: model.Pod) -> dict[str, int]:
     return {name: max(total.get(name, 0), init_peak.get(name, 0)) for name in set(total) | set(init_peak)}
 
 
-@dataclass
+@record
 class Mapping:
     """One entry of ``status.extendedResourceClaimStatus.requestMappings``."""
 
@@ -166,7 +167,7 @@ class Mapping:
         return {"containerName": self.container, "resourceName": self.resource, "requestName": self.request}
 
 
-@dataclass
+@record
 class NodePlan:
     """What the plugin decides for one pod on one node."""
 
@@ -186,7 +187,7 @@ class NodePlan:
                      for r in self.claim.spec.devices.requests)
 
 
-@dataclass
+@record
 class PodPlan:
     """The pod's extended resources that some DeviceClass maps (the plugin's PreFilter)."""
 
@@ -384,7 +385,7 @@ def plans_for(pods: list[model.Pod], classes: list[model.DeviceClass], gates: Fe
     return [plan for pod in pods if (plan := pod_plan(pod, mapping, gates)) is not None]
 
 
-@dataclass
+@record
 class NodeChoice:
     """One node's plans (one per pod, in ``plans`` order) and the claims to allocate there."""
 
@@ -456,7 +457,7 @@ def allocate_choices(allocator: Allocator, choices: list[NodeChoice]) -> list[Al
     return [outcomes[i] for i in range(len(choices))]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class GrantedDevice:
     """One device of the generated claim's allocation, as a container gets it."""
 
@@ -469,7 +470,7 @@ class GrantedDevice:
         return {"request": self.request, "driver": self.driver, "pool": self.pool, "device": self.device}
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ContainerGrant:
     """The devices one container gets from the generated claim for the extended resource it asks for."""
 
@@ -487,7 +488,7 @@ class ContainerGrant:
                 "devices": [d.to_dict() for d in self.devices]}
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class GeneratedClaim:
     """The claim the scheduler generates for a pod's extended resources, with its container mapping."""
 
@@ -498,7 +499,7 @@ class GeneratedClaim:
     containers: list[ContainerGrant]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class PodResources:
     """Per pod, what DRA and the device plugin serve of its extended resources (resource name -> count)."""
 
@@ -510,7 +511,7 @@ class PodResources:
         return {"pod": self.pod, "dra": dict(self.dra), "devicePlugin": dict(self.device_plugin)}
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ExtendedSummary:
     """Per pod on the chosen node (``allocation.extendedResources[]`` in the JSON): what DRA and the device
     plugin serve, notes, and the generated claim, if DRA serves any."""

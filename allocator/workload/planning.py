@@ -33,7 +33,7 @@ import bisect
 import copy as copying
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from typing import Any
 
 from allocator.allocation.allocator import Allocator, AllocatorError, node_error
@@ -46,6 +46,7 @@ from allocator.kube.objects import Document, ReadResult, read_documents
 from allocator.reading.deadline import located
 from allocator.reading.diagnostics import INVALID, Diagnostic, DiagnosticError
 from allocator.reading.limits import DEFAULT, Limits
+from allocator.reading.records import record
 from allocator.releases.gates import FeatureGates, stored_object_gates
 from allocator.releases.serving import read_errors
 from allocator.validation import validate_documents
@@ -61,7 +62,7 @@ STRATEGIES = ("first", "spread", "pack")
 MAX_CONSUMERS = 256  # ResourceClaimReservedForMaxSize
 
 
-@dataclass
+@record
 class Step:
     copy: int
     node: str | None  # None: the inventory has no nodes
@@ -74,7 +75,7 @@ class Step:
                 "claims": self.claims}
 
 
-@dataclass
+@record
 class CapacityReport:
     strategy: str
     placed: int = 0
@@ -96,7 +97,7 @@ class CapacityReport:
                 "error": self.error, "steps": [s.to_dict() for s in self.steps]}
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ToPlace:
     """What copies are made of: the input's claims (pending ones, claims its pods name, and claims already
     allocated, held as they are), templates and pods; with ``workloads`` (``controllers.PodSet``) each
@@ -116,7 +117,7 @@ class ToPlace:
         return cls(by_kind["ResourceClaim"], by_kind["ResourceClaimTemplate"], by_kind["Pod"], workloads)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class PlanOptions:
     """How copies are placed: the ``strategy`` (one of ``STRATEGIES``), at most ``max_copies``; ``skip_full``
     False tries every node for every copy instead of skipping nodes known full (the tests compare both)."""

@@ -16,9 +16,10 @@ to ``req``).
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from allocator.kube import model
+from allocator.reading.records import record
 
 # Annotation the controller puts on generated claims (k8s.io/api resource/v1).
 POD_CLAIM_NAME_ANNOTATION = "resource.kubernetes.io/pod-claim-name"
@@ -31,7 +32,7 @@ class PodClaimError(ValueError):
     """A pod refers to a claim or template that is not in the input."""
 
 
-@dataclass
+@record
 class PodClaim:
     """One entry of the pod's spec.resourceClaims, resolved to a ResourceClaim."""
 
@@ -103,7 +104,7 @@ def base_request(request_ref: str) -> str:
     return request_ref.split("/", 1)[0]
 
 
-@dataclass
+@record
 class ContainerDevices:
     pod: str
     container: str

@@ -16,22 +16,25 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
 from allocator.allocation.allocator import AllocationOutcome, Allocator, AllocatorError, node_error
 from allocator.kube import model
 from allocator.kube.objects import Document
+from allocator.reading.records import record
 from allocator.releases.gates import FeatureGates
-from allocator.workload import extended, scheduler_words
+from allocator.workload import scheduler_words
 from allocator.workload.claims import Workload, build_workload, claim_api_versions
 from allocator.workload.cluster import Cluster
 from allocator.workload.pinning import deallocated, freeable, pin_reason, pinned_claims, unavailable_on
 from allocator.workload.scoring import Scoring, pod_allocated_claims, score_nodes
 
 if TYPE_CHECKING:
-    # Imported where used: a command whose claims fit never explains (start-up, docs/performance.md).
+    # Imported where used: a command whose claims fit never explains, and extended resources need pods
+    # (start-up, docs/performance.md).
     from allocator.allocation.explain import Explanation
+    from allocator.workload import extended
 
 
 def workload_of(documents: list[Document]) -> Workload:
@@ -42,7 +45,7 @@ def workload_of(documents: list[Document]) -> Workload:
     return build_workload(of_kind("ResourceClaim"), of_kind("ResourceClaimTemplate"), of_kind("Pod"))
 
 
-@dataclass
+@record
 class Attempt:
     """One scheduling attempt: Filter on each candidate node, then Score among those that fit.
 
@@ -117,7 +120,7 @@ class Attempt:
         return explain(self.allocator, self.chosen.node, self.granted, self.chosen.search)
 
 
-@dataclass
+@record
 class Schedule:
     """Every attempt, the last one deciding; ``not_freed``: the pinned claims PostFilter could not free."""
 
@@ -186,6 +189,8 @@ def _attempt(cluster: Cluster, work: Workload, documents: list[Document], node: 
     gc.disable()
     try:
         # Every candidate is tried, for the node table; the best-scoring node that fits is chosen.
+        if attempt.choices:  # pods asked for extended resources: _extended_choices imported the module
+            from allocator.workload import extended
         for outcome in (extended.allocate_choices(attempt.allocator, attempt.choices) if attempt.choices
                         else attempt.allocator.allocate_every(attempt.candidates, work.pending)):
             attempt.outcomes.append(outcome)
@@ -296,6 +301,10 @@ def _extended_choices(cluster: Cluster, work: Workload, gates: FeatureGates, nod
                       plugin_used: dict[str, dict[str, int]] | None = None) -> list[extended.NodeChoice]:
     """Extended resources backed by DRA: per node, the pending claims and the pod's generated claims last
     (none when no pod asks for an extended resource a DeviceClass serves)."""
+    if not work.pods:  # claims alone ask for no extended resource: the module is not even imported (start-up)
+        return []
+    from allocator.workload import extended
+
     plans = extended.plans_for(work.pods, cluster.classes, gates)
     if not plans:
         return []

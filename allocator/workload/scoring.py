@@ -35,11 +35,12 @@ same input always gives the same answer, and say so (``Scoring.note``).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from allocator.allocation.allocator import AllocationOutcome
 from allocator.kube import model
+from allocator.reading.records import record
 from allocator.releases.gates import FeatureGates
 from allocator.releases.rules import first_release
 from allocator.workload.claims import Workload
@@ -111,7 +112,7 @@ def pod_allocated_claims(work: Workload) -> list[model.ResourceClaim]:
     return out
 
 
-@dataclass
+@record
 class Scoring:
     """The DRA scores of the nodes that fit and the node chosen by them.
 

@@ -1,0 +1,130 @@
+"""``record`` behaves as ``dataclass`` does: the same classes made both ways print, compare, hash, initialise
+and fail alike (its repr, == and hash are shared functions, its __init__ made at first use)."""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import math
+from dataclasses import InitVar, dataclass, field
+
+import pytest
+
+from allocator.reading.records import record
+
+BOTH = pytest.mark.parametrize("deco", [dataclass, record], ids=["dataclass", "record"])
+
+
+def _classes(deco):
+    @deco
+    class Plain:
+        """A mutable class with a hidden, uncompared field."""
+        x: int = 0
+        items: list = field(default_factory=list)
+        note: float = field(default=0.0, repr=False, compare=False)
+
+    @deco(frozen=True)
+    class Frozen:
+        """A frozen class: hashed on its compared fields and those marked hash=True."""
+        a: str = ""
+        b: float = 0.0
+        c: int = field(default=0, compare=False)
+        d: int = field(default=0, compare=False, hash=True)
+
+    @deco
+    class OwnEq:
+        """Its own __eq__ stays; Python makes such a class unhashable."""
+        x: int = 0
+
+        def __eq__(self, other):
+            return True
+
+    @deco(frozen=True)
+    class OwnHash:
+        """Its own __hash__ stays."""
+        x: int = 0
+
+        def __hash__(self):
+            return 7
+
+    @deco
+    class Post:
+        """Required field, default factory, InitVar and __post_init__."""
+        a: int
+        b: list = field(default_factory=list)
+        c: InitVar[int] = 3
+
+        def __post_init__(self, c):
+            self.d = c * 2
+
+    class Sub(Post):
+        pass
+
+    @deco
+    class SubRecord(Post):
+        """Adds a field after its base's."""
+        e: int = 5
+
+    @deco(frozen=True)
+    class SelfNamed:
+        """A field named self, and one left out of __init__."""
+        self: int = 1
+        x: int = field(default=2, init=False)
+
+    return Plain, Frozen, OwnEq, OwnHash, Post, Sub, SubRecord, SelfNamed
+
+
+def _behaviour(deco) -> list:
+    """What a program can see of the classes, in a form to compare between the two decorators."""
+    Plain, Frozen, OwnEq, OwnHash, Post, Sub, SubRecord, SelfNamed = _classes(deco)
+    seen: list = []
+    looped = Plain(1, [2])
+    looped.items.append(looped)
+    seen += [repr(looped), repr(Plain(1, [2], 5)), Plain(1, [2]) == Plain(1, [2], 5), Plain(1) != Plain(2),
+             Plain.__hash__ is None, Plain(1).__eq__(3)]
+    seen += [repr(Frozen("q", 1.5, 3, 4)), hash(Frozen("q", 1.5, 3, 4)) == hash(("q", 1.5, 4)),
+             Frozen("q", 1.5, 1) == Frozen("q", 1.5, 2), Frozen("q") == Frozen("r")]
+    with pytest.raises(dataclasses.FrozenInstanceError) as frozen:
+        Frozen().a = "x"  # type: ignore[misc]
+    seen.append(str(frozen.value))
+    seen += [OwnEq(1) == OwnEq(2), OwnEq.__hash__ is None, hash(OwnHash())]
+    nan = math.nan
+    seen += [Plain(nan) == Plain(nan), Plain(nan) == Plain(float("nan"))]  # identity first, as in a tuple
+    seen += [vars(Post(1, c=5)), vars(Sub(1)), vars(SubRecord(2, [1], 4, 6)), repr(SelfNamed(7)),
+             Post.__init__.__qualname__.rsplit(".", 1)[-1], Post.__match_args__, str(inspect.signature(Post)),
+             repr(dataclasses.replace(Post(1), a=9, c=1)), [f.name for f in dataclasses.fields(SubRecord)]]
+    seen += [repr(c.__dataclass_params__) for c in (Plain, Frozen, OwnEq, SelfNamed)]
+    for bad in ((), (1, 2, 3, 4)):
+        with pytest.raises(TypeError) as wrong:
+            Post(*bad)
+        seen.append(str(wrong.value))
+    return seen
+
+
+def test_a_record_behaves_as_the_same_dataclass():
+    made_as_dataclass, made_as_record = _behaviour(dataclass), _behaviour(record)
+    assert made_as_record == made_as_dataclass
+    assert made_as_record[0].endswith("Plain(x=1, items=[2, ...])")  # the loop printed as "...", the hidden field not
+
+
+@BOTH
+def test_a_field_without_default_after_one_with_is_refused_when_the_class_is_made(deco):
+    with pytest.raises(TypeError, match="non-default argument 'b' follows default argument"):
+        @deco
+        class Bad:
+            """Never made."""
+            a: int = 1
+            b: int  # type: ignore[misc]
+
+
+def test_a_records_init_is_made_at_its_first_object_and_kept():
+    @record
+    class Lazy:
+        """Not instantiated yet."""
+        a: int = 0
+
+    first = Lazy.__init__
+    assert Lazy(a=2).a == 2
+    assert Lazy.__init__ is not first  # replaced by dataclass's own, which every later object uses
+    made = Lazy.__init__
+    assert Lazy(3).a == 3 and Lazy.__init__ is made
