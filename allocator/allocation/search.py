@@ -61,6 +61,10 @@ class _MaxSizeExceeded(Exception):
     """A claim would get more than MAX_RESULTS devices: backtrack further up."""
 
 
+class _Stopped(Exception):  # noqa: N818 (a signal, like _MaxSizeExceeded)
+    """Up to 1.32: a device of an All request was in use, which ends the whole search with no allocation."""
+
+
 class _Proved(Exception):  # noqa: N818 (a signal, like _MaxSizeExceeded)
     """A proof showed that the search cannot succeed: stop it (every level undoes its devices)."""
 
@@ -370,7 +374,7 @@ class Search:
 
         request = data.request
         do_all = request.mode == ALL
-        if do_all and not data.all_devices:
+        if do_all and not data.all_devices and self.allocator.rules.all_needs_a_device:
             return False
         if di >= data.num_devices:
             return self.allocate_one(ci, ri + 1, 0, 0, False, (0, 0, 0))
@@ -381,6 +385,8 @@ class Search:
             cand = data.all_devices[di]
             undo = self.allocate_device(ci, key, data, cand, must=True, di=di)
             if undo is None:
+                if not self.allocator.rules.all_in_use_backtracks:
+                    raise _Stopped()  # v0.32's errStop: every level undoes its devices on the way out
                 return False
             # Before 1.36 the next device of an All subrequest is looked for as subrequest 0's
             # (``ReleaseRules.subrequest_index_kept``).
@@ -731,7 +737,7 @@ class Search:
         except _MaxSizeExceeded as err:
             # Upstream lets its internal sentinel error escape here.
             raise AllocatorError("allocation max size exceeded") from err
-        except _Proved:
+        except (_Proved, _Stopped):
             done = False
         if self.prove and not done and self.proof is None and not self.solutions:
             # Decided by the search itself: a proof, if there is one, still says why (as data).

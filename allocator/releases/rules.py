@@ -198,6 +198,14 @@ class ReleaseRules:
     # a DNS subdomain, so it gets "Invalid value" after "Required value"; 1.35 stops at "Required value".
     empty_driver_also_invalid: bool
 
+    # --- the scheduler's allocator, before 1.33 (k8s.io/dynamic-resource-allocation v0.31.x, v0.32.x) ---
+    # 1.33: an ``All`` request that matches no device does not fit (v0.33 ``allocateOne``: "no devices found");
+    # up to 1.32 the request's zero devices were done at once and the search went on with none for it.
+    all_needs_a_device: bool
+    # 1.33: when a device of an ``All`` request is in use, the search backtracks to an earlier choice; up to
+    # 1.32 it returned ``errStop``, which ends the whole search at once with no allocation and no error.
+    all_in_use_backtracks: bool
+
 
 def _since(first: str, before=False, after=True) -> tuple[tuple[str, object], ...]:
     """``after`` from release ``first`` on, ``before`` until then."""
@@ -252,6 +260,8 @@ CHANGES = MappingProxyType({
     "empty_driver_also_invalid": _until("1.35"),
     "all_mode_rolls_back": _since("1.34"),
     "admin_access_label": ((OLDEST, "resource.k8s.io/admin-access"), ("1.34", "resource.kubernetes.io/admin-access")),
+    "all_needs_a_device": _since("1.33"),
+    "all_in_use_backtracks": _since("1.33"),
 })
 
 
