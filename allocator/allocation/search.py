@@ -108,6 +108,9 @@ class Search:
         self.request_data: dict[tuple[int, int, int], RequestData] = {}
         self.constraints: list[list[Constraint]] = []
         self.matches: dict[tuple, bool] = {}
+        # Selector verdicts of All requests while the claims are prepared, by the key they were checked under
+        # (``_selectable_when_prepared``; before 1.36 not always the request's own).
+        self._prepared_matches: dict[tuple, bool] = {}
         self.verdicts: dict[tuple, tuple[str, int]] = {}  # (device id, request key) -> ``selector_verdict``
         self.allocating: dict[DeviceID, set[int]] = {}
         self.allocating_capacity: dict[DeviceID, dict] = {}
@@ -173,7 +176,9 @@ class Search:
                 if subs:
                     fewest = None
                     for si, sub in enumerate(sub_views):
-                        data = self._request_data((ci, ri, si), sub, view)
+                        # Before 1.36 subrequest si was checked while the key still named subrequest si-1.
+                        checked_as = si if self.allocator.rules.subrequest_checked_under_own_key else max(si - 1, 0)
+                        data = self._request_data((ci, ri, si), sub, view, checked_as=(ci, ri, checked_as))
                         self.request_data[(ci, ri, si)] = data
                         fewest = data.num_devices if fewest is None else min(fewest, data.num_devices)
                     min_devices += fewest
@@ -203,7 +208,9 @@ class Search:
             self.prove = False  # only the search itself can tell whether it reaches the point where 1.34 or
                                 # 1.35 crashes (``_capacity_checked``, ``all_devices_lack_pool``)
 
-    def _request_data(self, key, request: RequestView, parent: RequestView | None) -> RequestData:
+    def _request_data(self, key, request: RequestView, parent: RequestView | None,
+                      checked_as: tuple[int, int, int] | None = None) -> RequestData:
+        """``checked_as``: the request key an All request's devices are checked (and remembered) under."""
         ref = self.refs[key[0]]
         data = RequestData(request=request, parent=parent)
         for i, selector in enumerate(request.selectors):
@@ -235,7 +242,7 @@ class Search:
                 for s in pool.slices:
                     for device in s.spec.devices:
                         cand = Candidate(DeviceID(s.spec.driver, s.spec.pool.name, device.name), device, s, pool)
-                        if not self.selectable(key, data, cand):
+                        if not self._selectable_when_prepared(key, checked_as or key, data, cand):
                             continue
                         if self.features.consumable_capacity and not self.capacity_fits(request, cand):
                             continue
@@ -244,6 +251,20 @@ class Search:
         else:
             raise AllocatorError(f"claim {ref}, request {request.name}: unsupported count mode {request.mode}")
         return data
+
+    def _selectable_when_prepared(self, key, checked_as, data: RequestData, cand: Candidate) -> bool:
+        """Whether an All request lists ``cand``, remembered under ``checked_as`` while the claims are prepared.
+
+        Upstream remembers selector verdicts per device and request key and forgets them all once the claims
+        are prepared. Before 1.36 an All subrequest i>0 is checked under subrequest i-1's key, so where an All
+        subrequest i-1 was checked just before, subrequest i takes its verdicts instead of its own selectors'.
+        """
+        if self.allocator.rules.subrequest_checked_under_own_key:
+            return self.selectable(key, data, cand)
+        known = self._prepared_matches.get((cand.id, checked_as))
+        if known is None:
+            known = self._prepared_matches[(cand.id, checked_as)] = self.selectable(key, data, cand)
+        return known
 
     # ------------------------------------------------------------------ checks
 

@@ -205,6 +205,11 @@ class ReleaseRules:
     # 1.33: when a device of an ``All`` request is in use, the search backtracks to an earlier choice; up to
     # 1.32 it returned ``errStop``, which ends the whole search at once with no allocation and no error.
     all_in_use_backtracks: bool
+    # 1.36: each firstAvailable subrequest's devices are checked under its own request key. Before (v0.33.x to
+    # v0.35.x, all three implementations) subrequest i>0 was prepared while the key still named subrequest i-1,
+    # so an ``All`` subrequest's device list read and wrote the selector verdicts remembered for subrequest i-1:
+    # it reuses i-1's verdicts where they were known, and i-1 later finds the verdicts of i's selectors.
+    subrequest_checked_under_own_key: bool
 
 
 def _since(first: str, before=False, after=True) -> tuple[tuple[str, object], ...]:
@@ -262,6 +267,7 @@ CHANGES = MappingProxyType({
     "admin_access_label": ((OLDEST, "resource.k8s.io/admin-access"), ("1.34", "resource.kubernetes.io/admin-access")),
     "all_needs_a_device": _since("1.33"),
     "all_in_use_backtracks": _since("1.33"),
+    "subrequest_checked_under_own_key": _since("1.36"),
 })
 
 
