@@ -211,6 +211,14 @@ class ReleaseRules:
     # it reuses i-1's verdicts where they were known, and i-1 later finds the verdicts of i's selectors.
     subrequest_checked_under_own_key: bool
 
+    # --- the apiserver's validation, before 1.33 (kubernetes v1.32 pkg/apis/resource) ---
+    # 1.33: the internal DeviceRequest holds ``exactly`` or ``firstAvailable``, and validation says so
+    # (``spec.devices.requests[i].exactly.deviceClassName``, the union's "exactly one of" error, request
+    # references that may name a subrequest). Up to 1.32 the exact request's fields sat on the request itself:
+    # errors name ``spec.devices.requests[i].deviceClassName`` (``.count``, ``.allocationMode``, ``.selectors``)
+    # and a reference "must be the name of a request in the claim".
+    exact_requests_nested: bool
+
 
 def _since(first: str, before=False, after=True) -> tuple[tuple[str, object], ...]:
     """``after`` from release ``first`` on, ``before`` until then."""
@@ -268,6 +276,7 @@ CHANGES = MappingProxyType({
     "all_needs_a_device": _since("1.33"),
     "all_in_use_backtracks": _since("1.33"),
     "subrequest_checked_under_own_key": _since("1.36"),
+    "exact_requests_nested": _since("1.33"),
 })
 
 

@@ -58,6 +58,7 @@ YES_NO = {  # 1.31 ... 1.37, T for true
     "all_needs_a_device": "FFTTTTT",
     "all_in_use_backtracks": "FFTTTTT",
     "subrequest_checked_under_own_key": "FFFFFTT",
+    "exact_requests_nested": "FFTTTTT",
 }
 OTHERS = {
     "taint_rules_gate": ["DRADeviceTaints"] * 4 + ["DRADeviceTaintRules"] * 3,
