@@ -218,6 +218,10 @@ class ReleaseRules:
     # errors name ``spec.devices.requests[i].deviceClassName`` (``.count``, ``.allocationMode``, ``.selectors``)
     # and a reference "must be the name of a request in the claim".
     exact_requests_nested: bool
+    # Up to 1.32 a device's one type was ``basic`` (v1beta1, v1alpha3), and validation requires it
+    # ("spec.devices[i].basic: Required value", nothing else of the device checked); 1.33's internal type
+    # keeps the device's fields on the device itself, so a v1beta1 device without ``basic`` is a plain device.
+    device_needs_basic: bool
 
 
 def _since(first: str, before=False, after=True) -> tuple[tuple[str, object], ...]:
@@ -277,6 +281,7 @@ CHANGES = MappingProxyType({
     "all_in_use_backtracks": _since("1.33"),
     "subrequest_checked_under_own_key": _since("1.36"),
     "exact_requests_nested": _since("1.33"),
+    "device_needs_basic": _until("1.33"),
 })
 
 

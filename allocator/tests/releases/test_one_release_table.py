@@ -59,6 +59,7 @@ YES_NO = {  # 1.31 ... 1.37, T for true
     "all_in_use_backtracks": "FFTTTTT",
     "subrequest_checked_under_own_key": "FFFFFTT",
     "exact_requests_nested": "FFTTTTT",
+    "device_needs_basic": "TTFFFFF",
 }
 OTHERS = {
     "taint_rules_gate": ["DRADeviceTaints"] * 4 + ["DRADeviceTaintRules"] * 3,
