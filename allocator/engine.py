@@ -50,7 +50,7 @@ from allocator.validation.warnings import selector_expressions
 from allocator.workload import extended
 from allocator.workload.analysed import AnalysedWorkload, read_workloads, still_ignored
 from allocator.workload.binding import BindingNote, binding_note
-from allocator.workload.claims import build_workload
+from allocator.workload.claims import Workload, build_workload
 from allocator.workload.pinning import pinned_claims
 from allocator.workload.pods import PodClaimError, container_devices
 from allocator.workload.scheduling import Attempt, schedule
@@ -539,7 +539,7 @@ def analyze(documents: str, inventory: str = "", node: str | None = None,
     # With nothing pending, a pod's allocated claims still keep it to the nodes their allocations reach.
     if not work.pending and not pinned_claims(work) and not extended.plans_for(
             work.pods, combined.of_kind("DeviceClass"), gates):
-        report.allocation.reasons = ["no pending ResourceClaim: nothing to allocate"]
+        report.allocation.reasons = [_nothing_pending(work)]
         return report
     handed_over = classic.handed_to_controllers(work, combined.documents, gates)
     if handed_over:
@@ -553,6 +553,15 @@ def analyze(documents: str, inventory: str = "", node: str | None = None,
         with located(phase="listing other grants"):
             _alternatives(report, alternatives, alternatives_timeout)
     return report
+
+
+def _nothing_pending(work: Workload) -> str:
+    """Why nothing is allocated: no pending claim, or none that a pod names (kube-scheduler leaves those)."""
+    if not work.unnamed:
+        return "no pending ResourceClaim: nothing to allocate"
+    names = ", ".join(f"{c.metadata.namespace}/{c.metadata.name}" for c in work.unnamed)
+    return (f"no pending ResourceClaim that a pod names: nothing to allocate (kube-scheduler schedules a pod "
+            f"by its own claims and leaves {names} pending)")
 
 
 def _missing_claim(detail: str, workloads: list[AnalysedWorkload]) -> Diagnostic:

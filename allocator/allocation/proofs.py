@@ -175,8 +175,10 @@ class Prover:
         self._seen = seen
         # Per k: a claim from k on has an All request under a constraint, which the search may reach and
         # abort on (a device breaking the constraint is an error for All), so no early stop from there.
+        # Up to 1.32 any All request with devices may abort it too: one of them found in use stops the search.
+        stops_in_use = not s.allocator.rules.all_in_use_backtracks
         aborting = [any(key[0] == ci and data.request.mode == ALL and data.all_devices
-                        and self._constraints_of(ci, data) for key, data in s.request_data.items())
+                        and (stops_in_use or self._constraints_of(ci, data)) for key, data in s.request_data.items())
                     for ci in range(self.n)]
         self.may_abort_from = [any(aborting[k:]) for k in range(self.n + 1)]
         multi = features.consumable_capacity
@@ -317,6 +319,8 @@ class Prover:
     def _all_devices(self, key, data, ref) -> Proof | None:
         s, name = self.s, data.request.full_name
         devices = data.all_devices or []
+        if not devices and not s.allocator.rules.all_needs_a_device:
+            return None  # up to 1.32 an All request matching nothing is done with no device
         if not devices:
             return Proof("all-devices-unusable", f"claim {ref}, request {name}: asks for all matching devices, "
                          f"but none on {NODE_MARK} match", node=self.node, claim=ref, request=name, needed=1,

@@ -62,6 +62,10 @@ class _MaxSizeExceeded(Exception):
     """A claim would get more than MAX_RESULTS devices: backtrack further up."""
 
 
+class _Stopped(Exception):  # noqa: N818 (a signal, like _MaxSizeExceeded)
+    """Up to 1.32: a device of an All request was in use, which ends the whole search with no allocation."""
+
+
 class _Proved(Exception):  # noqa: N818 (a signal, like _MaxSizeExceeded)
     """A proof showed that the search cannot succeed: stop it (every level undoes its devices)."""
 
@@ -105,6 +109,9 @@ class Search:
         self.request_data: dict[tuple[int, int, int], RequestData] = {}
         self.constraints: list[list[Constraint]] = []
         self.matches: dict[tuple, bool] = {}
+        # Selector verdicts of All requests while the claims are prepared, by the key they were checked under
+        # (``_selectable_when_prepared``; before 1.36 not always the request's own).
+        self._prepared_matches: dict[tuple, bool] = {}
         self.verdicts: dict[tuple, tuple[str, int]] = {}  # (device id, request key) -> ``selector_verdict``
         self.allocating: dict[DeviceID, set[int]] = {}
         self.allocating_capacity: dict[DeviceID, dict] = {}
@@ -170,7 +177,9 @@ class Search:
                 if subs:
                     fewest = None
                     for si, sub in enumerate(sub_views):
-                        data = self._request_data((ci, ri, si), sub, view)
+                        # Before 1.36 subrequest si was checked while the key still named subrequest si-1.
+                        checked_as = si if self.allocator.rules.subrequest_checked_under_own_key else max(si - 1, 0)
+                        data = self._request_data((ci, ri, si), sub, view, checked_as=(ci, ri, checked_as))
                         self.request_data[(ci, ri, si)] = data
                         fewest = data.num_devices if fewest is None else min(fewest, data.num_devices)
                     min_devices += fewest
@@ -200,7 +209,9 @@ class Search:
             self.prove = False  # only the search itself can tell whether it reaches the point where 1.34 or
                                 # 1.35 crashes (``_capacity_checked``, ``all_devices_lack_pool``)
 
-    def _request_data(self, key, request: RequestView, parent: RequestView | None) -> RequestData:
+    def _request_data(self, key, request: RequestView, parent: RequestView | None,
+                      checked_as: tuple[int, int, int] | None = None) -> RequestData:
+        """``checked_as``: the request key an All request's devices are checked (and remembered) under."""
         ref = self.refs[key[0]]
         data = RequestData(request=request, parent=parent)
         for i, selector in enumerate(request.selectors):
@@ -232,7 +243,7 @@ class Search:
                 for s in pool.slices:
                     for device in s.spec.devices:
                         cand = Candidate(DeviceID(s.spec.driver, s.spec.pool.name, device.name), device, s, pool)
-                        if not self.selectable(key, data, cand):
+                        if not self._selectable_when_prepared(key, checked_as or key, data, cand):
                             continue
                         if self.features.consumable_capacity and not self.capacity_fits(request, cand):
                             continue
@@ -241,6 +252,20 @@ class Search:
         else:
             raise AllocatorError(f"claim {ref}, request {request.name}: unsupported count mode {request.mode}")
         return data
+
+    def _selectable_when_prepared(self, key, checked_as, data: RequestData, cand: Candidate) -> bool:
+        """Whether an All request lists ``cand``, remembered under ``checked_as`` while the claims are prepared.
+
+        Upstream remembers selector verdicts per device and request key and forgets them all once the claims
+        are prepared. Before 1.36 an All subrequest i>0 is checked under subrequest i-1's key, so where an All
+        subrequest i-1 was checked just before, subrequest i takes its verdicts instead of its own selectors'.
+        """
+        if self.allocator.rules.subrequest_checked_under_own_key:
+            return self.selectable(key, data, cand)
+        known = self._prepared_matches.get((cand.id, checked_as))
+        if known is None:
+            known = self._prepared_matches[(cand.id, checked_as)] = self.selectable(key, data, cand)
+        return known
 
     # ------------------------------------------------------------------ checks
 
@@ -371,7 +396,7 @@ class Search:
 
         request = data.request
         do_all = request.mode == ALL
-        if do_all and not data.all_devices:
+        if do_all and not data.all_devices and self.allocator.rules.all_needs_a_device:
             return False
         if di >= data.num_devices:
             return self.allocate_one(ci, ri + 1, 0, 0, False, (0, 0, 0))
@@ -382,6 +407,8 @@ class Search:
             cand = data.all_devices[di]
             undo = self.allocate_device(ci, key, data, cand, must=True, di=di)
             if undo is None:
+                if not self.allocator.rules.all_in_use_backtracks:
+                    raise _Stopped()  # v0.32's errStop: every level undoes its devices on the way out
                 return False
             # Before 1.36 the next device of an All subrequest is looked for as subrequest 0's
             # (``ReleaseRules.subrequest_index_kept``).
@@ -732,7 +759,7 @@ class Search:
         except _MaxSizeExceeded as err:
             # Upstream lets its internal sentinel error escape here.
             raise AllocatorError("allocation max size exceeded") from err
-        except _Proved:
+        except (_Proved, _Stopped):
             done = False
         if self.prove and not done and self.proof is None and not self.solutions:
             # Decided by the search itself: a proof, if there is one, still says why (as data).

@@ -191,6 +191,8 @@ class Conversion:
     classic: dict[str, tuple] = field(default_factory=dict)
     # fields not every release of the version has (``release_fields``): the user's path -> (type, field, position)
     versioned: dict[str, tuple] = field(default_factory=dict)
+    # v1beta1/v1alpha3 devices written without ``basic``: their paths (``spec.devices[0]``)
+    without_basic: tuple[str, ...] = ()
 
     def original_path(self, path: str) -> str:
         """The path the user wrote for a v1 field path (unchanged when nothing moved)."""
@@ -232,7 +234,7 @@ def convert(kind: str, version: str, data: dict) -> Conversion:
         if key in data:
             out[key] = walker.value(tname, data[key], key, key)
     return Conversion(data=out, errors=walker.errors, renames=walker.renames, classic=walker.classic,
-                      versioned=walker.versioned)
+                      versioned=walker.versioned, without_basic=tuple(walker.without_basic))
 
 
 def to_v1(kind: str, version: str, data: dict) -> dict:
@@ -289,6 +291,7 @@ class _Walker:
         self.classic: dict[str, tuple] = {}
         self.tracked = release_fields.tracked(version)
         self.versioned: dict[str, tuple] = {}
+        self.without_basic: list[str] = []
 
     # -- reporting
     def _error(self, path: str, detail: str, pos: Position | None) -> None:
@@ -385,6 +388,8 @@ class _Walker:
     def _device(self, data: dict, upath: str, vpath: str):
         """v1beta1/v1alpha3 Device {name, basic: {...}} -> v1 Device {name, ...}."""
         out = PosDict(pos=getattr(data, "pos", None))
+        if data.get("basic") is None:
+            self.without_basic.append(upath)  # 1.32's apiserver requires it (``ReleaseRules.device_needs_basic``)
         for key, item in data.items():
             kpos = _key_pos(data, key)
             if key not in self.schema["Device"]:

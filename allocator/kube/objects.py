@@ -66,6 +66,8 @@ class Document:
     # metadata.uid or metadata.resourceVersion is set: the object was read from a cluster (as `kubectl get -o yaml`
     # prints it), so it already passed the apiserver and is a stored object (``validation.documents.is_stored``)
     from_cluster: bool = False
+    # v1beta1/v1alpha3 devices written without ``basic`` (``convert.Conversion.without_basic``)
+    without_basic: tuple[str, ...] = ()
     where: _Where | None = field(default=None, repr=False, compare=False)
     located: tuple[dict[str, Position], Position | None] | None = field(default=None, repr=False, compare=False)
 
@@ -512,6 +514,7 @@ def _read_one(data, pos: Position | None, index: int, result: ReadResult, defaul
     located = None if where is not None else (decoder.positions, pos)
     result.documents.append(Document(kind=kind, api_version=api_version, obj=obj, index=index, present=present,
                                      where=where, located=located, classic=conversion.classic,
+                                     without_basic=conversion.without_basic,
                                      versioned={**conversion.versioned, **decoder.versioned},
                                      from_cluster=bool(meta.get("uid") or meta.get("resourceVersion"))))
 

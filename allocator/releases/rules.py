@@ -203,6 +203,31 @@ class ReleaseRules:
     # a DNS subdomain, so it gets "Invalid value" after "Required value"; 1.35 stops at "Required value".
     empty_driver_also_invalid: bool
 
+    # --- the scheduler's allocator, before 1.33 (k8s.io/dynamic-resource-allocation v0.31.x, v0.32.x) ---
+    # 1.33: an ``All`` request that matches no device does not fit (v0.33 ``allocateOne``: "no devices found");
+    # up to 1.32 the request's zero devices were done at once and the search went on with none for it.
+    all_needs_a_device: bool
+    # 1.33: when a device of an ``All`` request is in use, the search backtracks to an earlier choice; up to
+    # 1.32 it returned ``errStop``, which ends the whole search at once with no allocation and no error.
+    all_in_use_backtracks: bool
+    # 1.36: each firstAvailable subrequest's devices are checked under its own request key. Before (v0.33.x to
+    # v0.35.x, all three implementations) subrequest i>0 was prepared while the key still named subrequest i-1,
+    # so an ``All`` subrequest's device list read and wrote the selector verdicts remembered for subrequest i-1:
+    # it reuses i-1's verdicts where they were known, and i-1 later finds the verdicts of i's selectors.
+    subrequest_checked_under_own_key: bool
+
+    # --- the apiserver's validation, before 1.33 (kubernetes v1.32 pkg/apis/resource) ---
+    # 1.33: the internal DeviceRequest holds ``exactly`` or ``firstAvailable``, and validation says so
+    # (``spec.devices.requests[i].exactly.deviceClassName``, the union's "exactly one of" error, request
+    # references that may name a subrequest). Up to 1.32 the exact request's fields sat on the request itself:
+    # errors name ``spec.devices.requests[i].deviceClassName`` (``.count``, ``.allocationMode``, ``.selectors``)
+    # and a reference "must be the name of a request in the claim".
+    exact_requests_nested: bool
+    # Up to 1.32 a device's one type was ``basic`` (v1beta1, v1alpha3), and validation requires it
+    # ("spec.devices[i].basic: Required value", nothing else of the device checked); 1.33's internal type
+    # keeps the device's fields on the device itself, so a v1beta1 device without ``basic`` is a plain device.
+    device_needs_basic: bool
+
 
 def _since(first: str, before=False, after=True) -> tuple[tuple[str, object], ...]:
     """``after`` from release ``first`` on, ``before`` until then."""
@@ -257,6 +282,11 @@ CHANGES = MappingProxyType({
     "empty_driver_also_invalid": _until("1.35"),
     "all_mode_rolls_back": _since("1.34"),
     "admin_access_label": ((OLDEST, "resource.k8s.io/admin-access"), ("1.34", "resource.kubernetes.io/admin-access")),
+    "all_needs_a_device": _since("1.33"),
+    "all_in_use_backtracks": _since("1.33"),
+    "subrequest_checked_under_own_key": _since("1.36"),
+    "exact_requests_nested": _since("1.33"),
+    "device_needs_basic": _until("1.33"),
 })
 
 

@@ -122,7 +122,10 @@ def test_claims_are_printed_in_the_version_they_were_written_in(files, tmp_path,
     inventory = files[0]
     if release:
         inventory = tmp_path / "inventory.yaml"
-        inventory.write_text(INVENTORY.replace("resource.k8s.io/v1\n", f"resource.k8s.io/{version}\n"))
+        # 1.32's apiserver requires a device's ``basic`` (its one device type then).
+        inventory.write_text(INVENTORY.replace("resource.k8s.io/v1\n", f"resource.k8s.io/{version}\n")
+                             .replace("{name: gpu-0}", "{name: gpu-0, basic: {}}")
+                             .replace("{name: gpu-1}", "{name: gpu-1, basic: {}}"))
     proc = cli("allocate", *release, "--node", "node-b", "-o", "yaml", str(inventory), "-", stdin=claim)
     assert proc.returncode == 0, proc.stderr
     (printed,) = yaml.safe_load(proc.stdout)["claims"]

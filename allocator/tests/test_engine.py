@@ -82,6 +82,10 @@ def test_allocated_claims_come_back_in_the_version_they_were_written_in():
     template_v1beta1 = POD.replace("apiVersion: resource.k8s.io/v1\n", "apiVersion: resource.k8s.io/v1beta1\n").replace(
         "        exactly:\n          deviceClassName: gpu\n          selectors:",
         "        deviceClassName: gpu\n        selectors:")
+    # The pod names the plain claim too: kube-scheduler allocates only the claims a pod names.
+    template_v1beta1 = template_v1beta1.replace(
+        "resourceClaims: [{name: accel, resourceClaimTemplateName: one-h100}]",
+        "resourceClaims: [{name: accel, resourceClaimTemplateName: one-h100}, {name: plain, resourceClaimName: any-gpu}]")
     # v1alpha3 is not served beside v1 (the inventory's version) by any release: see the CLI's test for it.
     claim_v1beta2 = """
 apiVersion: resource.k8s.io/v1beta2

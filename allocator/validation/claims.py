@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from allocator.kube import model
 from allocator.releases.gates import exists_in
 from allocator.validation import names
 from allocator.validation.common import (
@@ -21,6 +22,7 @@ FIRST_AVAILABLE_MAX = 8
 ALLOCATION_MODES = ["All", "ExactCount"]
 REQUEST_REF_MESSAGE = ("must be the name of a request in the claim or the name of a request "
                        "and a subrequest separated by '/'")
+FLAT_REQUEST_REF_MESSAGE = "must be the name of a request in the claim"  # up to 1.32: no subrequests
 ADMIN_ACCESS_LABEL = "resource.kubernetes.io/admin-access"
 
 
@@ -53,9 +55,19 @@ def claim_spec(ctx: Context, spec, path: str) -> None:
          lambda c, p: _config(ctx, c, p, known))
 
 
+def _nested(ctx: Context) -> bool:
+    """Whether the release's requests hold ``exactly`` (``ReleaseRules.exact_requests_nested``; 1.33 on)."""
+    return ctx.gates is None or ctx.gates.release_rules.exact_requests_nested
+
+
 def _request(ctx: Context, req, path: str) -> None:
     errs = ctx.errs
     names.dns_label(errs, req.name, f"{path}.name")
+    if not _nested(ctx):
+        # Up to 1.32 the request is the exact request: its fields and errors sit on it, defaulted as
+        # the apiserver defaults an exact request when none of them is written.
+        _exact(ctx, req.exactly or model.ExactDeviceRequest(allocation_mode="ExactCount", count=1), path)
+        return
     has_first = len(req.first_available) > 0
     has_exactly = req.exactly is not None
     if not has_first and not has_exactly:
@@ -149,6 +161,11 @@ def _allocation_mode(ctx: Context, mode: str, count: int, path: str) -> None:
 def _request_refs(ctx: Context, refs: list[str], path: str, known: RequestNames) -> None:
     def one(ref, p):
         ref = ref or ""  # null in a string list decodes to "" in the apiserver
+        if not _nested(ctx):  # up to 1.32 a reference is a request name
+            names.dns_label(ctx.errs, ref, p)
+            if not known.has(ref) or "/" in ref:
+                ctx.errs.invalid(p, ref, FLAT_REQUEST_REF_MESSAGE)
+            return
         if len(ref.split("/")) > 2:
             ctx.errs.invalid(p, ref, REQUEST_REF_MESSAGE)
             return

@@ -30,6 +30,8 @@ class Context:
     locator: ExpressionLocator | None = None
     # The labels of the Namespaces the input defines, by name; None when the object is stored already.
     namespaces: dict | None = None
+    # Up to 1.32: the paths of a slice's devices written without ``basic`` (``ReleaseRules.device_needs_basic``).
+    without_basic: frozenset[str] = frozenset()
 
     def enabled(self, gate: str) -> bool:
         return self.gates.enabled(gate)

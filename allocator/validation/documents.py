@@ -47,7 +47,8 @@ def validate_document(document: Document, gates: FeatureGates, text: str | None 
     elif kind == "DeviceClass":
         classes.device_class(ctx, defaults.device_class(obj, gates, errs))
     elif kind == "ResourceSlice":
-        slices.resource_slice(ctx, defaults.resource_slice(obj, gates, errs), present=document.present)
+        slices.resource_slice(ctx, defaults.resource_slice(obj, gates, errs), present=document.present,
+                              without_basic=document.without_basic)
     elif kind == "DeviceTaintRule":
         taint_rules.device_taint_rule(ctx, obj)
     elif kind == "Pod":

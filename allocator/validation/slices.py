@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Set as AbstractSet
+from dataclasses import replace
 from decimal import Decimal
 
 from allocator.kube.model import DeviceAttribute
@@ -84,9 +85,13 @@ def quantity(ctx: Context, text: str | None, path: str) -> Quantity | None:
         return None
 
 
-def resource_slice(ctx: Context, obj, present: AbstractSet[str] = frozenset()) -> None:
-    """``present``: field paths the user wrote (to tell ``devices: []`` from no devices)."""
+def resource_slice(ctx: Context, obj, present: AbstractSet[str] = frozenset(),
+                   without_basic: tuple[str, ...] = ()) -> None:
+    """``present``: field paths the user wrote (to tell ``devices: []`` from no devices); ``without_basic``:
+    the paths of v1beta1/v1alpha3 devices written without ``basic``."""
     errs = ctx.errs
+    if ctx.gates is not None and ctx.gates.release_rules.device_needs_basic and without_basic:
+        ctx = replace(ctx, without_basic=frozenset(without_basic))
     names.object_meta(errs, obj.metadata, namespaced=False)
     spec = obj.spec
     names.driver_name(errs, spec.driver, "spec.driver", ctx.gates.release_rules.empty_driver_also_invalid)
@@ -258,6 +263,9 @@ def _device(ctx: Context, device, path: str, per_device_node_selection,
     """``own_counters`` (1.33-1.34): the counter names of the slice's own sets, which the device must consume."""
     errs = ctx.errs
     names.dns_label(errs, device.name, f"{path}.name")
+    if path in ctx.without_basic:  # up to 1.32: the device's one type is required, and nothing else checked
+        errs.required(f"{path}.basic")
+        return
     count = len(device.attributes) + len(device.capacity)
     if count > MAX_ATTRIBUTES_AND_CAPACITIES:
         errs.invalid(path, count, "the total number of attributes and capacities must not exceed "

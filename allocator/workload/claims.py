@@ -1,10 +1,12 @@
 """What a set of documents asks the scheduler to allocate.
 
 Claims that already carry ``status.allocation`` hold their devices. The rest
-are allocated together, as the scheduler does for one pod: first the claims
-of the pods, in the order of each pod's ``spec.resourceClaims`` (claims from
-templates are generated the way the resource-claim controller does), then
-any other pending claim in document order.
+are allocated together, as the scheduler does for one pod: the claims of the
+pods, in the order of each pod's ``spec.resourceClaims`` (claims from
+templates are generated the way the resource-claim controller does). With no
+pod, every pending claim is, in document order. A pending claim that no pod
+names, beside a pod, is left as it is (``unnamed``): kube-scheduler schedules
+a pod by its own claims only, and nothing else allocates a claim.
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ class Workload:
     allocated: list[model.ResourceClaim] = field(default_factory=list)
     pods: list[model.Pod] = field(default_factory=list)
     pod_claims: dict[str, list[PodClaim]] = field(default_factory=dict)  # pod name -> its claims
+    # Pending claims no pod names, when there are pods: the scheduler leaves them pending.
+    unnamed: list[model.ResourceClaim] = field(default_factory=list)
 
 
 def _key(claim: model.ResourceClaim) -> tuple[str, str]:
@@ -47,7 +51,7 @@ def build_workload(claims: list[model.ResourceClaim], templates: list[model.Reso
     for claim in claims:
         if claim.status.allocation is None and _key(claim) not in seen:
             seen.add(_key(claim))
-            work.pending.append(claim)
+            (work.unnamed if pods else work.pending).append(claim)
     return work
 
 

@@ -295,7 +295,8 @@ kind: Pod
 metadata: {name: pod}
 spec:
   containers: [{name: c, image: i}]
-  resourceClaims: [{name: a, resourceClaimTemplateName: tpl}, {name: b, resourceClaimName: shared}]
+  resourceClaims: [{name: a, resourceClaimTemplateName: tpl}, {name: b, resourceClaimName: shared},
+                   {name: c, resourceClaimName: alone}]
 """
     result = read_documents(text)
     assert not result.errors

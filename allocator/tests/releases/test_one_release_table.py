@@ -55,6 +55,11 @@ YES_NO = {  # 1.31 ... 1.37, T for true
     "pod_scheduling_group": "FFFFFTT",
     "empty_driver_also_invalid": "TTTTFFF",
     "all_mode_rolls_back": "FFFTTTT",
+    "all_needs_a_device": "FFTTTTT",
+    "all_in_use_backtracks": "FFTTTTT",
+    "subrequest_checked_under_own_key": "FFFFFTT",
+    "exact_requests_nested": "FFTTTTT",
+    "device_needs_basic": "TTFFFFF",
 }
 OTHERS = {
     "taint_rules_gate": ["DRADeviceTaints"] * 4 + ["DRADeviceTaintRules"] * 3,
