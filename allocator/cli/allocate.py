@@ -37,8 +37,8 @@ ResourceClaimTemplates and Pods, as multi-document YAML, JSON or List objects
 (as `kubectl get -o yaml` prints them), from files or `-` (stdin). Claims
 without status.allocation are allocated together (as for one pod), or, with
 a Pod in the input, only those it names; claims with status.allocation hold
-their devices. A Pod's claims come first, in the
-order of its spec.resourceClaims; claims from templates are generated as the
+their devices. A Pod's claims come first, in the order of its
+spec.resourceClaims; claims from templates are generated as the
 resource-claim controller does (<pod>-<claim>-<5 characters derived from a
 hash, so the same input gives the same name>). A Deployment, ReplicaSet,
 StatefulSet or Job is allocated for as the one pod it creates first, named
