@@ -653,6 +653,24 @@ def test_upstream_is_asked_on_while_it_keeps_giving_new_answers(monkeypatch):
     assert found and harnesses.runs == 1 + run.REASKS
 
 
+def test_a_scheduling_case_is_asked_longer_for_a_rare_answer(monkeypatch):
+    # 1.34 scheduler case 574 of seed 1: three equal nodes, pools rotated; the engine's node came back 4 times
+    # in 40, and thirty asks without a new answer missed it.
+    from upstream.differential import run
+
+    case = generate_case(1, 0, "1.34", "schedule")
+    mine = {"schedule": {"node": "node-0", "nodes": [], "claims": [], "names": {}, "error": None}}
+    other = {"schedule": {"node": "node-1", "nodes": [], "claims": [], "names": {}, "error": None}, "error": None}
+    monkeypatch.setattr(run.ours, "answer", lambda c: mine)
+    harness = _answers(*[other] * 100, {**mine, "error": None})
+    _mine, theirs, found = run.compare_case(case, harness)
+    assert not found and theirs["varies"] and harness.runs == 101
+
+    harness = _answers(other)
+    _mine, theirs, found = run.compare_case(case, harness)
+    assert found and harness.runs == 1 + run.SCHEDULE_REASKS
+
+
 def test_shrinking_keeps_a_v1beta1_devices_basic():
     # 1.32's apiserver refuses a v1beta1 device without `basic`, which the engine's create accepts: a case
     # once shrank to such a slice and showed a difference about an input no 1.32 cluster stores.
