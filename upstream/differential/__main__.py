@@ -61,6 +61,7 @@ def main(argv: list[str] | None = None) -> int:
         if missing:
             print(f"note: no harness for {', '.join(missing)} (see upstream/README.md)", flush=True)
         releases = tuple(r for r in releases if r in built)
+    from upstream.differential.crashes import CrashReadingHarness
     from upstream.differential.report import as_dict, table
     from upstream.differential.run import Harnesses, run_release
 
@@ -73,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: the {args.release} harness runs only {', '.join(built_modes(args.release))}, "
               f"not {args.what} (see upstream/README.md)", file=sys.stderr)
         return 2
-    harnesses = Harnesses(Harness)
+    harnesses = Harnesses(CrashReadingHarness)  # reads kube-scheduler's crashes
     tallies = []
     try:
         for release in releases:
