@@ -309,8 +309,10 @@ class StoredClusterUser(HttpUser):
     typing a number does, and now and then the same through ``POST /api/v1/analyze``."""
 
     wait_time = between(0.5, 2)
+    note_gates_shown = PlaygroundUser.note_gates_shown  # PlaygroundUser.page keeps the page's gate-list key
 
     def on_start(self) -> None:
+        self.gates_shown = ""
         PlaygroundUser.page(self, "/", "GET /")  # the CSRF cookie, as a browser gets it
         self.inventory = ""
         with self.client.post("/api/v1/inventories", data=_stored_cluster(), name="POST /api/v1/inventories",
@@ -333,7 +335,8 @@ class StoredClusterUser(HttpUser):
             if i:
                 gevent.sleep(random.uniform(0.4, 1.5))
             form = {"csrfmiddlewaretoken": self.client.cookies.get("csrftoken", ""), "inventory_id": self.inventory,
-                    "inventory_slug": "", "inventory": "", "documents": self.edited(), "kubernetes_version": "1.37"}
+                    "inventory_slug": "", "inventory": "", "documents": self.edited(), "kubernetes_version": "1.37",
+                    "gates_shown": self.gates_shown}
             headers = {"HX-Request": "true", "HX-Target": "results", "HX-Trigger": "playground-form",
                        "HX-Current-URL": f"{self.host}/", "X-CSRFToken": self.client.cookies.get("csrftoken", "")}
             with self.client.post("/", data=form, headers=headers, name="POST / (live, stored cluster)",
@@ -342,6 +345,8 @@ class StoredClusterUser(HttpUser):
                     response.failure(f"status {response.status_code}")
                 elif 'id="result-summary"' not in response.text or "Nothing was analyzed" in response.text:
                     response.failure("no analysis in the answer")
+                else:
+                    self.note_gates_shown(response.text)
 
     @task(2)
     def api_analyze(self) -> None:

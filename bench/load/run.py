@@ -265,6 +265,9 @@ def main() -> int:
             print((Path(tmp) / "locust.log").read_text()[-3000:], file=sys.stderr)
             raise SystemExit(f"locust wrote no statistics (exit {locust.returncode})")
         entries = json.loads(stats.read_text())
+        if not entries:  # every user failed before its first request (an error in the locustfile, say)
+            print((Path(tmp) / "locust.log").read_text()[-3000:], file=sys.stderr)
+            raise SystemExit("locust recorded no request")
         print(f"==> machine: {described}")
         print(f"==> load average before: {load_before} (1, 5, 15 min); 1-minute load average during the run: "
               f"{load_during}")
