@@ -432,10 +432,8 @@ class _Explainer:
     def _allocated_takers(self, pool) -> dict:
         found = self._takers.get((pool.driver, pool.counters_key))
         if found is None:
-            state = self.a.state
-            # Before 1.35 (a pool of one slice) only devices allocated whole counted.
-            allocated = state.devices if pool.counter_key else state.allocated_for_counters(self.search.variant)
-            found = self._takers[(pool.driver, pool.counters_key)] = allocated_takers(pool, allocated, state.holders)
+            allocated = self.search.counted_allocated()
+            found = self._takers[(pool.driver, pool.counters_key)] = allocated_takers(pool, allocated, self.a.state.holders)
         return found
 
     def combination(self) -> list[CounterShortfall]:

@@ -626,9 +626,7 @@ class Search:
             return found
         available = {name: {c: cap.quantity(v.value) for c, v in cs.counters.items()}
                      for name, cs in pool.counter_sets.items()}
-        state = self.allocator.state
-        # Before 1.35 only devices allocated whole counted (v0.33, v0.34: AllocatedDevices).
-        allocated = state.devices if pool.counter_key else state.allocated_for_counters(self.variant)
+        allocated = self.counted_allocated()
         for slices in (pool.slices, pool.other_slices):
             for s in slices:
                 for device in s.spec.devices:
@@ -641,6 +639,14 @@ class Search:
                                 counters[name] = counters[name] - cap.quantity(counter.value)
         cache[pool.counters_key] = available
         return available
+
+    def counted_allocated(self) -> set[DeviceID]:
+        """The allocated devices whose counters count as taken: before 1.36 only those allocated whole (v0.33.x-v0.35.x
+        ``AllocatedDevices``), from 1.36 also those allocated claims hold shares of (``ReleaseRules.shares_hold_counters``)."""
+        state = self.allocator.state
+        if not self.allocator.rules.shares_hold_counters:
+            return state.devices
+        return state.allocated_for_counters(self.variant)
 
     def take_counters(self, cand: Candidate) -> bool:
         scope = self.counter_scope(cand)

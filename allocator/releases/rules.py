@@ -125,6 +125,12 @@ class ReleaseRules:
     # again (``skipCounterCheck``); 1.34 (v0.34.x) takes them for every share, and, as for every shared
     # device, does not give them back when the share is taken back.
     shares_skip_counters: bool
+    # 1.36: the incubating and experimental implementations count the counters of the devices allocated claims
+    # hold shares of (multi-allocatable devices, with DRAConsumableCapacity) as taken when they work out what a
+    # pool's counter sets have left (v0.36.x ``IsDeviceAllocated``); before (v0.33.x-v0.35.x), only devices
+    # allocated whole counted, so a shared device left its counters free for other devices
+    # (kubernetes/kubernetes#139034, fixed by #139040).
+    shares_hold_counters: bool
     # 1.37: a device allocated claims hold shares of counts as shared (its counters taken, not checked again)
     # whether or not the shares consumed capacity (v0.37.x ``deviceCapacityInUse`` also reads
     # AllocatedSharedDeviceIDs); before, only shares with consumed capacity did.
@@ -262,6 +268,7 @@ CHANGES = MappingProxyType({
     "all_devices_lack_pool": ((OLDEST, False), ("1.35", True), ("1.36", False)),
     "capacity_refusal_names_request": ((OLDEST, False), ("1.34", True), ("1.35", False)),
     "shares_skip_counters": _since("1.35"),
+    "shares_hold_counters": _since("1.36"),
     "any_share_takes_counters": _since("1.37"),
     "node_filters_counter_slices": _since("1.37"),
     "writes_result_tolerations": _since("1.35"),

@@ -116,3 +116,44 @@ def test_from_1_37_a_share_without_capacity_marks_the_device_shared():
 
 def test_in_1_36_only_a_share_with_capacity_did_so_the_lanes_were_checked_again():
     assert allocate("1.36", ANOTHER_SHARE, cluster(ONE_SHARED) + HELD)["status"] == "unsatisfiable"
+
+
+# A whole device that needs every lane, beside the shared one an allocated claim holds a share of.
+SHARED_AND_WHOLE = (
+    device("shared", allow_multiple=True, attributes={"kind": "shared"}, consumes=EVERY_LANE,
+           capacity={"bandwidth": "{value: 10G, requestPolicy: {default: 1G}}"}),
+    device("whole", attributes={"kind": "whole"}, consumes=EVERY_LANE),
+)
+
+WHOLE_ONE = """
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: c, namespace: default}
+spec:
+  devices:
+    requests:
+    - name: nic
+      exactly:
+        deviceClassName: nic
+        selectors: [{cel: {expression: 'device.attributes["nic.example.com"].kind == "whole"'}}]
+"""
+
+HELD_WITH_CAPACITY = HELD.replace("shareID: 0b5a8f0e-3f4c-4d0a-9c63-2f1e7d6b9a10}",
+                                  "shareID: 0b5a8f0e-3f4c-4d0a-9c63-2f1e7d6b9a10,\n"
+                                  "         consumedCapacity: {bandwidth: 1G}}")
+assert HELD_WITH_CAPACITY != HELD  # the share above, with what it consumed
+
+
+@pytest.mark.parametrize("held", [HELD, HELD_WITH_CAPACITY], ids=["share", "share-with-capacity"])
+def test_in_1_35_a_held_share_left_the_device_s_counters_free(held):
+    # v0.35.x works out a pool's counters left from the devices allocated whole only: the lanes of "shared"
+    # look free, so "whole" gets them all (kubernetes/kubernetes#139034).
+    found = allocate("1.35", WHOLE_ONE, cluster(*SHARED_AND_WHOLE) + held)
+    assert granted(found) == ["whole"]
+
+
+@pytest.mark.parametrize("release", ["1.36", "1.37"])
+@pytest.mark.parametrize("held", [HELD, HELD_WITH_CAPACITY], ids=["share", "share-with-capacity"])
+def test_from_1_36_a_held_share_keeps_the_device_s_counters_taken(release, held):
+    found = allocate(release, WHOLE_ONE, cluster(*SHARED_AND_WHOLE) + held)
+    assert found["status"] == "unsatisfiable"

@@ -36,6 +36,7 @@ YES_NO = {  # 1.31 ... 1.37, T for true
     "all_devices_lack_pool": "FFFFTFF",
     "capacity_refusal_names_request": "FFFTFFF",
     "shares_skip_counters": "FFFFTTT",
+    "shares_hold_counters": "FFFFFTT",
     "any_share_takes_counters": "FFFFFFT",
     "node_filters_counter_slices": "FFFFFFT",
     "writes_result_tolerations": "FFFFTTT",
