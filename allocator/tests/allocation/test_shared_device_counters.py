@@ -6,6 +6,10 @@
 - From 1.37 a device that allocated claims hold a share of has its counters taken already even when the
   share consumed no capacity (v0.37.x ``deviceCapacityInUse`` reads the shared device IDs too), so a new
   share does not check them again; before, only a share with consumed capacity counted.
+- From 1.36 a device that allocated claims hold a share of has its counters counted as taken when the pool's
+  counters left are worked out (v0.36.x ``IsDeviceAllocated``); in 1.35 only devices allocated whole counted,
+  so another device could take the shared one's counters. Found by the differential run's stored objects on
+  1.35 (seed 2, cases 1559 and 1647).
 """
 
 import pytest
