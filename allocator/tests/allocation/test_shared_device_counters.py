@@ -148,6 +148,7 @@ HELD_WITH_CAPACITY = HELD.replace("shareID: 0b5a8f0e-3f4c-4d0a-9c63-2f1e7d6b9a10
 assert HELD_WITH_CAPACITY != HELD  # the share above, with what it consumed
 
 
+# The harness of 1.35.4, 1.36.3 and 1.37.2, asked on these inputs, answers as the two tests below expect.
 @pytest.mark.parametrize("held", [HELD, HELD_WITH_CAPACITY], ids=["share", "share-with-capacity"])
 def test_in_1_35_a_held_share_left_the_device_s_counters_free(held):
     # v0.35.x works out a pool's counters left from the devices allocated whole only: the lanes of "shared"
