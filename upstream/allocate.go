@@ -1,25 +1,20 @@
-//go:build !k8s133 && !k8s132
+// The allocator-only mode, for every release: the structured allocator the
+// DynamicResources plugin builds (newAllocator, in the release files), asked
+// node by node.
 
 package main
 
 import (
-	"context"
 	"fmt"
-	"time"
 
 	v1 "k8s.io/api/core/v1"
-	resourceapi "k8s.io/api/resource/v1"
-	"k8s.io/apimachinery/pkg/util/sets"
-	"k8s.io/apimachinery/pkg/util/wait"
-	"k8s.io/dynamic-resource-allocation/cel"
-	"k8s.io/dynamic-resource-allocation/structured"
 )
 
 type allocateResult struct {
-	Node   *string                      `json:"node"`
-	Fits   bool                         `json:"fits"`
-	Claims []*resourceapi.ResourceClaim `json:"claims"`
-	Error  *string                      `json:"error"`
+	Node   *string          `json:"node"`
+	Fits   bool             `json:"fits"`
+	Claims []*resourceClaim `json:"claims"`
+	Error  *string          `json:"error"`
 	// Nodes holds every node tried when no node was given, in input order.
 	Nodes []allocateNode `json:"nodes,omitempty"`
 }
@@ -29,6 +24,10 @@ type allocateNode struct {
 	Fits  bool    `json:"fits"`
 	Error *string `json:"error"`
 }
+
+// allocateFunc allocates the pending claims together on one node: one result
+// per claim, nil when they do not fit there.
+type allocateFunc func(node *v1.Node) ([]allocationResult, error)
 
 // allocate runs the structured allocator the scheduler's plugin builds, with
 // the features the release's gates select, on the claims without
@@ -41,13 +40,13 @@ func allocate(objects []object, nodeName *string) (*allocateResult, error) {
 	}
 	defer c.close()
 
-	var pending []*resourceapi.ResourceClaim
+	var pending []*resourceClaim
 	for _, claim := range c.claims {
 		if claim.Status.Allocation == nil {
 			pending = append(pending, claim)
 		}
 	}
-	allocator, err := c.newAllocator()
+	allocateOn, err := c.newAllocator(pending)
 	if err != nil {
 		return &allocateResult{Node: nodeName, Claims: pending, Error: errorText(err)}, nil
 	}
@@ -56,15 +55,15 @@ func allocate(objects []object, nodeName *string) (*allocateResult, error) {
 		if node == nil {
 			return nil, fmt.Errorf("node %q is not among the objects", *nodeName)
 		}
-		return c.allocateOn(allocator, node, pending), nil
+		return onNode(allocateOn, node, pending), nil
 	}
 	// No node given: every node is tried; the answer is the first that fits.
 	result := &allocateResult{Claims: pending}
 	for _, node := range c.nodes {
-		onNode := c.allocateOn(allocator, node, pending)
-		result.Nodes = append(result.Nodes, allocateNode{Name: node.Name, Fits: onNode.Fits, Error: onNode.Error})
-		if onNode.Fits && !result.Fits {
-			result.Node, result.Fits, result.Claims = onNode.Node, true, onNode.Claims
+		tried := onNode(allocateOn, node, pending)
+		result.Nodes = append(result.Nodes, allocateNode{Name: node.Name, Fits: tried.Fits, Error: tried.Error})
+		if tried.Fits && !result.Fits {
+			result.Node, result.Fits, result.Claims = tried.Node, true, tried.Claims
 		}
 	}
 	if !result.Fits {
@@ -79,9 +78,10 @@ func allocate(objects []object, nodeName *string) (*allocateResult, error) {
 	return result, nil
 }
 
-func (c *cluster) allocateOn(allocator structured.Allocator, node *v1.Node, pending []*resourceapi.ResourceClaim) *allocateResult {
+// onNode answers for one node: the claims with their allocation when they fit.
+func onNode(allocateOn allocateFunc, node *v1.Node, pending []*resourceClaim) *allocateResult {
 	result := &allocateResult{Node: &node.Name, Claims: pending}
-	allocations, err := allocator.Allocate(c.ctx, node, pending)
+	allocations, err := allocateOn(node)
 	if err != nil {
 		result.Error = errorText(err)
 		return result
@@ -89,50 +89,11 @@ func (c *cluster) allocateOn(allocator structured.Allocator, node *v1.Node, pend
 	if allocations == nil {
 		return result
 	}
-	result.Fits = true
-	result.Claims = nil
+	result.Fits, result.Claims = true, nil
 	for i, claim := range pending {
 		claim = claim.DeepCopy()
 		claim.Status.Allocation = &allocations[i]
 		result.Claims = append(result.Claims, claim)
 	}
 	return result
-}
-
-// newAllocator builds the allocator as the plugin's PreFilter does: devices
-// in use gathered by the DRA manager's claim tracker, slices with
-// DeviceTaintRules applied, the plugin's allocator features from the gates.
-func (c *cluster) newAllocator() (structured.Allocator, error) {
-	allocatorFeatures, celFeatures := pluginFeatures()
-	claims := c.draManager.ResourceClaims()
-	var state *structured.AllocatedState
-	err := wait.PollUntilContextTimeout(c.ctx, time.Microsecond, 5*time.Second, true, func(ctx context.Context) (bool, error) {
-		if allocatorFeatures.ConsumableCapacity {
-			gathered, err := claims.GatherAllocatedState()
-			if err != nil {
-				return false, nil
-			}
-			state = gathered
-			return true, nil
-		}
-		devices, err := claims.ListAllAllocatedDevices()
-		if err != nil {
-			return false, nil
-		}
-		state = &structured.AllocatedState{
-			AllocatedDevices:         devices,
-			AllocatedSharedDeviceIDs: sets.New[structured.SharedDeviceID](),
-			AggregatedCapacity:       structured.NewConsumedCapacityCollection(),
-		}
-		return true, nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("gather allocation state: %w", err)
-	}
-	slices, err := c.draManager.ResourceSlices().ListWithDeviceTaintRules()
-	if err != nil {
-		return nil, err
-	}
-	celCache := cel.NewCache(10, celFeatures)
-	return structured.NewAllocator(c.ctx, allocatorFeatures, *state, c.draManager.DeviceClasses(), slices, celCache)
 }

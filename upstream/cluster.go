@@ -1,4 +1,5 @@
-//go:build !k8s133 && !k8s132
+// What the scheduler's DRA plugin sees, for every release: the objects in a
+// fake clientset, its informers and the release's DRA manager over them.
 
 package main
 
@@ -8,23 +9,19 @@ import (
 	"time"
 
 	v1 "k8s.io/api/core/v1"
-	resourceapi "k8s.io/api/resource/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
-	"k8s.io/client-go/tools/cache"
-	resourceslicetracker "k8s.io/dynamic-resource-allocation/resourceslice/tracker"
 	"k8s.io/klog/v2"
 
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/dynamicresources"
-	"k8s.io/kubernetes/pkg/scheduler/util/assumecache"
 )
 
-// cluster is what the scheduler sees: the objects in a fake clientset, its
-// informers, and the scheduler's DRA manager over them (claims in an assume
-// cache, slices through the ResourceSlice tracker that applies
-// DeviceTaintRules), wired as kube-scheduler wires them.
+// cluster holds the objects as the scheduler reads them and the DRA manager
+// (claims in an assume cache, slices through the ResourceSlice tracker from
+// 1.33 on), wired as the release's kube-scheduler wires them (newDRAManager,
+// in the release files).
 type cluster struct {
 	ctx        context.Context
 	cancel     context.CancelFunc
@@ -32,13 +29,11 @@ type cluster struct {
 	informers  informers.SharedInformerFactory
 	draManager *dynamicresources.DefaultDRAManager
 	nodes      []*v1.Node
-	pods       []*v1.Pod
-	claims     []*resourceapi.ResourceClaim
-	templates  []*resourceapi.ResourceClaimTemplate
+	claims     []*resourceClaim
 }
 
-// newCluster decodes every object into the version the scheduler reads
-// (core/v1, resource.k8s.io/v1), with the apiserver's defaults.
+// newCluster decodes every object into the version the scheduler reads, with
+// the apiserver's defaults, and returns once the informers have synced.
 func newCluster(objects []object) (*cluster, error) {
 	c := &cluster{}
 	var stored []runtime.Object
@@ -51,12 +46,8 @@ func newCluster(objects []object) (*cluster, error) {
 		switch typed := decoded.(type) {
 		case *v1.Node:
 			c.nodes = append(c.nodes, typed)
-		case *v1.Pod:
-			c.pods = append(c.pods, typed)
-		case *resourceapi.ResourceClaim:
+		case *resourceClaim:
 			c.claims = append(c.claims, typed)
-		case *resourceapi.ResourceClaimTemplate:
-			c.templates = append(c.templates, typed)
 		}
 		stored = append(stored, decoded)
 	}
@@ -64,22 +55,16 @@ func newCluster(objects []object) (*cluster, error) {
 	c.ctx, c.cancel = context.WithCancel(klog.NewContext(context.Background(), klog.Background()))
 	c.client = fake.NewSimpleClientset(stored...)
 	c.informers = informers.NewSharedInformerFactory(c.client, 0)
-
-	trackerOptions := sliceTrackerOptions(c.client, c.informers)
-	tracker, err := resourceslicetracker.StartTracker(c.ctx, trackerOptions)
+	manager, synced, err := newDRAManager(c.ctx, c.client, c.informers)
 	if err != nil {
 		c.cancel()
-		return nil, fmt.Errorf("starting the ResourceSlice tracker: %w", err)
+		return nil, err
 	}
-	claimCache := assumecache.NewAssumeCache(klog.FromContext(c.ctx), c.informers.Resource().V1().ResourceClaims().Informer(), "ResourceClaim", "", nil)
-	claimsSynced := claimCache.AddEventHandler(cache.ResourceEventHandlerFuncs{})
-	c.draManager = dynamicresources.NewDRAManager(c.ctx, claimCache, tracker, c.informers)
-	classesSynced := watchExtendedResourceClasses(c.draManager, c.informers)
-
+	c.draManager = manager
 	c.informers.Start(c.ctx.Done())
 	waitForCacheSync(c.ctx, c.informers)
 	err = wait.PollUntilContextTimeout(c.ctx, time.Millisecond, 30*time.Second, true, func(context.Context) (bool, error) {
-		return tracker.HasSynced() && claimsSynced.HasSynced() && classesSynced(), nil
+		return synced(), nil
 	})
 	if err != nil {
 		c.close()

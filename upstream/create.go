@@ -1,3 +1,7 @@
+// The create mode, for every release: the apiserver's create path through
+// the release's registry strategies (release files: which strategy values and
+// validation each release has).
+
 package main
 
 import (

@@ -1,3 +1,6 @@
+// The release's feature gates (every release), set once at start-up as the
+// components set them from --feature-gates.
+
 package main
 
 import (

@@ -1,50 +1,16 @@
 //go:build k8s133 || k8s132
 
+// Go tests of 1.32 and 1.33. These releases have no resource.k8s.io/v1 and
+// DRA off by default: the tests write v1beta1 and turn DRA on, as the
+// components would be started with --feature-gates=DynamicResourceAllocation=true.
+// go test -modfile=modfiles/1.33.mod -tags=k8s133 . (or 1.32, -tags=k8s132)
+
 package main
 
 import (
 	"strings"
 	"testing"
 )
-
-// The releases before 1.34 have no resource.k8s.io/v1 and DRA off by default:
-// these tests write v1beta1 (served by 1.32 and 1.33) and turn DRA on, as the
-// components would be started with --feature-gates=DynamicResourceAllocation=true.
-// go test -modfile=modfiles/1.33.mod -tags=k8s133 . (or 1.32, -tags=k8s132)
-
-const inventoryV1beta1 = `
-apiVersion: v1
-kind: Node
-metadata: {name: node-a}
----
-apiVersion: v1
-kind: Node
-metadata: {name: node-b}
----
-apiVersion: resource.k8s.io/v1beta1
-kind: DeviceClass
-metadata: {name: gpu}
-spec:
-  selectors:
-  - cel: {expression: "device.driver == 'gpu.example.com'"}
----
-apiVersion: resource.k8s.io/v1beta1
-kind: ResourceSlice
-metadata: {name: node-b-gpus}
-spec:
-  driver: gpu.example.com
-  nodeName: node-b
-  pool: {name: node-b, generation: 1, resourceSliceCount: 1}
-  devices:
-  - name: gpu-0
-    basic:
-      attributes:
-        memory: {int: 16}
-  - name: gpu-1
-    basic:
-      attributes:
-        memory: {int: 80}
-`
 
 func templateAndPod(expression string) string {
 	return `
@@ -121,29 +87,12 @@ func TestBefore134RefusesAPodNoNodeCanServe(t *testing.T) {
 
 func TestBefore134AllocatesAClaimAndRefusesAV1One(t *testing.T) {
 	withDRA(t)
-	claim := `
----
-apiVersion: resource.k8s.io/v1beta1
-kind: ResourceClaim
-metadata: {name: big}
-spec:
-  devices:
-    requests:
-    - name: gpu
-      deviceClassName: gpu
-      selectors:
-      - cel: {expression: "device.attributes['gpu.example.com'].memory > 32"}
-`
-	resp := run(t, inventoryV1beta1+claim, "create", "allocate")
-	for _, created := range resp.Create {
-		if created.Error != nil || len(created.Errors) > 0 {
-			t.Errorf("%s %s: %v %v", created.Kind, created.Name, created.Error, created.Errors)
-		}
-	}
+	resp := run(t, inventoryV1beta1+claimV1beta1, "create", "allocate")
+	noCreateErrors(t, resp)
 	if !resp.Allocate.Fits || len(resp.Allocate.Claims) != 1 {
 		t.Fatalf("allocate: %+v", resp.Allocate)
 	}
-	v1 := run(t, strings.ReplaceAll(claim, "v1beta1", "v1"), "create")
+	v1 := run(t, strings.ReplaceAll(claimV1beta1, "v1beta1", "v1"), "create")
 	if v1.Create[0].Error == nil || !strings.Contains(*v1.Create[0].Error, `no kind "ResourceClaim" is registered for version "resource.k8s.io/v1"`) {
 		t.Errorf("a v1 claim: %+v", v1.Create[0])
 	}

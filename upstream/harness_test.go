@@ -1,9 +1,11 @@
 //go:build !k8s133 && !k8s132
 
+// Go tests of the releases from 1.34 on (resource.k8s.io/v1 inputs):
+// go test -modfile=modfiles/1.36.mod -tags=k8s136 . (no tag for 1.37).
+
 package main
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 
@@ -115,8 +117,7 @@ func TestCreateAndAllocate(t *testing.T) {
 				return
 			}
 			node := "node-a"
-			line, _ := json.Marshal(request{ID: name, Documents: inventory + claimDoc(tc.expression), Node: &node, Run: []string{"allocate"}})
-			result := answer(line, nil, nil).Allocate
+			result := runOn(t, &node, inventory+claimDoc(tc.expression), "allocate").Allocate
 			if result.Error != nil {
 				t.Fatalf("allocator error: %s", *result.Error)
 			}
@@ -134,38 +135,14 @@ func TestCreateAndAllocate(t *testing.T) {
 }
 
 // Objects written in an older version are read through the internal type, as
-// the apiserver reads them: a v1beta1 DeviceClass and claim are created and
+// the apiserver reads them: a v1beta1 inventory and claim are created and
 // allocated like v1 ones.
 func TestOlderVersionsAreConverted(t *testing.T) {
-	older := strings.NewReplacer(
-		"apiVersion: resource.k8s.io/v1\nkind: DeviceClass", "apiVersion: resource.k8s.io/v1beta1\nkind: DeviceClass",
-	).Replace(inventory) + `
----
-apiVersion: resource.k8s.io/v1beta1
-kind: ResourceClaim
-metadata: {name: big}
-spec:
-  devices:
-    requests:
-    - name: gpu
-      deviceClassName: gpu
-      selectors:
-      - cel: {expression: "device.attributes['gpu.example.com'].memory > 32"}
-`
-	resp := run(t, older, "create")
-	for _, created := range resp.Create {
-		if created.Error != nil || len(created.Errors) > 0 {
-			t.Fatalf("%s: error %v, errors %+v", created.Kind, created.Error, created.Errors)
-		}
-	}
-	node := "node-a"
-	line, _ := json.Marshal(request{ID: t.Name(), Documents: older, Node: &node, Run: []string{"allocate"}})
-	resp = answer(line, nil, nil)
-	if resp.Error != nil {
-		t.Fatalf("harness error: %s", *resp.Error)
-	}
-	if !resp.Allocate.Fits || resp.Allocate.Claims[0].Status.Allocation.Devices.Results[0].Device != "gpu-1" {
-		t.Fatalf("allocation %+v, want gpu-1", resp.Allocate)
+	noCreateErrors(t, run(t, inventoryV1beta1+claimV1beta1, "create"))
+	node := "node-b"
+	allocated := runOn(t, &node, inventoryV1beta1+claimV1beta1, "allocate").Allocate
+	if !allocated.Fits || allocated.Claims[0].Status.Allocation.Devices.Results[0].Device != "gpu-1" {
+		t.Fatalf("allocation %+v, want gpu-1", allocated)
 	}
 }
 
@@ -189,16 +166,13 @@ spec:
   taint: {key: example.com/maintenance, effect: NoSchedule}
 `
 	resp := run(t, inventory+rule, "create")
+	noCreateErrors(t, resp)
 	created := resp.Create[len(resp.Create)-1]
-	if created.Error != nil || len(created.Errors) > 0 {
-		t.Fatalf("DeviceTaintRule: error %v, errors %+v", created.Error, created.Errors)
-	}
 	if !strings.Contains(string(created.Object), `"apiVersion":"resource.k8s.io/`+version+`"`) {
 		t.Errorf("stored as %s, want %s", created.Object, version)
 	}
 	node := "node-a"
-	line, _ := json.Marshal(request{ID: t.Name(), Documents: inventory + rule + claimDoc("true"), Node: &node, Run: []string{"allocate"}})
-	if resp := answer(line, nil, nil); resp.Error != nil || !resp.Allocate.Fits {
-		t.Fatalf("allocate with a DeviceTaintRule: %+v", resp)
+	if allocated := runOn(t, &node, inventory+rule+claimDoc("true"), "allocate").Allocate; !allocated.Fits {
+		t.Fatalf("allocate with a DeviceTaintRule: %+v", allocated)
 	}
 }

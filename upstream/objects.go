@@ -1,3 +1,7 @@
+// Reading the input, for every release: documents and Lists split into
+// objects, decoded with the release's scheme (legacyscheme) into the internal
+// type and the version the components read.
+
 package main
 
 import (

@@ -1,15 +1,16 @@
 //go:build k8s132
 
+// Release 1.32 (k8s.io/kubernetes v1.32.x). What it lacks beside 1.33:
+// DeviceTaintRules and the ResourceSlice tracker (DRADeviceTaints came in
+// 1.33), the allocator's Features (its NewAllocator takes one
+// adminAccessEnabled bool), strategies that read the namespace.
+
 package main
 
 import (
 	"context"
-	"fmt"
-	"time"
 
-	resourceapi "k8s.io/api/resource/v1beta1"
 	"k8s.io/apimachinery/pkg/util/sets"
-	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/apiserver/pkg/registry/rest"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/client-go/informers"
@@ -27,10 +28,6 @@ import (
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/dynamicresources"
 	"k8s.io/kubernetes/pkg/scheduler/util/assumecache"
 )
-
-// What 1.32 lacks beside 1.33: DeviceTaintRules and the ResourceSlice tracker
-// (DRADeviceTaints came in 1.33), the allocator's Features (its NewAllocator
-// takes one adminAccessEnabled bool), strategies that read the namespace.
 
 // claimStrategy is 1.32's ResourceClaim registry strategy (one value, no
 // namespace client).
@@ -57,35 +54,21 @@ func newClaimController(ctx context.Context, client *fake.Clientset, factory inf
 		factory.Resource().V1beta1().ResourceClaims(), factory.Resource().V1beta1().ResourceClaimTemplates())
 }
 
-// newAllocator wires what kube-scheduler 1.32 wires (the claims in an assume
-// cache, the DRA manager reading slices and classes from informers) and
-// builds the allocator as the plugin's PreFilter does.
-func newAllocator(ctx context.Context, client *fake.Clientset, factory informers.SharedInformerFactory, pending []*resourceapi.ResourceClaim) (*structured.Allocator, error) {
-	claimCache := assumecache.NewAssumeCache(klog.FromContext(ctx), factory.Resource().V1beta1().ResourceClaims().Informer(), "ResourceClaim", "", nil)
+// newDRAManager wires what kube-scheduler 1.32 wires: the claims in an
+// assume cache, the DRA manager reading slices and classes from informers.
+func newDRAManager(ctx context.Context, _ *fake.Clientset, factory informers.SharedInformerFactory) (*dynamicresources.DefaultDRAManager, func() bool, error) {
+	claimCache := assumecache.NewAssumeCache(klog.FromContext(ctx), claimInformer(factory), "ResourceClaim", "", nil)
 	claimsSynced := claimCache.AddEventHandler(cache.ResourceEventHandlerFuncs{})
-	manager := dynamicresources.NewDRAManager(ctx, claimCache, factory)
-	factory.Start(ctx.Done())
-	waitForCacheSync(ctx, factory)
-	err := wait.PollUntilContextTimeout(ctx, time.Millisecond, 30*time.Second, true, func(context.Context) (bool, error) {
-		return claimsSynced.HasSynced(), nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("waiting for the informers: %w", err)
-	}
+	return dynamicresources.NewDRAManager(ctx, claimCache, factory), claimsSynced.HasSynced, nil
+}
 
-	var allocated sets.Set[structured.DeviceID]
-	err = wait.PollUntilContextTimeout(ctx, time.Microsecond, 5*time.Second, true, func(context.Context) (bool, error) {
-		devices, err := manager.ResourceClaims().ListAllAllocatedDevices()
-		allocated = devices
-		return err == nil, nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("gather allocation state: %w", err)
-	}
-	slices, err := manager.ResourceSlices().List()
+// buildAllocator is 1.32's NewAllocator: admin access from the gate, the
+// slices as the informer lists them.
+func (c *cluster) buildAllocator(pending []*resourceClaim, allocated sets.Set[structured.DeviceID]) (*structured.Allocator, error) {
+	slices, err := c.draManager.ResourceSlices().List()
 	if err != nil {
 		return nil, err
 	}
 	adminAccess := utilfeature.DefaultFeatureGate.Enabled(features.DRAAdminAccess)
-	return structured.NewAllocator(ctx, adminAccess, pending, allocated, manager.DeviceClasses(), slices, cel.NewCache(10))
+	return structured.NewAllocator(c.ctx, adminAccess, pending, allocated, c.draManager.DeviceClasses(), slices, cel.NewCache(10))
 }

@@ -1,21 +1,20 @@
 //go:build k8s133
 
+// Release 1.33 (k8s.io/kubernetes v1.33.x): its components read v1beta1, its
+// ResourceSlice tracker applies v1alpha3 DeviceTaintRules under
+// DRADeviceTaints, and its plugin sets four allocator features from the gates.
+
 package main
 
 import (
 	"context"
-	"fmt"
-	"time"
 
-	resourceapi "k8s.io/api/resource/v1beta1"
 	"k8s.io/apimachinery/pkg/util/sets"
-	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/apiserver/pkg/registry/rest"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
 	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
-	"k8s.io/client-go/tools/cache"
 	"k8s.io/dynamic-resource-allocation/cel"
 	resourceslicetracker "k8s.io/dynamic-resource-allocation/resourceslice/tracker"
 	"k8s.io/dynamic-resource-allocation/structured"
@@ -25,7 +24,6 @@ import (
 	"k8s.io/kubernetes/pkg/features"
 	claimregistry "k8s.io/kubernetes/pkg/registry/resource/resourceclaim"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/dynamicresources"
-	"k8s.io/kubernetes/pkg/scheduler/util/assumecache"
 )
 
 // claimStrategy is 1.33's ResourceClaim registry strategy (no authorizer yet).
@@ -44,14 +42,12 @@ func newClaimController(ctx context.Context, client *fake.Clientset, factory inf
 		factory.Resource().V1beta1().ResourceClaims(), factory.Resource().V1beta1().ResourceClaimTemplates())
 }
 
-// newAllocator wires what kube-scheduler 1.33 wires (the ResourceSlice
-// tracker with DeviceTaintRules from v1alpha3 when DRADeviceTaints is on, the
-// claims in an assume cache, the DRA manager over them) and builds the
-// allocator as the plugin's PreFilter does.
-func newAllocator(ctx context.Context, client *fake.Clientset, factory informers.SharedInformerFactory, pending []*resourceapi.ResourceClaim) (*structured.Allocator, error) {
-	gate := utilfeature.DefaultFeatureGate
+// sliceTrackerOptions are the ResourceSlice tracker's options as kube-scheduler
+// 1.33 sets them: v1beta1 slices, DeviceTaintRules from v1alpha3 with
+// DeviceClasses beside when DRADeviceTaints is on.
+func sliceTrackerOptions(client *fake.Clientset, factory informers.SharedInformerFactory) resourceslicetracker.Options {
 	options := resourceslicetracker.Options{
-		EnableDeviceTaints: gate.Enabled(features.DRADeviceTaints),
+		EnableDeviceTaints: utilfeature.DefaultFeatureGate.Enabled(features.DRADeviceTaints),
 		SliceInformer:      factory.Resource().V1beta1().ResourceSlices(),
 		KubeClient:         client,
 	}
@@ -59,41 +55,27 @@ func newAllocator(ctx context.Context, client *fake.Clientset, factory informers
 		options.TaintInformer = factory.Resource().V1alpha3().DeviceTaintRules()
 		options.ClassInformer = factory.Resource().V1beta1().DeviceClasses()
 	}
-	tracker, err := resourceslicetracker.StartTracker(ctx, options)
-	if err != nil {
-		return nil, fmt.Errorf("starting the ResourceSlice tracker: %w", err)
-	}
-	claimCache := assumecache.NewAssumeCache(klog.FromContext(ctx), factory.Resource().V1beta1().ResourceClaims().Informer(), "ResourceClaim", "", nil)
-	claimsSynced := claimCache.AddEventHandler(cache.ResourceEventHandlerFuncs{})
-	manager := dynamicresources.NewDRAManager(ctx, claimCache, tracker, factory)
-	factory.Start(ctx.Done())
-	waitForCacheSync(ctx, factory)
-	err = wait.PollUntilContextTimeout(ctx, time.Millisecond, 30*time.Second, true, func(context.Context) (bool, error) {
-		return tracker.HasSynced() && claimsSynced.HasSynced(), nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("waiting for the informers: %w", err)
-	}
+	return options
+}
 
-	var allocated sets.Set[structured.DeviceID]
-	err = wait.PollUntilContextTimeout(ctx, time.Microsecond, 5*time.Second, true, func(context.Context) (bool, error) {
-		devices, err := manager.ResourceClaims().ListAllAllocatedDevices()
-		allocated = devices
-		return err == nil, nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("gather allocation state: %w", err)
-	}
-	slices, err := manager.ResourceSlices().ListWithDeviceTaintRules()
+// watchExtendedResourceClasses: 1.33 has no DRAExtendedResource.
+func watchExtendedResourceClasses(*dynamicresources.DefaultDRAManager, informers.SharedInformerFactory) func() bool {
+	return func() bool { return true }
+}
+
+// buildAllocator is 1.33's NewAllocator: the four features its plugin sets
+// from the gates, the slices with DeviceTaintRules applied.
+func (c *cluster) buildAllocator(pending []*resourceClaim, allocated sets.Set[structured.DeviceID]) (*structured.Allocator, error) {
+	slices, err := c.draManager.ResourceSlices().ListWithDeviceTaintRules()
 	if err != nil {
 		return nil, err
 	}
-	// The plugin's features, as kube-scheduler 1.33 sets them from the gates.
+	gate := utilfeature.DefaultFeatureGate
 	allocatorFeatures := structured.Features{
 		AdminAccess:          gate.Enabled(features.DRAAdminAccess),
 		PrioritizedList:      gate.Enabled(features.DRAPrioritizedList),
 		PartitionableDevices: gate.Enabled(features.DRAPartitionableDevices),
 		DeviceTaints:         gate.Enabled(features.DRADeviceTaints),
 	}
-	return structured.NewAllocator(ctx, allocatorFeatures, pending, allocated, manager.DeviceClasses(), slices, cel.NewCache(10))
+	return structured.NewAllocator(c.ctx, allocatorFeatures, pending, allocated, c.draManager.DeviceClasses(), slices, cel.NewCache(10))
 }

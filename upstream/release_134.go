@@ -1,11 +1,14 @@
 //go:build k8s134
 
+// Release 1.34 (k8s.io/kubernetes v1.34.x): DeviceTaintRules follow
+// DRADeviceTaints, the plugin has no AllocatorFeatures yet, and
+// dynamic-resource-allocation has no extended-resource cache.
+
 package main
 
 import (
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/client-go/informers"
-	"k8s.io/client-go/kubernetes/fake"
 	"k8s.io/dynamic-resource-allocation/cel"
 	resourceslicetracker "k8s.io/dynamic-resource-allocation/resourceslice/tracker"
 	"k8s.io/dynamic-resource-allocation/structured"
@@ -15,20 +18,14 @@ import (
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/feature"
 )
 
-// sliceTrackerOptions are the ResourceSlice tracker's options as kube-scheduler 1.34
-// sets them: DeviceTaintRules (resource.k8s.io/v1alpha3) follow DRADeviceTaints.
-func sliceTrackerOptions(client *fake.Clientset, factory informers.SharedInformerFactory) resourceslicetracker.Options {
-	options := resourceslicetracker.Options{
-		EnableDeviceTaints:       utilfeature.DefaultFeatureGate.Enabled(features.DRADeviceTaints),
-		EnableConsumableCapacity: utilfeature.DefaultFeatureGate.Enabled(features.DRAConsumableCapacity),
-		SliceInformer:            factory.Resource().V1().ResourceSlices(),
-		KubeClient:               client,
-	}
+// watchDeviceTaintRules: kube-scheduler 1.34's tracker applies DeviceTaintRules
+// (resource.k8s.io/v1alpha3) under DRADeviceTaints, with DeviceClasses beside.
+func watchDeviceTaintRules(options *resourceslicetracker.Options, factory informers.SharedInformerFactory) {
+	options.EnableDeviceTaints = utilfeature.DefaultFeatureGate.Enabled(features.DRADeviceTaints)
 	if options.EnableDeviceTaints {
 		options.TaintInformer = factory.Resource().V1alpha3().DeviceTaintRules()
 		options.ClassInformer = factory.Resource().V1().DeviceClasses()
 	}
-	return options
 }
 
 // pluginFeatures: the 1.34 plugin sets the allocator's features field by

@@ -1,11 +1,13 @@
 //go:build k8s135
 
+// Release 1.35 (k8s.io/kubernetes v1.35.x): DeviceTaintRules in v1alpha3
+// under their own gate, and a CEL compiler without list-type attributes.
+
 package main
 
 import (
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/client-go/informers"
-	"k8s.io/client-go/kubernetes/fake"
 	"k8s.io/dynamic-resource-allocation/cel"
 	resourceslicetracker "k8s.io/dynamic-resource-allocation/resourceslice/tracker"
 	"k8s.io/dynamic-resource-allocation/structured"
@@ -15,20 +17,14 @@ import (
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/feature"
 )
 
-// sliceTrackerOptions are the ResourceSlice tracker's options as kube-scheduler 1.35
-// sets them: DeviceTaintRules from resource.k8s.io/v1alpha3, DeviceClasses beside.
-func sliceTrackerOptions(client *fake.Clientset, factory informers.SharedInformerFactory) resourceslicetracker.Options {
-	options := resourceslicetracker.Options{
-		EnableDeviceTaintRules:   utilfeature.DefaultFeatureGate.Enabled(features.DRADeviceTaintRules),
-		EnableConsumableCapacity: utilfeature.DefaultFeatureGate.Enabled(features.DRAConsumableCapacity),
-		SliceInformer:            factory.Resource().V1().ResourceSlices(),
-		KubeClient:               client,
-	}
+// watchDeviceTaintRules: kube-scheduler 1.35's tracker applies DeviceTaintRules
+// (resource.k8s.io/v1alpha3) under DRADeviceTaintRules, with DeviceClasses beside.
+func watchDeviceTaintRules(options *resourceslicetracker.Options, factory informers.SharedInformerFactory) {
+	options.EnableDeviceTaintRules = utilfeature.DefaultFeatureGate.Enabled(features.DRADeviceTaintRules)
 	if options.EnableDeviceTaintRules {
 		options.TaintInformer = factory.Resource().V1alpha3().DeviceTaintRules()
 		options.ClassInformer = factory.Resource().V1().DeviceClasses()
 	}
-	return options
 }
 
 // pluginFeatures: the 1.35 plugin's CEL compiler knows no list-type attributes yet.

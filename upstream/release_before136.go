@@ -1,10 +1,13 @@
 //go:build k8s135 || k8s134
 
+// What 1.34 and 1.35 share: the resource-claim controller without PodGroups,
+// the ResourceClaim strategy without an authorizer, a SchedulePod that takes
+// the pod, and an events.EventRecorder for the profiles.
+
 package main
 
 import (
 	"context"
-	"k8s.io/client-go/tools/events"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apiserver/pkg/registry/rest"
@@ -12,6 +15,7 @@ import (
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
 	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
+	"k8s.io/client-go/tools/events"
 	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
 

@@ -1,5 +1,8 @@
 //go:build k8s136 || k8s135 || k8s134 || k8s133 || k8s132
 
+// What 1.32 to 1.36 share: the registry's create validation before
+// rest.ValidateCreate.
+
 package main
 
 import (

@@ -1,5 +1,8 @@
 //go:build !k8s134 && !k8s133 && !k8s132
 
+// What 1.35 and later share: the extended-resource cache of
+// dynamic-resource-allocation, fed with DeviceClasses.
+
 package main
 
 import (

@@ -1,3 +1,5 @@
+// Test helpers and inputs for every release's Go tests.
+
 package main
 
 import (
@@ -5,11 +7,68 @@ import (
 	"testing"
 )
 
+// inventoryV1beta1 is written in resource.k8s.io/v1beta1, which every release
+// reads (1.32 and 1.33 read nothing newer): two nodes, two GPUs on node-b.
+const inventoryV1beta1 = `
+apiVersion: v1
+kind: Node
+metadata: {name: node-a}
+---
+apiVersion: v1
+kind: Node
+metadata: {name: node-b}
+---
+apiVersion: resource.k8s.io/v1beta1
+kind: DeviceClass
+metadata: {name: gpu}
+spec:
+  selectors:
+  - cel: {expression: "device.driver == 'gpu.example.com'"}
+---
+apiVersion: resource.k8s.io/v1beta1
+kind: ResourceSlice
+metadata: {name: node-b-gpus}
+spec:
+  driver: gpu.example.com
+  nodeName: node-b
+  pool: {name: node-b, generation: 1, resourceSliceCount: 1}
+  devices:
+  - name: gpu-0
+    basic:
+      attributes:
+        memory: {int: 16}
+  - name: gpu-1
+    basic:
+      attributes:
+        memory: {int: 80}
+`
+
+// claimV1beta1 asks for the big GPU of inventoryV1beta1.
+const claimV1beta1 = `
+---
+apiVersion: resource.k8s.io/v1beta1
+kind: ResourceClaim
+metadata: {name: big}
+spec:
+  devices:
+    requests:
+    - name: gpu
+      deviceClassName: gpu
+      selectors:
+      - cel: {expression: "device.attributes['gpu.example.com'].memory > 32"}
+`
+
 // run answers one request of documents in the given modes, as the process
 // would, and fails the test on a harness error.
 func run(t *testing.T, documents string, modes ...string) response {
 	t.Helper()
-	line, err := json.Marshal(request{ID: t.Name(), Documents: documents, Run: modes})
+	return runOn(t, nil, documents, modes...)
+}
+
+// runOn is run with the request's node.
+func runOn(t *testing.T, node *string, documents string, modes ...string) response {
+	t.Helper()
+	line, err := json.Marshal(request{ID: t.Name(), Documents: documents, Node: node, Run: modes})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -18,4 +77,14 @@ func run(t *testing.T, documents string, modes ...string) response {
 		t.Fatalf("harness error: %s", *resp.Error)
 	}
 	return resp
+}
+
+// noCreateErrors fails the test when the apiserver would refuse an object.
+func noCreateErrors(t *testing.T, resp response) {
+	t.Helper()
+	for _, created := range resp.Create {
+		if created.Error != nil || len(created.Errors) > 0 {
+			t.Errorf("%s %s: error %v, errors %+v", created.Kind, created.Name, created.Error, created.Errors)
+		}
+	}
 }

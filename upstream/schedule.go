@@ -1,3 +1,7 @@
+// The schedule mode, for every release: kube-scheduler (default profile) and
+// the resource-claim controller on a fake clientset that behaves like the
+// apiserver where they rely on it.
+
 package main
 
 import (

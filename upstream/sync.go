@@ -1,3 +1,5 @@
+// Waiting for the components' caches, for every release.
+
 package main
 
 import (
