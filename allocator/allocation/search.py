@@ -205,9 +205,18 @@ class Search:
             self.prove = False  # the proofs assume an All subrequest gets all its devices, which it may not
                                 # before 1.36 (``ReleaseRules.subrequest_index_kept``)
         if (rules.capacity_checked_at_request_index and self.features.consumable_capacity) or (
-                rules.all_devices_lack_pool and any(data.request.mode == ALL for data in self.request_data.values())):
+                rules.all_devices_lack_pool and self._all_devices_take_counters()):
             self.prove = False  # only the search itself can tell whether it reaches the point where 1.34 or
                                 # 1.35 crashes (``_capacity_checked``, ``all_devices_lack_pool``)
+
+    def _all_devices_take_counters(self) -> bool:
+        """Whether an ``All`` request lists a device whose counters the allocator would check, the one step
+        at which 1.35 crashes for such a request (``allocate_device``). Other ``All`` requests cannot crash
+        it, so the proofs may answer for them."""
+        if not self.features.partitionable_devices:
+            return False  # a device that consumes counters is turned down before its counters are read
+        return any(data.request.mode == ALL and any(c.device.consumes_counters for c in data.all_devices or ())
+                   for data in self.request_data.values())
 
     def _request_data(self, key, request: RequestView, parent: RequestView | None,
                       checked_as: tuple[int, int, int] | None = None) -> RequestData:
