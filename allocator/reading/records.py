@@ -16,6 +16,10 @@ the class's field names from a tuple. They behave as the generated ones do:
 - ``hash``: as ``dataclass`` decides it: none for a mutable class, the hash
   of the compared fields' tuple for a frozen one, a class's own kept.
 
+A frozen class without a dataclass base gets its ``__setattr__`` and
+``__delattr__`` from closures here rather than from compiled source text,
+and a class without a docstring the one ``dataclass`` would write it before
+its ``__init__`` is made (``Name()``) without asking ``inspect``.
 A method the class body defines itself is kept, as ``dataclass`` keeps it.
 Until a class's first object, ``inspect.signature`` of the class shows
 ``(*args, **kwargs)`` (the placeholder ``__init__``); nothing here asks.
@@ -65,8 +69,25 @@ def record(cls: Any = None, /, **options: Any) -> Any:
     deferred = _init_fn is not None and options.get("init", True) and "__init__" not in cls.__dict__
     if deferred:
         options["init"] = False
+        if not cls.__doc__ and cls.__init__ is object.__init__ and cls.__new__ is object.__new__:
+            # dataclass writes a class without a docstring its signature as one: with __init__ not made yet,
+            # object's "()", which inspect finds by tokenizing object's text signature (millions of instructions).
+            cls.__doc__ = f"{cls.__name__}()"
+    # A frozen class with no dataclass base gets its __setattr__ and __delattr__ here, as closures, rather than
+    # from source text dataclass compiles for each class (with a base, dataclass checks the bases' frozenness).
+    frozen = bool(options.get("frozen", False))
+    own_frozen = (frozen and not options.get("slots", False)
+                  and not any(hasattr(base, "__dataclass_fields__") for base in cls.__mro__[1:]))
+    if own_frozen:
+        for name in ("__setattr__", "__delattr__"):
+            if name in cls.__dict__:
+                raise TypeError(f"Cannot overwrite attribute {name} in class {cls.__name__}")
+        options["frozen"] = False
     made = dataclasses.dataclass(cls, repr=False, eq=False, **options)
     fields = dataclasses.fields(made)
+    if own_frozen:
+        made.__dataclass_params__.frozen = True  # type: ignore[attr-defined]
+        _set_frozen(made, tuple(f.name for f in fields))
     if deferred:
         _check_defaults(made)
         made.__init__ = _deferred_init(made, options.get("slots", False))
@@ -84,7 +105,7 @@ def record(cls: Any = None, /, **options: Any) -> Any:
     made.__compared__ = _tuple_of([f.name for f in fields if f.compare])
     _set_new(made, "__eq__", _eq)
     if not explicit:
-        if options.get("frozen"):
+        if frozen:
             made.__hashed__ = _tuple_of([f.name for f in fields if (f.compare if f.hash is None else f.hash)])
             made.__hash__ = _hash
         else:
@@ -128,6 +149,25 @@ def _deferred_init(cls: type, slots: bool) -> Callable[..., None]:
 
     __init__.__qualname__ = f"{cls.__qualname__}.__init__"
     return __init__
+
+
+def _set_frozen(cls: Any, names: tuple[str, ...]) -> None:
+    """A frozen class's __setattr__ and __delattr__, as dataclass writes them: assigning or deleting a field, or
+    any attribute of an object of the class itself (not of a subclass), raises FrozenInstanceError."""
+
+    def __setattr__(self: Any, name: str, value: Any) -> None:
+        if type(self) is cls or name in names:
+            raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r}")
+        super(cls, self).__setattr__(name, value)
+
+    def __delattr__(self: Any, name: str) -> None:
+        if type(self) is cls or name in names:
+            raise dataclasses.FrozenInstanceError(f"cannot delete field {name!r}")
+        super(cls, self).__delattr__(name)
+
+    for method in (__setattr__, __delattr__):
+        method.__qualname__ = f"{cls.__qualname__}.{method.__name__}"
+        setattr(cls, method.__name__, method)
 
 
 def _set_new(cls: type, name: str, value: Any) -> None:

@@ -71,12 +71,19 @@ def _classes(deco):
         self: int = 1
         x: int = field(default=2, init=False)
 
-    return Plain, Frozen, OwnEq, OwnHash, Post, Sub, SubRecord, SelfNamed
+    @deco(frozen=True)
+    class FrozenSub(Frozen):
+        e: int = 1
+
+    class Loose(Frozen):
+        pass
+
+    return Plain, Frozen, OwnEq, OwnHash, Post, Sub, SubRecord, SelfNamed, FrozenSub, Loose
 
 
 def _behaviour(deco) -> list:
     """What a program can see of the classes, in a form to compare between the two decorators."""
-    Plain, Frozen, OwnEq, OwnHash, Post, Sub, SubRecord, SelfNamed = _classes(deco)
+    Plain, Frozen, OwnEq, OwnHash, Post, Sub, SubRecord, SelfNamed, FrozenSub, Loose = _classes(deco)
     seen: list = []
     looped = Plain(1, [2])
     looped.items.append(looped)
@@ -87,6 +94,16 @@ def _behaviour(deco) -> list:
     with pytest.raises(dataclasses.FrozenInstanceError) as frozen:
         Frozen().a = "x"  # type: ignore[misc]
     seen.append(str(frozen.value))
+    for target in (Frozen(), FrozenSub(), Loose()):
+        for change in (lambda o: setattr(o, "a", "x"), lambda o: setattr(o, "other", 1),
+                       lambda o: delattr(o, "a"), lambda o: delattr(o, "other")):
+            try:
+                change(target)
+                seen.append(("done", vars(target)))
+            except (dataclasses.FrozenInstanceError, AttributeError) as err:
+                seen.append((type(err).__name__, str(err)))
+    seen += [(c.__setattr__.__qualname__, c.__delattr__.__qualname__) for c in (Frozen, FrozenSub, Loose)]
+    seen += [repr(FrozenSub("q", e=3)), hash(FrozenSub("q")) == hash(FrozenSub("q")), FrozenSub.__dataclass_params__.frozen]
     seen += [OwnEq(1) == OwnEq(2), OwnEq.__hash__ is None, hash(OwnHash())]
     nan = math.nan
     seen += [Plain(nan) == Plain(nan), Plain(nan) == Plain(float("nan"))]  # identity first, as in a tuple
@@ -99,6 +116,41 @@ def _behaviour(deco) -> list:
             Post(*bad)
         seen.append(str(wrong.value))
     return seen
+
+
+@BOTH
+def test_a_frozen_class_cannot_write_its_own_setattr(deco):
+    with pytest.raises(TypeError, match="Cannot overwrite attribute __setattr__ in class Own"):
+        @deco(frozen=True)
+        class Own:
+            """Never made."""
+            a: int = 1
+
+            def __setattr__(self, name, value):
+                pass
+
+
+@BOTH
+def test_a_frozen_class_cannot_have_a_mutable_base(deco):
+    @deco
+    class Base:
+        """Mutable."""
+        a: int = 1
+
+    with pytest.raises(TypeError, match="cannot inherit frozen dataclass from a non-frozen one"):
+        @deco(frozen=True)
+        class Child(Base):
+            """Never made."""
+
+
+def test_a_record_without_docstring_is_named_without_inspect():
+    """dataclass writes such a class its signature as its doc; a record's __init__ is not made yet, so its
+    doc is the name and object's "()" (inspect, which tokenizes object's signature, is not asked)."""
+    @record(frozen=True)
+    class Bare:
+        a: int = 1
+
+    assert Bare.__doc__ == "Bare()"
 
 
 def test_a_record_behaves_as_the_same_dataclass():
