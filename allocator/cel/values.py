@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import ipaddress
-
 from allocator.kube.quantity import Quantity
 from allocator.kube.semver import Version
 
@@ -296,4 +294,6 @@ def format_key(key) -> str:
 
 
 def ip_parse(text: str):
+    import ipaddress  # here: a selector without IPs does not import it (start-up)
+
     return ipaddress.ip_address(text)

@@ -8,13 +8,16 @@ only when a command runs.
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import sys
-from types import ModuleType
+from typing import TYPE_CHECKING
 
 from allocator.cli.common import EXIT_ERROR, EXIT_OK, EXIT_UNSATISFIABLE
 from allocator.reading.deadline import BudgetExceeded, time_budget
+
+if TYPE_CHECKING:  # imported where used: a plain command line is read without argparse (allocator.cli.quick)
+    import argparse
+    from types import ModuleType, SimpleNamespace
 
 __all__ = ["EXIT_ERROR", "EXIT_OK", "EXIT_UNSATISFIABLE", "build_parser", "main"]
 
@@ -48,6 +51,8 @@ or dump a cluster: kubectl get nodes,resourceslices,deviceclasses -o yaml.
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The command line's parser; with ``only``, the parser of that one command alone (what a run of
     it parses is the same: the top level has no option of its own and names no command in its usage)."""
+    import argparse
+
     parser = argparse.ArgumentParser(prog="python -m allocator", description=DESCRIPTION,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -58,12 +63,14 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     given = sys.argv[1:] if argv is None else argv
-    # `python -m allocator COMMAND ...`: only that command's options are built (start-up).
-    parser = build_parser(given[0] if given and given[0] in COMMANDS else None)
-    args = parser.parse_args(given)
-    if args.command is None:  # no command: the whole help, not only "COMMAND is required"
-        parser.print_help(sys.stderr)
-        return EXIT_ERROR
+    args: argparse.Namespace | SimpleNamespace | None = _plain(given)
+    if args is None:
+        # `python -m allocator COMMAND ...`: only that command's options are built (start-up).
+        parser = build_parser(given[0] if given and given[0] in COMMANDS else None)
+        args = parser.parse_args(given)
+        if args.command is None:  # no command: the whole help, not only "COMMAND is required"
+            parser.print_help(sys.stderr)
+            return EXIT_ERROR
     try:
         with time_budget(getattr(args, "time_budget", None)):
             status: int = command_module(args.command).run(args)
@@ -71,3 +78,18 @@ def main(argv: list[str] | None = None) -> int:
     except BudgetExceeded as err:  # --time-budget ran out: where it stopped, as an error
         print(f"error: the {err.message}", file=sys.stderr)
         return EXIT_ERROR
+
+
+def _plain(given: list[str]) -> SimpleNamespace | None:
+    """The namespace of a plain command line of a command that has ``QUICK`` options, read without argparse
+    (allocator.cli.quick); None for any other (argparse reads it)."""
+    if not given or given[0] not in COMMANDS:
+        return None
+    module = command_module(given[0])
+    if not hasattr(module, "QUICK"):
+        return None
+    from allocator.cli.quick import parse
+
+    options, defaults = module.QUICK()
+    found: SimpleNamespace | None = parse(given[0], given[1:], options, defaults)
+    return found

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -12,7 +11,6 @@ from allocator.cli.common import (
     EXIT_UNSATISFIABLE,
     GATES_HELP,
     VERSION_HELP,
-    Commands,
     add_limit_flags,
     as_stored,
     exit_status,
@@ -22,7 +20,12 @@ from allocator.cli.common import (
     refused,
 )
 
-if TYPE_CHECKING:  # imported where used (start-up)
+if TYPE_CHECKING:  # imported where used (start-up; argparse: allocator.cli.quick)
+    import argparse
+    from types import SimpleNamespace
+
+    from allocator.cli.common import Commands
+    from allocator.cli.quick import Options
     from allocator.releases.gates import FeatureGates
     from allocator.validation.documents import StoredObject
     from allocator.workload.analysed import AnalysedWorkload
@@ -91,6 +94,8 @@ error that makes the scheduler give up (a CEL error, an unknown DeviceClass,
 
 
 def add(commands: Commands) -> None:
+    import argparse
+
     parser = commands.add_parser("allocate", help="allocate claims on a node, or find the nodes that fit",
                                  description=HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--node", metavar="NAME", help="the node to allocate on (default: try every node)")
@@ -101,7 +106,30 @@ def add(commands: Commands) -> None:
     parser.add_argument("files", nargs="+", metavar="FILE", help="input file, or - for stdin")
 
 
-def run(args: argparse.Namespace) -> int:
+def QUICK() -> tuple[Options, dict[str, Any]]:  # noqa: N802 (the name allocator.cli looks for)
+    """``add``'s options and their defaults, for a plain command line read without argparse (allocator.cli.quick;
+    ``test_cli_quick.py`` checks them against ``add``'s)."""
+    from allocator.cli.common import positive
+    from allocator.reading.limits import DEFAULT
+
+    def output(text: str) -> str:
+        if text not in ("json", "yaml"):
+            raise ValueError(text)
+        return text
+
+    options: Options = {"--node": ("node", None), "--kubernetes-version": ("kubernetes_version", None),
+                        "--feature-gates": ("feature_gates", None), "-o": ("output", output),
+                        "--output": ("output", output), "--max-input-bytes": ("max_input_bytes", positive),
+                        "--max-values": ("max_values", positive), "--max-depth": ("max_depth", positive),
+                        "--max-alias-values": ("max_alias_values", positive),
+                        "--time-budget": ("time_budget", positive)}
+    defaults = {"node": None, "kubernetes_version": None, "feature_gates": "", "output": "json",
+                "max_input_bytes": DEFAULT.max_input_bytes, "max_values": DEFAULT.max_values,
+                "max_depth": DEFAULT.max_depth, "max_alias_values": DEFAULT.max_alias_values, "time_budget": None}
+    return options, defaults
+
+
+def run(args: argparse.Namespace | SimpleNamespace) -> int:
     from allocator.releases.gates import stored_object_gates
     from allocator.releases.serving import dra_off_message, without_dra
     from allocator.validation.classic import handed_to_controllers
@@ -187,7 +215,7 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _on_node(args: argparse.Namespace, last: Attempt, retry: dict[str, Any], not_freed: list[str], gates: FeatureGates,
+def _on_node(args: argparse.Namespace | SimpleNamespace, last: Attempt, retry: dict[str, Any], not_freed: list[str], gates: FeatureGates,
              stored: list[StoredObject]) -> int:
     """``--node``: the claims allocated there, or why not."""
     [outcome] = last.outcomes

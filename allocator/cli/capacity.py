@@ -12,7 +12,6 @@ from allocator.cli.common import (
     EXIT_UNSATISFIABLE,
     GATES_HELP,
     VERSION_HELP,
-    Commands,
     add_limit_flags,
     as_stored,
     exit_status,
@@ -23,6 +22,7 @@ from allocator.cli.common import (
 )
 
 if TYPE_CHECKING:  # imported where used (start-up)
+    from allocator.cli.common import Commands
     from allocator.workload.controllers import PodSet
 
 HELP = """\

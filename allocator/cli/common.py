@@ -5,14 +5,16 @@ Heavy modules load only when a command runs.
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from allocator.releases.table import CURRENT_RELEASE, RELEASES
 
-if TYPE_CHECKING:  # imported where used (start-up)
+if TYPE_CHECKING:  # imported where used (start-up; argparse: allocator.cli.quick)
+    import argparse
+    from types import SimpleNamespace
+
     from allocator.kube.objects import Document
     from allocator.reading.limits import Limits
     from allocator.releases.gates import FeatureGates
@@ -25,8 +27,6 @@ EXIT_OK, EXIT_UNSATISFIABLE, EXIT_ERROR = 0, 1, 2
 # (argparse names the class with an underscore; typeshed makes it generic in the parser's class.)
 if TYPE_CHECKING:
     Commands: TypeAlias = argparse._SubParsersAction[argparse.ArgumentParser]
-else:
-    Commands = argparse._SubParsersAction
 
 GATES_HELP = ("Kubernetes feature gates, e.g. DRAPrioritizedList=false,DRAListTypeAttributes=true "
               "(defaults: those of --kubernetes-version). Gates locked in that release cannot be changed; "
@@ -60,6 +60,8 @@ def exit_status(stop: SystemExit) -> int:
 
 
 def positive(text: str) -> int:
+    import argparse  # only to refuse (allocator.cli.quick reads a plain command line without it)
+
     try:
         value = int(text.replace("_", ""))
     except ValueError:
@@ -69,7 +71,7 @@ def positive(text: str) -> int:
     return value
 
 
-def gates_and_documents(args: argparse.Namespace,
+def gates_and_documents(args: argparse.Namespace | SimpleNamespace,
                         workloads: list[PodSet] | None = None) -> tuple[FeatureGates, list[Document]]:
     """The gates of ``--kubernetes-version``/``--feature-gates`` and every document of the input files, or
     raise SystemExit(2) after printing what is wrong. ``workloads``, when given, receives the files'

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from allocator.cli.common import (
     EXIT_ERROR,
@@ -12,11 +12,13 @@ from allocator.cli.common import (
     EXIT_UNSATISFIABLE,
     GATES_HELP,
     VERSION_HELP,
-    Commands,
     add_limit_flags,
     print_output,
 )
 from allocator.releases.table import CURRENT_RELEASE
+
+if TYPE_CHECKING:
+    from allocator.cli.common import Commands
 
 HELP = """\
 Rewrite every resource.k8s.io object of the input (DeviceClasses,

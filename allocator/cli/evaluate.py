@@ -12,7 +12,6 @@ from allocator.cli.common import (
     EXIT_UNSATISFIABLE,
     GATES_HELP,
     VERSION_HELP,
-    Commands,
     add_limit_flags,
     exit_status,
     gates_and_documents,
@@ -20,6 +19,7 @@ from allocator.cli.common import (
 )
 
 if TYPE_CHECKING:  # imported where used (start-up)
+    from allocator.cli.common import Commands
     from allocator.kube import model
 
 HELP = """\

@@ -10,9 +10,12 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from allocator.cli.common import EXIT_ERROR, EXIT_OK, Commands
+from allocator.cli.common import EXIT_ERROR, EXIT_OK
+
+if TYPE_CHECKING:
+    from allocator.cli.common import Commands
 
 # The checkout's samples, beside the engine (a data folder of the playground: no Django is imported).
 SAMPLES = Path(__file__).resolve().parents[2] / "playground" / "samples"

@@ -6,9 +6,10 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from allocator.cli.common import EXIT_ERROR, GATES_HELP, VERSION_HELP, Commands, add_limit_flags
+from allocator.cli.common import EXIT_ERROR, GATES_HELP, VERSION_HELP, add_limit_flags
 
 if TYPE_CHECKING:  # imported where used (start-up)
+    from allocator.cli.common import Commands
     from allocator.kube.objects import ReadResult
     from allocator.reading.diagnostics import Diagnostic
     from allocator.reading.limits import Limits

@@ -35,17 +35,17 @@ the release has them and named in a warning (``validation.not_simulated``).
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
 from types import MappingProxyType
 
 from allocator.reading.diagnostics import PARSE, Diagnostic
+from allocator.reading.records import record
 from allocator.releases.table import GROUP, release_key
 
 # The first release serving the core kinds in each version (``releases.SERVING``).
 FIRST_RELEASE = MappingProxyType({"v1alpha3": "1.31", "v1beta1": "1.32", "v1beta2": "1.33", "v1": "1.34"})
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Span:
     """The releases whose types have a field: from ``since`` on, until ``removed`` (exclusive)."""
 

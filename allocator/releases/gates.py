@@ -9,9 +9,9 @@ default, and a gate whose required gate is off.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from types import MappingProxyType
 
+from allocator.reading.records import record
 from allocator.releases import table as _releases
 from allocator.releases.rules import ReleaseRules, rules_of
 from allocator.releases.table import CURRENT_RELEASE, GATE_REQUIRES, GATE_SPECS, RELEASES
@@ -66,7 +66,7 @@ def _release(name: str) -> _releases.Release:
         raise FeatureGateError(str(err)) from None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class FeatureGates:
     """An immutable set of gate values for one Kubernetes release."""
 

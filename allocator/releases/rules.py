@@ -20,9 +20,9 @@ each release's tag, as each rule's comment says.
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
 from types import MappingProxyType
 
+from allocator.reading.records import record
 from allocator.releases.table import RELEASES, release_key
 
 OLDEST = RELEASES[0]
@@ -30,7 +30,7 @@ OLDEST = RELEASES[0]
 _TAINT_EFFECTS = ("NoExecute", "NoSchedule")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ReleaseRules:
     """One Kubernetes release's behaviour where releases differ (``rules_of``; the values are in ``CHANGES``)."""
 

@@ -36,9 +36,10 @@ would serve for a kind with the given gate values.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cache
 from types import MappingProxyType
+
+from allocator.reading.records import record
 
 RELEASES = ("1.31", "1.32", "1.33", "1.34", "1.35", "1.36", "1.37")
 CURRENT_RELEASE = RELEASES[-1]
@@ -54,7 +55,7 @@ def release_key(release: str) -> tuple[int, int]:
     return int(major), int(minor)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class GateSpec:
     """One versioned spec of a gate: from ``since`` on, this default, stage and lock."""
 
@@ -172,7 +173,7 @@ DEFAULT_ON_DEPENDENTS = MappingProxyType({
 })
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Serving:
     """A kind served in one version over a range of releases."""
 
@@ -221,7 +222,7 @@ def _gate_spec(release: str, gate: str) -> GateSpec | None:
     return found
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Release:
     """One Kubernetes minor release as far as DRA is concerned."""
 

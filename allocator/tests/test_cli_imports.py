@@ -41,6 +41,10 @@ DEFERRED = (
     "allocator.cli.sample",  # the other commands' modules: only `allocate` runs
     "allocator.cli.validate",
     "allocator.cli.capacity",
+    "argparse",  # a plain command line is read without it (allocator.cli.quick), nor its gettext, locale, shutil
+    "gettext",
+    "locale",
+    "shutil",
 )
 
 CLAIM = """\

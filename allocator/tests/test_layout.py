@@ -59,7 +59,7 @@ def test_every_engine_module_is_in_a_folder_of_the_pipeline_or_on_top():
     assert on_top == {"allocator", "allocator.__main__", "allocator.engine", "allocator.compare",
                       "allocator.synthetic", "allocator.cli", "allocator.cli.common", "allocator.cli.allocate",
                       "allocator.cli.validate", "allocator.cli.convert", "allocator.cli.evaluate",
-                      "allocator.cli.capacity", "allocator.cli.sample"}
+                      "allocator.cli.capacity", "allocator.cli.sample", "allocator.cli.quick"}
 
 
 def test_no_folder_imports_one_after_it():

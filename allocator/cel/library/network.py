@@ -1,8 +1,7 @@
-"""The Kubernetes IP and CIDR libraries."""
+"""The Kubernetes IP and CIDR libraries (``ipaddress`` imported where used: a selector without IPs does not
+load it, start-up)."""
 
 from __future__ import annotations
-
-import ipaddress
 
 from allocator.cel.library.declarations import (
     decl,
@@ -17,6 +16,8 @@ from allocator.cel.values import (
 def _parse_ip(text):
     if "%" in text:
         raise CELError(f"IP Address {text!r} with zone value is not allowed".replace("'", '"'))
+    import ipaddress
+
     try:
         address = ipaddress.ip_address(text)
     except ValueError:
@@ -41,6 +42,8 @@ def _parse_cidr(text):
         raise CELError(f'network address parse error during conversion from string: network address "{text}" '
                        "must have a prefix length")
     ip = _parse_ip(addr_s).addr
+    import ipaddress
+
     try:
         prefix = int(plen)
         net = ipaddress.ip_network(f"{ip}/{prefix}", strict=False)
@@ -66,9 +69,18 @@ def _is_global_unicast(ip):
     address = ip.addr
     if address.is_multicast or address.is_loopback or address.is_link_local or address.is_unspecified:
         return False
+    import ipaddress
+
     if address.version == 4 and address == ipaddress.ip_address("255.255.255.255"):
         return False
     return True
+
+
+def _is_link_local_multicast(ip):
+    import ipaddress
+
+    return ip.addr.is_multicast and (ip.addr in ipaddress.ip_network("224.0.0.0/24") if ip.addr.version == 4
+                                     else ip.addr in ipaddress.ip_network("ff02::/16"))
 
 
 def _contains_ip(cidr, ip):
@@ -89,9 +101,7 @@ decl("ip.isCanonical", ["string"], "bool", lambda s: str(_parse_ip(s)) == s)
 decl("family", ["net.IP"], "int", _family, member=True)
 decl("isUnspecified", ["net.IP"], "bool", lambda ip: ip.addr.is_unspecified, member=True)
 decl("isLoopback", ["net.IP"], "bool", lambda ip: ip.addr.is_loopback, member=True)
-decl("isLinkLocalMulticast", ["net.IP"], "bool",
-     lambda ip: ip.addr.is_multicast and (ip.addr in ipaddress.ip_network("224.0.0.0/24") if ip.addr.version == 4
-                                          else ip.addr in ipaddress.ip_network("ff02::/16")), member=True)
+decl("isLinkLocalMulticast", ["net.IP"], "bool", _is_link_local_multicast, member=True)
 decl("isLinkLocalUnicast", ["net.IP"], "bool", lambda ip: ip.addr.is_link_local and not ip.addr.is_multicast,
      member=True)
 decl("isGlobalUnicast", ["net.IP"], "bool", _is_global_unicast, member=True)

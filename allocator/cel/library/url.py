@@ -1,8 +1,7 @@
-"""The Kubernetes URL library."""
+"""The Kubernetes URL library (``urllib.parse`` imported where used: a selector without URLs does not load it,
+start-up)."""
 
 from __future__ import annotations
-
-import urllib.parse
 
 from allocator.cel.library.declarations import (
     decl,
@@ -14,6 +13,8 @@ from allocator.cel.values import (
 
 
 def _parse_url(text):
+    import urllib.parse
+
     try:
         parts = urllib.parse.urlsplit(text)
     except ValueError:
@@ -39,10 +40,18 @@ def _is_url(text):
 
 
 def _query(parsed):
+    import urllib.parse
+
     out: dict[str, list[str]] = {}
     for k, v in urllib.parse.parse_qsl(parsed.query, keep_blank_values=True):
         out.setdefault(k, []).append(v)
     return out
+
+
+def _escaped_path(parsed):
+    import urllib.parse
+
+    return urllib.parse.quote(parsed.path, safe="/:@!$&'()*+,;=")
 
 
 decl("url", ["string"], "kubernetes.URL", _parse_url)
@@ -51,6 +60,5 @@ decl("getScheme", ["kubernetes.URL"], "string", lambda u: u.scheme, member=True)
 decl("getHost", ["kubernetes.URL"], "string", lambda u: u.host, member=True)
 decl("getHostname", ["kubernetes.URL"], "string", lambda u: u.hostname, member=True)
 decl("getPort", ["kubernetes.URL"], "string", lambda u: u.port, member=True)
-decl("getEscapedPath", ["kubernetes.URL"], "string", lambda u: urllib.parse.quote(u.path, safe="/:@!$&'()*+,;="),
-     member=True)
+decl("getEscapedPath", ["kubernetes.URL"], "string", _escaped_path, member=True)
 decl("getQuery", ["kubernetes.URL"], "map(string, list(string))", _query, member=True)
