@@ -40,7 +40,13 @@ from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
 from allocator.allocation import search as search_limits
-from allocator.allocation.errors import AllocatorError, NodeAllocationError, SearchLimitError
+from allocator.allocation.errors import (
+    ANY_NODE,
+    NODE_MARK,
+    AllocatorError,
+    NodeAllocationError,
+    SearchLimitError,
+)
 from allocator.allocation.inputs import (
     DEFAULT,
     DEFAULT_LIMITS,
@@ -56,7 +62,6 @@ from allocator.allocation.node_views import NodeViews
 from allocator.allocation.nodes import make_node
 from allocator.allocation.nodes import search_nodes as nodes_to_search
 from allocator.allocation.pools import Pool, PoolError, gather_pools
-from allocator.allocation.proofs import ANY_NODE, NODE_MARK, Proof
 from allocator.allocation.requests import ViewCache
 from allocator.allocation.results import build_results
 from allocator.allocation.search import Search
@@ -76,6 +81,7 @@ if TYPE_CHECKING:
     # and a command whose claims fit never loads them (start-up, docs/performance.md).
     from allocator.allocation.alternatives import Alternatives
     from allocator.allocation.explain import Explanation
+    from allocator.allocation.proofs import Proof
 
 __all__ = [
     "AllocationOutcome",

@@ -8,7 +8,14 @@ from __future__ import annotations
 
 from allocator.cel.selectors import AllocatorError
 
-__all__ = ["AllocatorError", "NodeAllocationError", "SearchLimitError"]
+__all__ = ["AllocatorError", "NodeAllocationError", "SearchLimitError", "NODE_MARK", "ANY_NODE"]
+
+# Where the node's name stands in a proof's or a shared reason's text: nodes whose devices look the same to the
+# allocation fail alike, and a search over every node gives each of them the first one's proof with its own name
+# (``proofs.Proof.on_node``, ``allocation.node_views``). Validated names never hold a NUL. Here rather than in
+# ``proofs``, which a search loads only when it engages them (start-up, docs/performance.md).
+NODE_MARK = "\x00node\x00"
+ANY_NODE = "(any node)"
 
 
 class NodeAllocationError(AllocatorError):

@@ -46,7 +46,7 @@ from dataclasses import fields
 from allocator.allocation import capacity as cap
 from allocator.allocation.candidates import Candidate, taint_prevents
 from allocator.allocation.constraints import MatchAttribute, as_value_set, lookup_attribute, scalar_kind
-from allocator.allocation.errors import AllocatorError
+from allocator.allocation.errors import ANY_NODE, NODE_MARK, AllocatorError
 from allocator.allocation.pools import DeviceID
 from allocator.allocation.requests import ALL, EXACT_COUNT, claim_ref
 from allocator.reading.records import record
@@ -54,11 +54,6 @@ from allocator.reading.records import record
 MAX_RESULTS = 32
 
 
-# Where the node's name stands in a proof's ``text``: nodes whose devices look the same to the allocation
-# fail alike, and a search over every node gives each of them the first one's proof with its own name
-# (``Proof.on_node``, ``allocation.node_views``). Validated names never hold a NUL.
-NODE_MARK = "\x00node\x00"
-ANY_NODE = "(any node)"
 
 
 @record(frozen=True)

@@ -31,7 +31,6 @@ from allocator.allocation.constraints import Constraint, make_constraint
 from allocator.allocation.errors import AllocatorError, NodeAllocationError, SearchLimitError
 from allocator.allocation.nodes import NodeSelectorError, node_matches
 from allocator.allocation.pools import DeviceID, Pool, own_slice_counters
-from allocator.allocation.proofs import Prover
 from allocator.allocation.requests import ALL, EXACT_COUNT, RequestView, claim_ref
 from allocator.cel.selectors import SelectorRuntimeError
 from allocator.kube import model
@@ -734,6 +733,9 @@ class Search:
 
     def _prover(self):
         if self.prover is None:
+            # loaded here: a search that decides before it engages the proofs never needs them (start-up)
+            from allocator.allocation.proofs import Prover
+
             self.prover = Prover(self)
         return self.prover
 

@@ -1,7 +1,7 @@
 """Start-up: ``allocate`` on a one-node inventory whose claims fit loads only what it uses.
 
 Most of a small command's time is Python importing the engine (docs/performance.md, start-up), so the
-modules for what does not fit (explanations, other grants, counter choices), for inputs this one does not
+modules for what does not fit (explanations, other grants, counter choices, proofs), for inputs this one does not
 have (controllers read again with positions through PyYAML, generated names through hashlib, share ids
 through uuid, regular expressions through RE2, extended resources and binding conditions), the other
 commands, the warnings and CEL's hints and quick fixes (for selectors
@@ -25,6 +25,7 @@ DEFERRED = (
     "allocator.allocation.explain",
     "allocator.allocation.counter_choices",
     "allocator.allocation.alternatives",
+    "allocator.allocation.proofs",  # a search that decides in a few steps never engages the proofs
     "allocator.cel.explain",
     "re2",  # the claim has no matches(): RE2 loads with the first regular expression
     "allocator.validation.warnings",  # the command line validates but gives no warnings
