@@ -18,7 +18,8 @@ from allocator.reading.diagnostics import Diagnostic, Fix
 
 TITLE = "Move under exactly:"
 _HINT = "this field goes under exactly:"
-_DID_YOU_MEAN = re.compile(r'unknown field "(?:[^"]*\.)?([^".]+)" \(did you mean "([^"]+)"\?\)')
+# compiled at first use (re caches it): only a decoding error needs it, and start-up pays for each pattern
+_DID_YOU_MEAN = r'unknown field "(?:[^"]*\.)?([^".]+)" \(did you mean "([^"]+)"\?\)'
 
 
 def add_text_fixes(text: str, errors: list[Diagnostic]) -> None:
@@ -52,7 +53,7 @@ def _indent_key(lines: list[str], error: Diagnostic) -> Fix | None:
 
 
 def _rename_key(lines: list[str], error: Diagnostic) -> Fix | None:
-    m = _DID_YOU_MEAN.search(error.detail or "")
+    m = re.search(_DID_YOU_MEAN, error.detail or "")
     if not m:
         return None
     key, near = m.groups()

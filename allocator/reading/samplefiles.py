@@ -12,6 +12,8 @@ import re
 def sample_file_note(text: str) -> str | None:
     """What to do when ``text`` is one of the sample files itself (a slug around objects), not objects."""
     head = text[:20000]
+    if "slug:" not in head:  # what the pattern below needs, without compiling it (start-up)
+        return None
     slug = re.search(r"^slug:[ \t]*['\"]?([\w.-]+)", head, re.MULTILINE)
     if slug is None or re.search(r"^kind:", head, re.MULTILINE) or not re.search(
             r"^(objects|documents|generator|examples):", text, re.MULTILINE):

@@ -48,12 +48,13 @@ def _to_int(value):
     raise CELError("no such overload")
 
 
-_DECIMAL = re.compile(r"[+-]?[0-9]+")
+# compiled at first use (re caches it): int() and uint() of a string are rare, and start-up pays for each pattern
+_DECIMAL = r"[+-]?[0-9]+"
 
 
 def _parse_decimal(text, type_name, low, high):
     """Go's strconv.ParseInt/ParseUint in base 10 (no spaces, no underscores); failing is cel-go's message."""
-    if _DECIMAL.fullmatch(text) and not (type_name == "uint" and text.startswith("-")):
+    if re.fullmatch(_DECIMAL, text) and not (type_name == "uint" and text.startswith("-")):
         value = int(text, 10)
         if low <= value <= high:
             return UInt(value) if type_name == "uint" else value
