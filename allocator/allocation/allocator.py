@@ -67,7 +67,6 @@ from allocator.allocation.results import build_results
 from allocator.allocation.search import Search
 from allocator.allocation.state import gather_allocated_state
 from allocator.allocation.switches import choose_variant, from_gates
-from allocator.allocation.taint_rules import apply_taint_rules
 from allocator.cel.selectors import shared_evaluator
 from allocator.kube import model
 from allocator.reading import deadline
@@ -236,6 +235,9 @@ class Allocator:
                                                               list_cel))
         taint_rules = list(inputs.taint_rules)
         if taint_rules and self.features.device_taints and _gate_on(gates, self.rules.taint_rules_gate):
+            # only with DeviceTaintRules: most inputs have none (start-up, docs/performance.md)
+            from allocator.allocation.taint_rules import apply_taint_rules
+
             patched = apply_taint_rules(self.slices, taint_rules, self.classes, self.selectors, self.rules)
             self.slices, self.taint_rule_errors = patched.slices, patched.errors
             patched_by_node = SlicesByNode.of(self.slices)

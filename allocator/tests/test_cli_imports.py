@@ -26,6 +26,9 @@ DEFERRED = (
     "allocator.allocation.counter_choices",
     "allocator.allocation.alternatives",
     "allocator.allocation.proofs",  # a search that decides in a few steps never engages the proofs
+    "allocator.allocation.taint_rules",  # no DeviceTaintRule in the input: nothing to apply or validate
+    "allocator.validation.taint_rules",
+    "allocator.validation.pods",  # no Pod in the input
     "allocator.cel.explain",
     "re2",  # the claim has no matches(): RE2 loads with the first regular expression
     "allocator.validation.warnings",  # the command line validates but gives no warnings

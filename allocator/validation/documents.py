@@ -14,7 +14,7 @@ from allocator.reading.records import record
 from allocator.releases import fields as release_fields
 from allocator.releases.gates import FeatureGates, make_gates
 from allocator.releases.serving import not_served, read_errors
-from allocator.validation import claims, classes, classic, defaults, pods, slices, taint_rules
+from allocator.validation import claims, classes, classic, defaults, slices
 from allocator.validation.cel import ExpressionLocator
 from allocator.validation.common import Context
 from allocator.validation.errors import Errors, located
@@ -50,8 +50,13 @@ def validate_document(document: Document, gates: FeatureGates, text: str | None 
         slices.resource_slice(ctx, defaults.resource_slice(obj, gates, errs), present=document.present,
                               without_basic=document.without_basic)
     elif kind == "DeviceTaintRule":
+        # imported for the kinds that need them: most inputs have neither (start-up, docs/performance.md)
+        from allocator.validation import taint_rules
+
         taint_rules.device_taint_rule(ctx, obj)
     elif kind == "Pod":
+        from allocator.validation import pods
+
         pods.pod(errs, obj, claim_specs, template_specs)
     return located(errs, document)
 
