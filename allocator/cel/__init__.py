@@ -8,7 +8,8 @@ devices with a memory, for the allocator and the validation's warnings alike.
 
 from __future__ import annotations
 
-import threading
+# threading.Lock is _thread.allocate_lock: the low-level module spares a command importing threading (start-up)
+import _thread
 from collections import OrderedDict
 from collections.abc import Mapping
 
@@ -277,7 +278,7 @@ def compile_expression(expression: str, *, gates: frozenset[str] = frozenset(),
 
 _CACHE: OrderedDict = OrderedDict()
 _CACHE_SIZE = 1024
-_LOCK = threading.Lock()
+_LOCK = _thread.allocate_lock()
 
 
 def compile_selector(expression: str, *, gates: frozenset[str] = frozenset(),

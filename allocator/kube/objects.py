@@ -16,8 +16,9 @@ conversion work on copies); the lists of a ``ReadResult`` are fresh per call.
 
 from __future__ import annotations
 
+# threading.Lock is _thread.allocate_lock: the low-level module spares a command importing threading (start-up)
+import _thread
 import gc
-import threading
 from collections import OrderedDict
 from dataclasses import field
 
@@ -215,7 +216,7 @@ class _ReadCache:
         self.chars = chars
         self._items: OrderedDict[tuple[str, str, Limits], ReadResult] = OrderedDict()
         self._size = 0
-        self._lock = threading.Lock()
+        self._lock = _thread.allocate_lock()
 
     def get(self, key: tuple[str, str, Limits]) -> ReadResult | None:
         with self._lock:

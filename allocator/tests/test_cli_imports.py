@@ -49,6 +49,7 @@ DEFERRED = (
     "gettext",
     "locale",
     "shutil",
+    "threading",  # the engine's locks are _thread's (threading.Lock is _thread.allocate_lock)
 )
 
 CLAIM = """\
