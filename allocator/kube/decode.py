@@ -278,21 +278,32 @@ class Decoder:
         noted in ``present`` (nothing asks about them).
         """
         out = {}
+        shared = _SHARED_VALUES
+        attributes = cls is model.DeviceAttribute
+        # Fields of attributes not every release has: decoded field by field, which notes them.
+        tracked = self.tracked.get("DeviceAttribute", ()) if self.tracked else ()
         for key, item in data.items():
+            if key.__class__ is not str:
+                key = str(key)
             text = None
             if item.__class__ is dict and len(item) == 1:  # most values: {"string": "Hopper"}, {"value": "80Gi"}
                 ((name, value),) = item.items()
                 kind = value.__class__
-                memo_key = ((cls, name, kind, value) if kind is str or kind is int or kind is bool or kind is float
-                            or value is None else None)
-                if kind is str and cls is model.DeviceAttribute and (name == "string" or name == "version"):
-                    text = name
+                if kind is str:  # a text never equals a number or a flag: no type in its key
+                    found = shared.get(memo_key := (cls, name, value))
+                    if found is None and attributes and (name == "string" or name == "version") \
+                            and name not in tracked:
+                        text = name
+                else:
+                    memo_key = ((cls, name, kind, value) if kind is int or kind is bool or kind is float
+                                or value is None else None)
+                    found = shared.get(memo_key) if memo_key is not None else None
             else:
                 memo_key = _flat_key(cls, item)
-            found = _SHARED_VALUES.get(memo_key) if memo_key is not None else None
+                found = shared.get(memo_key) if memo_key is not None else None
             if found is None:
                 errors, versioned = len(self.errors), len(self.versioned)
-                if text is not None and not (self.tracked and text in self.tracked.get("DeviceAttribute", ())):
+                if text is not None:
                     # Text or a version, such as the serial number each device has its own of: what decoding
                     # it field by field gives, in one step.
                     found = model.DeviceAttribute(string=value) if text == "string" else model.DeviceAttribute(
@@ -301,10 +312,10 @@ class Decoder:
                     found = self._value(cls, item, f"{path}[{key}]", None, None)
                 if memo_key is not None and found is not None and len(self.errors) == errors \
                         and len(self.versioned) == versioned:
-                    if len(_SHARED_VALUES) >= _SHARED_VALUES_MAX:
-                        _SHARED_VALUES.clear()
-                    _SHARED_VALUES[memo_key] = found
-            out[str(key)] = found
+                    if len(shared) >= _SHARED_VALUES_MAX:
+                        shared.clear()
+                    shared[memo_key] = found
+            out[key] = found
         return out
 
     def _scalar(self, tp, data, path, pos):
