@@ -311,8 +311,9 @@ def _plain_and_valid(device) -> bool:
         if string is not None and attr.int is None and attr.bool is None and attr.version is None:
             # Text alone, such as a serial number, which every device has its own of: what ``_attribute``
             # checks of it, without remembering each value.
-            if not _valid_qualified_name(key) or len(string.encode()) > MAX_ATTRIBUTE_VALUE_LENGTH:
-                return False
+            if not _valid_qualified_name(key) or len(string) > MAX_ATTRIBUTE_VALUE_LENGTH or (
+                    not string.isascii() and len(string.encode()) > MAX_ATTRIBUTE_VALUE_LENGTH):
+                return False  # (ASCII text has as many bytes as characters: no copy to count them)
             continue
         if not _valid_scalar_attribute(key, attr.int, attr.bool, string, attr.version):
             return False
