@@ -262,7 +262,8 @@ def read_documents(text: str, *, default_namespace: str = "default", limits: Lim
     The same text gives the same (shared, read-only) objects; see the module docstring.
     """
     key = (text, default_namespace, limits)
-    result = _cache.get(key)
+    # A text too big to be kept is never there: not hashed for nothing (about 2.5 ms for 12 MB).
+    result = _cache.get(key) if len(text) <= _cache.chars else None
     if result is None:
         result = _read_uncached(text, default_namespace, limits)
         _cache.put(key, result)
