@@ -128,7 +128,9 @@ def resource_slice(ctx: Context, obj, present: AbstractSet[str] = frozenset(),
     if has_counters and has_devices:
         errs.invalid("spec", "", "only one of `sharedCounters` or `devices` is allowed")
 
-    advanced = any(d.taints or d.consumes_counters or _has_list_attributes(d) for d in spec.devices)
+    # Which limit applies matters only past the lower one (a slice of up to 64 devices: no look at them).
+    advanced = len(spec.devices) > MAX_DEVICES_ADVANCED and any(
+        d.taints or d.consumes_counters or _has_list_attributes(d) for d in spec.devices)
     each(errs, spec.devices, MAX_DEVICES_ADVANCED if advanced else MAX_DEVICES, "spec.devices",
          lambda d, p: _device(ctx, d, p, spec.per_device_node_selection), key=lambda d: d.name, key_field=ctx.key_field("name"))
     each(errs, spec.shared_counters, MAX_COUNTER_SETS, "spec.sharedCounters",
