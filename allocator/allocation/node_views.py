@@ -38,7 +38,6 @@ import dataclasses
 import itertools
 from collections.abc import Sequence
 
-from allocator.allocation.constraints import lookup_attribute
 from allocator.allocation.nodes import NodeSelectorError, node_matches
 from allocator.allocation.pools import Pool, PoolError, slice_is_relevant
 from allocator.cel.selectors import SHARED_MAX_DEVICES, _attribute_fields
@@ -69,6 +68,7 @@ class NodeViews:
         self.held_pools = ({d.pool for d in state.devices} | {d.pool for d, _ in state.shares}
                            | {d.pool for d in state.capacity})
         self._local_slices: dict[int, tuple] = {}  # id(slice) -> its part of a view
+        self._lookups: dict[str, tuple] = {}  # driver -> per constraint name, _lookup
         global _attribute_views
         if _attribute_views[0] is not self.keys.memory:  # the keys are numbers of one selector memory
             _attribute_views = (self.keys.memory, {})
@@ -153,9 +153,27 @@ class NodeViews:
 
     def _attributes(self, driver: str, device: model.Device) -> tuple:
         multi = self.multi_ok and bool(device.allow_multiple_allocations)
-        return (self.keys.key(self.reads, driver, device, multi),
-                tuple(_attribute_fields(a) if (a := lookup_attribute(device, driver, n)) is not None else None
-                      for n in self.constraint_names))
+        key = self.keys.key(self.reads, driver, device, multi)
+        if not self.constraint_names:
+            return key, ()
+        lookups = self._lookups.get(driver)
+        if lookups is None:
+            lookups = self._lookups[driver] = tuple(_lookup(name, driver) for name in self.constraint_names)
+        attributes = device.attributes
+        fields = []
+        for name, short in lookups:  # what lookup_attribute finds, without a call per device and name
+            a = attributes.get(name)
+            if a is None and short is not None:
+                a = attributes.get(short)
+            fields.append(_attribute_fields(a) if a is not None else None)
+        return key, tuple(fields)
+
+
+def _lookup(name: str, driver: str) -> tuple[str, str | None]:
+    """(the name, the short name ``constraints.lookup_attribute`` also tries for it on a device of ``driver``,
+    or None)."""
+    domain, slash, ident = name.partition("/")
+    return name, ident if slash and domain == driver else None
 
 
 class FrozenSlices:
