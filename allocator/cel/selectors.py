@@ -652,14 +652,20 @@ class DeviceKeys:
                     entries.append(entry)
                 if may_fail:
                     risky.append((entry, a))
+        capacity_read = read_names.get((reads, "capacity", driver))
+        if capacity_read is None:
+            capacity_read = read_names[reads, "capacity", driver] = {}
         for name, c in device.capacity.items():
-            read = (_PLACES.get(("capacity", name, driver)) or _place("capacity", name, driver)) in reads
-            if read or not isinstance(c.value, Quantity):
+            read = capacity_read.get(name)
+            if read is None:
+                read = capacity_read[name] = _place("capacity", name, driver) in reads
+            unparsed = not isinstance(c.value, Quantity)
+            if read or unparsed:
                 entry = ("capacity", name, c.value)
                 if read:
                     kept.append((entry, c))
                     entries.append(entry)
-                if not isinstance(c.value, Quantity):
+                if unparsed:
                     risky.append((entry, c))
         failure = None
         if risky:  # as ``_build_failure`` works it out, under the same key
