@@ -178,6 +178,19 @@ def _shape(tp) -> tuple[str, Any]:
 
 # Leaf value types whose decoded objects nothing changes, so equal values may share one object.
 _SHARED_VALUE_TYPES = frozenset({model.DeviceAttribute, model.DeviceCapacity})
+
+
+@functools.cache
+def _object_plan(cls: type) -> tuple[dict[str, tuple[str, Any]], dict[str, type]]:
+    """The fields ``_object`` decodes for ``cls``, and those of them that are maps of shared values (JSON name
+    -> the values' type), which ``_value`` hands to ``_shared_values`` when read without positions."""
+    known = _decoded_fields(cls)
+    shared = {}
+    for key, (pyname, tp) in known.items():
+        shape, inner = _shape(tp)
+        if shape is _DICT and inner in _SHARED_VALUE_TYPES and (cls, pyname) not in _QUANTITY_MAP_FIELDS:
+            shared[key] = inner
+    return known, shared
 _SHARED_VALUES: dict[tuple, object] = {}
 _SHARED_VALUES_MAX = 100_000  # about 30 MB of keys and objects at most
 
@@ -343,7 +356,7 @@ class Decoder:
         return None
 
     def _object(self, cls: type, data: dict, path: str):
-        known = _decoded_fields(cls)
+        known, shared_maps = _object_plan(cls)
         ignored = _IGNORED_FIELDS.get(cls, _NOTHING)
         kwargs = {}
         special = _SPECIAL.get(cls)
@@ -363,6 +376,12 @@ class Decoder:
                     elif "[" not in child:
                         self.present.add(child)
                     kwargs[pyname] = value
+                    continue
+                if position_of is None and value.__class__ is dict and key in shared_maps:
+                    # Attributes and capacities read without positions: what _value does for them, straight.
+                    if "[" not in child:
+                        self.present.add(child)
+                    kwargs[pyname] = self._shared_values(shared_maps[key], value, child)
                     continue
                 decoded = self._value(tp, value, child, pos, (cls, pyname))
                 if decoded is not None:
