@@ -257,6 +257,11 @@ class Decoder:
                 return self._type_error(tp, data, path, pos)
             item_type = "quantity" if owner in _QUANTITY_LIST_FIELDS else inner
             position_of = getattr(data, "position_of", None)
+            if position_of is None and _shape(item_type)[0] is _OBJECT:
+                # Objects read without positions (a slice's devices): what _value does for each, straight.
+                decode_object, value = self._object, self._value
+                return [decode_object(item_type, item, f"{path}[{i}]") if item.__class__ is dict
+                        else value(item_type, item, f"{path}[{i}]", None, None) for i, item in enumerate(data)]
             return [
                 self._value(item_type, item, f"{path}[{i}]", position_of(i) if position_of is not None else None, None)
                 for i, item in enumerate(data)
