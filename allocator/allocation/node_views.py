@@ -147,8 +147,8 @@ class NodeViews:
             if len(self.attribute_views) >= MAX_ATTRIBUTE_VIEWS:
                 self.attribute_views.clear()
             driver = s.spec.driver
-            found = self.attribute_views[key] = (s, number(tuple(self._attributes(driver, d)
-                                                                 for d in s.spec.devices), len(s.spec.devices)))
+            found = self.attribute_views[key] = (s, number(tuple([self._attributes(driver, d)
+                                                                  for d in s.spec.devices]), len(s.spec.devices)))
         return "own", FROZEN_SLICES.of(s), found[1]
 
     def _attributes(self, driver: str, device: model.Device) -> tuple:
