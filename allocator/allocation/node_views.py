@@ -202,7 +202,7 @@ class FrozenSlices:
             self._devices += len(spec.devices)
             found = self._slices[id(s)] = (s, number((
                 self._freeze(spec, skip=("devices", "node_name", "pool")), self._freeze(spec.pool, skip=("name",)),
-                tuple(self._freeze(d, skip=("attributes",)) for d in spec.devices)), len(spec.devices)))
+                tuple([self._freeze(d, skip=("attributes",)) for d in spec.devices])), len(spec.devices)))
         return found[1]
 
     def _freeze(self, value, skip: tuple[str, ...] = ()):
@@ -215,7 +215,7 @@ class FrozenSlices:
         if kind is list or kind is tuple:
             return (list, *map(self._freeze, value)) if value else _NOTHING
         if kind is dict:
-            return (dict, *((k, self._freeze(v)) for k, v in value.items())) if value else _NO_ENTRIES
+            return (dict, *[(k, self._freeze(v)) for k, v in value.items()]) if value else _NO_ENTRIES
         if kind is Quantity:
             return Quantity, str(value), value.format
         names = _FIELD_NAMES.get(kind)
