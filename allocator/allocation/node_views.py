@@ -38,7 +38,6 @@ import dataclasses
 import itertools
 from collections.abc import Sequence
 
-from allocator.allocation.constraints import lookup_attribute
 from allocator.allocation.nodes import NodeSelectorError, node_matches
 from allocator.allocation.pools import Pool, PoolError, slice_is_relevant
 from allocator.cel.selectors import SHARED_MAX_DEVICES, _attribute_fields
@@ -69,6 +68,7 @@ class NodeViews:
         self.held_pools = ({d.pool for d in state.devices} | {d.pool for d, _ in state.shares}
                            | {d.pool for d in state.capacity})
         self._local_slices: dict[int, tuple] = {}  # id(slice) -> its part of a view
+        self._lookups: dict[str, tuple] = {}  # driver -> per constraint name, _lookup
         global _attribute_views
         if _attribute_views[0] is not self.keys.memory:  # the keys are numbers of one selector memory
             _attribute_views = (self.keys.memory, {})
@@ -120,12 +120,12 @@ class NodeViews:
                 return found
 
             gathered = {(p.driver, p.name): i for i, p in enumerate(pools)}
-            view = (
-                tuple((p.driver, pool_part(p.driver, p.name), p.incomplete, p.invalid, p.invalid_reason,
-                       tuple(slice_part(s) for s in p.slices), tuple(slice_part(s) for s in p.other_slices),
-                       FROZEN_SLICES.frozen(p.counter_sets)) for p in pools),
-                tuple((slice_part(s), relevant, pool_part(s.spec.driver, s.spec.pool.name),
-                       self._gathered_as(pools, gathered, s)) for s, relevant in slices_in_reach(self.allocator, node)),
+            view = (  # (list comprehensions: cheaper than generators, in the same order)
+                tuple([(p.driver, pool_part(p.driver, p.name), p.incomplete, p.invalid, p.invalid_reason,
+                        tuple([slice_part(s) for s in p.slices]), tuple([slice_part(s) for s in p.other_slices]),
+                        FROZEN_SLICES.frozen(p.counter_sets)) for p in pools]),
+                tuple([(slice_part(s), relevant, pool_part(s.spec.driver, s.spec.pool.name),
+                        self._gathered_as(pools, gathered, s)) for s, relevant in slices_in_reach(self.allocator, node)]),
             )
         except NodeSelectorError:
             return None
@@ -147,15 +147,33 @@ class NodeViews:
             if len(self.attribute_views) >= MAX_ATTRIBUTE_VIEWS:
                 self.attribute_views.clear()
             driver = s.spec.driver
-            found = self.attribute_views[key] = (s, number(tuple(self._attributes(driver, d)
-                                                                 for d in s.spec.devices), len(s.spec.devices)))
+            found = self.attribute_views[key] = (s, number(tuple([self._attributes(driver, d)
+                                                                  for d in s.spec.devices]), len(s.spec.devices)))
         return "own", FROZEN_SLICES.of(s), found[1]
 
     def _attributes(self, driver: str, device: model.Device) -> tuple:
         multi = self.multi_ok and bool(device.allow_multiple_allocations)
-        return (self.keys.key(self.reads, driver, device, multi),
-                tuple(_attribute_fields(a) if (a := lookup_attribute(device, driver, n)) is not None else None
-                      for n in self.constraint_names))
+        key = self.keys.key(self.reads, driver, device, multi)
+        if not self.constraint_names:
+            return key, ()
+        lookups = self._lookups.get(driver)
+        if lookups is None:
+            lookups = self._lookups[driver] = tuple(_lookup(name, driver) for name in self.constraint_names)
+        attributes = device.attributes
+        fields = []
+        for name, short in lookups:  # what lookup_attribute finds, without a call per device and name
+            a = attributes.get(name)
+            if a is None and short is not None:
+                a = attributes.get(short)
+            fields.append(_attribute_fields(a) if a is not None else None)
+        return key, tuple(fields)
+
+
+def _lookup(name: str, driver: str) -> tuple[str, str | None]:
+    """(the name, the short name ``constraints.lookup_attribute`` also tries for it on a device of ``driver``,
+    or None)."""
+    domain, slash, ident = name.partition("/")
+    return name, ident if slash and domain == driver else None
 
 
 class FrozenSlices:
@@ -184,7 +202,7 @@ class FrozenSlices:
             self._devices += len(spec.devices)
             found = self._slices[id(s)] = (s, number((
                 self._freeze(spec, skip=("devices", "node_name", "pool")), self._freeze(spec.pool, skip=("name",)),
-                tuple(self._freeze(d, skip=("attributes",)) for d in spec.devices)), len(spec.devices)))
+                tuple([self._freeze(d, skip=("attributes",)) for d in spec.devices])), len(spec.devices)))
         return found[1]
 
     def _freeze(self, value, skip: tuple[str, ...] = ()):
@@ -197,7 +215,7 @@ class FrozenSlices:
         if kind is list or kind is tuple:
             return (list, *map(self._freeze, value)) if value else _NOTHING
         if kind is dict:
-            return (dict, *((k, self._freeze(v)) for k, v in value.items())) if value else _NO_ENTRIES
+            return (dict, *[(k, self._freeze(v)) for k, v in value.items()]) if value else _NO_ENTRIES
         if kind is Quantity:
             return Quantity, str(value), value.format
         names = _FIELD_NAMES.get(kind)

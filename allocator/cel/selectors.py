@@ -608,10 +608,12 @@ class DeviceKeys:
     Bound to one memory, whose numbers the keys are: the evaluator may start a new one meanwhile.
     """
 
-    __slots__ = ("memory",)
+    __slots__ = ("memory", "_read_names")
 
     def __init__(self, memory: _Memory):
         self.memory = memory
+        # (reads, map, driver) -> name -> whether ``reads`` has it: a cluster's devices repeat a few names
+        self._read_names: dict[tuple, dict[str, bool]] = {}
 
     def key(self, reads: frozenset | None, driver: str, device: model.Device, allow_multiple: bool) -> tuple:
         memory = self.memory
@@ -628,25 +630,42 @@ class DeviceKeys:
         to build alone, without the device's content key: the nodes of a cluster differ in serial numbers
         and addresses that no selector reads, so most devices are seen once, here, and never searched."""
         memory = self.memory
-        kept, risky = [], []
+        kept, entries, risky = [], [], []
         list_values = memory.list_values
-        places = _PLACES  # (what _place gives, looked up here first: 8,000 devices of 1,000 nodes come through)
+        read_names = self._read_names
+        attribute_read = read_names.get((reads, "attributes", driver))
+        if attribute_read is None:
+            attribute_read = read_names[reads, "attributes", driver] = {}
         for name, a in device.attributes.items():
-            read = (places.get(("attributes", name, driver)) or _place("attributes", name, driver)) in reads
-            may_fail = _may_fail_to_build(a, list_values)
+            read = attribute_read.get(name)
+            if read is None:
+                read = attribute_read[name] = _place("attributes", name, driver) in reads
+            if a.version is None and a.versions is None and a.ints is None and a.bools is None \
+                    and a.strings is None:  # one scalar, or nothing: what _may_fail_to_build says of it
+                may_fail = a.int is None and a.bool is None and a.string is None
+            else:
+                may_fail = _may_fail_to_build(a, list_values)
             if read or may_fail:
                 entry = ("attributes", name, _attribute_fields(a))
                 if read:
                     kept.append((entry, a))
+                    entries.append(entry)
                 if may_fail:
                     risky.append((entry, a))
+        capacity_read = read_names.get((reads, "capacity", driver))
+        if capacity_read is None:
+            capacity_read = read_names[reads, "capacity", driver] = {}
         for name, c in device.capacity.items():
-            read = (places.get(("capacity", name, driver)) or _place("capacity", name, driver)) in reads
-            if read or not isinstance(c.value, Quantity):
+            read = capacity_read.get(name)
+            if read is None:
+                read = capacity_read[name] = _place("capacity", name, driver) in reads
+            unparsed = not isinstance(c.value, Quantity)
+            if read or unparsed:
                 entry = ("capacity", name, c.value)
                 if read:
                     kept.append((entry, c))
-                if not isinstance(c.value, Quantity):
+                    entries.append(entry)
+                if unparsed:
                     risky.append((entry, c))
         failure = None
         if risky:  # as ``_build_failure`` works it out, under the same key
@@ -660,7 +679,7 @@ class DeviceKeys:
                 except (CELRuntimeError, ValueError) as err:
                     memory.build_failures[key] = str(err)
             failure = memory.build_failures[key]
-        shape = (driver, allow_multiple, failure, tuple(entry for entry, _ in kept))
+        shape = (driver, allow_multiple, failure, tuple(entries))
         found = memory.shared_keys.get(shape)
         if found is None:  # as ``_projection`` files a new one
             found = memory.shared_keys[shape] = len(memory.shared_keys)

@@ -178,6 +178,19 @@ def _shape(tp) -> tuple[str, Any]:
 
 # Leaf value types whose decoded objects nothing changes, so equal values may share one object.
 _SHARED_VALUE_TYPES = frozenset({model.DeviceAttribute, model.DeviceCapacity})
+
+
+@functools.cache
+def _object_plan(cls: type) -> tuple[dict[str, tuple[str, Any]], dict[str, type]]:
+    """The fields ``_object`` decodes for ``cls``, and those of them that are maps of shared values (JSON name
+    -> the values' type), which ``_value`` hands to ``_shared_values`` when read without positions."""
+    known = _decoded_fields(cls)
+    shared = {}
+    for key, (pyname, tp) in known.items():
+        shape, inner = _shape(tp)
+        if shape is _DICT and inner in _SHARED_VALUE_TYPES and (cls, pyname) not in _QUANTITY_MAP_FIELDS:
+            shared[key] = inner
+    return known, shared
 _SHARED_VALUES: dict[tuple, object] = {}
 _SHARED_VALUES_MAX = 100_000  # about 30 MB of keys and objects at most
 
@@ -244,6 +257,11 @@ class Decoder:
                 return self._type_error(tp, data, path, pos)
             item_type = "quantity" if owner in _QUANTITY_LIST_FIELDS else inner
             position_of = getattr(data, "position_of", None)
+            if position_of is None and _shape(item_type)[0] is _OBJECT:
+                # Objects read without positions (a slice's devices): what _value does for each, straight.
+                decode_object, value = self._object, self._value
+                return [decode_object(item_type, item, f"{path}[{i}]") if item.__class__ is dict
+                        else value(item_type, item, f"{path}[{i}]", None, None) for i, item in enumerate(data)]
             return [
                 self._value(item_type, item, f"{path}[{i}]", position_of(i) if position_of is not None else None, None)
                 for i, item in enumerate(data)
@@ -278,21 +296,32 @@ class Decoder:
         noted in ``present`` (nothing asks about them).
         """
         out = {}
+        shared = _SHARED_VALUES
+        attributes = cls is model.DeviceAttribute
+        # Fields of attributes not every release has: decoded field by field, which notes them.
+        tracked = self.tracked.get("DeviceAttribute", ()) if self.tracked else ()
         for key, item in data.items():
+            if key.__class__ is not str:
+                key = str(key)
             text = None
             if item.__class__ is dict and len(item) == 1:  # most values: {"string": "Hopper"}, {"value": "80Gi"}
                 ((name, value),) = item.items()
                 kind = value.__class__
-                memo_key = ((cls, name, kind, value) if kind is str or kind is int or kind is bool or kind is float
-                            or value is None else None)
-                if kind is str and cls is model.DeviceAttribute and (name == "string" or name == "version"):
-                    text = name
+                if kind is str:  # a text never equals a number or a flag: no type in its key
+                    found = shared.get(memo_key := (cls, name, value))
+                    if found is None and attributes and (name == "string" or name == "version") \
+                            and name not in tracked:
+                        text = name
+                else:
+                    memo_key = ((cls, name, kind, value) if kind is int or kind is bool or kind is float
+                                or value is None else None)
+                    found = shared.get(memo_key) if memo_key is not None else None
             else:
                 memo_key = _flat_key(cls, item)
-            found = _SHARED_VALUES.get(memo_key) if memo_key is not None else None
+                found = shared.get(memo_key) if memo_key is not None else None
             if found is None:
                 errors, versioned = len(self.errors), len(self.versioned)
-                if text is not None and not (self.tracked and text in self.tracked.get("DeviceAttribute", ())):
+                if text is not None:
                     # Text or a version, such as the serial number each device has its own of: what decoding
                     # it field by field gives, in one step.
                     found = model.DeviceAttribute(string=value) if text == "string" else model.DeviceAttribute(
@@ -301,10 +330,10 @@ class Decoder:
                     found = self._value(cls, item, f"{path}[{key}]", None, None)
                 if memo_key is not None and found is not None and len(self.errors) == errors \
                         and len(self.versioned) == versioned:
-                    if len(_SHARED_VALUES) >= _SHARED_VALUES_MAX:
-                        _SHARED_VALUES.clear()
-                    _SHARED_VALUES[memo_key] = found
-            out[str(key)] = found
+                    if len(shared) >= _SHARED_VALUES_MAX:
+                        shared.clear()
+                    shared[memo_key] = found
+            out[key] = found
         return out
 
     def _scalar(self, tp, data, path, pos):
@@ -332,7 +361,7 @@ class Decoder:
         return None
 
     def _object(self, cls: type, data: dict, path: str):
-        known = _decoded_fields(cls)
+        known, shared_maps = _object_plan(cls)
         ignored = _IGNORED_FIELDS.get(cls, _NOTHING)
         kwargs = {}
         special = _SPECIAL.get(cls)
@@ -352,6 +381,12 @@ class Decoder:
                     elif "[" not in child:
                         self.present.add(child)
                     kwargs[pyname] = value
+                    continue
+                if position_of is None and value.__class__ is dict and key in shared_maps:
+                    # Attributes and capacities read without positions: what _value does for them, straight.
+                    if "[" not in child:
+                        self.present.add(child)
+                    kwargs[pyname] = self._shared_values(shared_maps[key], value, child)
                     continue
                 decoded = self._value(tp, value, child, pos, (cls, pyname))
                 if decoded is not None:

@@ -263,7 +263,8 @@ def read_documents(text: str, *, default_namespace: str = "default", limits: Lim
     The same text gives the same (shared, read-only) objects; see the module docstring.
     """
     key = (text, default_namespace, limits)
-    result = _cache.get(key)
+    # A text too big to be kept is never there: not hashed for nothing (about 2.5 ms for 12 MB).
+    result = _cache.get(key) if len(text) <= _cache.chars else None
     if result is None:
         result = _read_uncached(text, default_namespace, limits)
         _cache.put(key, result)
@@ -328,14 +329,18 @@ def _read_fast(text: str, plain: list[PlainDocument], default_namespace: str, li
     """
     result = ReadResult()
     whole = _Whole(text, default_namespace, limits)
+    documents, errors, ignored, unreadable = result.documents, result.errors, result.ignored, result.unreadable
     for index, (data, span, wrapper) in enumerate(_flatten_plain(plain)):
         where = _Where(whole, span, wrapper, index)
-        one = ReadResult()
-        _read_one(data, None, index, one, default_namespace, where)
-        if one.errors:
-            one = where.read_alone()
-            if one is None or not one.errors:
-                return None
+        # Read into the result straight away (thousands of objects), taken back if the object has errors.
+        before = len(documents), len(errors), len(ignored), len(unreadable)
+        _read_one(data, None, index, result, default_namespace, where)
+        if len(errors) == before[1]:
+            continue
+        del documents[before[0]:], errors[before[1]:], ignored[before[2]:], unreadable[before[3]:]
+        one = where.read_alone()
+        if one is None or not one.errors:
+            return None
         result.documents.extend(one.documents)
         result.errors.extend(one.errors)
         result.ignored.extend(one.ignored)

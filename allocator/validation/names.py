@@ -120,8 +120,19 @@ def is_c_identifier(value: str) -> list[str]:
 
 
 def dns_label(errs: Errors, value: str, path: str) -> None:
-    for msg in is_dns1123_label(value):
+    if value in _GOOD_LABELS:  # a cluster repeats its devices' names (gpu-0, gpu-1...) on every node
+        return
+    found = is_dns1123_label(value)
+    for msg in found:
         errs.invalid(path, value, msg)
+    if not found:
+        if len(_GOOD_LABELS) >= _GOOD_LABELS_MAX:
+            _GOOD_LABELS.clear()
+        _GOOD_LABELS.add(value)
+
+
+_GOOD_LABELS: set[str] = set()  # values dns_label found valid
+_GOOD_LABELS_MAX = 10_000
 
 
 def dns_subdomain(errs: Errors, value: str, path: str) -> None:

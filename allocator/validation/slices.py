@@ -128,7 +128,9 @@ def resource_slice(ctx: Context, obj, present: AbstractSet[str] = frozenset(),
     if has_counters and has_devices:
         errs.invalid("spec", "", "only one of `sharedCounters` or `devices` is allowed")
 
-    advanced = any(d.taints or d.consumes_counters or _has_list_attributes(d) for d in spec.devices)
+    # Which limit applies matters only past the lower one (a slice of up to 64 devices: no look at them).
+    advanced = len(spec.devices) > MAX_DEVICES_ADVANCED and any(
+        d.taints or d.consumes_counters or _has_list_attributes(d) for d in spec.devices)
     each(errs, spec.devices, MAX_DEVICES_ADVANCED if advanced else MAX_DEVICES, "spec.devices",
          lambda d, p: _device(ctx, d, p, spec.per_device_node_selection), key=lambda d: d.name, key_field=ctx.key_field("name"))
     each(errs, spec.shared_counters, MAX_COUNTER_SETS, "spec.sharedCounters",
@@ -311,8 +313,9 @@ def _plain_and_valid(device) -> bool:
         if string is not None and attr.int is None and attr.bool is None and attr.version is None:
             # Text alone, such as a serial number, which every device has its own of: what ``_attribute``
             # checks of it, without remembering each value.
-            if not _valid_qualified_name(key) or len(string.encode()) > MAX_ATTRIBUTE_VALUE_LENGTH:
-                return False
+            if (key not in _VALID_NAMES and not _valid_name(key)) or len(string) > MAX_ATTRIBUTE_VALUE_LENGTH or (
+                    not string.isascii() and len(string.encode()) > MAX_ATTRIBUTE_VALUE_LENGTH):
+                return False  # (ASCII text has as many bytes as characters: no copy to count them)
             continue
         if not _valid_scalar_attribute(key, attr.int, attr.bool, string, attr.version):
             return False
@@ -320,6 +323,20 @@ def _plain_and_valid(device) -> bool:
         if capacity.request_policy is not None or not _valid_plain_capacity(key, capacity.value):
             return False
     return True
+
+
+def _valid_name(key: str) -> bool:
+    """``_valid_qualified_name``, remembered in a set when true: a set's lookup is a few times cheaper than
+    a bounded cache's, and every device of a cluster asks it of the same few names."""
+    if not _valid_qualified_name(key):
+        return False
+    if len(_VALID_NAMES) >= 4096:
+        _VALID_NAMES.clear()
+    _VALID_NAMES.add(key)
+    return True
+
+
+_VALID_NAMES: set[str] = set()
 
 
 @functools.lru_cache(maxsize=65_536, typed=True)

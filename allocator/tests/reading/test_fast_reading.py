@@ -39,6 +39,8 @@ MUTATIONS = [
     ("CEL type", lambda t: re.sub(r"expression: [^\n]+", "expression: device.driver + 1 == 2", t, count=1)),
     ("syntax", lambda t: t.replace(":", " :: [", 1)),
     ("duplicate key", lambda t: re.sub(r"(\n( *)kind: ([^\n]+))", r"\1\n\2kind: \3", t, count=1)),
+    ("JSON duplicate key", lambda t: re.sub(r'(\n( *)"kind": ([^\n]+,))', r'\1\n\2"kind": \3', t, count=1)),
+    ("JSON duplicate name", lambda t: re.sub(r'(\n( *)"name": ([^\n]+,))', r'\1\n\2"name": "other",', t, count=1)),
     ("attribute", lambda t: re.sub(r"(\n *)int: \d+", r"\1int: 1.5", t, count=1)),
 ]
 
@@ -98,6 +100,39 @@ def test_a_fast_read_object_is_read_again_alone_for_its_positions(monkeypatch):
     bad = [d for d in diagnostics if d.severity == "error"]
     assert bad and {d.line for d in bad} == {listed[:listed.index("Bad_Driver!")].count("\n") + 1}
     assert whole_reads == []  # located by reading the one object again, not the whole text
+
+
+@pytest.mark.parametrize("text", [
+    '{"a": 1, "a": 2}',
+    '{"items": [{"kind": "X", "spec": {"b": "x", "b": "y"}}]}',
+    '{"a": {"b": "c", "d": ["e"]}, "a": "f"}',  # the dropped value held strings of its own
+    '{"a": "say \\"hi\\"", "a": "x"}',  # escaped quotes are counted out
+    '{"a\\\\": 1, "a\\\\": 2}',  # an escaped backslash: the hook sees the keys
+    '{"a": "\\u0022", "a": "\\u0022"}',
+])
+def test_a_duplicate_json_key_is_left_to_the_positioned_reader(text):
+    assert read_plain(text) is None
+
+
+@pytest.mark.parametrize("text, data", [
+    ('{"a": "say \\"hi\\"", "b": ["c", 1, {"d": null}]}', {"a": 'say "hi"', "b": ["c", 1, {"d": None}]}),
+    ('{"a\\\\": "x\\\\"}', {"a\\": "x\\"}),
+    ('{"a": "\\u0022:", "b": "\\u003a"}', {"a": '":', "b": ":"}),
+    ('[]', []),
+    ('{"a": {}, "b": []}', {"a": {}, "b": []}),
+])
+def test_json_without_duplicate_keys_is_read_fast(text, data):
+    (document,) = read_plain(text)
+    assert document.data == data
+
+
+def test_a_kubectl_json_dump_is_parsed_without_the_duplicate_key_hook(monkeypatch):
+    from allocator.reading import plainyaml
+
+    text = cluster_json(3)
+    expected = read_plain(text)[0].data
+    monkeypatch.setattr(plainyaml, "_DECODER", None)  # any use of the hooked decoder fails
+    assert read_plain(text)[0].data == expected == json.loads(text)
 
 
 def test_limits_crossed_are_reported_by_the_positioned_reader():
