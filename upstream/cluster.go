@@ -1,4 +1,4 @@
-//go:build !k8s133 && !k8s132
+//go:build !k8s133 && !k8s132 && !k8s131
 
 package main
 

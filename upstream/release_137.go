@@ -1,4 +1,4 @@
-//go:build !k8s136 && !k8s135 && !k8s134 && !k8s133 && !k8s132
+//go:build !k8s136 && !k8s135 && !k8s134 && !k8s133 && !k8s132 && !k8s131
 
 // What differs between releases lives in the release_*.go files, one build
 // tag per release (k8s136 for 1.36, k8s135, k8s134, k8s133); this file is the
