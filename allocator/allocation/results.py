@@ -69,6 +69,11 @@ def _configs(search: Search, ci: int, claim: model.ResourceClaim) -> list[model.
         device_class = data.device_class
         if device_class is None:
             continue
+        if not search.allocator.rules.class_configs_name_requests:
+            # 1.31: every request adds its class's configs again, for all requests (none named).
+            out += [model.DeviceAllocationConfiguration(source="FromClass", requests=[], opaque=copy.deepcopy(c.opaque))
+                    for c in device_class.spec.config]
+            continue
         name = data.request.full_name
         known = class_entries.get(device_class.metadata.name)
         if known is not None:
