@@ -266,6 +266,9 @@ class Search:
         are prepared. Before 1.36 an All subrequest i>0 is checked under subrequest i-1's key, so where an All
         subrequest i-1 was checked just before, subrequest i takes its verdicts instead of its own selectors'.
         """
+        if not self.allocator.rules.all_checks_class_selectors:
+            # 1.31: the class is not known yet when an All request's devices are gathered.
+            return self._selector_verdict(key, RequestData(request=data.request, parent=data.parent), cand)[0] == ""
         if self.allocator.rules.subrequest_checked_under_own_key:
             return self.selectable(key, data, cand)
         known = self._prepared_matches.get((cand.id, checked_as))

@@ -227,6 +227,10 @@ class ReleaseRules:
     # a search that fails anywhere after an ``All`` request's first device ends with the error "stop
     # allocation", which the scheduler reports as its Filter's error.
     stop_is_an_error: bool
+    # 1.32: an ``All`` request's devices must match its class's selectors too. In 1.31 (v0.31.x) they are
+    # gathered while the request's data, and so its class, is not stored yet (``isSelectable`` reads
+    # ``requestData[r].class``, still nil): only the request's own selectors decide.
+    all_checks_class_selectors: bool
 
     # --- the apiserver's validation, before 1.33 (kubernetes v1.32 pkg/apis/resource) ---
     # 1.33: the internal DeviceRequest holds ``exactly`` or ``firstAvailable``, and validation says so
@@ -300,6 +304,7 @@ CHANGES = MappingProxyType({
     "class_configs_name_requests": _since("1.32"),
     "all_skips_devices_in_use": _until("1.32"),
     "stop_is_an_error": _until("1.32"),
+    "all_checks_class_selectors": _since("1.32"),
     "exact_requests_nested": _since("1.33"),
     "device_needs_basic": _until("1.33"),
 })

@@ -5,7 +5,8 @@ allocate-1.31-verdict-d2048755, schedule-1.31-verdict-a92f5316 and five more):
 * each request adds its class's configs to the allocation again, naming no request;
 * a device of an ``allocationMode: All`` request found in use is left out, the request done with the others;
 * a search that fails after an All request's device ends with the error "stop allocation" (``errStop``
-  returned as ``Allocate``'s error), where 1.32 ends it with no allocation and no error.
+  returned as ``Allocate``'s error), where 1.32 ends it with no allocation and no error;
+* an All request's devices are gathered before its class is known: the class's selectors are not checked.
 """
 
 from allocator.engine import analyze
@@ -90,3 +91,33 @@ def test_in_1_31_a_search_failing_after_an_all_request_is_the_error_stop_allocat
 
 def test_in_1_32_the_same_search_does_not_fit_without_an_error():
     assert allocation("1.32", LATER_FAILS)["status"] == "unsatisfiable"
+
+
+# A class that selects the device without attributes only; the All request's devices ignore it in 1.31.
+CLASS_SELECTS_SECOND = """
+---
+apiVersion: resource.k8s.io/v1alpha3
+kind: DeviceClass
+metadata: {name: plain}
+spec:
+  selectors:
+  - cel: {expression: '!has(device.attributes["gpu.example.com"].numa)'}
+---
+apiVersion: resource.k8s.io/v1alpha3
+kind: ResourceClaim
+metadata: {name: c, namespace: default}
+spec:
+  devices:
+    requests:
+    - {name: all, deviceClassName: plain, allocationMode: All}
+"""
+
+
+def test_in_1_31_an_all_request_ignores_its_class_selectors():
+    [claim] = allocation("1.31", CLASS_SELECTS_SECOND)["claims"]
+    assert [r["device"] for r in claim["status"]["allocation"]["devices"]["results"]] == ["first", "second"]
+
+
+def test_from_1_32_an_all_request_takes_only_what_its_class_selects():
+    [claim] = allocation("1.32", CLASS_SELECTS_SECOND)["claims"]
+    assert [r["device"] for r in claim["status"]["allocation"]["devices"]["results"]] == ["second"]
