@@ -34,7 +34,7 @@ def _claim_result(search: Search, ci: int, claim: model.ResourceClaim) -> model.
             driver=cand.id.driver,
             pool=cand.id.pool,
             device=cand.id.device,
-            admin_access=True if picked.admin_access else None,
+            admin_access=True if picked.admin_access and search.allocator.rules.results_record_admin_access else None,
             tolerations=[copy.copy(t) for t in picked.request.tolerations] if tolerations else [],
             binding_conditions=list(cand.device.binding_conditions) if binding else [],
             binding_failure_conditions=list(cand.device.binding_failure_conditions) if binding else [],

@@ -231,6 +231,9 @@ class ReleaseRules:
     # gathered while the request's data, and so its class, is not stored yet (``isSelectable`` reads
     # ``requestData[r].class``, still nil): only the request's own selectors decide.
     all_checks_class_selectors: bool
+    # 1.32: a device given with admin access says so in its result (``results[].adminAccess``, with
+    # DRAAdminAccess). 1.31's v1alpha3 result has no such field: admin access is only on the request.
+    results_record_admin_access: bool
 
     # --- the apiserver's validation, before 1.33 (kubernetes v1.32 pkg/apis/resource) ---
     # 1.33: the internal DeviceRequest holds ``exactly`` or ``firstAvailable``, and validation says so
@@ -305,6 +308,7 @@ CHANGES = MappingProxyType({
     "all_skips_devices_in_use": _until("1.32"),
     "stop_is_an_error": _until("1.32"),
     "all_checks_class_selectors": _since("1.32"),
+    "results_record_admin_access": _since("1.32"),
     "exact_requests_nested": _since("1.33"),
     "device_needs_basic": _until("1.33"),
 })

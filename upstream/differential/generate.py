@@ -325,7 +325,9 @@ class _Shape:
                     {"name": f"sub-{j}", **self._exact()} for j in range(rng.randint(1, 3))]})
             else:
                 exact = self._exact()
-                if self.on("DRAAdminAccess") and rng.random() < 0.1:
+                # 1.31 had adminAccess without a gate (DRAAdminAccess came in 1.32).
+                admin_allowed = self.on("DRAAdminAccess") or not release_table(self.release).exists("DRAAdminAccess")
+                if admin_allowed and rng.random() < 0.1:
                     exact["adminAccess"] = True
                     self.admin_access = True
                 requests.append({"name": name, "exactly": exact})

@@ -121,3 +121,21 @@ def test_in_1_31_an_all_request_ignores_its_class_selectors():
 def test_from_1_32_an_all_request_takes_only_what_its_class_selects():
     [claim] = allocation("1.32", CLASS_SELECTS_SECOND)["claims"]
     assert [r["device"] for r in claim["status"]["allocation"]["devices"]["results"]] == ["second"]
+
+
+ADMIN = """
+apiVersion: resource.k8s.io/v1alpha3
+kind: ResourceClaim
+metadata: {name: c, namespace: default}
+spec:
+  devices:
+    requests:
+    - {name: watch, deviceClassName: gpu, adminAccess: true}
+"""
+
+
+def test_in_1_31_admin_access_needs_no_gate_and_its_result_does_not_say_so():
+    # adminAccess came before DRAAdminAccess (1.32); 1.31's result has no adminAccess field.
+    [claim] = allocation("1.31", ADMIN)["claims"]
+    [result] = claim["status"]["allocation"]["devices"]["results"]
+    assert result["device"] == "first" and "adminAccess" not in result

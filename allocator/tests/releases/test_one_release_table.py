@@ -64,6 +64,7 @@ YES_NO = {  # 1.31 ... 1.37, T for true
     "all_skips_devices_in_use": "TFFFFFF",
     "stop_is_an_error": "TFFFFFF",
     "all_checks_class_selectors": "FTTTTTT",
+    "results_record_admin_access": "FTTTTTT",
 }
 OTHERS = {
     "taint_rules_gate": ["DRADeviceTaints"] * 4 + ["DRADeviceTaintRules"] * 3,
