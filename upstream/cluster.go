@@ -1,3 +1,5 @@
+//go:build !k8s131
+
 // What the scheduler's DRA plugin sees, for every release: the objects in a
 // fake clientset, its informers and the release's DRA manager over them.
 

@@ -1,4 +1,4 @@
-//go:build !k8s133 && !k8s132
+//go:build !k8s133 && !k8s132 && !k8s131
 
 // Go tests of the releases from 1.34 on (resource.k8s.io/v1 inputs):
 // go test -modfile=modfiles/1.36.mod -tags=k8s136 . (no tag for 1.37).

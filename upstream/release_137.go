@@ -1,4 +1,4 @@
-//go:build !k8s136 && !k8s135 && !k8s134 && !k8s133 && !k8s132
+//go:build !k8s136 && !k8s135 && !k8s134 && !k8s133 && !k8s132 && !k8s131
 
 // Release 1.37 (k8s.io/kubernetes v1.37.x), the current one, built without a
 // tag. What differs between releases lives in the release_*.go files, one

@@ -1,4 +1,4 @@
-//go:build k8s136 || k8s135 || k8s134 || k8s133 || k8s132
+//go:build k8s136 || k8s135 || k8s134 || k8s133 || k8s132 || k8s131
 
 // What 1.32 to 1.36 share: the registry's create validation before
 // rest.ValidateCreate.

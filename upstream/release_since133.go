@@ -1,4 +1,4 @@
-//go:build !k8s132
+//go:build !k8s132 && !k8s131
 
 // What 1.33 and later share: DeviceTaintRules, the ResourceSlice tracker the
 // scheduler's DRA manager reads slices through, and the template strategy

@@ -1,4 +1,4 @@
-//go:build !k8s133 && !k8s132
+//go:build !k8s133 && !k8s132 && !k8s131
 
 // What 1.34 and later share: the components read resource.k8s.io/v1, the
 // ResourceSlice tracker counts consumable capacity, and the plugin builds one

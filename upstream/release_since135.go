@@ -1,4 +1,4 @@
-//go:build !k8s134 && !k8s133 && !k8s132
+//go:build !k8s134 && !k8s133 && !k8s132 && !k8s131
 
 // What 1.35 and later share: the extended-resource cache of
 // dynamic-resource-allocation, fed with DeviceClasses.

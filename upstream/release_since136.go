@@ -1,4 +1,4 @@
-//go:build !k8s135 && !k8s134 && !k8s133 && !k8s132
+//go:build !k8s135 && !k8s134 && !k8s133 && !k8s132 && !k8s131
 
 // What 1.36 and later share: the plugin's CEL features with list-type
 // attributes, the ResourceClaim strategy with an authorizer, the scheduler's

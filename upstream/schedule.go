@@ -249,7 +249,7 @@ func nodeVerdicts(objects []runtime.Object, chosen *string, fitError *framework.
 		case chosen != nil && *chosen == node.Name:
 			verdict.Fits = &fits
 		case chosen == nil && fitError != nil:
-			if status := fitError.Diagnosis.NodeToStatus.Get(node.Name); status != nil && !status.IsSuccess() {
+			if status := diagnosedStatus(fitError, node.Name); status != nil && !status.IsSuccess() {
 				reason := strings.Join(status.Reasons(), ", ")
 				verdict.Fits, verdict.Reason = &refused, &reason
 			}

@@ -34,7 +34,7 @@ def _claim_result(search: Search, ci: int, claim: model.ResourceClaim) -> model.
             driver=cand.id.driver,
             pool=cand.id.pool,
             device=cand.id.device,
-            admin_access=True if picked.admin_access else None,
+            admin_access=True if picked.admin_access and search.allocator.rules.results_record_admin_access else None,
             tolerations=[copy.copy(t) for t in picked.request.tolerations] if tolerations else [],
             binding_conditions=list(cand.device.binding_conditions) if binding else [],
             binding_failure_conditions=list(cand.device.binding_failure_conditions) if binding else [],
@@ -68,6 +68,11 @@ def _configs(search: Search, ci: int, claim: model.ResourceClaim) -> list[model.
             data = search.request_data[(ci, ri, data.selected_sub)]
         device_class = data.device_class
         if device_class is None:
+            continue
+        if not search.allocator.rules.class_configs_name_requests:
+            # 1.31: every request adds its class's configs again, for all requests (none named).
+            out += [model.DeviceAllocationConfiguration(source="FromClass", requests=[], opaque=copy.deepcopy(c.opaque))
+                    for c in device_class.spec.config]
             continue
         name = data.request.full_name
         known = class_entries.get(device_class.metadata.name)

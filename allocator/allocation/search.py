@@ -65,6 +65,10 @@ class _Stopped(Exception):  # noqa: N818 (a signal, like _MaxSizeExceeded)
     """Up to 1.32: a device of an All request was in use, which ends the whole search with no allocation."""
 
 
+def _keep() -> None:
+    """The undo of a device an All request went on without (1.31): nothing was taken."""
+
+
 class _Proved(Exception):  # noqa: N818 (a signal, like _MaxSizeExceeded)
     """A proof showed that the search cannot succeed: stop it (every level undoes its devices)."""
 
@@ -203,6 +207,8 @@ class Search:
                 key[2] > 0 and data.request.mode == ALL for key, data in self.request_data.items()):
             self.prove = False  # the proofs assume an All subrequest gets all its devices, which it may not
                                 # before 1.36 (``ReleaseRules.subrequest_index_kept``)
+        if rules.stop_is_an_error and any(data.request.mode == ALL for data in self.request_data.values()):
+            self.prove = False  # a failure after an All request is 1.31's error, not a "does not fit" to prove
         if (rules.capacity_checked_at_request_index and self.features.consumable_capacity) or (
                 rules.all_devices_lack_pool and self._all_devices_take_counters()):
             self.prove = False  # only the search itself can tell whether it reaches the point where 1.34 or
@@ -268,6 +274,9 @@ class Search:
         are prepared. Before 1.36 an All subrequest i>0 is checked under subrequest i-1's key, so where an All
         subrequest i-1 was checked just before, subrequest i takes its verdicts instead of its own selectors'.
         """
+        if not self.allocator.rules.all_checks_class_selectors:
+            # 1.31: the class is not known yet when an All request's devices are gathered.
+            return self._selector_verdict(key, RequestData(request=data.request, parent=data.parent), cand)[0] == ""
         if self.allocator.rules.subrequest_checked_under_own_key:
             return self.selectable(key, data, cand)
         known = self._prepared_matches.get((cand.id, checked_as))
@@ -415,9 +424,12 @@ class Search:
             cand = data.all_devices[di]
             undo = self.allocate_device(ci, key, data, cand, must=True, di=di)
             if undo is None:
-                if not self.allocator.rules.all_in_use_backtracks:
+                if self.allocator.rules.all_skips_devices_in_use:
+                    undo = _keep  # v0.31 goes on without the device in use (``all_skips_devices_in_use``)
+                elif not self.allocator.rules.all_in_use_backtracks:
                     raise _Stopped()  # v0.32's errStop: every level undoes its devices on the way out
-                return False
+                else:
+                    return False
             # Before 1.36 the next device of an All subrequest is looked for as subrequest 0's
             # (``ReleaseRules.subrequest_index_kept``).
             next_si = si if self.allocator.rules.subrequest_index_kept else 0
@@ -426,6 +438,9 @@ class Search:
             except BaseException:
                 undo()
                 raise
+            if not done and self.allocator.rules.stop_is_an_error:
+                undo()
+                raise AllocatorError("stop allocation")  # v0.31 returns errStop as Allocate's error: Filter fails
             if not done and self.allocator.rules.all_mode_rolls_back:
                 # 1.33 (v0.33) dropped this undo: a device of an "All" request that backtracks stays marked
                 # in use and in the constraints until an earlier request's device is given back.

@@ -221,6 +221,25 @@ class ReleaseRules:
     # so an ``All`` subrequest's device list read and wrote the selector verdicts remembered for subrequest i-1:
     # it reuses i-1's verdicts where they were known, and i-1 later finds the verdicts of i's selectors.
     subrequest_checked_under_own_key: bool
+    # 1.32: a class's configs are written once per claim, naming the requests that use the class. In 1.31
+    # (v0.31.x) each request adds its class's configs again, naming no request ("All of them").
+    class_configs_name_requests: bool
+    # 1.32: a device of an ``All`` request found in use stops the search (``all_in_use_backtracks``). In 1.31
+    # (v0.31.x) the allocator ignores whether ``allocateDevice`` took the device: one in use is left out and
+    # the request is done with the others.
+    all_skips_devices_in_use: bool
+    # 1.32: ``errStop`` (a device of an ``All`` request that cannot be had) ends the search with no
+    # allocation. In 1.31 (v0.31.x) ``Allocate`` checks for any error before it checks for ``errStop``, so
+    # a search that fails anywhere after an ``All`` request's first device ends with the error "stop
+    # allocation", which the scheduler reports as its Filter's error.
+    stop_is_an_error: bool
+    # 1.32: an ``All`` request's devices must match its class's selectors too. In 1.31 (v0.31.x) they are
+    # gathered while the request's data, and so its class, is not stored yet (``isSelectable`` reads
+    # ``requestData[r].class``, still nil): only the request's own selectors decide.
+    all_checks_class_selectors: bool
+    # 1.32: a device given with admin access says so in its result (``results[].adminAccess``, with
+    # DRAAdminAccess). 1.31's v1alpha3 result has no such field: admin access is only on the request.
+    results_record_admin_access: bool
 
     # --- the apiserver's validation, before 1.33 (kubernetes v1.32 pkg/apis/resource) ---
     # 1.33: the internal DeviceRequest holds ``exactly`` or ``firstAvailable``, and validation says so
@@ -292,6 +311,11 @@ CHANGES = MappingProxyType({
     "all_needs_a_device": _since("1.33"),
     "all_in_use_backtracks": _since("1.33"),
     "subrequest_checked_under_own_key": _since("1.36"),
+    "class_configs_name_requests": _since("1.32"),
+    "all_skips_devices_in_use": _until("1.32"),
+    "stop_is_an_error": _until("1.32"),
+    "all_checks_class_selectors": _since("1.32"),
+    "results_record_admin_access": _since("1.32"),
     "exact_requests_nested": _since("1.33"),
     "device_needs_basic": _until("1.33"),
 })

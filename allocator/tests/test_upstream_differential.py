@@ -15,7 +15,7 @@ from upstream.differential.generate import ALL_WHATS, generate_case
 from upstream.differential.run import gallery_cases
 from upstream.differential.shrink import shrink
 
-RELEASES = ("1.33", "1.34", "1.35", "1.36", "1.37")
+RELEASES = ("1.31", "1.33", "1.34", "1.35", "1.36", "1.37")
 
 
 @pytest.mark.parametrize("release", RELEASES)
@@ -44,6 +44,15 @@ def test_cases_before_1_34_are_written_in_v1beta2_with_dra_on():
     versions = {o["apiVersion"] for o in old["objects"] if o["apiVersion"].startswith("resource.k8s.io/")}
     assert "resource.k8s.io/v1beta2" in versions and "resource.k8s.io/v1" not in versions
     assert "resource.k8s.io/v1" in {o["apiVersion"] for o in new["objects"]}
+
+
+@pytest.mark.parametrize("what", ALL_WHATS)
+def test_1_31_cases_are_written_in_v1alpha3_with_dra_on(what):
+    """1.31 serves resource.k8s.io/v1alpha3 only (requests and devices in the v1beta1 shape), DRA off by default."""
+    case = generate_case(1, 2, "1.31", what)
+    assert case["gates"]["DynamicResourceAllocation"] is True
+    versions = {o["apiVersion"] for o in case["objects"] if o["apiVersion"].startswith("resource.k8s.io/")}
+    assert versions == {"resource.k8s.io/v1alpha3"}
 
 
 def test_the_1_33_gallery_runs_on_its_harness():

@@ -14,7 +14,7 @@ import time
 
 from upstream.differential.generate import ALL_WHATS
 
-HARNESS_RELEASES = ("1.32", "1.33", "1.34", "1.35", "1.36", "1.37")
+HARNESS_RELEASES = ("1.31", "1.32", "1.33", "1.34", "1.35", "1.36", "1.37")
 # The harness's run modes each comparison needs.
 NEEDS = {"allocate": {"allocate"}, "create": {"gates", "create"}, "schedule": {"gates", "create", "schedule"},
          "stored": {"create", "allocate"}}

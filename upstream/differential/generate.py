@@ -93,11 +93,12 @@ def generate_case(seed: int, index: int, release: str, what: str) -> dict:
 def write_in_served_version(objects: list[dict], release: str) -> None:
     """Before 1.34 there is no resource.k8s.io/v1: 1.33's v1beta2 has the same shape, so its objects are
     written in it; 1.32 serves v1beta1 (requests without ``exactly``, device fields under ``basic``), written
-    as the apiserver's conversion writes it. Both the engine and the harness then read what the release
-    serves."""
+    as the apiserver's conversion writes it, and 1.31 v1alpha3 (the same shape, its only version). Both the
+    engine and the harness then read what the release serves."""
     if release_key(release) >= release_key("1.34"):
         return
-    version = "v1beta2" if release_key(release) >= release_key("1.33") else "v1beta1"
+    version = "v1beta2" if release_key(release) >= release_key("1.33") else (
+        "v1beta1" if release_key(release) >= release_key("1.32") else "v1alpha3")
     for i, obj in enumerate(objects):
         if obj.get("apiVersion") == "resource.k8s.io/v1":
             objects[i] = from_v1(obj["kind"], version, obj)
@@ -324,7 +325,9 @@ class _Shape:
                     {"name": f"sub-{j}", **self._exact()} for j in range(rng.randint(1, 3))]})
             else:
                 exact = self._exact()
-                if self.on("DRAAdminAccess") and rng.random() < 0.1:
+                # 1.31 had adminAccess without a gate (DRAAdminAccess came in 1.32).
+                admin_allowed = self.on("DRAAdminAccess") or not release_table(self.release).exists("DRAAdminAccess")
+                if admin_allowed and rng.random() < 0.1:
                     exact["adminAccess"] = True
                     self.admin_access = True
                 requests.append({"name": name, "exactly": exact})

@@ -98,9 +98,9 @@ spec:
 
 
 def test_releases_and_their_module_versions():
-    assert available_releases() == ["1.32", "1.33", "1.34", "1.35", "1.36", "1.37"]
+    assert available_releases() == ["1.31", "1.32", "1.33", "1.34", "1.35", "1.36", "1.37"]
     assert [module_version(r) for r in available_releases()] == [
-        "v1.32.13", "v1.33.13", "v1.34.4", "v1.35.4", "v1.36.3", "v1.37.2"]
+        "v1.31.13", "v1.32.13", "v1.33.13", "v1.34.4", "v1.35.4", "v1.36.3", "v1.37.2"]
     assert all("schedule" in built_modes(r) for r in available_releases())
     assert source_hash("1.37") == source_hash("1.37")
 
@@ -384,3 +384,23 @@ spec:
     assert made["status"]["allocation"]["devices"]["results"][0]["device"] == "gpu-1"
     assert 'no kind "DeviceTaintRule" is registered' in refused["create"][0]["error"]
     assert 'no kind "DeviceClass" is registered for version "resource.k8s.io/v1"' in refused["create"][3]["error"]
+
+
+@needs_go
+def test_1_31_reads_v1alpha3_schedules_and_refuses_what_it_does_not_serve():
+    # 1.31 serves resource.k8s.io v1alpha3 only (built at v1.31.13), has no DeviceTaintRule, DRA off by default.
+    if not binary_path("1.31").exists():
+        pytest.skip("the 1.31 harness is not built (python -m upstream build --release 1.31)")
+    with Harness("1.31", {"DynamicResourceAllocation": True}) as running:
+        answer = running.run({"documents": V1BETA1_INVENTORY_AND_POD.replace("v1beta1", "v1alpha3"),
+                              "run": ["gates", "create", "schedule"]})
+        refused = running.run({"documents": V1BETA1_INVENTORY_AND_POD, "run": ["create"]})
+    assert answer["error"] is None, answer["error"]
+    assert answer["release"] == "1.31.13" and answer["gates"] == {"refused": None}
+    assert [c["errors"] for c in answer["create"]] == [[]] * 6
+    scheduled = answer["schedule"]
+    assert scheduled["node"] == "node-b" and scheduled["extendedResourceClaim"] is None
+    [made] = scheduled["claims"]
+    assert made["metadata"]["name"] == scheduled["names"]["gpu"]
+    assert made["status"]["allocation"]["devices"]["results"][0]["device"] == "gpu-1"
+    assert 'no kind "DeviceClass" is registered for version "resource.k8s.io/v1beta1"' in refused["create"][2]["error"]

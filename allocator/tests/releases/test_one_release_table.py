@@ -61,6 +61,11 @@ YES_NO = {  # 1.31 ... 1.37, T for true
     "subrequest_checked_under_own_key": "FFFFFTT",
     "exact_requests_nested": "FFTTTTT",
     "device_needs_basic": "TTFFFFF",
+    "class_configs_name_requests": "FTTTTTT",
+    "all_skips_devices_in_use": "TFFFFFF",
+    "stop_is_an_error": "TFFFFFF",
+    "all_checks_class_selectors": "FTTTTTT",
+    "results_record_admin_access": "FTTTTTT",
 }
 OTHERS = {
     "taint_rules_gate": ["DRADeviceTaints"] * 4 + ["DRADeviceTaintRules"] * 3,
