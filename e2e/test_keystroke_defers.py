@@ -70,3 +70,35 @@ def test_the_comparison_loads_when_folded_tools_are_opened(page: Page, samples):
     expect(page.locator("#compare-right .compare-summary")).to_contain_text("Allocated on node l40s-node-2")
     expect(page.locator("#differences-count")).to_have_text("No difference: both columns give the same outcome.")
     expect(page.locator("#compare-loading")).to_have_count(0)
+
+
+def test_the_picture_is_drawn_when_it_comes_into_view(page: Page, samples):
+    page.set_viewport_size({"width": 1280, "height": 420})  # the picture starts below the fold
+    page.goto("/examples/mig-same-parent")
+    expect(summary(page)).to_contain_text("Allocated on node dgx-h100-01")
+    picture = page.locator("#picture")
+    expect(picture.locator(".counter-group")).to_have_count(2)
+    drawn = picture.inner_html()  # the page's own drawing, made with the page
+    assert not picture.evaluate("p => p.getBoundingClientRect().top < window.innerHeight")
+
+    # A keystroke with the picture off screen: its answer has an outline, and nothing fetches the drawing.
+    drawings = []
+    page.on("request", lambda r: drawings.append(r) if r.url.endswith("/picture") else None)
+    with page.expect_response(lambda r: r.request.headers.get("hx-target") == "results") as live:
+        editor(page).click()
+        page.keyboard.press("Control+End")
+        page.keyboard.type("#")
+    body = live.value.text()
+    assert 'id="picture-loading"' in body
+    assert 'class="tile' not in body and "counter-group" not in body
+    expect(page.locator("#picture-loading")).to_have_count(1)
+    page.wait_for_timeout(300)  # an observer that fired would have asked by now
+    assert drawings == []
+
+    # Scrolled into view, it is drawn: the same picture as the page had.
+    with page.expect_response("**/picture"):
+        page.locator("#picture").scroll_into_view_if_needed()
+    expect(page.locator("#picture-loading")).to_have_count(0)
+    expect(picture.locator(".counter-group")).to_have_count(2)
+    assert picture.inner_html() == drawn
+    assert len(drawings) == 1

@@ -2,7 +2,8 @@
 
 Page views: the editor (``index``, ``example``, ``share``, ``share_embed``), its forms' posts (``create_share``,
 ``export``, ``store_cluster``, ``import_state``), its panels (``capacity_run``, ``console_run``, and
-``compare_run`` for a comparison left out while the tools were folded), the
+``compare_run`` for a comparison left out while the tools were folded, ``picture_run`` for the picture a
+live update left out until it is in view), the
 gallery and ``healthz``. Editor helpers (JSON):
 
 ``GET /editor/language`` (optional ``kubernetes_version`` and ``gate_<Gate>=on|off`` as the form names
@@ -103,7 +104,9 @@ def _render_editor(request: HttpRequest, state: State | None, form: PlaygroundFo
         try:
             with budget.analysis_budget():
                 folded = _tools_folded(request)
-                ctx.update(results.context(state, form.node_filter_value(), alternatives, compare=not folded))
+                # A live update leaves the picture's drawing to a request of its own, made when it is in view.
+                ctx.update(results.context(state, form.node_filter_value(), alternatives, compare=not folded,
+                                           draw=not _live_update(request)))
                 ctx["tools_folded"] = folded
                 # The analysis's read, not another. A live update (htmx) leaves the console's evaluation to
                 # a request of its own, made when the console is in view; a page without script has it here.
@@ -363,6 +366,19 @@ def compare_run(request: HttpRequest) -> HttpResponse:
     ``comparison_deferred``): its section for htmx, or the whole page (a post without script: the page runs
     the comparison itself)."""
     return _panel(request, "playground/partials/compare_result.html", _comparison, answer_on_page=False)
+
+
+def _drawing(state: State) -> dict:
+    """The inventory picture, for the request a live update's outline makes once it is in view."""
+    return {"picture": results.drawing(clusters.analyze_state(state))}
+
+
+@require_POST
+@rate_limit("PAGE_ANALYSES_PER_MINUTE")
+def picture_run(request: HttpRequest) -> HttpResponse:
+    """The inventory picture a live update left out (``results.context``'s ``draw``): its section for htmx,
+    or the whole page (a post without script: the page draws the picture itself)."""
+    return _panel(request, "playground/partials/picture_result.html", _drawing, answer_on_page=False)
 
 
 @require_POST
