@@ -102,3 +102,17 @@ def test_the_picture_is_drawn_when_it_comes_into_view(page: Page, samples):
     expect(picture.locator(".counter-group")).to_have_count(2)
     assert picture.inner_html() == drawn
     assert len(drawings) == 1
+
+
+def test_a_picture_on_screen_is_drawn_again_where_it_was(page: Page, samples):
+    page.goto("/examples/mig-same-parent")
+    expect(summary(page)).to_contain_text("Allocated on node dgx-h100-01")
+    picture = page.locator("#picture")
+    picture.locator(".counter-group").first.scroll_into_view_if_needed()
+    drawn = picture.inner_html()
+
+    # A keystroke with the picture on screen: the outline keeps its place and asks for the drawing at once.
+    with page.expect_response("**/picture"):
+        keystroke(page)
+    expect(page.locator("#picture-loading")).to_have_count(0)
+    assert picture.inner_html() == drawn

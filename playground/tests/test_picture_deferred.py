@@ -28,7 +28,7 @@ class DeferredPictureTestCase(BaseTestCase):
     def test_a_live_update_sends_an_outline_that_fetches_the_drawing_when_in_view(self):
         r = self.client.post("/", self.mig_form(), headers=HTMX)
         self.assertEqual(r.status_code, 200)
-        self.assertContains(r, '<section id="picture" aria-labelledby="picture-heading" hx-post="/picture" '
+        self.assertContains(r, '<section id="picture" aria-labelledby="picture-heading" data-outline hx-post="/picture" '
                                'hx-include="#playground-form" hx-trigger="intersect once" hx-swap="outerHTML">',
                             html=False)
         self.assertContains(r, 'id="picture-loading"')
