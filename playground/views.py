@@ -75,6 +75,13 @@ def _tools_folded(request: HttpRequest) -> bool:
     return _live_update(request) and request.POST.get("tools_folded") == "1"
 
 
+def _picture_off_screen(request: HttpRequest) -> bool:
+    """A live update from a page whose picture is out of view (``picture_in_view=0``, sent by
+    picture-outline.js): its drawing waits until it is scrolled to. In view, or not said (no script), the
+    answer draws it inline: one request a keystroke when the picture is on screen."""
+    return _live_update(request) and request.POST.get("picture_in_view") == "0"
+
+
 def _same_gate_lists(request: HttpRequest, form: PlaygroundForm) -> list[str]:
     """The gate lists ("gates", "compare") a live update leaves out: the page already shows them as this
     answer would (the key it posts back, ``gates_shown``, is this form's). Only the release and the gates
@@ -104,9 +111,10 @@ def _render_editor(request: HttpRequest, state: State | None, form: PlaygroundFo
         try:
             with budget.analysis_budget():
                 folded = _tools_folded(request)
-                # A live update leaves the picture's drawing to a request of its own, made when it is in view.
+                # A live update with the picture out of view leaves its drawing to a request of its own,
+                # made when it comes into view.
                 ctx.update(results.context(state, form.node_filter_value(), alternatives, compare=not folded,
-                                           draw=not _live_update(request)))
+                                           draw=not _picture_off_screen(request)))
                 ctx["tools_folded"] = folded
                 # The analysis's read, not another. A live update (htmx) leaves the console's evaluation to
                 # a request of its own, made when the console is in view; a page without script has it here.
