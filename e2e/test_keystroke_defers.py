@@ -1,6 +1,7 @@
 """A keystroke computes only what the page shows (issue 37, item 5): after a live update the expression
 console's answer loads by itself when the console is in view, and when folded tools are opened; with the
-tools folded the comparison waits too, and loads when they are opened."""
+tools folded the comparison waits too, and loads when they are opened; the picture comes with the keystroke
+when it is on screen, and as an outline drawn when scrolled to when it is not."""
 
 from __future__ import annotations
 
@@ -94,6 +95,7 @@ def test_the_picture_is_drawn_when_it_comes_into_view(page: Page, samples):
         editor(page).click()
         page.keyboard.press("Control+End")
         page.keyboard.type("#")
+    assert "picture_in_view=0" in (live.value.request.post_data or "")
     body = live.value.text()
     assert 'id="picture-loading"' in body
     assert 'class="tile' not in body and "counter-group" not in body
@@ -109,16 +111,36 @@ def test_the_picture_is_drawn_when_it_comes_into_view(page: Page, samples):
     assert picture.inner_html() == drawn
     assert len(drawings) == 1
 
+    # Now on screen: the next keystroke's answer draws it, without a request of its own.
+    with page.expect_response(lambda r: r.request.headers.get("hx-target") == "results") as live:
+        editor(page).click()
+        page.keyboard.press("Control+End")
+        page.keyboard.type("#")
+    assert "picture_in_view=1" in (live.value.request.post_data or "")
+    expect(picture.locator(".counter-group")).to_have_count(2)
+    page.wait_for_timeout(300)
+    assert len(drawings) == 1
 
-def test_a_picture_on_screen_is_drawn_again_where_it_was(page: Page, samples):
+
+def test_a_picture_on_screen_comes_with_the_keystroke(page: Page, samples):
     page.goto("/examples/mig-same-parent")
     expect(summary(page)).to_contain_text("Allocated on node dgx-h100-01")
     picture = page.locator("#picture")
     picture.locator(".counter-group").first.scroll_into_view_if_needed()
     drawn = picture.inner_html()
 
-    # A keystroke with the picture on screen: the outline keeps its place and asks for the drawing at once.
-    with page.expect_response("**/picture"):
-        keystroke(page)
-    expect(page.locator("#picture-loading")).to_have_count(0)
+    # A keystroke with the picture on screen: the page says so, and the answer draws it; no second request.
+    drawings = []
+    page.on("request", lambda r: drawings.append(r) if r.url.endswith("/picture") else None)
+    with page.expect_response(lambda r: r.request.headers.get("hx-target") == "results") as live:
+        editor(page).click()
+        page.keyboard.press("Control+End")
+        page.keyboard.type("#")
+    assert "picture_in_view=1" in (live.value.request.post_data or "")
+    body = live.value.text()
+    assert 'class="tile' in body and "counter-group" in body
+    assert 'id="picture-loading"' not in body
+    expect(picture.locator(".counter-group")).to_have_count(2)
     assert picture.inner_html() == drawn
+    page.wait_for_timeout(300)  # a request for the drawing would have gone out by now
+    assert drawings == []
