@@ -16,7 +16,10 @@ and of ``allocator.engine.analyze()`` alone on the same inputs. The target (issu
 
 It runs on a throwaway SQLite database (migrated, samples loaded) and never
 touches the project's own database; the pages' rate limit is off for it. ``--profile`` prints where the time of
-the timed requests goes (cProfile, top functions by cumulative time).
+the timed requests goes (cProfile, top functions by cumulative time). A live update leaves the inventory
+picture's drawing to a request of its own, made when the picture is in view (``POST /picture``); ``--drawn``
+times each edit as the live update and that request together, the cost of a keystroke with the picture on
+screen.
 """
 
 from __future__ import annotations
@@ -46,6 +49,8 @@ HTMX_HEADERS = {
     "HTTP_HX_TRIGGER": "playground-form",
     "HTTP_HX_CURRENT_URL": "http://localhost/",
 }
+# The request the outline of the picture makes once in view (playground/templates/playground/partials/picture.html).
+PICTURE_HEADERS = {**HTMX_HEADERS, "HTTP_HX_TARGET": "picture", "HTTP_HX_TRIGGER": "picture"}
 
 
 # A gate list's key as the page holds it (playground/templates/playground/partials/gate_list.html).
@@ -117,9 +122,10 @@ def edits(documents: str, count: int) -> list[str]:
     return [base + "# " + "x" * i for i in range(1, count + 1)]
 
 
-def bench_example(client, example, count: int,
-                  profiler: cProfile.Profile | None) -> tuple[list[float], list[float], list[float]]:
-    """(server times, server CPU times, analyze() times) in ms for ``count`` edits of one example."""
+def bench_example(client, example, count: int, profiler: cProfile.Profile | None,
+                  drawn: bool = False) -> tuple[list[float], list[float], list[float]]:
+    """(server times, server CPU times, analyze() times) in ms for ``count`` edits of one example; ``drawn``:
+    each edit's picture is fetched too, as when it is in view."""
     from allocator.engine import analyze
 
     state = example.state()
@@ -136,6 +142,10 @@ def bench_example(client, example, count: int,
             profiler.enable()
         start, start_cpu = time.perf_counter(), time.process_time()
         response = client.post("/", data, **HTMX_HEADERS)
+        if drawn and response.status_code == 200:
+            picture = client.post("/picture", data, **PICTURE_HEADERS)
+            if picture.status_code != 200 or b'<section id="picture"' not in picture.content:
+                raise SystemExit(f"{example.slug}: the picture answered {picture.status_code}")
         server.append((time.perf_counter() - start) * 1e3)
         cpu.append((time.process_time() - start_cpu) * 1e3)
         if profiler:
@@ -159,6 +169,8 @@ def main() -> int:
     parser.add_argument("--edits", type=int, default=20, help="timed edits per example (default 20)")
     parser.add_argument("--example", action="append", default=[], help="only this example (slug); repeatable")
     parser.add_argument("--profile", action="store_true", help="print a cProfile summary of the timed requests")
+    parser.add_argument("--drawn", action="store_true",
+                        help="fetch each edit's picture too (POST /picture), as the page does when it is in view")
     args = parser.parse_args()
 
     start_load = load()
@@ -178,7 +190,8 @@ def main() -> int:
 
         print(f"machine: {machine()}")
         print(f"load average at start: {start_load}")
-        print(f"{len(examples)} gallery examples, {args.edits} timed edits each (after one warm-up request); "
+        print(f"{len(examples)} gallery examples, {args.edits} timed edits each (after one warm-up request"
+              f"{'; each with its picture fetched' if args.drawn else ''}); "
               f"server time = Django test client, in process; target p95 < {TARGET_MS:.0f} ms")
         print()
         print("| example | n | server p50 ms | server p95 ms | server max ms | server CPU p50 ms | server CPU p95 ms "
@@ -186,7 +199,7 @@ def main() -> int:
         print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
         all_server, all_cpu, all_engine = [], [], []
         for example in examples:
-            server, cpu, engine = bench_example(client, example, args.edits, profiler)
+            server, cpu, engine = bench_example(client, example, args.edits, profiler, args.drawn)
             all_server += server
             all_cpu += cpu
             all_engine += engine

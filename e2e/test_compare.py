@@ -59,8 +59,11 @@ def test_show_other_grants_lists_them_and_hovering_one_shows_its_devices(page: P
     expect(grants).to_have_count(10)
     expect(grants.first.locator(".badge")).to_have_text("the scheduler's")
     expect(page.locator("#alternatives-status")).to_contain_text("The first 10; there may be more")
-    # The first grant is the scheduler's: the devices it highlights are the granted ones.
+    # The picture draws itself once in view (a live update sends it as an outline); then the first grant,
+    # the scheduler's, highlights the granted devices.
+    page.locator("#picture").scroll_into_view_if_needed()
     granted = page.locator("#picture .tile.granted")
+    expect(granted).to_have_count(2)
     grants.first.hover()
     expect(page.locator("#picture .tile.alternative")).to_have_count(granted.count())
     assert page.locator("#picture .tile.alternative:not(.granted)").count() == 0

@@ -450,7 +450,8 @@ def test_focus_stays_where_it_was_when_results_refresh(page: Page, samples):
     with page.expect_response(lambda r: r.request.method == "POST"):
         page.keyboard.press("Control+Enter")
     expect(page.locator("#result-summary")).to_contain_text("Allocated")
-    page.wait_for_timeout(100)  # settling
+    # The answer draws the picture again (it is on screen); the tile that had the focus gets it back.
+    expect(tile).to_be_focused()
     assert page.evaluate("document.activeElement.dataset.device || ''").endswith("/gpu-3")
     # A select that refreshes the results keeps the focus too, also the node picker the answer replaces.
     for label, value in (("Kubernetes version", "1.36"), ("Node", "dra-example-driver-cluster-worker")):

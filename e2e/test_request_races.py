@@ -17,7 +17,7 @@ from e2e.helpers import editor, summary
 
 ROUNDS = 15
 ROUTES = {"results": "/", "playground": "/", "capacity-result": "/capacity", "console-result": "/console",
-          "share": "/share"}
+          "share": "/share", "picture": "/picture"}
 EXAMPLE = "/examples/count-two-gpus"
 LOADED = 30_000  # ms: on a busy machine an answer can take seconds  # a claim for two GPUs of the one-GPU-node sample: quick to analyse
 

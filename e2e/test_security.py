@@ -147,7 +147,8 @@ def test_only_the_embed_view_can_be_framed_by_another_site(page: Page, browser: 
 
 
 def test_it_says_when_there_are_too_many_requests(browser: Browser, server_with):
-    # Opening the editor counts as one analysis, each edit as one more.
+    # Opening the editor counts as one analysis, each edit as one more: with the picture on screen the
+    # edit's answer draws it (no request of its own follows).
     tight = server_with(PAGE_ANALYSES_PER_MINUTE="3", PAGE_SHARES_PER_MINUTE="1", WEB_CONCURRENCY="1")
     # The limiter counts per calendar minute: start early in one, so that the
     # three requests below fall in the same window.
@@ -157,6 +158,7 @@ def test_it_says_when_there_are_too_many_requests(browser: Browser, server_with)
     try:
         page = context.new_page()
         page.goto("/")
+        page.locator("#picture").scroll_into_view_if_needed()
         for name in ("first", "second", "third"):
             # One edit, one request (typing key by key on a busy machine may send more).
             page.locator("#id_documents + .CodeMirror").click()

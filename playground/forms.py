@@ -169,7 +169,7 @@ class PlaygroundForm(forms.Form):
         assert isinstance(capacity_max, forms.IntegerField)
         capacity_max.max_value = settings.CAPACITY_MAX_COPIES
         capacity_max.validators.append(MaxValueValidator(settings.CAPACITY_MAX_COPIES))
-        self.samples = list(samples if samples is not None else SampleInventory.objects.listed())
+        self.samples = list(samples if samples is not None else SampleInventory.objects.picker())
         slug_field, compare_slug_field = self.fields["inventory_slug"], self.fields["compare_inventory_slug"]
         assert isinstance(slug_field, forms.ChoiceField) and isinstance(compare_slug_field, forms.ChoiceField)
         slug_field.choices = [(s.slug, s.title) for s in self.samples] + [

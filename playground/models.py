@@ -72,6 +72,11 @@ class SampleInventoryQuerySet(models.QuerySet["SampleInventory"]):
     def listed(self) -> SampleInventoryQuerySet:
         return self.order_by("position", "title")
 
+    def picker(self) -> SampleInventoryQuerySet:
+        """The samples as the editor's picker lists them, without their objects (a few hundred KB in all):
+        every page and live update lists them, and only loading one reads its objects."""
+        return self.listed().defer("objects_yaml")
+
     def default(self) -> SampleInventory | None:
         return self.filter(slug=DEFAULT_INVENTORY).first() or self.listed().first()
 

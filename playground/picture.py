@@ -30,7 +30,8 @@ from allocator.authoring.inventory import (
 from allocator.engine import ClaimGrant, ContainerDevices, Report, RequestView
 from allocator.kube import model
 
-__all__ = ["ALL_NODES", "SELECTED_NODES", "SHARED", "CounterBar", "CounterSetView", "Picture", "build", "condense"]
+__all__ = ["ALL_NODES", "SELECTED_NODES", "SHARED", "CounterBar", "CounterSetView", "Picture", "build", "condense",
+           "outline"]
 
 # How many distinct request colours the stylesheet defines (.grant-0 ...).
 PALETTE = 8
@@ -150,6 +151,8 @@ class Picture:
     hidden_nodes: int = 0
     hidden_devices: int = 0
     hidden_fitting: int = 0
+    # An outline only (``outline``): the names and the legend, no nodes; the page fetches the drawing when shown.
+    deferred: bool = False
 
     @property
     def device_count(self) -> int:
@@ -288,6 +291,20 @@ def build(inventory: Inventory, report: Report | None = None, fitting: set[str] 
             if inventory.has_counter_sets:
                 _group(pool, inventory, devices, tiles, granted)
     return pic
+
+
+def node_names(inventory: Inventory) -> list[str]:
+    """The nodes a state can name: the Node objects, then the nodes only ResourceSlices name, in name order."""
+    listed = set(inventory.node_names)
+    places = {d.place for d in inventory.devices()}
+    return inventory.node_names + sorted(p for p in places if p not in SHARED and p not in listed)
+
+
+def outline(inventory: Inventory, report: Report | None = None) -> Picture:
+    """What the page needs of the picture beside the drawing (the node names, the legend's colours), for a
+    live update that leaves the drawing to a request of its own, made when it is in view (``deferred``)."""
+    _, legend = grants_by_device(report.allocation.claims if report is not None else [])
+    return Picture(legend=legend, node_names=node_names(inventory), deferred=True)
 
 
 def _group(pool: PoolView, inventory: Inventory, devices: list[Placed], tiles: list[Tile],

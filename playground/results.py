@@ -348,19 +348,27 @@ def nodes_view(nodes: list[NodeRow], node_filter: str = "") -> dict:
     }
 
 
-def context(state: State, node_filter: str = "", alternatives: int = 0, compare: bool = True) -> dict:
+def drawing(analyzed: Report) -> picture.Picture:
+    """The inventory picture of an analysis: the chosen node and others that fit drawn, the rest counted."""
+    fitting = {n.name for n in analyzed.nodes if n.fits}
+    return picture.build(analyzed.inventory, analyzed, fitting=fitting, limit=PICTURE_NODES)
+
+
+def context(state: State, node_filter: str = "", alternatives: int = 0, compare: bool = True,
+            draw: bool = True) -> dict:
     """The template context for a state; ``alternatives`` > 0 also lists up to that many other grants.
 
     ``compare`` False: a comparison (``state.compare``) is not run but left to a request of its own
-    (``comparison_deferred``), made when the folded tools that show it are opened.
+    (``comparison_deferred``), made when the folded tools that show it are opened. ``draw`` False: the
+    picture is an outline (``picture.outline``); its drawing is left to a request of its own, made when it
+    is in view.
     """
     try:
         analyzed = clusters.analyze_state(state, alternatives=alternatives)
     except FeatureGateError as exc:
         # A stored share or example whose gate override the release now refuses (a locked gate): say so.
         return {"state_error": f"{exc}."}
-    fitting = {n.name for n in analyzed.nodes if n.fits}
-    pic = picture.build(analyzed.inventory, analyzed, fitting=fitting, limit=PICTURE_NODES)
+    pic = drawing(analyzed) if draw else picture.outline(analyzed.inventory, analyzed)
     colors = {(g.claim, g.request): g.color for g in pic.legend}
     diagnostics = analyzed.diagnostics
     return {

@@ -13,6 +13,7 @@ urlpatterns = [
     path("capacity", views.capacity_run, name="capacity"),
     path("console", views.console_run, name="console"),
     path("compare", views.compare_run, name="compare"),
+    path("picture", views.picture_run, name="picture"),
     path("editor/convert", views.convert, name="editor_convert"),
     path("cluster", views.store_cluster, name="store_cluster"),
     path("import", views.import_state, name="import_state"),

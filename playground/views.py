@@ -2,7 +2,8 @@
 
 Page views: the editor (``index``, ``example``, ``share``, ``share_embed``), its forms' posts (``create_share``,
 ``export``, ``store_cluster``, ``import_state``), its panels (``capacity_run``, ``console_run``, and
-``compare_run`` for a comparison left out while the tools were folded), the
+``compare_run`` for a comparison left out while the tools were folded, ``picture_run`` for the picture a
+live update left out until it is in view), the
 gallery and ``healthz``. Editor helpers (JSON):
 
 ``GET /editor/language`` (optional ``kubernetes_version`` and ``gate_<Gate>=on|off`` as the form names
@@ -74,6 +75,13 @@ def _tools_folded(request: HttpRequest) -> bool:
     return _live_update(request) and request.POST.get("tools_folded") == "1"
 
 
+def _picture_off_screen(request: HttpRequest) -> bool:
+    """A live update from a page whose picture is out of view (``picture_in_view=0``, sent by
+    picture-outline.js): its drawing waits until it is scrolled to. In view, or not said (no script), the
+    answer draws it inline: one request a keystroke when the picture is on screen."""
+    return _live_update(request) and request.POST.get("picture_in_view") == "0"
+
+
 def _same_gate_lists(request: HttpRequest, form: PlaygroundForm) -> list[str]:
     """The gate lists ("gates", "compare") a live update leaves out: the page already shows them as this
     answer would (the key it posts back, ``gates_shown``, is this form's). Only the release and the gates
@@ -103,7 +111,10 @@ def _render_editor(request: HttpRequest, state: State | None, form: PlaygroundFo
         try:
             with budget.analysis_budget():
                 folded = _tools_folded(request)
-                ctx.update(results.context(state, form.node_filter_value(), alternatives, compare=not folded))
+                # A live update with the picture out of view leaves its drawing to a request of its own,
+                # made when it comes into view.
+                ctx.update(results.context(state, form.node_filter_value(), alternatives, compare=not folded,
+                                           draw=not _picture_off_screen(request)))
                 ctx["tools_folded"] = folded
                 # The analysis's read, not another. A live update (htmx) leaves the console's evaluation to
                 # a request of its own, made when the console is in view; a page without script has it here.
@@ -363,6 +374,19 @@ def compare_run(request: HttpRequest) -> HttpResponse:
     ``comparison_deferred``): its section for htmx, or the whole page (a post without script: the page runs
     the comparison itself)."""
     return _panel(request, "playground/partials/compare_result.html", _comparison, answer_on_page=False)
+
+
+def _drawing(state: State) -> dict:
+    """The inventory picture, for the request a live update's outline makes once it is in view."""
+    return {"picture": results.drawing(clusters.analyze_state(state))}
+
+
+@require_POST
+@rate_limit("PAGE_ANALYSES_PER_MINUTE")
+def picture_run(request: HttpRequest) -> HttpResponse:
+    """The inventory picture a live update left out (``results.context``'s ``draw``): its section for htmx,
+    or the whole page (a post without script: the page draws the picture itself)."""
+    return _panel(request, "playground/partials/picture_result.html", _drawing, answer_on_page=False)
 
 
 @require_POST

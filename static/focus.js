@@ -18,11 +18,20 @@
   // htmx puts the focus back on an element with an id; for the rest (tiles, summaries, links in the
   // results) remember the nearest ancestor with an id and the element's place among its focusables.
   let focusMark = null;
+  // A mark in the picture, whose live update sent an outline (``data-outline``) that draws itself once in
+  // view: the outline holds the focus until its drawing comes, then the mark applies to the drawing.
+  let waiting = null;
 
   document.addEventListener("htmx:beforeSwap", function (event) {
     const active = document.activeElement;
     const target = event.detail.target;
     focusMark = null;
+    if (waiting && active === target && target.id === waiting.anchor) {
+      focusMark = waiting;
+      waiting = null;
+      return;
+    }
+    waiting = null;
     if (!active || active === document.body || !target || !target.contains(active) || active.id) return;
     const anchor = active.parentElement.closest("[id]");
     if (!anchor) return;
@@ -34,6 +43,12 @@
     focusMark = null;
     if (!mark || (document.activeElement && document.activeElement !== document.body)) return;
     const anchor = document.getElementById(mark.anchor);
+    if (anchor && anchor.hasAttribute("data-outline")) {
+      waiting = mark;
+      anchor.setAttribute("tabindex", "-1");
+      anchor.focus({ preventScroll: true });
+      return;
+    }
     const candidates = anchor ? anchor.querySelectorAll(FOCUSABLE) : [];
     const el = candidates[Math.min(mark.index, candidates.length - 1)] || anchor;
     if (el) {

@@ -12,6 +12,8 @@ SAMPLES = ROOT / "playground" / "samples"
 
 # The headers htmx sends with a live analysis (``self.client.post(..., headers=HTMX)``).
 HTMX = {"HX-Request": "true", "HX-Target": "results"}
+# ... and with the request for the picture that a live update leaves out until it is in view (``POST /picture``).
+PICTURE = {"HX-Request": "true", "HX-Target": "picture"}
 
 
 def free_port() -> int:

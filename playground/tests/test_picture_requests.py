@@ -7,8 +7,8 @@ import re
 
 from playground import picture
 from playground.tests.base import BaseTestCase
+from playground.tests.helpers import HTMX, PICTURE
 
-HTMX = {"HX-Request": "true", "HX-Target": "results"}
 # On the gpu-node sample (gpu-0 ... gpu-7, attribute index 0 ... 7): a selector true on two GPUs only,
 # and a request of another claim that every GPU matches.
 FILTERING = """\
@@ -46,9 +46,12 @@ class RequestMarksTestCase(BaseTestCase):
     def post(self, documents: str):
         return self.client.post("/", self.form_data(documents=documents), headers=HTMX)
 
+    def drawn(self, documents: str):
+        """The picture as the page fetches it after a live update (``POST /picture``)."""
+        return self.client.post("/picture", self.form_data(documents=documents), headers=PICTURE)
+
     def test_each_request_lists_what_its_selectors_let_through(self):
-        r = self.post(FILTERING)
-        self.assertEqual(r.context["report"].allocation.status, "allocated")
+        r = self.drawn(FILTERING)
         marks = r.context["picture"].requests
         self.assertEqual([(m.label, m.total, m.matching, m.filtered) for m in marks],
                          [("last-two / gpu", 8, 2, 6), ("any / one", 8, 8, 0)])
@@ -63,7 +66,7 @@ class RequestMarksTestCase(BaseTestCase):
                                f'last-two / gpu</button>', html=False)
 
     def test_the_tiles_name_the_requests_they_match_and_those_that_filter_them_out(self):
-        found = tiles(self.post(FILTERING).content.decode())
+        found = tiles(self.drawn(FILTERING).content.decode())
         self.assertEqual(sorted(found), [f"gpu-{i}" for i in range(8)])
         for i in range(6):
             self.assertIn('data-matches="r1" data-filtered="r0"', found[f"gpu-{i}"])
@@ -77,7 +80,7 @@ class RequestMarksTestCase(BaseTestCase):
         self.assertEqual(r.context["errors"], [])
 
     def test_nothing_to_mark_without_an_explanation(self):
-        r = self.post("")
+        r = self.drawn("")
         self.assertEqual(r.context["picture"].requests, [])
         self.assertNotContains(r, 'id="request-marks"')
         self.assertNotContains(r, "data-matches=")

@@ -11,7 +11,7 @@ from hypothesis.extra.django import TestCase as HypothesisTestCase
 
 from playground.models import Example, SampleInventory, Share
 from playground.tests.base import BaseTestCase
-from playground.tests.helpers import HTMX
+from playground.tests.helpers import HTMX, PICTURE
 
 # Breaks out of text, of double- and single-quoted attributes, and of <textarea>.
 PAYLOAD = "\"'></textarea><img src=x onerror=alert(1)><script>alert(2)</script>"
@@ -68,7 +68,7 @@ class EscapingTestCase(BaseTestCase):
     def test_it_escapes_the_inventory_pictures_tooltips(self):
         quoted = PAYLOAD.replace("'", "''")
         inventory = self.inventory.as_yaml().replace("string: LATEST-GPU-MODEL", f"string: '{quoted}'", 1)
-        html = self.assertEscaped(self.client.post("/", self.form_data(inventory=inventory), headers=HTMX))
+        html = self.assertEscaped(self.client.post("/picture", self.form_data(inventory=inventory), headers=PICTURE))
         # In the tile's title attribute and in its tooltip text.
         self.assertEqual(html.count("model: &quot;&#x27;&gt;&lt;/textarea&gt;&lt;img src=x"), 2)
 
