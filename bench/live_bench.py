@@ -16,10 +16,11 @@ and of ``allocator.engine.analyze()`` alone on the same inputs. The target (issu
 
 It runs on a throwaway SQLite database (migrated, samples loaded) and never
 touches the project's own database; the pages' rate limit is off for it. ``--profile`` prints where the time of
-the timed requests goes (cProfile, top functions by cumulative time). A live update leaves the inventory
-picture's drawing to a request of its own, made when the picture is in view (``POST /picture``); ``--drawn``
-times each edit as the live update and that request together, the cost of a keystroke with the picture on
-screen.
+the timed requests goes (cProfile, top functions by cumulative time). Each edit says the inventory picture
+is in view (``picture_in_view=1``, as the page sends it with the picture on screen), so the live update
+draws it. ``--off-screen`` says it is not: the update then carries only the picture's outline. ``--drawn``
+is ``--off-screen`` with the drawing fetched too (``POST /picture``), as when the picture is scrolled into
+view after each edit.
 """
 
 from __future__ import annotations
@@ -123,9 +124,10 @@ def edits(documents: str, count: int) -> list[str]:
 
 
 def bench_example(client, example, count: int, profiler: cProfile.Profile | None,
-                  drawn: bool = False) -> tuple[list[float], list[float], list[float]]:
-    """(server times, server CPU times, analyze() times) in ms for ``count`` edits of one example; ``drawn``:
-    each edit's picture is fetched too, as when it is in view."""
+                  in_view: bool = True, drawn: bool = False) -> tuple[list[float], list[float], list[float]]:
+    """(server times, server CPU times, analyze() times) in ms for ``count`` edits of one example; ``in_view``:
+    the edits say the picture is on screen; ``drawn``: each edit's picture is fetched too, as when it comes
+    into view."""
     from allocator.engine import analyze
 
     state = example.state()
@@ -137,7 +139,7 @@ def bench_example(client, example, count: int, profiler: cProfile.Profile | None
     shown = dict(SHOWN.findall(warm.content.decode()))
     server, cpu, engine = [], [], []
     for text in edits(state.documents, count):
-        data = {**form_data(state, text), **shown}
+        data = {**form_data(state, text), **shown, "picture_in_view": "1" if in_view else "0"}
         if profiler:
             profiler.enable()
         start, start_cpu = time.perf_counter(), time.process_time()
@@ -169,9 +171,13 @@ def main() -> int:
     parser.add_argument("--edits", type=int, default=20, help="timed edits per example (default 20)")
     parser.add_argument("--example", action="append", default=[], help="only this example (slug); repeatable")
     parser.add_argument("--profile", action="store_true", help="print a cProfile summary of the timed requests")
+    parser.add_argument("--off-screen", action="store_true",
+                        help="the edits say the picture is out of view: their answers carry its outline only")
     parser.add_argument("--drawn", action="store_true",
-                        help="fetch each edit's picture too (POST /picture), as the page does when it is in view")
+                        help="as --off-screen, and each edit's picture fetched too (POST /picture), as when it "
+                             "comes into view")
     args = parser.parse_args()
+    in_view = not (args.off_screen or args.drawn)
 
     start_load = load()
     with tempfile.TemporaryDirectory(prefix="live-bench-") as tmp:
@@ -191,7 +197,8 @@ def main() -> int:
         print(f"machine: {machine()}")
         print(f"load average at start: {start_load}")
         print(f"{len(examples)} gallery examples, {args.edits} timed edits each (after one warm-up request"
-              f"{'; each with its picture fetched' if args.drawn else ''}); "
+              f"{'; picture on screen' if in_view else '; picture off screen'}"
+              f"{', the picture of each edit fetched' if args.drawn else ''}); "
               f"server time = Django test client, in process; target p95 < {TARGET_MS:.0f} ms")
         print()
         print("| example | n | server p50 ms | server p95 ms | server max ms | server CPU p50 ms | server CPU p95 ms "
@@ -199,7 +206,7 @@ def main() -> int:
         print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
         all_server, all_cpu, all_engine = [], [], []
         for example in examples:
-            server, cpu, engine = bench_example(client, example, args.edits, profiler, args.drawn)
+            server, cpu, engine = bench_example(client, example, args.edits, profiler, in_view, args.drawn)
             all_server += server
             all_cpu += cpu
             all_engine += engine
