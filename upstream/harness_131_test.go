@@ -12,80 +12,13 @@ import (
 // as the components would be started with --feature-gates=DynamicResourceAllocation=true.
 // go test -modfile=modfiles/1.31.mod -tags=k8s131 .
 
-const inventory131 = `
-apiVersion: v1
-kind: Node
-metadata: {name: node-a}
----
-apiVersion: v1
-kind: Node
-metadata: {name: node-b}
----
-apiVersion: resource.k8s.io/v1alpha3
-kind: DeviceClass
-metadata: {name: gpu}
-spec:
-  selectors:
-  - cel: {expression: "device.driver == 'gpu.example.com'"}
----
-apiVersion: resource.k8s.io/v1alpha3
-kind: ResourceSlice
-metadata: {name: node-b-gpus}
-spec:
-  driver: gpu.example.com
-  nodeName: node-b
-  pool: {name: node-b, generation: 1, resourceSliceCount: 1}
-  devices:
-  - name: gpu-0
-    basic:
-      attributes:
-        memory: {int: 16}
-  - name: gpu-1
-    basic:
-      attributes:
-        memory: {int: 80}
-`
-
-func templateAndPod131(expression string) string {
-	return `
----
-apiVersion: resource.k8s.io/v1alpha3
-kind: ResourceClaimTemplate
-metadata: {name: big-gpu}
-spec:
-  spec:
-    devices:
-      requests:
-      - name: gpu
-        deviceClassName: gpu
-        selectors:
-        - cel: {expression: "` + expression + `"}
----
-apiVersion: v1
-kind: Pod
-metadata: {name: trainer}
-spec:
-  containers:
-  - name: main
-    image: busybox
-    resources:
-      claims: [{name: gpu}]
-  resourceClaims:
-  - name: gpu
-    resourceClaimTemplateName: big-gpu
-`
-}
-
-func with131DRA(t *testing.T) {
-	t.Helper()
-	if refused := setGates(map[string]bool{"DynamicResourceAllocation": true}); refused != nil {
-		t.Fatalf("DynamicResourceAllocation=true refused: %s", *refused)
-	}
-}
+// inventory131 is run_test.go's inventory in v1alpha3, whose devices have the
+// same shape as in v1beta1.
+var inventory131 = strings.ReplaceAll(inventoryV1beta1, "resource.k8s.io/v1beta1", "resource.k8s.io/v1alpha3")
 
 func Test131SchedulesATemplatePodWhereTheDeviceIs(t *testing.T) {
-	with131DRA(t)
-	got := run(t, inventory131+templateAndPod131("device.attributes['gpu.example.com'].memory > 32"), "schedule").Schedule
+	withDRA(t)
+	got := run(t, inventory131+templateAndPod("v1alpha3", "device.attributes['gpu.example.com'].memory > 32"), "schedule").Schedule
 	if got.Node == nil || *got.Node != "node-b" {
 		t.Fatalf("bound to %v, want node-b (message %v)", got.Node, got.Message)
 	}
@@ -105,8 +38,8 @@ func Test131SchedulesATemplatePodWhereTheDeviceIs(t *testing.T) {
 }
 
 func Test131RefusesAPodNoNodeCanServe(t *testing.T) {
-	with131DRA(t)
-	got := run(t, inventory131+templateAndPod131("device.attributes['gpu.example.com'].memory > 100"), "schedule").Schedule
+	withDRA(t)
+	got := run(t, inventory131+templateAndPod("v1alpha3", "device.attributes['gpu.example.com'].memory > 100"), "schedule").Schedule
 	if got.Node != nil || got.Message == nil || !strings.HasPrefix(*got.Message, "0/2 nodes are available: 2 cannot allocate all claims.") {
 		t.Fatalf("node %v, message %v", got.Node, got.Message)
 	}
@@ -118,7 +51,7 @@ func Test131RefusesAPodNoNodeCanServe(t *testing.T) {
 }
 
 func Test131AllocatesAClaimAndRefusesAV1beta1One(t *testing.T) {
-	with131DRA(t)
+	withDRA(t)
 	claim := `
 ---
 apiVersion: resource.k8s.io/v1alpha3
@@ -133,11 +66,7 @@ spec:
       - cel: {expression: "device.attributes['gpu.example.com'].memory > 32"}
 `
 	resp := run(t, inventory131+claim, "create", "allocate")
-	for _, created := range resp.Create {
-		if created.Error != nil || len(created.Errors) > 0 {
-			t.Errorf("%s %s: %v %v", created.Kind, created.Name, created.Error, created.Errors)
-		}
-	}
+	noCreateErrors(t, resp)
 	if !resp.Allocate.Fits || len(resp.Allocate.Claims) != 1 || *resp.Allocate.Node != "node-b" {
 		t.Fatalf("allocate: %+v", resp.Allocate)
 	}

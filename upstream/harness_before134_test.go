@@ -12,46 +12,9 @@ import (
 	"testing"
 )
 
-func templateAndPod(expression string) string {
-	return `
----
-apiVersion: resource.k8s.io/v1beta1
-kind: ResourceClaimTemplate
-metadata: {name: big-gpu}
-spec:
-  spec:
-    devices:
-      requests:
-      - name: gpu
-        deviceClassName: gpu
-        selectors:
-        - cel: {expression: "` + expression + `"}
----
-apiVersion: v1
-kind: Pod
-metadata: {name: trainer}
-spec:
-  containers:
-  - name: main
-    image: busybox
-    resources:
-      claims: [{name: gpu}]
-  resourceClaims:
-  - name: gpu
-    resourceClaimTemplateName: big-gpu
-`
-}
-
-func withDRA(t *testing.T) {
-	t.Helper()
-	if refused := setGates(map[string]bool{"DynamicResourceAllocation": true}); refused != nil {
-		t.Fatalf("DynamicResourceAllocation=true refused: %s", *refused)
-	}
-}
-
 func TestBefore134SchedulesATemplatePodWhereTheDeviceIs(t *testing.T) {
 	withDRA(t)
-	resp := run(t, inventoryV1beta1+templateAndPod("device.attributes['gpu.example.com'].memory > 32"), "schedule")
+	resp := run(t, inventoryV1beta1+templateAndPod("v1beta1", "device.attributes['gpu.example.com'].memory > 32"), "schedule")
 	got := resp.Schedule
 	if got.Node == nil || *got.Node != "node-b" {
 		t.Fatalf("bound to %v, want node-b (message %v)", got.Node, got.Message)
@@ -73,7 +36,7 @@ func TestBefore134SchedulesATemplatePodWhereTheDeviceIs(t *testing.T) {
 
 func TestBefore134RefusesAPodNoNodeCanServe(t *testing.T) {
 	withDRA(t)
-	resp := run(t, inventoryV1beta1+templateAndPod("device.attributes['gpu.example.com'].memory > 100"), "schedule")
+	resp := run(t, inventoryV1beta1+templateAndPod("v1beta1", "device.attributes['gpu.example.com'].memory > 100"), "schedule")
 	got := resp.Schedule
 	if got.Node != nil || got.Message == nil || !strings.HasPrefix(*got.Message, "0/2 nodes are available: 2 cannot allocate all claims.") {
 		t.Fatalf("node %v, message %v", got.Node, got.Message)

@@ -88,3 +88,44 @@ func noCreateErrors(t *testing.T, resp response) {
 		}
 	}
 }
+
+// templateAndPod is a template asking for one GPU that matches expression and
+// a pod using it, the template in resource.k8s.io/<version>.
+func templateAndPod(version, expression string) string {
+	return `
+---
+apiVersion: resource.k8s.io/` + version + `
+kind: ResourceClaimTemplate
+metadata: {name: big-gpu}
+spec:
+  spec:
+    devices:
+      requests:
+      - name: gpu
+        deviceClassName: gpu
+        selectors:
+        - cel: {expression: "` + expression + `"}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: trainer}
+spec:
+  containers:
+  - name: main
+    image: busybox
+    resources:
+      claims: [{name: gpu}]
+  resourceClaims:
+  - name: gpu
+    resourceClaimTemplateName: big-gpu
+`
+}
+
+// withDRA turns DRA on, as the components of 1.31-1.33 would be started with
+// --feature-gates=DynamicResourceAllocation=true.
+func withDRA(t *testing.T) {
+	t.Helper()
+	if refused := setGates(map[string]bool{"DynamicResourceAllocation": true}); refused != nil {
+		t.Fatalf("DynamicResourceAllocation=true refused: %s", *refused)
+	}
+}
