@@ -36,7 +36,6 @@ from __future__ import annotations
 import functools
 import gc
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
 from allocator.allocation import search as search_limits
@@ -70,7 +69,7 @@ from allocator.allocation.switches import choose_variant, from_gates
 from allocator.cel.selectors import shared_evaluator
 from allocator.kube import model
 from allocator.reading import deadline
-from allocator.reading.records import record
+from allocator.reading.records import field, record
 from allocator.releases import table as release_table
 from allocator.releases.gates import FeatureGates, make_gates
 from allocator.releases.rules import ReleaseRules, as_rules

@@ -17,13 +17,12 @@ says so in a sentence for people, and the grants found until then are kept.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import field
 
 from allocator.allocation.errors import AllocatorError, SearchLimitError
 from allocator.allocation.pools import DeviceID
 from allocator.allocation.search import Search
 from allocator.kube import model
-from allocator.reading.records import record
+from allocator.reading.records import field, record
 
 DEFAULT_LIMIT = 10
 MAX_LIMIT = 100

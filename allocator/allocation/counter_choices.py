@@ -25,7 +25,6 @@ left after allocated claims are the search's own.
 
 from __future__ import annotations
 
-from dataclasses import field
 from math import comb
 
 from allocator.allocation.candidates import Candidate
@@ -42,7 +41,7 @@ from allocator.allocation.counters import (
     shortages,
 )
 from allocator.allocation.requests import RequestView
-from allocator.reading.records import record
+from allocator.reading.records import field, record
 
 MAX_STEPS = 10_000  # device placements tried before giving up (the generic line stays)
 MAX_LISTED = 3  # choices spelled out in the message

@@ -7,7 +7,6 @@ device result) and embedded structs are always written.
 
 from __future__ import annotations
 
-import dataclasses
 import types
 import typing
 from typing import Any
@@ -15,6 +14,7 @@ from typing import Any
 from allocator.kube import model
 from allocator.kube.convert_back import V1, from_v1, version_of
 from allocator.kube.decode import _fields_of
+from allocator.reading import records
 
 # Fields the Go types declare without omitempty: written even when empty.
 _ALWAYS = {
@@ -54,7 +54,7 @@ def _optional(tp) -> bool:
 
 def to_json(obj: Any) -> Any:
     """A model object (or list/dict of them) as JSON-ready data."""
-    if dataclasses.is_dataclass(obj):
+    if records.is_dataclass(obj):
         cls = type(obj)
         out = {}
         for json_name, (py_name, tp) in _fields_of(cls).items():
@@ -62,7 +62,7 @@ def to_json(obj: Any) -> Any:
             if value is None:
                 continue
             # Set pointers and embedded structs are always written, as Go's encoder does.
-            always = (cls, py_name) in _ALWAYS or _optional(tp) or dataclasses.is_dataclass(value)
+            always = (cls, py_name) in _ALWAYS or _optional(tp) or records.is_dataclass(value)
             if not always and (value is False or value in ("", 0, [], {})):
                 continue
             out[json_name] = to_json(value)

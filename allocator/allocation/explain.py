@@ -54,7 +54,6 @@ from __future__ import annotations
 import functools
 import re
 from collections import Counter
-from dataclasses import asdict, field
 
 from allocator.allocation.candidates import Candidate, taint_prevents
 from allocator.allocation.constraints import (
@@ -92,7 +91,7 @@ from allocator.allocation.search import RequestData, Search
 from allocator.allocation.taint_rules import taint_source
 from allocator.cel.hints import fitted_parts
 from allocator.kube import model
-from allocator.reading.records import record
+from allocator.reading.records import asdict, field, record
 
 
 @record(frozen=True)

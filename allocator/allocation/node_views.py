@@ -34,7 +34,6 @@ timeout on its own, which depends on the clock, not on the input.)
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 from collections.abc import Sequence
 
@@ -43,6 +42,7 @@ from allocator.allocation.pools import Pool, PoolError, slice_is_relevant
 from allocator.cel.selectors import SHARED_MAX_DEVICES, _attribute_fields
 from allocator.kube import model
 from allocator.kube.quantity import Quantity
+from allocator.reading import records
 
 _LEFT_OUT = object()  # a field the view stands for otherwise (the device's attributes, the pool's name...)
 
@@ -220,8 +220,8 @@ class FrozenSlices:
             return Quantity, str(value), value.format
         names = _FIELD_NAMES.get(kind)
         if names is None:
-            names = _FIELD_NAMES[kind] = (tuple(f.name for f in dataclasses.fields(kind))
-                                          if dataclasses.is_dataclass(kind) else ())
+            names = _FIELD_NAMES[kind] = (tuple(f.name for f in records.fields(kind))
+                                          if records.is_dataclass(kind) else ())
         if not names:
             return "object", id(value)  # unknown: equal only to itself (kept alive by the slice remembered)
         if not skip:

@@ -15,13 +15,12 @@ slices by name (``ReleaseRules.sorts_slices``).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import field
 from typing import NamedTuple
 
 from allocator.allocation.nodes import NodeSelectorError, node_matches
 from allocator.allocation.switches import Switches, Variant
 from allocator.kube import model
-from allocator.reading.records import record
+from allocator.reading.records import field, record
 from allocator.releases.rules import ReleaseRules
 
 

@@ -41,15 +41,13 @@ behind it, shown by the explanation, the page, the API and the CLI.
 
 from __future__ import annotations
 
-from dataclasses import fields
-
 from allocator.allocation import capacity as cap
 from allocator.allocation.candidates import Candidate, taint_prevents
 from allocator.allocation.constraints import MatchAttribute, as_value_set, lookup_attribute, scalar_kind
 from allocator.allocation.errors import ANY_NODE, NODE_MARK, AllocatorError
 from allocator.allocation.pools import DeviceID
 from allocator.allocation.requests import ALL, EXACT_COUNT, claim_ref
-from allocator.reading.records import record
+from allocator.reading.records import fields, record
 
 MAX_RESULTS = 32
 

@@ -8,11 +8,11 @@ for ExactCount, toleration ``operator: Equal``.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 from collections.abc import Iterable
 
 from allocator.kube import model
+from allocator.reading import records
 from allocator.reading.records import record
 
 EXACT_COUNT = "ExactCount"
@@ -53,7 +53,7 @@ def _mode_and_count(mode: str, count: int) -> tuple[str, int]:
 
 
 def _tolerations(items: Iterable[model.DeviceToleration]) -> tuple[model.DeviceToleration, ...]:
-    return tuple(t if t.operator else dataclasses.replace(t, operator="Equal") for t in items)
+    return tuple(t if t.operator else records.replace(t, operator="Equal") for t in items)
 
 
 def exact_view(request: model.DeviceRequest) -> RequestView:

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from dataclasses import field
 
 from allocator.allocation import capacity as cap
 from allocator.allocation.candidates import Candidate, taint_prevents
@@ -35,7 +34,7 @@ from allocator.allocation.requests import ALL, EXACT_COUNT, RequestView, claim_r
 from allocator.cel.selectors import SelectorRuntimeError
 from allocator.kube import model
 from allocator.reading import deadline
-from allocator.reading.records import record
+from allocator.reading.records import field, record
 
 MAX_RESULTS = 32  # resourceapi.AllocationResultsMaxSize
 

@@ -8,11 +8,11 @@ device: they add up their ``consumedCapacity`` instead of taking the device.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
 from allocator.allocation import capacity as cap
 from allocator.allocation.pools import DeviceID
+from allocator.reading.records import field
 
 if TYPE_CHECKING:
     from allocator.allocation.switches import Variant

@@ -10,9 +10,7 @@ same choice. What the allocator of each release did differently is in
 
 from __future__ import annotations
 
-from dataclasses import fields
-
-from allocator.reading.records import record
+from allocator.reading.records import fields, record
 from allocator.releases.gates import FeatureGates, exists_in
 
 

@@ -24,11 +24,11 @@ name for the explanations.
 from __future__ import annotations
 
 import copy
-import dataclasses
 from collections.abc import Iterable, Sequence
 
 from allocator.cel.selectors import SelectorEvaluator, shared_evaluator
 from allocator.kube import model
+from allocator.reading import records
 from allocator.reading.records import record
 from allocator.releases.rules import ReleaseRules
 
@@ -56,7 +56,7 @@ class Patched:
     """The slices as the scheduler sees them, and the slices left out by a rule's compile error."""
 
     slices: list[model.ResourceSlice]
-    errors: list[str] = dataclasses.field(default_factory=list)
+    errors: list[str] = records.field(default_factory=list)
 
 
 def apply_taint_rules(slices: Sequence[model.ResourceSlice], rules: Iterable[model.DeviceTaintRule],
@@ -113,10 +113,10 @@ def _patched(slice_: model.ResourceSlice, rules: list[model.DeviceTaintRule], cl
             added.setdefault(index, []).append(RuleTaint.of(rule))
     if not added:
         return slice_
-    devices = [dataclasses.replace(d, taints=[*d.taints, *added[i]]) if i in added else d
+    devices = [records.replace(d, taints=[*d.taints, *added[i]]) if i in added else d
                for i, d in enumerate(spec.devices)]
     patched = copy.copy(slice_)
-    patched.spec = dataclasses.replace(spec, devices=devices)
+    patched.spec = records.replace(spec, devices=devices)
     return patched
 
 

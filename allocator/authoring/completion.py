@@ -20,7 +20,6 @@ The page's script only displays this; it knows no field or function itself.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import json
 import re
@@ -32,6 +31,7 @@ from allocator.kube import model
 from allocator.kube.convert import _ROOTS, _SCHEMAS, RESOURCE_GROUP
 from allocator.kube.decode import _CONTAINER_FIELDS, _POD_SPEC_FIELDS, _fields_of
 from allocator.kube.objects import read_documents
+from allocator.reading import records
 from allocator.reading.diagnostics import DiagnosticError
 from allocator.reading.limits import DEFAULT, Limits
 from allocator.releases.gates import CURRENT_RELEASE, FeatureGateError, make_gates
@@ -58,14 +58,14 @@ def _child(tp: typing.Any) -> str | None:
     if origin is dict:
         inner = _child(typing.get_args(tp)[1])
         return f"{{{inner}}}" if inner else None
-    if isinstance(tp, type) and dataclasses.is_dataclass(tp):  # a field's type: a class, never an instance
+    if isinstance(tp, type) and records.is_dataclass(tp):  # a field's type: a class, never an instance
         return tp.__name__
     return None
 
 
 def _dataclasses_in(tp: typing.Any) -> list[type]:
     """The model classes a field's type refers to (through Optional, list and dict)."""
-    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
+    if isinstance(tp, type) and records.is_dataclass(tp):
         return [tp]
     return [cls for arg in typing.get_args(tp) for cls in _dataclasses_in(arg)]
 

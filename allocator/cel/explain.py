@@ -18,7 +18,6 @@ limit of the selector itself (it evaluates parts the selector evaluated within t
 
 from __future__ import annotations
 
-from dataclasses import field
 from typing import ClassVar
 
 from allocator.cel import internal_error_message
@@ -29,7 +28,7 @@ from allocator.cel.parser import Node
 from allocator.cel.values import Abort, CELError, Optional, TypeValue, type_name
 from allocator.kube.quantity import Quantity
 from allocator.kube.semver import Version
-from allocator.reading.records import record
+from allocator.reading.records import field, record
 
 _COMPARISONS = {"_==_": "==", "_!=_": "!=", "_<_": "<", "_<=_": "<=", "_>_": ">", "_>=_": ">=", "@in": "in"}
 _MAX_PARTS = 8

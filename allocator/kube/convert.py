@@ -35,11 +35,9 @@ the walker notes them (``Conversion.versioned``) at the paths the user wrote.
 
 from __future__ import annotations
 
-from dataclasses import field
-
 from allocator.reading.diagnostics import PARSE, Diagnostic, DiagnosticError
 from allocator.reading.positions import PosDict, Position, PosList
-from allocator.reading.records import record
+from allocator.reading.records import field, record
 from allocator.releases import fields as release_fields
 
 RESOURCE_GROUP = "resource.k8s.io"

@@ -11,13 +11,13 @@ recorded by field path so later diagnostics can point at it.
 from __future__ import annotations
 
 import builtins
-import dataclasses
 import functools
 import types
 import typing
 from typing import Any
 
 from allocator.kube import model
+from allocator.reading import records
 from allocator.reading.diagnostics import PARSE, Diagnostic
 from allocator.reading.positions import Position, position_in
 
@@ -74,7 +74,7 @@ def json_name(python_name: str) -> str:
 
 
 # The fields resource.k8s.io/v1 moved from a request into its ``exactly`` (v1beta1 has them on the request).
-EXACTLY_FIELDS = tuple(json_name(f.name) for f in dataclasses.fields(model.ExactDeviceRequest))
+EXACTLY_FIELDS = tuple(json_name(f.name) for f in records.fields(model.ExactDeviceRequest))
 
 
 # Fields of metadata written at the object's top level (column 1 under "metadata:"): said so.
@@ -93,7 +93,7 @@ def exactly_hint(path: str, key: str) -> str:
 @functools.cache
 def _fields_of(cls: type) -> dict[str, tuple[str, Any]]:
     """JSON name -> (python name, resolved type) for a model dataclass."""
-    return {json_name(f.name): (f.name, _hint(f.type)) for f in dataclasses.fields(cls)}
+    return {json_name(f.name): (f.name, _hint(f.type)) for f in records.fields(cls)}
 
 
 # The names the model's annotations use. Explicit: DeviceAttribute has fields named "int" and "bool",
@@ -134,7 +134,7 @@ def _go_type(tp) -> str:
         return _go_type(args[0]) if args else "null"
     if origin is list:
         return "array"
-    if origin is dict or dataclasses.is_dataclass(tp):
+    if origin is dict or records.is_dataclass(tp):
         return "object"
     return {str: "string", int: "integer", bool: "boolean", float: "number"}.get(tp, "value")
 
@@ -167,7 +167,7 @@ def _shape(tp) -> tuple[str, Any]:
         return _OPTIONAL, [a for a in typing.get_args(tp) if a is not type(None)][0]
     if tp is Any:
         return _ANY, None
-    if dataclasses.is_dataclass(tp):
+    if records.is_dataclass(tp):
         return _OBJECT, None
     if origin is list:
         return _LIST, typing.get_args(tp)[0]

@@ -18,10 +18,9 @@ every command's start-up pays for.
 
 from __future__ import annotations
 
-from dataclasses import field
 from typing import Any
 
-from allocator.reading.records import record
+from allocator.reading.records import field, record
 
 # --------------------------------------------------------------------------- meta
 

@@ -20,7 +20,6 @@ from __future__ import annotations
 import _thread
 import gc
 from collections import OrderedDict
-from dataclasses import field
 
 from allocator.kube import model
 from allocator.kube.convert import RESOURCE_GROUP, SERVED_VERSIONS, Conversion, convert
@@ -30,7 +29,7 @@ from allocator.reading.diagnostics import PARSE, Diagnostic, DiagnosticError
 from allocator.reading.limits import DEFAULT, Limits
 from allocator.reading.plainyaml import PlainDocument, Span, read_plain, snippet
 from allocator.reading.positions import PosDict, Position, position_in
-from allocator.reading.records import record
+from allocator.reading.records import field, record
 from allocator.reading.textcheck import check_text
 from allocator.releases import fields as release_fields
 

@@ -7,12 +7,11 @@ object it belongs to and the line and column (1-based) in the source text.
 
 from __future__ import annotations
 
-import dataclasses
 import json
-from dataclasses import asdict
 from typing import Any
 
-from allocator.reading.records import record
+from allocator.reading import records
+from allocator.reading.records import asdict, record
 
 # The apiserver's field.ErrorType strings.
 REQUIRED = "Required value"
@@ -62,7 +61,7 @@ class Diagnostic:
     # Advice of the playground's own, shown beside the upstream message (never instead of it).
     hint: str | None = None
     # Edits that apply the hint (``Fix``); empty when it has no mechanical fix.
-    fixes: list[Fix] = dataclasses.field(default_factory=list)
+    fixes: list[Fix] = records.field(default_factory=list)
 
     def message(self) -> str:
         """The text the apiserver would print for this error."""

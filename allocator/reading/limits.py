@@ -18,9 +18,8 @@ Each refusal names the limit, and, when the caller says how to change it
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import field
 
-from allocator.reading.records import record
+from allocator.reading.records import field, record
 
 MAX_INPUT_BYTES = "max_input_bytes"
 MAX_VALUES = "max_values"

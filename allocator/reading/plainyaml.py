@@ -24,16 +24,14 @@ positions when a message needs them (``objects``).
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import re
-from dataclasses import field
 
-from allocator.reading import scalars
+from allocator.reading import records, scalars
 from allocator.reading.blockyaml import Unsure, read_block
 from allocator.reading.limits import DEFAULT, Limits
 from allocator.reading.positions import Position
-from allocator.reading.records import record
+from allocator.reading.records import field, record
 
 
 @record(frozen=True)
@@ -144,7 +142,7 @@ def _read_item(text: str, max_depth: int, max_values: int) -> tuple[dict, int]:
     if max_depth < 1 or max_values < 1:
         raise Unsure
     try:
-        docs = _read_events(text, dataclasses.replace(DEFAULT, max_depth=max_depth, max_values=max_values))
+        docs = _read_events(text, records.replace(DEFAULT, max_depth=max_depth, max_values=max_values))
     except _DOUBTS:
         raise Unsure from None
     if len(docs) != 1 or docs[0].data.__class__ is not dict:

@@ -66,7 +66,7 @@ def without_dra(documents: list) -> list:
     claims (the apiserver's pod strategy drops ``spec.resourceClaims`` and the containers' ``resources.claims``
     of a pod it creates), and no claim to allocate (the DynamicResources plugin is off). Allocated claims
     stay: their devices remain taken."""
-    from dataclasses import replace
+    from allocator.reading.records import replace
 
     out = []
     for document in documents:

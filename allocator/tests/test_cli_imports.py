@@ -50,6 +50,11 @@ DEFERRED = (
     "locale",
     "shutil",
     "threading",  # the engine's locks are _thread's (threading.Lock is _thread.allocate_lock)
+    "dataclasses",  # the model's classes are records (allocator.reading.records), made without it
+    "inspect",  # ... and so neither is what dataclasses imports: inspect, ast, dis, tokenize
+    "ast",
+    "dis",
+    "tokenize",
 )
 
 CLAIM = """\

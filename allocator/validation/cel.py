@@ -14,10 +14,9 @@ from __future__ import annotations
 
 import bisect
 import functools
-from dataclasses import field
 
 from allocator.reading import diagnostics as dg
-from allocator.reading.records import record
+from allocator.reading.records import field, record
 from allocator.validation.errors import FieldError
 
 MAX_EXPRESSION_LENGTH = 10 * 1024  # CELSelectorExpressionMaxLength, in bytes

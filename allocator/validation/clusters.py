@@ -16,12 +16,11 @@ same file saved on Windows or with a final newline more is stored once.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import field
 
 from allocator.kube import model
 from allocator.kube.objects import ReadResult, read_documents
 from allocator.reading.diagnostics import Diagnostic, DiagnosticError
-from allocator.reading.records import record
+from allocator.reading.records import field, record
 from allocator.releases.gates import CURRENT_RELEASE, stored_object_gates
 from allocator.validation import validate_documents
 

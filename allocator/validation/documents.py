@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import copy
-import dataclasses
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, TypeVar, cast
 
 from allocator.kube.model import ResourceClaim, ResourceClaimSpec, ResourceClaimTemplate
 from allocator.kube.objects import Document, ReadResult
+from allocator.reading import records
 from allocator.reading.diagnostics import PARSE, Diagnostic
 from allocator.reading.records import record
 from allocator.releases import fields as release_fields
@@ -62,7 +62,7 @@ def validate_document(document: Document, gates: FeatureGates, text: str | None 
 
 
 def _with(original: _T, **changes: object) -> _T:
-    return dataclasses.replace(original, **changes)
+    return records.replace(original, **changes)
 
 
 # The reader builds ``Document.obj`` from ``kind``, so the kind says the object's type.

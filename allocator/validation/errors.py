@@ -9,10 +9,9 @@ numbers and booleans bare, ``nil`` as ``"null"``.
 
 from __future__ import annotations
 
-from dataclasses import field as dc_field
-
 from allocator.reading import diagnostics as dg
 from allocator.reading.diagnostics import Diagnostic
+from allocator.reading.records import field as dc_field
 from allocator.reading.records import record
 
 OMIT = object()  # no value shown (Required, Forbidden, Too long, ...)

@@ -5,12 +5,12 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Set as AbstractSet
-from dataclasses import replace
 from decimal import Decimal
 
 from allocator.kube.model import DeviceAttribute
 from allocator.kube.quantity import Quantity
 from allocator.reading import diagnostics as dg
+from allocator.reading.records import replace
 from allocator.validation import names
 from allocator.validation.common import (
     DEVICE_MAX_DOMAIN_LENGTH,

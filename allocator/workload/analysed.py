@@ -10,12 +10,10 @@ that every surface can point there.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from allocator.kube.objects import Document, ReadResult
 from allocator.reading.diagnostics import Diagnostic
 from allocator.reading.limits import DEFAULT, Limits
-from allocator.reading.records import record
+from allocator.reading.records import record, replace
 from allocator.releases.gates import FeatureGates, stored_object_gates
 from allocator.workload.controllers import CONTROLLER_KINDS, PodSet, pod_sets, template_errors
 

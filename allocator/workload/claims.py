@@ -12,12 +12,11 @@ a pod by its own claims only, and nothing else allocates a claim.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import field
 
 from allocator.kube import model
 from allocator.kube.convert_back import V1
 from allocator.kube.objects import Document
-from allocator.reading.records import record
+from allocator.reading.records import field, record
 from allocator.workload.pods import PodClaim, claims_for_pod
 
 

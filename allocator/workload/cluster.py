@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import field
 from typing import Any
 
 from allocator.allocation import search as search_limits
@@ -14,7 +13,7 @@ from allocator.allocation.nodes import search_nodes as nodes_to_search
 from allocator.allocation.state import AllocatedState
 from allocator.kube import model
 from allocator.kube.objects import Document
-from allocator.reading.records import record
+from allocator.reading.records import field, record
 from allocator.releases.gates import FeatureGates
 
 

@@ -22,14 +22,12 @@ analysis of one pod (the page, ``allocate``) reads the first copy of each (``wor
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from allocator.kube import model
 from allocator.kube.objects import Document, ReadResult, _flatten, _read_one
 from allocator.reading.diagnostics import INVALID, PARSE, REQUIRED, Diagnostic, DiagnosticError
 from allocator.reading.limits import DEFAULT, Limits
 from allocator.reading.positions import PosDict, position_in
-from allocator.reading.records import record
+from allocator.reading.records import record, replace
 from allocator.validation import validate_documents
 
 # Kind -> the apiVersion it is served in.

@@ -37,13 +37,12 @@ allocatable: other pods' use of it is not known here.
 
 from __future__ import annotations
 
-from dataclasses import field
 from typing import Any
 
 from allocator.allocation.allocator import AllocationOutcome, Allocator
 from allocator.kube import model
 from allocator.kube.quantity import Quantity
-from allocator.reading.records import record
+from allocator.reading.records import field, record
 from allocator.releases.gates import FeatureGates
 
 GATE = "DRAExtendedResource"

@@ -33,7 +33,6 @@ import bisect
 import copy as copying
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import field, replace
 from typing import Any
 
 from allocator.allocation.allocator import Allocator, AllocatorError, node_error
@@ -46,7 +45,7 @@ from allocator.kube.objects import Document, ReadResult, read_documents
 from allocator.reading.deadline import located
 from allocator.reading.diagnostics import INVALID, Diagnostic, DiagnosticError
 from allocator.reading.limits import DEFAULT, Limits
-from allocator.reading.records import record
+from allocator.reading.records import field, record, replace
 from allocator.releases.gates import FeatureGates, stored_object_gates
 from allocator.releases.serving import read_errors
 from allocator.validation import validate_documents

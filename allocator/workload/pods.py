@@ -16,10 +16,9 @@ to ``req``).
 from __future__ import annotations
 
 import copy
-from dataclasses import field
 
 from allocator.kube import model
-from allocator.reading.records import record
+from allocator.reading.records import field, record
 
 # Annotation the controller puts on generated claims (k8s.io/api resource/v1).
 POD_CLAIM_NAME_ANNOTATION = "resource.kubernetes.io/pod-claim-name"

@@ -16,13 +16,12 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Iterator
-from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
 from allocator.allocation.allocator import AllocationOutcome, Allocator, AllocatorError, node_error
 from allocator.kube import model
 from allocator.kube.objects import Document
-from allocator.reading.records import record
+from allocator.reading.records import field, record
 from allocator.releases.gates import FeatureGates
 from allocator.workload import scheduler_words
 from allocator.workload.claims import Workload, build_workload, claim_api_versions

@@ -35,12 +35,11 @@ same input always gives the same answer, and say so (``Scoring.note``).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import field
 from typing import Any
 
 from allocator.allocation.allocator import AllocationOutcome
 from allocator.kube import model
-from allocator.reading.records import record
+from allocator.reading.records import field, record
 from allocator.releases.gates import FeatureGates
 from allocator.releases.rules import first_release
 from allocator.workload.claims import Workload

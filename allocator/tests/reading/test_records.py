@@ -7,6 +7,7 @@ import dataclasses
 import inspect
 import math
 from dataclasses import InitVar, dataclass, field
+from typing import ClassVar
 
 import pytest
 
@@ -17,7 +18,7 @@ SIGNATURE = "(a: 'int', b: 'list' = <factory>, c: 'InitVar[int]' = 3) -> None"  
 BOTH = pytest.mark.parametrize("deco", [dataclass, record], ids=["dataclass", "record"])
 
 
-def _classes(deco):
+def _classes(deco, field=field):
     @deco
     class Plain:
         """A mutable class with a hidden, uncompared field."""
@@ -83,9 +84,9 @@ def _classes(deco):
     return Plain, Frozen, OwnEq, OwnHash, Post, Sub, SubRecord, SelfNamed, FrozenSub, Loose
 
 
-def _behaviour(deco) -> list:
+def _behaviour(deco, field=field) -> list:
     """What a program can see of the classes, in a form to compare between the two decorators."""
-    Plain, Frozen, OwnEq, OwnHash, Post, Sub, SubRecord, SelfNamed, FrozenSub, Loose = _classes(deco)
+    Plain, Frozen, OwnEq, OwnHash, Post, Sub, SubRecord, SelfNamed, FrozenSub, Loose = _classes(deco, field)
     seen: list = []
     looped = Plain(1, [2])
     looped.items.append(looped)
@@ -113,7 +114,11 @@ def _behaviour(deco) -> list:
              Post.__init__.__qualname__.rsplit(".", 1)[-1], Post.__match_args__,
              # (a record's signature is its placeholder's, (*args, **kwargs), until its __init__ is compiled)
              str(inspect.signature(Post)) if deco is dataclass or records.COMPILE_AFTER < 2 else SIGNATURE,
-             repr(dataclasses.replace(Post(1), a=9, c=1)), [f.name for f in dataclasses.fields(SubRecord)]]
+             repr(dataclasses.replace(Post(1), a=9, c=1)), [f.name for f in dataclasses.fields(SubRecord)],
+             # this module's own functions give what dataclasses' give
+             repr(records.replace(Post(1), a=9, c=1)), [f.name for f in records.fields(SubRecord)],
+             [(f.name, f.type, f.init, f.repr, f.compare, f.hash) for f in records.fields(Frozen)],
+             records.is_dataclass(Plain), records.is_dataclass(Plain()), records.asdict(Plain(1, [2]))]
     seen += [repr(c.__dataclass_params__) for c in (Plain, Frozen, OwnEq, SelfNamed)]
     for bad in ((), (1, 2, 3, 4)):
         with pytest.raises(TypeError) as wrong:
@@ -157,11 +162,14 @@ def test_a_record_without_docstring_is_named_without_inspect():
     assert Bare.__doc__ == "Bare()"
 
 
+@pytest.mark.parametrize("own_field", [False, True], ids=["dataclasses.field", "records.field"])
 @pytest.mark.parametrize("compile_after", [records.COMPILE_AFTER, 1, 0])
-def test_a_record_behaves_as_the_same_dataclass(monkeypatch, compile_after):
-    """Its first objects made by the plain __init__, by dataclass's compiled one from the second, or all by it."""
+def test_a_record_behaves_as_the_same_dataclass(monkeypatch, compile_after, own_field):
+    """Its first objects made by the plain __init__, by its compiled one from the second, or all by it; its
+    fields given with dataclasses' ``field`` or this module's."""
     monkeypatch.setattr(records, "COMPILE_AFTER", compile_after)
-    made_as_dataclass, made_as_record = _behaviour(dataclass), _behaviour(record)
+    made_as_dataclass = _behaviour(dataclass)
+    made_as_record = _behaviour(record, records.field if own_field else field)
     assert made_as_record == made_as_dataclass
     assert made_as_record[0].endswith("Plain(x=1, items=[2, ...])")  # the loop printed as "...", the hidden field not
 
@@ -238,3 +246,89 @@ def test_the_plain_init_takes_what_the_compiled_one_takes():
         assert vars(Shapes(*args, **kwargs)) == vars(Same(*args, **kwargs))
         assert list(vars(Shapes(*args, **kwargs))) == list(vars(Same(*args, **kwargs)))  # the order set
     assert Shapes.__init__.__qualname__.endswith("Shapes.__init__")
+
+
+@BOTH
+def test_a_mutable_default_is_refused(deco):
+    with pytest.raises(ValueError, match="mutable default <class 'list'> for field a is not allowed"):
+        @deco
+        class Bad:
+            """Never made."""
+            a: list = []  # noqa: RUF012
+
+
+def test_a_field_without_annotation_is_refused():
+    with pytest.raises(TypeError, match="'a' is a field but has no type annotation"):
+        @record
+        class Bad:
+            """Never made."""
+            a = records.field(default=1)
+
+
+def test_a_classvar_is_no_field():
+    # (a string annotation is looked up in the class's module, as dataclass does: ClassVar is imported above)
+    @record(frozen=True)
+    class Kinds:
+        """One field beside a class variable."""
+        kind: ClassVar[str] = "k"
+        a: int = 1
+
+    assert [f.name for f in records.fields(Kinds)] == ["a"] == [f.name for f in dataclasses.fields(Kinds)]
+    assert Kinds(2).kind == "k" and Kinds.__match_args__ == ("a",)
+
+
+def test_without_eq_objects_compare_and_hash_by_identity():
+    @record(frozen=True, eq=False)
+    class Same:
+        """Frozen, compared as objects."""
+        a: int = 1
+
+    one, other = Same(), Same()
+    assert one != other and one == one and hash(one) == object.__hash__(one)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        one.a = 2  # type: ignore[misc]
+
+
+def test_other_options_are_made_by_dataclass_with_this_modules_fields():
+    @record(order=True)
+    class Ordered:
+        """order=True is dataclass's."""
+        a: int = 0
+        b: list = records.field(default_factory=list, compare=False)
+
+    assert Ordered(1) < Ordered(2) and Ordered(1, [1]) == Ordered(1, [2])
+    assert Ordered().b == [] and Ordered().b is not Ordered().b
+
+
+def test_replace_refuses_what_dataclasses_replace_refuses():
+    @record
+    class Shapes:
+        """A field out of __init__ and an InitVar without default."""
+        a: int = 1
+        b: int = records.field(default=2, init=False)
+        c: InitVar[int] = None  # type: ignore[assignment]
+
+    @record
+    class Needs:
+        """An InitVar without default."""
+        a: int
+        c: InitVar[int]
+
+        def __post_init__(self, c):
+            pass
+
+    for module in (dataclasses, records):
+        with pytest.raises(ValueError, match="field b is declared with init=False"):
+            module.replace(Shapes(), b=3)
+        with pytest.raises(ValueError, match="InitVar 'c' must be specified with replace"):
+            module.replace(Needs(1, 2), a=2)
+
+
+def test_a_plain_dataclass_goes_through_this_modules_functions():
+    @dataclass
+    class Plain:
+        a: int = 1
+
+    assert records.is_dataclass(Plain) and not records.is_dataclass(int)
+    assert [f.name for f in records.fields(Plain)] == ["a"]
+    assert records.replace(Plain(), a=2) == Plain(2)
