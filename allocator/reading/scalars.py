@@ -12,7 +12,20 @@ from __future__ import annotations
 
 import re
 
-_BOOL = re.compile(r"^(?:yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)$")
+
+class _Words:
+    """A rule whose pattern is a list of whole words (PyYAML's ``^(?:yes|Yes|...)$``): a set lookup, with no
+    pattern to compile at start-up. (A plain scalar never ends in a newline, which ``$`` would also allow.)"""
+
+    def __init__(self, *words: str) -> None:
+        self.words = frozenset(words)
+
+    def match(self, text: str) -> bool:
+        return text in self.words
+
+
+_BOOL = _Words("yes", "Yes", "YES", "no", "No", "NO", "true", "True", "TRUE", "false", "False", "FALSE",
+               "on", "On", "ON", "off", "Off", "OFF")
 _FLOAT = re.compile(r"""^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?
                     |\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?
                     |[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*
@@ -23,9 +36,9 @@ _INT = re.compile(r"""^(?:[-+]?0b[0-1_]+
                     |[-+]?(?:0|[1-9][0-9_]*)
                     |[-+]?0x[0-9a-fA-F_]+
                     |[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+)$""", re.X)
-_MERGE = re.compile(r"^(?:<<)$")
-_NULL = re.compile(r"^(?:~|null|Null|NULL|)$")
-_VALUE = re.compile(r"^(?:=)$")
+_MERGE = _Words("<<")
+_NULL = _Words("~", "null", "Null", "NULL", "")
+_VALUE = _Words("=")
 
 _BOOLS = {"yes": True, "no": False, "true": True, "false": False, "on": True, "off": False}
 _INFINITY = float("inf")
