@@ -36,7 +36,6 @@ from __future__ import annotations
 import functools
 import gc
 from collections.abc import Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any
 
 from allocator.allocation import search as search_limits
 from allocator.allocation.errors import (
@@ -68,13 +67,15 @@ from allocator.allocation.state import gather_allocated_state
 from allocator.allocation.switches import choose_variant, from_gates
 from allocator.cel.selectors import shared_evaluator
 from allocator.kube import model
-from allocator.reading import deadline
+from allocator.reading import TYPE_CHECKING, deadline
 from allocator.reading.records import field, record
 from allocator.releases import table as release_table
 from allocator.releases.gates import FeatureGates, make_gates
 from allocator.releases.rules import ReleaseRules, as_rules
 
 if TYPE_CHECKING:
+    from typing import Any
+
     # Imported where used: explanations and other grants are for what does not fit or is asked for,
     # and a command whose claims fit never loads them (start-up, docs/performance.md).
     from allocator.allocation.alternatives import Alternatives

@@ -8,13 +8,14 @@ device result) and embedded structs are always written.
 from __future__ import annotations
 
 import types
-import typing
-from typing import Any
 
 from allocator.kube import model
 from allocator.kube.convert_back import V1, from_v1, version_of
 from allocator.kube.decode import _fields_of
-from allocator.reading import records
+from allocator.reading import TYPE_CHECKING, records
+
+if TYPE_CHECKING:
+    from typing import Any
 
 # Fields the Go types declare without omitempty: written even when empty.
 _ALWAYS = {
@@ -49,7 +50,7 @@ _ALWAYS = {
 
 
 def _optional(tp) -> bool:
-    return typing.get_origin(tp) in (types.UnionType, typing.Union) and type(None) in typing.get_args(tp)
+    return isinstance(tp, types.UnionType) and type(None) in tp.__args__
 
 
 def to_json(obj: Any) -> Any:

@@ -15,12 +15,11 @@ slices by name (``ReleaseRules.sorts_slices``).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import NamedTuple
 
 from allocator.allocation.nodes import NodeSelectorError, node_matches
 from allocator.allocation.switches import Switches, Variant
 from allocator.kube import model
-from allocator.reading.records import field, record
+from allocator.reading.records import NamedTuple, field, record
 from allocator.releases.rules import ReleaseRules
 
 

@@ -8,13 +8,15 @@ device: they add up their ``consumedCapacity`` instead of taking the device.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
 
 from allocator.allocation import capacity as cap
 from allocator.allocation.pools import DeviceID
+from allocator.reading import TYPE_CHECKING
 from allocator.reading.records import field
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from allocator.allocation.switches import Variant
 from allocator.allocation.requests import claim_ref
 from allocator.kube import model

@@ -8,7 +8,7 @@ checker infers and a unique ``id`` the parser gives it.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from allocator.reading.records import NamedTuple
 
 
 class Node:

@@ -18,13 +18,13 @@ A selector that fails to compile or to run stops an allocation with upstream's m
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
 
 from allocator.cel import CELCompileError, CELRuntimeError, build_device, compile_selector
 from allocator.cel import _split as split_name  # how build_device files a name under a domain
 from allocator.kube import model
 from allocator.kube.quantity import Quantity
 from allocator.reading import deadline
+from allocator.reading.records import NamedTuple
 
 
 class AllocatorError(Exception):

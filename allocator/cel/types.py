@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from allocator.reading.records import NamedTuple
 
 
 class CelType(NamedTuple):

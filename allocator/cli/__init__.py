@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import importlib
 import sys
-from typing import TYPE_CHECKING
 
 from allocator.cli.common import EXIT_ERROR, EXIT_OK, EXIT_UNSATISFIABLE
+from allocator.reading import TYPE_CHECKING
 from allocator.reading.deadline import BudgetExceeded, time_budget
 
 if TYPE_CHECKING:  # imported where used: a plain command line is read without argparse (allocator.cli.quick)

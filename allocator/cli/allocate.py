@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING, Any
 
 from allocator.cli.common import (
     EXIT_ERROR,
@@ -19,10 +18,12 @@ from allocator.cli.common import (
     print_output,
     refused,
 )
+from allocator.reading import TYPE_CHECKING
 
 if TYPE_CHECKING:  # imported where used (start-up; argparse: allocator.cli.quick)
     import argparse
     from types import SimpleNamespace
+    from typing import Any
 
     from allocator.cli.common import Commands
     from allocator.cli.quick import Options

@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import TYPE_CHECKING, Any, TypeAlias
 
+from allocator.reading import TYPE_CHECKING
 from allocator.releases.table import CURRENT_RELEASE, RELEASES
 
 if TYPE_CHECKING:  # imported where used (start-up; argparse: allocator.cli.quick)
     import argparse
     from types import SimpleNamespace
+    from typing import Any, TypeAlias
 
     from allocator.kube.objects import Document
     from allocator.reading.limits import Limits

@@ -17,10 +17,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from types import SimpleNamespace
-from typing import Any
 
-# A command's options: each flag (every spelling) -> (the destination, the conversion of its value or None).
-Options = dict[str, tuple[str, Callable[[str], Any] | None]]
+from allocator.reading import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any, TypeAlias
+
+    # A command's options: each flag (every spelling) -> (the destination, the conversion of its value or None).
+    Options: TypeAlias = dict[str, tuple[str, Callable[[str], Any] | None]]
 
 
 def parse(command: str, given: list[str], options: Options, defaults: dict[str, Any]) -> SimpleNamespace | None:

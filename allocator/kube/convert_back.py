@@ -29,9 +29,11 @@ conversion) and the ``v1alpha3`` one, and kubernetes/api
 
 from __future__ import annotations
 
-from typing import Any
-
 from allocator.kube.convert import _EXACT_FIELDS, _ROOTS, _SCHEMAS, RESOURCE_GROUP, SERVED_VERSIONS
+from allocator.reading import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
 
 V1 = f"{RESOURCE_GROUP}/v1"
 

@@ -13,13 +13,14 @@ from __future__ import annotations
 import builtins
 import functools
 import types
-import typing
-from typing import Any
 
 from allocator.kube import model
-from allocator.reading import records
+from allocator.reading import TYPE_CHECKING, records
 from allocator.reading.diagnostics import PARSE, Diagnostic
 from allocator.reading.positions import Position, position_in
+
+if TYPE_CHECKING:
+    from typing import Any
 
 # JSON names that are not the plain camelCase of the Python name.
 _JSON_NAME_OVERRIDES = {"share_id": "shareID"}
@@ -96,9 +97,20 @@ def _fields_of(cls: type) -> dict[str, tuple[str, Any]]:
     return {json_name(f.name): (f.name, _hint(f.type)) for f in records.fields(cls)}
 
 
+class AnyValue:
+    """What the model's ``Any`` names here: a field that takes any JSON value (as typing's ``Any`` would,
+    without importing typing at start-up)."""
+
+
+def _origin(tp: Any) -> Any:
+    """``typing.get_origin`` for the types the model's annotations make: ``X | None``, ``list[X]``,
+    ``dict[K, V]`` or a class (None)."""
+    return types.UnionType if isinstance(tp, types.UnionType) else getattr(tp, "__origin__", None)
+
+
 # The names the model's annotations use. Explicit: DeviceAttribute has fields named "int" and "bool",
 # which would otherwise shadow the builtins in its annotations.
-_NAMES = {**vars(builtins), **vars(model)}
+_NAMES = {**vars(builtins), **vars(model), "Any": AnyValue}
 _HINTS: dict[str, Any] = {}  # annotation text -> the type it names
 
 
@@ -128,9 +140,9 @@ def _decoded_fields(cls: type) -> dict[str, tuple[str, Any]]:
 
 def _go_type(tp) -> str:
     """A short name for the expected JSON type, in the decoder's words."""
-    origin = typing.get_origin(tp)
-    if origin in (types.UnionType, typing.Union):
-        args = [a for a in typing.get_args(tp) if a is not type(None)]
+    origin = _origin(tp)
+    if origin is types.UnionType:
+        args = [a for a in tp.__args__ if a is not type(None)]
         return _go_type(args[0]) if args else "null"
     if origin is list:
         return "array"
@@ -162,17 +174,17 @@ _OPTIONAL, _ANY, _OBJECT, _LIST, _DICT, _SCALAR = "optional", "any", "object", "
 @functools.cache
 def _shape(tp) -> tuple[str, Any]:
     """How to decode a value of type ``tp``, and the type inside it; worked out once per type."""
-    origin = typing.get_origin(tp)
-    if origin in (types.UnionType, typing.Union):
-        return _OPTIONAL, [a for a in typing.get_args(tp) if a is not type(None)][0]
-    if tp is Any:
+    origin = _origin(tp)
+    if origin is types.UnionType:
+        return _OPTIONAL, [a for a in tp.__args__ if a is not type(None)][0]
+    if tp is AnyValue:
         return _ANY, None
     if records.is_dataclass(tp):
         return _OBJECT, None
     if origin is list:
-        return _LIST, typing.get_args(tp)[0]
+        return _LIST, tp.__args__[0]
     if origin is dict:
-        return _DICT, typing.get_args(tp)[1]
+        return _DICT, tp.__args__[1]
     return _SCALAR, None
 
 

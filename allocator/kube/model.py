@@ -18,9 +18,11 @@ every command's start-up pays for.
 
 from __future__ import annotations
 
-from typing import Any
-
+from allocator.reading import TYPE_CHECKING
 from allocator.reading.records import field, record
+
+if TYPE_CHECKING:  # (the decoder reads the model's Any as decode.AnyValue)
+    from typing import Any
 
 # --------------------------------------------------------------------------- meta
 

@@ -25,7 +25,11 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any
+
+from allocator.reading import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["BudgetExceeded", "Deadline", "current", "check", "time_budget", "located", "WHERE_FIELDS"]
 

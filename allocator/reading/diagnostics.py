@@ -8,10 +8,12 @@ object it belongs to and the line and column (1-based) in the source text.
 from __future__ import annotations
 
 import json
-from typing import Any
 
-from allocator.reading import records
+from allocator.reading import TYPE_CHECKING, records
 from allocator.reading.records import asdict, record
+
+if TYPE_CHECKING:
+    from typing import Any
 
 # The apiserver's field.ErrorType strings.
 REQUIRED = "Required value"

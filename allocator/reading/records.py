@@ -36,16 +36,28 @@ use it.
 from __future__ import annotations
 
 import abc
+import collections
 import sys
 from collections.abc import Callable, Mapping
 from operator import attrgetter
 from reprlib import recursive_repr
 from types import MappingProxyType
-from typing import Any, ClassVar, TypeVar, dataclass_transform, overload
 
-__all__ = ["MISSING", "Field", "asdict", "field", "fields", "is_dataclass", "record", "replace"]
+from allocator.reading import TYPE_CHECKING
 
-T = TypeVar("T")
+if TYPE_CHECKING:
+    from typing import Any, NamedTuple, TypeVar, dataclass_transform, overload
+
+    T = TypeVar("T")
+else:
+    # Without importing typing (start-up): overloads and dataclass_transform are for the type checker.
+    def overload(function):
+        return function
+
+    def dataclass_transform(**_):
+        return lambda function: function
+
+__all__ = ["MISSING", "Field", "NamedTuple", "asdict", "field", "fields", "is_dataclass", "record", "replace"]
 
 
 class _Missing:
@@ -106,18 +118,21 @@ def field(*, default: T, init: bool = True, repr: bool = True, hash: bool | None
 
 
 @overload
-def field(*, default_factory: Callable[[], T], init: bool = True, repr: bool = True, hash: bool | None = None,
-          compare: bool = True, metadata: Mapping[Any, Any] | None = None, kw_only: bool = ...) -> T: ...
+def field(  # noqa: F811 (the overloads: overload is typing's, for the type checker)
+        *, default_factory: Callable[[], T], init: bool = True, repr: bool = True, hash: bool | None = None,
+        compare: bool = True, metadata: Mapping[Any, Any] | None = None, kw_only: bool = ...) -> T: ...
 
 
 @overload
-def field(*, init: bool = True, repr: bool = True, hash: bool | None = None, compare: bool = True,
-          metadata: Mapping[Any, Any] | None = None, kw_only: bool = ...) -> Any: ...
+def field(  # noqa: F811 (the overloads: overload is typing's, for the type checker)
+        *, init: bool = True, repr: bool = True, hash: bool | None = None, compare: bool = True,
+        metadata: Mapping[Any, Any] | None = None, kw_only: bool = ...) -> Any: ...
 
 
-def field(*, default: Any = MISSING, default_factory: Any = MISSING, init: bool = True, repr: bool = True,
-          hash: bool | None = None, compare: bool = True, metadata: Mapping[Any, Any] | None = None,
-          kw_only: Any = MISSING) -> Any:
+def field(  # noqa: F811 (the overloads: overload is typing's, for the type checker)
+        *, default: Any = MISSING, default_factory: Any = MISSING, init: bool = True, repr: bool = True,
+        hash: bool | None = None, compare: bool = True, metadata: Mapping[Any, Any] | None = None,
+        kw_only: Any = MISSING) -> Any:
     """A record's field with options, as ``dataclasses.field`` (for records only: a plain dataclass wants
     ``dataclasses.field``)."""
     if default is not MISSING and default_factory is not MISSING:
@@ -144,12 +159,13 @@ def record(cls: type[T], /) -> type[T]: ...
 
 
 @overload
-def record(*, frozen: bool = False, eq: bool = True, repr: bool = True, kw_only: bool = False,
-           slots: bool = False) -> Callable[[type[T]], type[T]]: ...
+def record(  # noqa: F811 (the overloads: overload is typing's, for the type checker)
+        *, frozen: bool = False, eq: bool = True, repr: bool = True, kw_only: bool = False,
+        slots: bool = False) -> Callable[[type[T]], type[T]]: ...
 
 
 @dataclass_transform(field_specifiers=(field, Field))
-def record(cls: Any = None, /, **options: Any) -> Any:
+def record(cls: Any = None, /, **options: Any) -> Any:  # noqa: F811 (the overloads above)
     """``@record`` or ``@record(frozen=True, ...)``: the class as ``dataclass`` would make it."""
     if cls is None:
         return lambda c: record(c, **options)
@@ -196,9 +212,11 @@ def _read_fields(cls: type, kw_only: bool) -> tuple[Field, ...]:
         for f in _own_description(base) or ():
             found[f.name] = f
     real_field = _dataclasses_field_type()
+    # Without typing and dataclasses loaded no annotation can name ClassVar or InitVar: all are fields.
+    plain = real_field is None and "typing" not in sys.modules
     annotations = cls.__dict__.get("__annotations__", {})
     for name, annotation in annotations.items():
-        kind = _kind_of(cls, annotation)
+        kind = _FIELD if plain else _kind_of(cls, annotation)
         default = getattr(cls, name, MISSING)
         if isinstance(default, Field):
             f = default
@@ -216,8 +234,8 @@ def _read_fields(cls: type, kw_only: bool) -> tuple[Field, ...]:
         if kind is _FIELD and f.default is not MISSING and f.default.__class__.__hash__ is None:
             raise ValueError(f"mutable default {type(f.default)} for field {name} is not allowed: "
                              "use default_factory")
-        if isinstance(cls.__dict__.get(name), Field) or (real_field is not None
-                                                       and isinstance(cls.__dict__.get(name), real_field)):
+        if f is default and name in cls.__dict__ or real_field is not None and isinstance(cls.__dict__.get(name),
+                                                                                          real_field):
             if f.default is MISSING:
                 delattr(cls, name)
             else:
@@ -242,7 +260,9 @@ def _kind_of(cls: type, annotation: Any) -> str | None:
             annotation = getattr(owner, name.strip(), None) if owner is not None else None
         else:
             annotation = namespace.get(name)
-    if annotation is ClassVar or getattr(annotation, "__origin__", None) is ClassVar:
+    typing = sys.modules.get("typing")  # (a module that names ClassVar has imported typing)
+    if typing is not None and (annotation is typing.ClassVar or getattr(annotation, "__origin__", None)
+                               is typing.ClassVar):
         return None
     dataclasses = sys.modules.get("dataclasses")
     if dataclasses is not None and (annotation is dataclasses.InitVar or type(annotation) is dataclasses.InitVar):
@@ -639,3 +659,46 @@ def _eq(self: Any, other: Any) -> Any:
 
 def _hash(self: Any) -> int:
     return hash(self.__class__.__hashed__(self))
+
+
+# ``class Name(NamedTuple)`` without importing typing: typing.NamedTuple's class, made the way typing makes it.
+_PROHIBITED = frozenset({"__new__", "__init__", "__slots__", "__getnewargs__", "_fields", "_field_defaults", "_make",
+                         "_replace", "_asdict", "_source"})
+
+
+class _NamedTupleMaker(type):
+    """Makes ``class Name(NamedTuple)`` as typing does: ``collections.namedtuple`` of the annotated names, a
+    value in the body its field's default (none after one with a default), the body's other attributes kept."""
+
+    def __new__(mcls, name: str, bases: tuple[type, ...], namespace: dict[str, Any]) -> Any:
+        if bases != (_NamedTupleBase,):
+            raise TypeError("can only inherit from a NamedTuple type")
+        annotations = namespace.get("__annotations__", {})
+        with_default: list[str] = []
+        for field_name in annotations:
+            if field_name in namespace:
+                with_default.append(field_name)
+            elif with_default:
+                raise TypeError(f"Non-default namedtuple field {field_name} cannot follow default field"
+                                f"{'s' if len(with_default) > 1 else ''} {', '.join(with_default)}")
+        made = collections.namedtuple(name, list(annotations), defaults=[namespace[n] for n in with_default],
+                                      module=namespace["__module__"])
+        made.__annotations__ = made.__new__.__annotations__ = dict(annotations)
+        for key, value in namespace.items():
+            if key in _PROHIBITED:
+                raise AttributeError("Cannot overwrite NamedTuple attribute " + key)
+            if key not in ("__module__", "__name__", "__annotations__") and key not in made._fields:
+                setattr(made, key, value)
+        return made
+
+
+_NamedTupleBase = type.__new__(_NamedTupleMaker, "NamedTuple", (), {})
+
+if not TYPE_CHECKING:
+    def NamedTuple(typename, fields=None, /, **kwargs):  # noqa: N802 (typing's name)
+        """Only a base here (``class Name(NamedTuple)``); the functional form is typing's."""
+        from typing import NamedTuple as made_by_typing
+
+        return made_by_typing(typename, fields, **kwargs)
+
+    NamedTuple.__mro_entries__ = lambda bases: (_NamedTupleBase,)

@@ -55,6 +55,8 @@ DEFERRED = (
     "ast",
     "dis",
     "tokenize",
+    "typing",  # annotations only: allocator.reading.TYPE_CHECKING, records.NamedTuple, decode.AnyValue
+    "decimal",  # only a capacity's requestPolicy is written back as an exact decimal
 )
 
 CLAIM = """\

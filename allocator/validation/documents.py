@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, TypeVar, cast
 
 from allocator.kube.model import ResourceClaim, ResourceClaimSpec, ResourceClaimTemplate
 from allocator.kube.objects import Document, ReadResult
-from allocator.reading import records
+from allocator.reading import TYPE_CHECKING, records
 from allocator.reading.diagnostics import PARSE, Diagnostic
 from allocator.reading.records import record
 from allocator.releases import fields as release_fields
@@ -22,8 +21,11 @@ from allocator.validation.errors import Errors, located
 # (namespace, name) -> the claim spec of that claim or template, as ``pods.pod`` looks them up
 SpecsByName = dict[tuple[str, str], ResourceClaimSpec]
 if TYPE_CHECKING:
+    from typing import TypeVar
+
     from _typeshed import DataclassInstance
-_T = TypeVar("_T", bound="DataclassInstance")
+
+    _T = TypeVar("_T", bound="DataclassInstance")
 
 
 def validate_document(document: Document, gates: FeatureGates, text: str | None = None, *,
@@ -67,11 +69,13 @@ def _with(original: _T, **changes: object) -> _T:
 
 # The reader builds ``Document.obj`` from ``kind``, so the kind says the object's type.
 def _claim(document: Document) -> ResourceClaim:
-    return cast(ResourceClaim, document.obj)
+    claim: ResourceClaim = document.obj  # type: ignore[assignment]
+    return claim
 
 
 def _template(document: Document) -> ResourceClaimTemplate:
-    return cast(ResourceClaimTemplate, document.obj)
+    template: ResourceClaimTemplate = document.obj  # type: ignore[assignment]
+    return template
 
 
 # What the outputs say of an object read as stored (``read_as_stored``).

@@ -5,7 +5,6 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Set as AbstractSet
-from decimal import Decimal
 
 from allocator.kube.model import DeviceAttribute
 from allocator.kube.quantity import Quantity
@@ -475,6 +474,8 @@ def _request_policy(ctx: Context, max_capacity: Quantity, policy, path: str, at:
 
 
 def _exact_decimal(q: Quantity) -> str:
+    from decimal import Decimal  # here: only a capacity's requestPolicy needs it (start-up)
+
     text = format(Decimal(q.scaled_value(-9)).scaleb(-9).normalize(), "f")
     return text
 

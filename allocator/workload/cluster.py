@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
 from allocator.allocation import search as search_limits
 from allocator.allocation.allocator import Allocator
@@ -13,8 +12,12 @@ from allocator.allocation.nodes import search_nodes as nodes_to_search
 from allocator.allocation.state import AllocatedState
 from allocator.kube import model
 from allocator.kube.objects import Document
+from allocator.reading import TYPE_CHECKING
 from allocator.reading.records import field, record
 from allocator.releases.gates import FeatureGates
+
+if TYPE_CHECKING:
+    from typing import Any
 
 
 @record(frozen=True)

@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
 
 from allocator.allocation.allocator import AllocationOutcome, Allocator, AllocatorError, node_error
 from allocator.kube import model
 from allocator.kube.objects import Document
+from allocator.reading import TYPE_CHECKING
 from allocator.reading.records import field, record
 from allocator.releases.gates import FeatureGates
 from allocator.workload import scheduler_words
@@ -30,6 +30,8 @@ from allocator.workload.pinning import deallocated, freeable, pin_reason, pinned
 from allocator.workload.scoring import Scoring, pod_allocated_claims, score_nodes
 
 if TYPE_CHECKING:
+    from typing import Any
+
     # Imported where used: a command whose claims fit never explains, and extended resources need pods
     # (start-up, docs/performance.md).
     from allocator.allocation.explain import Explanation

@@ -35,14 +35,17 @@ same input always gives the same answer, and say so (``Scoring.note``).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
 
 from allocator.allocation.allocator import AllocationOutcome
 from allocator.kube import model
+from allocator.reading import TYPE_CHECKING
 from allocator.reading.records import field, record
 from allocator.releases.gates import FeatureGates
 from allocator.releases.rules import first_release
 from allocator.workload.claims import Workload
+
+if TYPE_CHECKING:
+    from typing import Any
 
 # resourceapi.FirstAvailableDeviceRequestMaxSize: the most subrequests a request may list.
 FIRST_AVAILABLE_MAX = 8

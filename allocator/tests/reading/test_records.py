@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import inspect
 import math
+import typing
 from dataclasses import InitVar, dataclass, field
 from typing import ClassVar
 
@@ -332,3 +333,38 @@ def test_a_plain_dataclass_goes_through_this_modules_functions():
     assert records.is_dataclass(Plain) and not records.is_dataclass(int)
     assert [f.name for f in records.fields(Plain)] == ["a"]
     assert records.replace(Plain(), a=2) == Plain(2)
+
+
+def _tuples(base):
+    class Point(base):
+        """A point, with a method."""
+        x: int
+        y: int = 0
+        label: str = ""
+
+        def norm(self) -> int:
+            return abs(self.x) + abs(self.y)
+
+    return Point
+
+
+def test_a_named_tuple_is_typings():
+    ours, theirs = _tuples(records.NamedTuple), _tuples(typing.NamedTuple)
+    for cls in (ours, theirs):
+        point = cls(3, -4)
+        assert point == (3, -4, "") and point.norm() == 7 and point._replace(x=1) == (1, -4, "")
+        assert isinstance(point, tuple) and tuple.__hash__(point) == hash((3, -4, ""))
+    assert [repr(ours(1, label="a")), ours.__doc__, ours._fields, ours._field_defaults, ours.__qualname__,
+            ours.__module__, ours.__bases__] == \
+        [repr(theirs(1, label="a")), theirs.__doc__, theirs._fields, theirs._field_defaults,
+         theirs.__qualname__, theirs.__module__, theirs.__bases__]
+    with pytest.raises(TypeError, match="Non-default namedtuple field z cannot follow default field y"):
+        class Bad(records.NamedTuple):
+            y: int = 0
+            z: int
+    with pytest.raises(AttributeError, match="Cannot overwrite NamedTuple attribute _make"):
+        class Worse(records.NamedTuple):
+            a: int
+
+            def _make(self):
+                pass
