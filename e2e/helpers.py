@@ -205,7 +205,7 @@ spec:
 """
 
 
-# Arms a listener for the next htmx:afterSettle of an answer into #target (from a URL ending in path, when
+# Arms a listener for the next htmx:afterSettle of an answer into #target (from the URL path ``path``, when
 # given) and returns a token that window.__e2eSettled holds once it has fired. On the document: an outerHTML
 # swap settles on the element that replaced the target, which bubbles there too.
 ARM_SETTLE = """([target, path]) => {
