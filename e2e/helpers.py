@@ -10,6 +10,8 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -203,6 +205,34 @@ spec:
 """
 
 
+# Arms a listener for the next htmx:afterSettle of an answer into #target (from the URL path ``path``, when
+# given) and returns a token that window.__e2eSettled holds once it has fired. On the document: an outerHTML
+# swap settles on the element that replaced the target, which bubbles there too.
+ARM_SETTLE = """([target, path]) => {
+  const settled = (window.__e2eSettled = window.__e2eSettled || new Set());
+  const token = String(Math.random());
+  document.addEventListener("htmx:afterSettle", function once(event) {
+    const detail = event.detail || {};
+    const url = detail.xhr ? new URL(detail.xhr.responseURL || "", location.href).pathname : "";
+    if (!detail.target || detail.target.id !== target || (path && url !== path)) return;
+    document.removeEventListener("htmx:afterSettle", once);
+    settled.add(token);
+  });
+  return token;
+}"""
+
+
+@contextmanager
+def swapped_in(page: Page, target: str, path: str = "", timeout: float | None = None) -> Iterator[None]:
+    """Wait, after the block, until htmx has swapped an answer into #target and settled it (from ``path``,
+    when given). Waiting for the response alone races the page: htmx swaps it in a moment later, so a test
+    that reads the page then may still see the previous answer."""
+    token = page.evaluate(ARM_SETTLE, [target, path])
+    yield
+    page.wait_for_function("token => window.__e2eSettled && window.__e2eSettled.has(token)", arg=token,
+                           timeout=timeout)
+
+
 def editor(page: Page, name: str = "documents"):
     return page.locator(f"#id_{name} + .CodeMirror")
 
@@ -246,12 +276,21 @@ def capacity_table(page: Page, table_id: str) -> list[list[str]]:
 
 
 def run_capacity(page: Page, count: str = "", strategy: str = "first") -> None:
-    """How many fit? run with this many copies (empty: as many as fit) and node choice."""
+    """How many fit? run with this many copies (empty: as many as fit) and node choice; returns once its
+    answer is on the page."""
     panel = page.locator("#capacity-panel")
     panel.get_by_label("Copies", exact=True).fill(count)
     panel.get_by_label("Node choice", exact=True).select_option(strategy)
-    with page.expect_response("**/capacity"):
+    with swapped_in(page, "capacity-result", "/capacity"):
         page.locator("#capacity-button").click()
+
+
+def type_expression(page: Page, expression: str) -> None:
+    """Replace the console's expression as a person would; returns once the typing pause's answer is shown."""
+    with swapped_in(page, "console-result", "/console"):
+        editor(page, "console_expression").click()
+        page.keyboard.press("Control+A")
+        page.keyboard.type(expression)
 
 
 def copies_placed(page: Page) -> int:

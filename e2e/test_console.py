@@ -9,7 +9,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from e2e.helpers import editor, open_gates, replace_text, summary
+from e2e.helpers import editor, open_gates, replace_text, summary, type_expression
 
 pytestmark = pytest.mark.e2e
 
@@ -20,14 +20,6 @@ MEMORY = 'device.capacity["gpu.example.com"].memory'
 
 def editor_value(page: Page, name: str = "documents") -> str:
     return page.evaluate(f"document.getElementById('id_{name}').cm.getValue()")
-
-
-def type_expression(page: Page, expression: str) -> None:
-    """Replace the console's expression as a person would; the typing pause evaluates it."""
-    with page.expect_response("**/console"):
-        editor(page, "console_expression").click()
-        page.keyboard.press("Control+A")
-        page.keyboard.type(expression)
 
 
 def test_the_console_on_a_tile_s_device(page: Page, samples):

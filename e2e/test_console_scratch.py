@@ -6,18 +6,11 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from e2e.helpers import editor, summary
+from e2e.helpers import summary, type_expression
 
 pytestmark = pytest.mark.e2e
 
 SCRATCH = "driver: gpu.example.com\nattributes:\n  model: {string: H200}\ncapacity:\n  memory: {value: 141Gi}\n"
-
-
-def type_expression(page: Page, expression: str) -> None:
-    with page.expect_response("**/console"):
-        editor(page, "console_expression").click()
-        page.keyboard.press("Control+A")
-        page.keyboard.type(expression)
 
 
 def test_an_expression_on_a_scratch_device(page: Page, samples):

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from e2e.helpers import editor, summary
+from e2e.helpers import editor, summary, swapped_in
 
 pytestmark = pytest.mark.e2e
 
@@ -17,8 +17,9 @@ GPU3 = "gpu.example.com/dra-example-driver-cluster-worker/gpu-3"
 
 
 def keystroke(page: Page) -> None:
-    """Type one more character at the end of the claims, as a person editing them; wait for the live update."""
-    with page.expect_response(lambda r: r.request.method == "POST" and r.request.headers.get("hx-target") == "results"):
+    """Type one more character at the end of the claims, as a person editing them; wait until the live
+    update's answer is on the page."""
+    with swapped_in(page, "results", "/"):
         editor(page).click()
         page.keyboard.press("Control+End")
         page.keyboard.type("#")

@@ -33,6 +33,10 @@ from django_htmx.middleware import HtmxDetails
 
 WINDOW = 60  # seconds
 
+# Every limited view, as urls.py routes it, and the setting that limits it: docs/configuration.md names
+# the same routes under each setting (playground/tests/test_ratelimit_docs.py checks).
+LIMITED: dict[Callable[..., HttpResponse], str] = {}
+
 
 def client_address(request: HttpRequest) -> str:
     remote: str = request.META.get("REMOTE_ADDR", "")
@@ -99,6 +103,7 @@ def rate_limit(setting: str, methods: tuple[str, ...] = ("POST",),
                     return too_many(request, limit, retry_after)
             return view(request, *args, **kwargs)
 
+        LIMITED[wrapped] = setting
         return wrapped
 
     return decorator

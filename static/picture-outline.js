@@ -8,6 +8,7 @@
  * A live update says whether the picture is in view (`picture_in_view`, kept by an IntersectionObserver):
  * in view, its answer draws the picture inline (one request a keystroke); out of view, it sends the outline.
  * Until the observer has spoken (or without it) the field is left out and the server draws inline.
+ * A drawing's request that gets no answer says so in the outline, with Try again (loads-when-shown.js).
  */
 (function () {
   "use strict";

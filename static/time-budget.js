@@ -4,8 +4,11 @@
 //   out of date, since they are not for what the editor holds;
 // - when the server answers 503 with the X-Time-Budget header, its message (what ran out, and where)
 //   is shown: over the old results, which are marked out of date, or in the panel that asked.
+// Shares on window.DRAPlayground: `budgetMessage(xhr)`, that message (null for any other answer), for the
+// sections that load themselves once shown (loads-when-shown.js).
 (function () {
   "use strict";
+  const page = (window.DRAPlayground = window.DRAPlayground || {});
   const TARGETS = ["results", "capacity-result", "console-result"];
   const inFlight = new Map();  // target id -> the element whose analysis request is awaited
   let cancelling = false;
@@ -98,15 +101,22 @@
     }
   }
 
-  function onResponseError(event) {
-    const xhr = event.detail.xhr;
-    const id = targetId(event);
-    if (!id || !xhr || xhr.getResponseHeader("X-Time-Budget") !== "exceeded") return;
-    let text = "The time budget ran out.";
+  // What ran out and where, from the server's 503 (playground/budget.py); null for any other answer.
+  function budgetMessage(xhr) {
+    if (!xhr || xhr.getResponseHeader("X-Time-Budget") !== "exceeded") return null;
     try {
       const body = JSON.parse(xhr.responseText);
-      text = "Stopped: the " + body.error + ". " + (body.advice || "");
-    } catch (e) { /* keep the short message */ }
+      return "Stopped: the " + body.error + ". " + (body.advice || "");
+    } catch (e) {
+      return "The time budget ran out.";
+    }
+  }
+  page.budgetMessage = budgetMessage;
+
+  function onResponseError(event) {
+    const id = targetId(event);
+    const text = budgetMessage(event.detail.xhr);
+    if (!id || text === null) return;
     if (id === "results") {
       markResultsOutOfDate("Out of date: these results are for an earlier input; the analysis of the editor's input was stopped.");
     }

@@ -1,8 +1,10 @@
 """Reading the command line's input files (or stdin) as text, within ``Limits.max_input_bytes``.
 
 A file larger than the limit is refused before it is read, so a mistaken
-multi-gigabyte argument costs nothing; stdin is read up to one byte past the
-limit. The text must be UTF-8 (a byte order mark is allowed).
+multi-gigabyte argument costs nothing; stdin is read in chunks up to one byte
+past the limit (a read asks Python for as much memory as it asks for bytes, so
+none asks for the whole limit, a GiB by default). The text must be UTF-8 (a
+byte order mark is allowed).
 """
 
 from __future__ import annotations
@@ -11,6 +13,9 @@ import os
 import sys
 
 from allocator.reading.limits import MAX_INPUT_BYTES, Limits
+
+# The most one read of a stream of unknown length (stdin, a file that grew) asks for.
+CHUNK = 1024 * 1024
 
 
 class InputError(Exception):
@@ -28,7 +33,7 @@ def read_input(path: str, limits: Limits) -> str:
     try:
         if path == "-":
             if not hasattr(sys.stdin, "buffer"):  # replaced by a text stream (tests, embedding)
-                return _newlines(sys.stdin.read())
+                return _newlines(_read_text_limited(sys.stdin, limits, source))
             data = _read_limited(sys.stdin.buffer, limits)
         else:
             with open(path, "rb") as handle:
@@ -51,13 +56,33 @@ def _newlines(text: str) -> str:
 
 
 def _read_limited(handle, limits: Limits, expected: int = 0) -> bytes:
-    """Up to one byte past the limit, to the end. ``expected`` bytes (a file's size) are read first: a read
-    of the limit's size at once has Python reserve that much (a GiB by default) and shrink it after, several
-    milliseconds for a 12 MB file. A file that has grown since is read on, as far as the limit allows."""
+    """Up to one byte past the limit, to the end. ``expected`` bytes (a file's size) are read first, at once;
+    the rest (all of stdin, a file that has grown since its size was asked) in chunks of ``CHUNK``: a read of
+    the limit's size at once has Python reserve that much (a GiB by default) and shrink it after."""
     first = handle.read(min(expected, limits.max_input_bytes) + 1)
     if len(first) <= expected:
         return first  # the end of the file (a read returns less than asked only there)
-    return first + handle.read(limits.max_input_bytes + 1 - len(first))
+    parts = [first]
+    left = limits.max_input_bytes + 1 - len(first)
+    while left > 0:
+        chunk = handle.read(min(CHUNK, left))
+        if not chunk:
+            break
+        parts.append(chunk)
+        left -= len(chunk)
+    return b"".join(parts)
+
+
+def _read_text_limited(stream, limits: Limits, source: str) -> str:
+    """A text stream's text, in chunks, refused once its UTF-8 form is over the limit."""
+    parts: list[str] = []
+    size = 0
+    while chunk := stream.read(CHUNK):
+        size += len(chunk.encode("utf-8", "surrogatepass"))
+        if size > limits.max_input_bytes:
+            raise InputError(source, _too_large(None, limits))
+        parts.append(chunk)
+    return "".join(parts)
 
 
 def _too_large(size: int | None, limits: Limits) -> str:

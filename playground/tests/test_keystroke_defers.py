@@ -66,7 +66,7 @@ class FoldedToolsDeferTheComparisonTestCase(BaseTestCase):
         self.assertNotContains(r, 'id="compare-left"')
         self.assertContains(r, 'id="compare-loading"')
         self.assertContains(r, 'hx-post="/compare"')
-        self.assertContains(r, 'hx-trigger="toggle once from:#result-tools"')
+        self.assertContains(r, 'hx-trigger="toggle once from:#result-tools, load-again"')  # Try again: load-again
         self.assertContains(r, '<details id="result-tools" class="result-tools">', html=False)  # folded, as it was
         self.assertContains(r, "Tools: the comparison, How many fit?")
 

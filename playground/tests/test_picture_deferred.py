@@ -30,9 +30,10 @@ class DeferredPictureTestCase(BaseTestCase):
     def test_a_live_update_with_the_picture_out_of_view_sends_an_outline_that_fetches_the_drawing(self):
         r = self.client.post("/", self.mig_form(picture_in_view="0"), headers=HTMX)
         self.assertEqual(r.status_code, 200)
-        self.assertContains(r, '<section id="picture" aria-labelledby="picture-heading" data-outline hx-post="/picture" '
-                               'hx-include="#playground-form" hx-trigger="intersect once" hx-swap="outerHTML">',
-                            html=False)
+        self.assertContains(r, '<section id="picture" aria-labelledby="picture-heading" data-outline '
+                               'data-loads-when-shown="the drawing of the devices" hx-post="/picture" '
+                               'hx-include="#playground-form" hx-trigger="intersect once, load-again" '
+                               'hx-swap="outerHTML">', html=False)
         self.assertContains(r, 'id="picture-loading"')
         self.assertNotContains(r, 'class="tile')
         self.assertNotContains(r, "counter-group")
