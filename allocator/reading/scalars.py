@@ -26,16 +26,36 @@ class _Words:
 
 _BOOL = _Words("yes", "Yes", "YES", "no", "No", "NO", "true", "True", "TRUE", "false", "False", "FALSE",
                "on", "On", "ON", "off", "Off", "OFF")
-_FLOAT = re.compile(r"""^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?
+
+
+class _Pattern:
+    """A pattern compiled when first matched: most inputs' numbers are plain decimal integers, read without
+    one (``resolve``), and text such as ``80Gi`` or ``575.57.8`` that starts with a digit is told from a
+    number by its characters (``_DECIMAL_CHARACTERS``; no float has two dots, no int one)."""
+
+    def __init__(self, pattern: str, flags: int = 0) -> None:
+        self.pattern, self.flags = pattern, flags
+        self.compiled: re.Pattern | None = None
+
+    def match(self, text: str):
+        if self.compiled is None:
+            self.compiled = re.compile(self.pattern, self.flags)
+        return self.compiled.match(text)
+
+
+_FLOAT = _Pattern(r"""^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?
                     |\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?
                     |[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*
                     |[-+]?\.(?:inf|Inf|INF)
                     |\.(?:nan|NaN|NAN))$""", re.X)
-_INT = re.compile(r"""^(?:[-+]?0b[0-1_]+
+_INT = _Pattern(r"""^(?:[-+]?0b[0-1_]+
                     |[-+]?0[0-7_]+
                     |[-+]?(?:0|[1-9][0-9_]*)
                     |[-+]?0x[0-9a-fA-F_]+
                     |[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+)$""", re.X)
+# The characters of a number that starts with a digit, unless it starts 0x or 0b: digits, "_", one ".",
+# ":" (base 60) and an exponent's e, E, + and -. A scalar with any other is text.
+_DECIMAL_CHARACTERS = frozenset("0123456789_.:eE+-")
 _MERGE = _Words("<<")
 _NULL = _Words("~", "null", "Null", "NULL", "")
 _VALUE = _Words("=")
@@ -118,7 +138,16 @@ def resolve(text: str):
     Raises NotPlainData for ``<<`` and ``=``, ValueError for a number Python cannot read
     (as PyYAML does).
     """
-    for pattern, construct in _RULES.get(text[:1], _NO_RULES):
+    first = text[:1]
+    if first in _DIGITS:
+        if text.isdigit() and text.isascii() and (first != "0" or len(text) == 1):
+            return int(text)  # a decimal integer: what the int pattern takes first, and the float one never
+        if text[:2] not in ("0x", "0b") and (text.count(".") > 1 or not _DECIMAL_CHARACTERS.issuperset(text)):
+            return text  # neither pattern can match: a version (575.57.8), a quantity (80Gi), a UID
+    for pattern, construct in _RULES.get(first, _NO_RULES):
         if pattern.match(text):
             return construct(text)
     return text
+
+
+_DIGITS = frozenset("0123456789")
