@@ -6,6 +6,7 @@ The wording of every message follows ``k8s.io/apimachinery`` (``IsDNS1123Label``
 
 from __future__ import annotations
 
+import functools
 import re
 
 from allocator.validation.errors import Errors
@@ -24,8 +25,19 @@ _CIDENT_FMT = "[A-Za-z_][A-Za-z0-9_]*"
 
 _LABEL_RE = re.compile(f"^{_LABEL_FMT}$")
 _SUBDOMAIN_RE = re.compile(f"^{_SUBDOMAIN_FMT}$")
-_QUALIFIED_RE = re.compile(f"^{_QUALIFIED_FMT}$")
-_LABEL_VALUE_RE = re.compile(f"^{_LABEL_VALUE_FMT}$")
+
+
+# Compiled when first needed: a command without labels or qualified names never asks (start-up).
+@functools.cache
+def _qualified_pattern() -> re.Pattern:
+    return re.compile(f"^{_QUALIFIED_FMT}$")
+
+
+@functools.cache
+def _label_value_pattern() -> re.Pattern:
+    return re.compile(f"^{_LABEL_VALUE_FMT}$")
+
+
 _CIDENT_RE = re.compile(f"^{_CIDENT_FMT}$")
 
 
@@ -91,7 +103,7 @@ def is_qualified_name(value: str) -> list[str]:
         errs.append("name part " + EMPTY_ERROR)
     elif len(name) > QUALIFIED_NAME_MAX:
         errs.append("name part " + max_len_error(QUALIFIED_NAME_MAX))
-    if not _QUALIFIED_RE.match(name):
+    if not _qualified_pattern().match(name):
         errs.append("name part " + regex_error(_QUALIFIED_MSG, _QUALIFIED_FMT, "MyName", "my.name", "123-abc"))
     return errs
 
@@ -100,7 +112,7 @@ def is_valid_label_value(value: str) -> list[str]:
     errs = []
     if len(value) > LABEL_VALUE_MAX:
         errs.append(max_len_error(LABEL_VALUE_MAX))
-    if not _LABEL_VALUE_RE.match(value):
+    if not _label_value_pattern().match(value):
         errs.append(regex_error(
             "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', "
             "and must start and end with an alphanumeric character", _LABEL_VALUE_FMT,

@@ -48,7 +48,20 @@ INT64_MAX = 2**63 - 1
 _NUM = r"(0|[1-9]\d*)"
 _PRE = r"(0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)"
 _BUILD = r"[0-9a-zA-Z-]+"
-SEMVER_RE = re.compile(rf"^{_NUM}\.{_NUM}\.{_NUM}(-{_PRE}(\.{_PRE})*)?(\+{_BUILD}(\.{_BUILD})*)?$")
+
+
+@functools.cache
+def _semver_pattern() -> re.Pattern:
+    return re.compile(rf"^{_NUM}\.{_NUM}\.{_NUM}(-{_PRE}(\.{_PRE})*)?(\+{_BUILD}(\.{_BUILD})*)?$")
+
+
+def is_semver(value: str) -> bool:
+    """A version as semver.org 2.0.0 writes it. A plain MAJOR.MINOR.PATCH (most drivers' versions) is read
+    without the pattern, which is compiled when another form first needs it (start-up)."""
+    parts = value.split(".")
+    if len(parts) == 3 and all(p.isascii() and p.isdigit() and (p[0] != "0" or p == "0") for p in parts):
+        return True
+    return _semver_pattern().match(value) is not None
 
 NODE_FIELDS = "exactly one of `nodeName`, `nodeSelector`, `allNodes`, `perDeviceNodeSelection` is required"
 DEVICE_NODE_FIELDS = ("exactly one of `nodeName`, `nodeSelector`, or `allNodes` is required when "
@@ -386,7 +399,7 @@ def _string_value(ctx: Context, value: str, path: str) -> None:
 
 
 def _version_value(ctx: Context, value: str, path: str) -> None:
-    if not SEMVER_RE.match(value):
+    if not is_semver(value):
         ctx.errs.invalid(path, value, "must be a string compatible with semver.org spec 2.0.0")
     _string_value(ctx, value, path)
 
