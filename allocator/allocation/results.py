@@ -11,11 +11,10 @@ otherwise it joins the selectors of network-attached devices.
 
 from __future__ import annotations
 
-import copy
-
 from allocator.allocation.errors import AllocatorError
 from allocator.allocation.search import PickedDevice, Search
 from allocator.kube import model
+from allocator.reading.records import copy_of, deep_copy_of
 
 
 def build_results(search: Search) -> list[model.AllocationResult]:
@@ -35,7 +34,7 @@ def _claim_result(search: Search, ci: int, claim: model.ResourceClaim) -> model.
             pool=cand.id.pool,
             device=cand.id.device,
             admin_access=True if picked.admin_access and search.allocator.rules.results_record_admin_access else None,
-            tolerations=[copy.copy(t) for t in picked.request.tolerations] if tolerations else [],
+            tolerations=[copy_of(t) for t in picked.request.tolerations] if tolerations else [],
             binding_conditions=list(cand.device.binding_conditions) if binding else [],
             binding_failure_conditions=list(cand.device.binding_failure_conditions) if binding else [],
             share_id=picked.share_id,
@@ -71,7 +70,7 @@ def _configs(search: Search, ci: int, claim: model.ResourceClaim) -> list[model.
             continue
         if not search.allocator.rules.class_configs_name_requests:
             # 1.31: every request adds its class's configs again, for all requests (none named).
-            out += [model.DeviceAllocationConfiguration(source="FromClass", requests=[], opaque=copy.deepcopy(c.opaque))
+            out += [model.DeviceAllocationConfiguration(source="FromClass", requests=[], opaque=deep_copy_of(c.opaque))
                     for c in device_class.spec.config]
             continue
         name = data.request.full_name
@@ -83,7 +82,7 @@ def _configs(search: Search, ci: int, claim: model.ResourceClaim) -> list[model.
         start = len(out)
         for c in device_class.spec.config:
             out.append(model.DeviceAllocationConfiguration(source="FromClass", requests=[name],
-                                                           opaque=copy.deepcopy(c.opaque)))
+                                                           opaque=deep_copy_of(c.opaque)))
         class_entries[device_class.metadata.name] = range(start, len(out))
 
     chosen = [_chosen_subrequest_name(search, ci, ri, r) for ri, r in enumerate(requests)]
@@ -93,7 +92,7 @@ def _configs(search: Search, ci: int, claim: model.ResourceClaim) -> list[model.
             for ri, r in enumerate(requests))
         if applies:
             out.append(model.DeviceAllocationConfiguration(source="FromClaim", requests=list(c.requests),
-                                                           opaque=copy.deepcopy(c.opaque)))
+                                                           opaque=deep_copy_of(c.opaque)))
 
     if not search.allocator.rules.clears_config_requests:
         return out
@@ -137,4 +136,4 @@ def _add_new(source: list[model.NodeSelectorRequirement], target: list[model.Nod
     for req in source:
         if not any(t.key == req.key and t.operator == req.operator and set(t.values) == set(req.values)
                    for t in target):
-            target.append(copy.deepcopy(req))
+            target.append(deep_copy_of(req))

@@ -40,6 +40,7 @@ MAX_COST = 1_000_000
 # apiserver's lists library and is costed by its estimator, as the apiserver of 1.37 compiles new expressions.
 INCLUDES_FROM_LISTS = "@includes-from-lists"
 RELEVANT_GATES = frozenset({"DRAConsumableCapacity", "DRAListTypeAttributes", INCLUDES_FROM_LISTS})
+_INCLUDES_ONLY = frozenset({INCLUDES_FROM_LISTS})
 NO_SUCH_KEY_HINT = (". consider using CEL optional chaining (.? followed by orValue()) or guarding the check "
                     "with has() for optional fields")
 
@@ -284,9 +285,18 @@ _LOCK = _thread.allocate_lock()
 def compile_selector(expression: str, *, gates: frozenset[str] = frozenset(),
                      estimate_cost: bool = True) -> CompiledSelector:
     """Compile (or fetch from the LRU cache) a CEL selector; raises CELCompileError."""
-    key = (expression, frozenset(gates) & RELEVANT_GATES, estimate_cost)
+    relevant = frozenset(gates) & RELEVANT_GATES
+    if INCLUDES_FROM_LISTS in relevant and "includes" not in expression:
+        relevant -= _INCLUDES_ONLY  # it changes only what includes() costs: the same program without it
+    key = (expression, relevant, estimate_cost)
     with _LOCK:
         hit = _CACHE.get(key)
+        if hit is None and not estimate_cost:
+            # Compiled with its cost estimated (validation, before the search) it is the same program: every
+            # compile estimates the cost; only the limit's check and the cost kept differ.
+            costed = _CACHE.get((expression, relevant, True))
+            if costed is not None and not isinstance(costed, CELCompileError):
+                hit, key = costed, (expression, relevant, True)
         if hit is not None:
             _CACHE.move_to_end(key)
             if isinstance(hit, CELCompileError):

@@ -57,7 +57,8 @@ else:
     def dataclass_transform(**_):
         return lambda function: function
 
-__all__ = ["MISSING", "Field", "NamedTuple", "asdict", "field", "fields", "is_dataclass", "record", "replace"]
+__all__ = ["MISSING", "Field", "NamedTuple", "asdict", "copy_of", "deep_copy_of", "field", "fields", "is_dataclass",
+           "record", "replace"]
 
 
 class _Missing:
@@ -420,6 +421,53 @@ def replace(obj: T, /, **changes: Any) -> T:
             if f.kind is _FIELD:
                 changes[f.name] = getattr(obj, f.name)
     return obj.__class__(**changes)
+
+
+# Values copy_of and deep_copy_of give back as they are (immutable).
+_IMMUTABLE = frozenset({str, int, float, bool, type(None), bytes})
+_PLAINLY: dict[type, bool] = {}  # record class -> copied attribute by attribute (no copy method of its own)
+
+
+def _copied_plainly(cls: type) -> bool:
+    found = _PLAINLY.get(cls)
+    if found is None:
+        found = _PLAINLY[cls] = (_description(cls) is not None and getattr(cls, "__copy__", None) is None
+                                 and getattr(cls, "__deepcopy__", None) is None)
+    return found
+
+
+def copy_of(obj: T) -> T:
+    """``copy.copy``: a record's new object with the same attribute values; anything else through ``copy``
+    (imported then: a command that copies only records never loads it)."""
+    if _copied_plainly(obj.__class__) and hasattr(obj, "__dict__"):
+        new = object.__new__(obj.__class__)
+        new.__dict__.update(obj.__dict__)  # (a frozen record's __setattr__ is not asked)
+        return new
+    import copy
+
+    return copy.copy(obj)
+
+
+def deep_copy_of(obj: T) -> T:
+    """``copy.deepcopy`` of what the model's objects are made of (decoded JSON: records, lists, dicts and
+    immutable values), without the copy module; anything else is copied by ``copy.deepcopy``. A value met twice
+    is copied twice (deepcopy would copy it once): nothing here compares the objects of a copy by identity."""
+    cls = obj.__class__
+    if cls in _IMMUTABLE:
+        return obj
+    if cls is list:
+        return [deep_copy_of(v) for v in obj]  # type: ignore[return-value]
+    if cls is dict:
+        return {k: deep_copy_of(v) for k, v in obj.items()}  # type: ignore[attr-defined, return-value]
+    if cls is tuple:
+        return tuple(deep_copy_of(v) for v in obj)  # type: ignore[attr-defined, return-value]
+    if _copied_plainly(cls) and hasattr(obj, "__dict__"):
+        new = object.__new__(cls)
+        new.__dict__.update({k: deep_copy_of(v) for k, v in obj.__dict__.items()})
+        return new
+    import copy
+
+    return copy.deepcopy(obj)
 
 
 def asdict(obj: Any) -> dict[str, Any]:

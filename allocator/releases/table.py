@@ -211,6 +211,7 @@ def off_by_default(version: str) -> bool:
 
 
 @cache  # releases x gates, a few hundred entries; a keystroke asks several hundred times
+@cache  # (asked hundreds of times by a command, of some twenty gates)
 def _gate_spec(release: str, gate: str) -> GateSpec | None:
     removed = GATE_REMOVED_IN.get(gate)
     if removed is not None and release_key(release) >= release_key(removed):

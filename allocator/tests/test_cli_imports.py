@@ -57,6 +57,7 @@ DEFERRED = (
     "tokenize",
     "typing",  # annotations only: allocator.reading.TYPE_CHECKING, records.NamedTuple, decode.AnyValue
     "decimal",  # only a capacity's requestPolicy is written back as an exact decimal
+    "copy",  # records are copied by records.copy_of and deep_copy_of
 )
 
 CLAIM = """\

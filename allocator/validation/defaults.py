@@ -17,9 +17,9 @@ slices); the caller's objects stay as the user wrote them.
 
 from __future__ import annotations
 
-import copy
 import functools
 
+from allocator.reading.records import deep_copy_of
 from allocator.releases.gates import exists_in
 from allocator.validation.errors import Errors
 
@@ -48,7 +48,7 @@ def _dropped(warnings: Errors, path: str, gate: str) -> None:
 
 def claim_spec(spec, gates, warnings: Errors, path: str):
     """Defaulted copy of a ResourceClaimSpec with disabled fields removed."""
-    spec = copy.deepcopy(spec)
+    spec = deep_copy_of(spec)
     drop_disabled_claim_fields(spec, gates, warnings, path)
     for req in spec.devices.requests:
         if req.exactly is not None:
@@ -104,7 +104,7 @@ def drop_disabled_claim_fields(spec, gates, warnings: Errors, path: str) -> None
 
 
 def device_class(obj, gates, warnings: Errors):
-    obj = copy.deepcopy(obj)
+    obj = deep_copy_of(obj)
     if _off(gates, "DRAExtendedResource") and obj.spec.extended_resource_name is not None:
         _dropped(warnings, "spec.extendedResourceName", "DRAExtendedResource")
         obj.spec.extended_resource_name = None
@@ -120,7 +120,7 @@ def resource_slice(obj, gates, warnings: Errors):
     _drop_slice_fields(obj, gates, found, apply=False)
     if not found.items:
         return obj
-    obj = copy.deepcopy(obj)
+    obj = deep_copy_of(obj)
     _drop_slice_fields(obj, gates, warnings, apply=True)
     return obj
 

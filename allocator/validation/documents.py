@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Iterable
 
 from allocator.kube.model import ResourceClaim, ResourceClaimSpec, ResourceClaimTemplate
 from allocator.kube.objects import Document, ReadResult
 from allocator.reading import TYPE_CHECKING, records
 from allocator.reading.diagnostics import PARSE, Diagnostic
-from allocator.reading.records import record
+from allocator.reading.records import deep_copy_of, record
 from allocator.releases import fields as release_fields
 from allocator.releases.gates import FeatureGates, make_gates
 from allocator.releases.serving import not_served, read_errors
@@ -150,7 +149,7 @@ def as_the_scheduler_sees(documents: Iterable[Document], gates: FeatureGates) ->
 def _dropped_spec(spec: ResourceClaimSpec, gates: FeatureGates) -> ResourceClaimSpec | None:
     """A copy of the claim spec without the fields of disabled features, or None when it has none."""
     dropped = Errors()
-    kept = copy.deepcopy(spec)
+    kept = deep_copy_of(spec)
     defaults.drop_disabled_claim_fields(kept, gates, dropped, "spec")
     return kept if dropped.items else None
 

@@ -17,12 +17,12 @@ just holds its devices.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterable, Sequence
 
 from allocator.allocation.nodes import selector_matches
 from allocator.kube import model
 from allocator.kube.objects import Document
+from allocator.reading.records import copy_of
 from allocator.workload.claims import Workload
 
 # Upstream's words for a node the pod's allocated claims do not reach (Filter's status).
@@ -103,9 +103,9 @@ def deallocated(documents: Sequence[Document], freed: model.ResourceClaim) -> li
     out = []
     for doc in documents:
         if doc.obj is freed:
-            claim = copy.copy(freed)
+            claim = copy_of(freed)
             claim.status = model.ResourceClaimStatus()
-            doc = copy.copy(doc)
+            doc = copy_of(doc)
             doc.obj = claim
         out.append(doc)
     return out

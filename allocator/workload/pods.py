@@ -15,10 +15,8 @@ to ``req``).
 
 from __future__ import annotations
 
-import copy
-
 from allocator.kube import model
-from allocator.reading.records import field, record
+from allocator.reading.records import deep_copy_of, field, record
 
 # Annotation the controller puts on generated claims (k8s.io/api resource/v1).
 POD_CLAIM_NAME_ANNOTATION = "resource.kubernetes.io/pod-claim-name"
@@ -70,7 +68,7 @@ def claim_from_template(pod: model.Pod, pod_claim: model.PodResourceClaim,
             labels=dict(meta.labels),
             annotations=annotations,
         ),
-        spec=copy.deepcopy(template.spec.spec),
+        spec=deep_copy_of(template.spec.spec),
     )
 
 

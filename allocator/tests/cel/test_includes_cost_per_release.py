@@ -32,3 +32,29 @@ def test_1_36_accepts_the_same_expression():
 @pytest.mark.parametrize("gates", [RELEASE_1_36, RELEASE_1_37], ids=["1.36", "1.37"])
 def test_both_accept_bounded_targets(expression, gates):
     assert compile_selector(expression, gates=gates).estimated_cost <= MAX_COST
+
+
+def test_a_selector_without_includes_is_compiled_once_for_both_releases(monkeypatch):
+    import allocator.cel as cel
+
+    compiled: list[str] = []
+    real = cel._compile
+
+    def counting(expression, gates, estimate_cost, any_result=False):
+        compiled.append(expression)
+        return real(expression, gates, estimate_cost, any_result)
+
+    monkeypatch.setattr(cel, "_CACHE", type(cel._CACHE)())
+    monkeypatch.setattr(cel, "_compile", counting)
+    plain = 'device.driver == "gpu.example.com"'
+    first = compile_selector(plain, gates=RELEASE_1_37)  # (validation: its cost estimated)
+    assert compile_selector(plain, gates=RELEASE_1_36) is first
+    assert compile_selector(plain, gates=RELEASE_1_36, estimate_cost=False) is first  # (the search)
+    assert compiled == [plain]
+    # where includes() is called the releases cost it differently: compiled for each
+    with pytest.raises(CELCompileError):
+        compile_selector('["a"].includes("a")', gates=RELEASE_1_37)
+    assert compile_selector('["a"].includes("a")', gates=RELEASE_1_36).estimated_cost <= MAX_COST
+    # and a compile that failed on its cost is no answer for a search that does not check it
+    assert compile_selector('["a"].includes("a")', gates=RELEASE_1_37, estimate_cost=False).estimated_cost is None
+    assert compiled == [plain] + ['["a"].includes("a")'] * 3

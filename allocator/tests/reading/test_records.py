@@ -3,6 +3,7 @@ and fail alike (its repr, == and hash are shared functions, its __init__ made at
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import inspect
 import math
@@ -368,3 +369,40 @@ def test_a_named_tuple_is_typings():
 
             def _make(self):
                 pass
+
+
+def test_copies_are_copy_modules_copies():
+    @record(frozen=True)
+    class Leaf:
+        """Frozen."""
+        name: str = ""
+        values: tuple = ()
+
+    @record
+    class Tree:
+        """Mutable, with lists and dicts of records and an attribute that is no field."""
+        leaves: list = records.field(default_factory=list)
+        by_name: dict = records.field(default_factory=dict)
+        anything: object = records.field(default=None, compare=False)
+
+    class Other:
+        """Not a record: copied by the copy module."""
+
+        def __init__(self):
+            self.items = [1, [2]]
+
+    tree = Tree([Leaf("a", (1, 2))], {"b": Leaf("b")}, anything=Other())
+    tree.note = ["kept"]  # set after __init__: copied as deepcopy copies it
+    deep, theirs = records.deep_copy_of(tree), copy.deepcopy(tree)
+    assert deep == theirs == tree and deep.note == theirs.note == ["kept"]
+    assert deep.leaves is not tree.leaves and deep.leaves[0] is not tree.leaves[0] and deep.note is not tree.note
+    assert deep.by_name["b"] is not tree.by_name["b"] and deep.anything is not tree.anything
+    assert deep.anything.items == [1, [2]] and deep.anything.items[1] is not tree.anything.items[1]
+    deep.leaves.append(Leaf("c"))
+    assert len(tree.leaves) == 1
+    shallow = records.copy_of(tree)
+    assert shallow == copy.copy(tree) and shallow is not tree and shallow.leaves is tree.leaves
+    leaf = records.copy_of(Leaf("x"))
+    assert leaf == Leaf("x")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        leaf.name = "y"  # type: ignore[misc]
