@@ -23,6 +23,7 @@ _QUALIFIED_FMT = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]"
 _LABEL_VALUE_FMT = "(" + _QUALIFIED_FMT + ")?"
 _CIDENT_FMT = "[A-Za-z_][A-Za-z0-9_]*"
 
+# Matched whole (fullmatch), as Go's regexp matches ^...$: Python's $ also matches before a last newline.
 _LABEL_RE = re.compile(f"^{_LABEL_FMT}$")
 _SUBDOMAIN_RE = re.compile(f"^{_SUBDOMAIN_FMT}$")
 
@@ -60,8 +61,8 @@ def is_dns1123_label(value: str) -> list[str]:
     errs = []
     if len(value) > DNS1123_LABEL_MAX:
         errs.append(max_len_error(DNS1123_LABEL_MAX))
-    if not _LABEL_RE.match(value):
-        if _SUBDOMAIN_RE.match(value):
+    if not _LABEL_RE.fullmatch(value):
+        if _SUBDOMAIN_RE.fullmatch(value):
             errs.append("must not contain dots")
         else:
             errs.append(regex_error(
@@ -74,7 +75,7 @@ def is_dns1123_subdomain(value: str) -> list[str]:
     errs = []
     if len(value) > DNS1123_SUBDOMAIN_MAX:
         errs.append(max_len_error(DNS1123_SUBDOMAIN_MAX))
-    if not _SUBDOMAIN_RE.match(value):
+    if not _SUBDOMAIN_RE.fullmatch(value):
         errs.append(regex_error(
             "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', "
             "and must start and end with an alphanumeric character", _SUBDOMAIN_FMT, "example.com"))
@@ -103,7 +104,7 @@ def is_qualified_name(value: str) -> list[str]:
         errs.append("name part " + EMPTY_ERROR)
     elif len(name) > QUALIFIED_NAME_MAX:
         errs.append("name part " + max_len_error(QUALIFIED_NAME_MAX))
-    if not _qualified_pattern().match(name):
+    if not _qualified_pattern().fullmatch(name):
         errs.append("name part " + regex_error(_QUALIFIED_MSG, _QUALIFIED_FMT, "MyName", "my.name", "123-abc"))
     return errs
 
@@ -112,7 +113,7 @@ def is_valid_label_value(value: str) -> list[str]:
     errs = []
     if len(value) > LABEL_VALUE_MAX:
         errs.append(max_len_error(LABEL_VALUE_MAX))
-    if not _label_value_pattern().match(value):
+    if not _label_value_pattern().fullmatch(value):
         errs.append(regex_error(
             "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', "
             "and must start and end with an alphanumeric character", _LABEL_VALUE_FMT,
@@ -121,7 +122,7 @@ def is_valid_label_value(value: str) -> list[str]:
 
 
 def is_c_identifier(value: str) -> list[str]:
-    if _CIDENT_RE.match(value):
+    if _CIDENT_RE.fullmatch(value):
         return []
     return [regex_error("a valid C identifier must start with alphabetic character or '_', "
                         "followed by a string of alphanumeric characters or '_'", _CIDENT_FMT,

@@ -61,7 +61,7 @@ def is_semver(value: str) -> bool:
     parts = value.split(".")
     if len(parts) == 3 and all(p.isascii() and p.isdigit() and (p[0] != "0" or p == "0") for p in parts):
         return True
-    return _semver_pattern().match(value) is not None
+    return _semver_pattern().fullmatch(value) is not None  # (whole, as Go's ^...$: not before a last newline)
 
 NODE_FIELDS = "exactly one of `nodeName`, `nodeSelector`, `allNodes`, `perDeviceNodeSelection` is required"
 DEVICE_NODE_FIELDS = ("exactly one of `nodeName`, `nodeSelector`, or `allNodes` is required when "

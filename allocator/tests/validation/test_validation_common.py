@@ -81,3 +81,17 @@ def test_a_namespaced_object_without_namespace_is_in_default():
     claim = fresh(CLAIM)
     del claim["metadata"]["namespace"]
     assert errors(claim) == []
+
+
+@pytest.mark.parametrize("check", [names.is_dns1123_label, names.is_dns1123_subdomain, names.is_qualified_name,
+                                   names.is_valid_label_value, names.is_c_identifier])
+def test_a_value_ending_in_a_newline_is_refused_as_gos_regexp_refuses_it(check):
+    # apimachinery's ^...$ is Go's: $ is the end of the text. Python's $ also matches before a last newline.
+    assert check("name") == []
+    assert check("name\n") != []
+
+
+def test_a_claim_named_with_a_last_newline_is_refused():
+    claim = fresh(CLAIM)
+    claim["metadata"] = {"name": "train\n", "namespace": "ns"}
+    assert errors(claim) == [f'metadata.name: Invalid value: "train\\n": {SUBDOMAIN_MSG}']

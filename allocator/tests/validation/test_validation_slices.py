@@ -128,6 +128,7 @@ def test_attributes():
         "two": {"int": 1, "bool": True},
         "long": {"string": "x" * 65},
         "ver": {"version": "v1.0.0"},
+        "verline": {"version": "1.0.0\n"},  # (whole, as Go's regexp: $ is not before a last newline)
         "okver": {"version": "1.0.0-alpha.1+build.5"},
         "dom.example.com/ok": {"bool": False},
         "/x": {"int": 1},
@@ -141,6 +142,8 @@ def test_attributes():
         f"{DEV}.attributes[long].string: Too long: may not be more than 64 bytes",
         f'{DEV}.attributes[ver].version: Invalid value: "v1.0.0": must be a string compatible with semver.org '
         "spec 2.0.0",
+        f'{DEV}.attributes[verline].version: Invalid value: "1.0.0\\n": must be a string compatible with '
+        "semver.org spec 2.0.0",
         f'{DEV}.attributes: Invalid value: "": the domain must not be empty',
         f'{DEV}.attributes: Invalid value: "bad-id": {CIDENT_MSG}',
     ]
