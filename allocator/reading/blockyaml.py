@@ -141,7 +141,8 @@ class _Reader:
         self.plain_text = frozenset(chr(c) for c in range(0x21, 0x7f)) - _INDICATORS - resolvable - {"-"}
         self.count = 0  # values, as the other readers count them against the limit
         self.keys: dict[str, str] = {}  # plain key -> key, resolved once
-        self.values: dict[str, object] = {}  # plain scalar -> value, for scalars that resolve to non-text
+        # A scalar's text as written (quotes included) -> its value: a dump repeats most of its values.
+        self.values: dict[str, object] = {}
         self.depth = 0  # collections open around the value being read
         self.nested = 0  # values inside the flow collection just read (the collection itself not counted)
 
@@ -156,6 +157,7 @@ class _Reader:
         max_depth, max_values = self.limits.max_depth, self.limits.max_values
         resolve_key, keys = self.key, self.keys
         read_value = self.value
+        seen = self.values  # scalars read before
         stack: list[list] = []
         root = None
         root_start = None
@@ -234,11 +236,17 @@ class _Reader:
                             raise Unsure  # "-" alone: the item on the next lines
                         if container is items_list:
                             raise Unsure  # an item of ``items`` that is not a block mapping
-                        self.depth = len(stack)
-                        value, row = read_value(rest, row, indent)
-                        container.append(value)
-                        count += 1 + self.nested
-                        self.nested = 0
+                        value = seen.get(rest)
+                        if value is not None:  # a scalar read before
+                            container.append(value)
+                            row += 1
+                            count += 1
+                        else:
+                            self.depth = len(stack)
+                            value, row = read_value(rest, row, indent)
+                            container.append(value)
+                            count += 1 + self.nested
+                            self.nested = 0
                         if count > max_values:
                             raise Unsure
                         continue
@@ -270,6 +278,10 @@ class _Reader:
                     row += 1
                 elif rest[0] in plain_text and ": " not in rest and rest[-1] != ":":
                     container[key] = rest  # plain text, the most common value
+                    row += 1
+                    count += 1
+                elif (value := seen.get(rest)) is not None:  # a scalar read before
+                    container[key] = value
                     row += 1
                     count += 1
                 else:
@@ -338,7 +350,10 @@ class _Reader:
         return (len(lines) - 1, 0) if lines[-1] == "" else (len(lines), 0)
 
     def value(self, text: str, row: int, indent: int):
-        """The scalar (or ``{}``/``[]``) ``text`` on line ``row`` of a collection at ``indent``; and the next row."""
+        """The scalar (or ``{}``/``[]``) ``text`` on line ``row`` of a collection at ``indent``; and the next row.
+
+        A scalar's value (not null) is kept in ``values``, for the same text further on.
+        """
         first = text[0]
         if first == '"':
             if len(text) < 2 or text[-1] != '"':
@@ -348,11 +363,12 @@ class _Reader:
                 if _OTHER_ESCAPE.search(inner):
                     raise Unsure
                 try:
-                    return json.loads(text, strict=False), row + 1
+                    inner = json.loads(text, strict=False)
                 except ValueError:
                     raise Unsure from None
-            if '"' in inner:
+            elif '"' in inner:
                 raise Unsure
+            self.values[text] = inner
             return inner, row + 1
         if first == "'":
             if len(text) < 2 or text[-1] != "'":
@@ -362,6 +378,7 @@ class _Reader:
                 if "'" in inner.replace("''", ""):
                     raise Unsure
                 inner = inner.replace("''", "'")
+            self.values[text] = inner
             return inner, row + 1
         if first == "|":
             return self._literal(text, row, indent)
@@ -381,10 +398,9 @@ class _Reader:
         found = self.values.get(text)
         if found is None:
             found = self.scalar(text)
-            if found.__class__ is not str:
-                if found is None:
-                    return None, row + 1
-                self.values[text] = found
+            if found is None:
+                return None, row + 1
+            self.values[text] = found
         return found, row + 1
 
     def _flow(self, text: str):
