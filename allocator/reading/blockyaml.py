@@ -81,7 +81,9 @@ def read_block(text: str, limits: Limits, scalar, key, resolvable: frozenset[str
     lines = text.split("\n")
     if lines[-1] and not lines[-1].strip(" "):
         raise Unsure  # (spaces at the very end: libyaml ends some blocks there, some on the next line)
-    rows, marked = _rows(lines)
+    # First characters of plain scalars that are text as they stand.
+    plain_text = frozenset(chr(c) for c in range(0x21, 0x7f)) - _INDICATORS - resolvable - {"-"}
+    rows, marked = _rows(lines, plain_text)
     reader = _Reader(rows, lines, limits, scalar, key, resolvable, read_item)
     docs = []
     index = 0
@@ -105,14 +107,19 @@ def read_block(text: str, limits: Limits, scalar, key, resolvable: frozenset[str
         start = end + 1
 
 
-def _rows(lines: list[str]) -> tuple[list[tuple[int, str, str, str]], bool]:
+# What a line is, beyond its parts (``_rows``): blank; a comment after its content ("a: b # c"); its value
+# plain text as it stands; anything else.
+_BLANK, _COMMENT, _PLAIN, _OTHER = range(4)
+
+
+def _rows(lines: list[str], plain_text: frozenset[str]) -> tuple[list[tuple[int, str, str, str, int]], bool]:
     """Each line split as ``_LINE`` splits it: (indentation, list item mark, plain key, the rest without the
-    spaces after it); and whether a line starts, ends a document or is a directive (no need to look for
-    documents otherwise: most dumps are one).
+    spaces after it, what the line is: ``_BLANK`` ...); and whether a line starts, ends a document or is a
+    directive (no need to look for documents otherwise: most dumps are one).
 
     A dump repeats most of its lines (about 21,000 different ones in 187,000 for 1,000 nodes: the same keys
-    at the same indentation, the same values), so each different line is split once. Raises Unsure on a
-    comment line at the left edge.
+    at the same indentation, the same values), so each different line is split and judged once. Raises
+    Unsure on a comment line at the left edge.
     """
     split = _LINE.match
     known = {}
@@ -123,7 +130,17 @@ def _rows(lines: list[str]) -> tuple[list[tuple[int, str, str, str]], bool]:
         if line.startswith(("---", "...", "%")):
             marked = True
         spaces, dash, raw_key, rest = split(line).groups("")
-        known[line] = (len(spaces), dash, raw_key, rest.rstrip(" ") if rest[-1:] == " " else rest)
+        if rest[-1:] == " ":
+            rest = rest.rstrip(" ")
+        if not dash and not raw_key and not rest:
+            kind = _BLANK
+        elif " #" in rest or " #" in raw_key:
+            kind = _COMMENT
+        elif rest and rest[0] in plain_text and ": " not in rest and rest[-1] != ":":
+            kind = _PLAIN
+        else:
+            kind = _OTHER
+        known[line] = (len(spaces), dash, raw_key, rest, kind)
     return list(map(known.__getitem__, lines)), marked
 
 
@@ -137,8 +154,6 @@ class _Reader:
         self.key = key
         self.resolvable = resolvable
         self.read_item = read_item
-        # First characters of plain scalars that are text as they stand.
-        self.plain_text = frozenset(chr(c) for c in range(0x21, 0x7f)) - _INDICATORS - resolvable - {"-"}
         self.count = 0  # values, as the other readers count them against the limit
         self.keys: dict[str, str] = {}  # plain key -> key, resolved once
         # A scalar's text as written (quotes included) -> its value: a dump repeats most of its values.
@@ -167,14 +182,14 @@ class _Reader:
         open_item = None  # (line, column) where the last item of ``items`` starts
         count = self.count
         top = None
-        plain_text = self.plain_text
+        blank, comment, plain = _BLANK, _COMMENT, _PLAIN
         row = first
         while row < stop:
             try:
-                indent, dash, raw_key, rest = rows[row]
-                if not dash and not raw_key and not rest:
+                indent, dash, raw_key, rest, kind = rows[row]
+                if kind == blank:
                     row += 1
-                    continue  # a blank line
+                    continue
                 # Another key of the same mapping (most lines) skips finding where the line belongs.
                 if top is None or dash or indent != top[0] or top[2] or top[3] is not None or not raw_key \
                         or indent <= items_indent:
@@ -225,7 +240,7 @@ class _Reader:
                                 count += 1
                         elif indent != top[0]:
                             raise Unsure  # deeper than its collection: a multi-line scalar, or bad indentation
-                if " #" in rest or (raw_key and " #" in raw_key):
+                if kind == comment:
                     raise Unsure  # a comment after a value: inside an item, libyaml reads that item
                 container = top[1]
                 if dash:
@@ -276,7 +291,7 @@ class _Reader:
                 if not rest:
                     top[3] = key
                     row += 1
-                elif rest[0] in plain_text and ": " not in rest and rest[-1] != ":":
+                elif kind == plain:
                     container[key] = rest  # plain text, the most common value
                     row += 1
                     count += 1
