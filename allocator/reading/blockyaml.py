@@ -290,6 +290,14 @@ class _Reader:
                     raise Unsure  # a duplicate key: the libyaml reader reports it
                 count += 1
                 if not rest:
+                    if row + 1 < stop and len(stack) < max_depth and count + 3 <= max_values \
+                            and (key != "items" or len(stack) > 1):
+                        value = self._one_entry(row, stop, top[0], items_indent)
+                        if value is not None:
+                            container[key] = value
+                            row += 2
+                            count += 3
+                            continue
                     top[3] = key
                     row += 1
                 elif kind == plain:
@@ -337,6 +345,33 @@ class _Reader:
         if open_item is not None:
             item_spans.append((open_item[0], open_item[1], end[0], end[1]))
         return root, (root_start[0], root_start[1], end[0], end[1]), item_spans
+
+    def _one_entry(self, row: int, stop: int, column: int, items_indent: int) -> dict | None:
+        """The value of the key on line ``row`` (a key alone, in a mapping at ``column``) when it is a mapping
+        of one entry with a text or known value on the next line, the line after going back out:
+        ``architecture:`` / ``  string: Hopper``, most lines of a dump's devices. None when it is anything
+        else or anything could happen on those lines: the general path reads them.
+
+        The caller has checked the depth, the values' limit (three more: the mapping, its key and value)
+        and that the key is not the root's ``items``; what the general path would do on the next line is
+        then only this, and on the line after, popping the one-entry mapping first.
+        """
+        indent, dash, raw_key, rest, kind = self.rows[row + 1]
+        if indent <= column or indent <= items_indent or dash or not raw_key or not rest:
+            return None
+        if row + 2 < stop:
+            after = self.rows[row + 2]
+            if after[4] == _BLANK or after[0] >= indent:
+                return None
+        key = self.keys.get(raw_key)
+        if key is None:
+            return None
+        if kind == _PLAIN:
+            return {key: rest}
+        if kind != _OTHER:
+            return None
+        value = self.values.get(rest)
+        return None if value is None else {key: value}
 
     def _item_end(self, first: int, stop: int, items_indent: int) -> int:
         """The line after the item starting at ``first``: the next token at the list's column or left of it."""
