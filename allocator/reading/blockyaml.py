@@ -4,10 +4,11 @@ libyaml's event stream costs most of the time of reading a cluster dump
 (about 0.65 s of 1 s for 1,000 nodes): every event and both of its marks
 become Python objects. Dumps use a small, regular part of YAML: block
 mappings and sequences with one key or item a line, and scalars that are
-plain, quoted on one line, or ``|`` literal. This reader splits the lines
-with one regular expression and builds the data in one loop, resolving plain
-scalars with the very same YAML 1.1 rules as the other readers (the
-``scalar`` and ``key`` functions it is given).
+plain, quoted on one line, or ``|`` literal. This reader splits each
+different line once with one regular expression (a dump repeats most of its
+lines) and builds the data in one loop, resolving plain scalars with the very
+same YAML 1.1 rules as the other readers (the ``scalar`` and ``key``
+functions it is given), each different scalar once.
 
 It is a fast path, not a YAML parser: on anything outside that part
 (comments, flow collections other than ``{}`` and ``[]``, anchors, aliases,
