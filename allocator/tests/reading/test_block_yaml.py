@@ -256,6 +256,57 @@ def test_flow_collections_count_against_the_limits_as_libyaml_counts_them():
         assert block and block == libyaml, name  # read from the same bound on
 
 
+# Around what the reader does once for all the lines or values alike (a line split and judged once, a
+# scalar read once, a key whose value is a one-entry mapping on the next line read in one step): the same
+# lines or values in other places, and every way the next lines can go on.
+REPEATS = [
+    "a:\n  b: c\nd:\n  e: c\nf: c\n",
+    "a:\n  b: 1\nd:\n  e: 1\nf: 1\ng: '1'\nh: \"1\"\n",
+    "a:\n  b: 'x'\nc:\n  d: 'x'\ne: x\nf: \"x\"\n",
+    "a: ~\nb: ~\nc:\n  d: ~\ne:\n  f: null\n",
+    "a:\n  b: c\n  d: e\nf:\n  b: c\n",
+    "a:\n  b: c\n    d\n",
+    "a:\n  b: c\n\nd:\n  b: c\n",
+    "a:\n  b: c\na:\n  b: c\n",
+    "a:\n  b:\n    c: d\n  e:\n    c: d\n",
+    "items:\n  b: c\n",
+    "x:\n  items:\n    b: c\n",
+    "a:\n  b: c\n d: e\n",
+    "- a:\n    b: c\n  d:\n    b: c\n- e\n",
+    "a:\n  b: c # x\nd:\n  b: c\n",
+    "a:\n  b: |\n    x\nc:\n  b: |\n    x\n",
+    "a:\n  b: {c: d}\ne:\n  b: {c: d}\n",
+    "a:\n  b: [c]\ne:\n  b: [c]\n",
+    "a:\n  b: c",
+    "a:\n  b: c\n  ",
+    "items:\n- a:\n    b: c\n  d:\n    b: c\n- e:\n    f: g\nkind: List\n",
+    "items:\n- a:\n    b: c\nkind:\n  b: c\n",
+    "a:\n  b: x\n---\nc:\n  b: x\n",
+    "a:\n- 1\n- 1\n- '1'\n- 1\n- x\n- x\n",
+    "a:\n  b: c\n  b: c\n",
+    "a:\n  yes: c\nb:\n  yes: c\n",
+    "a:\n  - b: c\n  - b: c\n",
+    "a:\n  b:\n  c: d\n",
+    "a:\n  b: - c\nd:\n  b: - c\n",
+    "a:\n  b: 'c' d\n",
+]
+
+
+@pytest.mark.parametrize("text", REPEATS)
+def test_repeated_lines_and_values_agree_at_every_limit(text):
+    check(text)
+    for max_values in range(1, 30):
+        check(text, Limits(max_values=max_values))
+    for max_depth in range(1, 6):
+        check(text, Limits(max_depth=max_depth))
+
+
+def test_repeated_lines_and_values_are_mostly_read():
+    assert sum(check(text) for text in REPEATS) >= 19
+    # A key known from before, then a mapping of two entries: read, not taken for one entry and declined.
+    assert check("b: x\na:\n  b: c\n  d: e\n")
+
+
 _SCALARS = st.one_of(
     st.none(), st.booleans(), st.integers(-10**6, 10**6),
     st.floats(allow_nan=False, allow_infinity=True, width=32),
