@@ -49,8 +49,15 @@ def _not_plain_text() -> re.Pattern:
     return re.compile("[^\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]")
 # One line: its indentation, a "- " list item mark, a plain key and the ": " after it, and the rest.
 _LINE = re.compile(r"^( *)(- +)?(?:([^\s'\"#?:,\[\]{}&*!|>%@`\-][^\n]*?):(?: +|$))?([^\n]*)$", re.MULTILINE)
-# Escapes of double-quoted scalars that mean something else or nothing in JSON (\/, \x, \e, a surrogate ...).
-_OTHER_ESCAPE = re.compile(r'\\(?:[^"\\bfnrtu]|u[dD][89a-fA-F])')
+
+
+# Escapes of double-quoted scalars that mean something else or nothing in JSON (\/, \x, \e, a surrogate ...),
+# compiled at first use: most inputs' quoted scalars have no escapes.
+@functools.cache
+def _other_escape() -> re.Pattern:
+    return re.compile(r'\\(?:[^"\\bfnrtu]|u[dD][89a-fA-F])')
+
+
 # Characters a plain scalar may not start with here ("-" only before a space or alone; checked apart).
 _INDICATORS = frozenset("?:,[]{}#&*!|>'\"%@`")
 # A token of a one-line flow collection: an indicator (":" only before a space), or a scalar, quoted on the
@@ -412,7 +419,7 @@ class _Reader:
                 raise Unsure  # multi-line, or something after the closing quote
             inner = text[1:-1]
             if "\\" in inner:
-                if _OTHER_ESCAPE.search(inner):
+                if _other_escape().search(inner):
                     raise Unsure
                 try:
                     inner = json.loads(text, strict=False)

@@ -24,6 +24,7 @@ positions when a message needs them (``objects``).
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 
@@ -277,14 +278,21 @@ def snippet(text: str, span: Span) -> str | None:
 
 # --------------------------------------------------------------------------- JSON
 
-# JSON numbers that YAML 1.1 reads as numbers too; others ("1e3", "1.5e3") are strings there.
-_YAML_FLOAT = re.compile(r"^[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?$")
+# JSON numbers that YAML 1.1 reads as numbers too; others ("1e3", "1.5e3") are strings there. Compiled at
+# first use, as the next: only JSON with a fraction, or with a \u escape, asks.
+@functools.cache
+def _yaml_float() -> re.Pattern:
+    return re.compile(r"^[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?$")
+
+
 # A \u escape of half a surrogate pair: JSON joins the pair, YAML would not.
-_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89abAB]")
+@functools.cache
+def _surrogate_escape() -> re.Pattern:
+    return re.compile(r"\\u[dD][89abAB]")
 
 
 def _float(text: str) -> float:
-    if not _YAML_FLOAT.match(text):
+    if not _yaml_float().match(text):
         raise _Unsure
     return float(text)
 
@@ -308,7 +316,7 @@ _PLAIN_DECODER = json.JSONDecoder(parse_float=_float, parse_constant=_constant)
 
 
 def _read_json(text: str, limits: Limits) -> list[PlainDocument] | None:
-    if _SURROGATE_ESCAPE.search(text):
+    if _surrogate_escape().search(text):
         return None
     literals = _string_literals(text)
     try:
