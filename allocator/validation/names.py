@@ -23,9 +23,28 @@ _QUALIFIED_FMT = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]"
 _LABEL_VALUE_FMT = "(" + _QUALIFIED_FMT + ")?"
 _CIDENT_FMT = "[A-Za-z_][A-Za-z0-9_]*"
 
-# Matched whole (fullmatch), as Go's regexp matches ^...$: Python's $ also matches before a last newline.
-_LABEL_RE = re.compile(f"^{_LABEL_FMT}$")
-_SUBDOMAIN_RE = re.compile(f"^{_SUBDOMAIN_FMT}$")
+# The formats above, checked whole (as Go's regexp matches ^...$; Python's $ would also match before a last
+# newline). The three a command meets on every object are read by their characters, without a pattern to
+# compile at start-up; the others are patterns compiled when first needed.
+_LOWER_ALNUM = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
+_LABEL_CHARS = _LOWER_ALNUM | {"-"}
+_CIDENT_FIRST = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_")
+_CIDENT_CHARS = _CIDENT_FIRST | frozenset("0123456789")
+
+
+def _is_label(value: str) -> bool:
+    """``_LABEL_FMT``, whole."""
+    return bool(value) and value[0] in _LOWER_ALNUM and value[-1] in _LOWER_ALNUM and _LABEL_CHARS.issuperset(value)
+
+
+def _is_subdomain(value: str) -> bool:
+    """``_SUBDOMAIN_FMT``, whole: labels joined by dots."""
+    return all(_is_label(part) for part in value.split("."))
+
+
+def _is_c_identifier(value: str) -> bool:
+    """``_CIDENT_FMT``, whole."""
+    return bool(value) and value[0] in _CIDENT_FIRST and _CIDENT_CHARS.issuperset(value)
 
 
 # Compiled when first needed: a command without labels or qualified names never asks (start-up).
@@ -38,8 +57,6 @@ def _qualified_pattern() -> re.Pattern:
 def _label_value_pattern() -> re.Pattern:
     return re.compile(f"^{_LABEL_VALUE_FMT}$")
 
-
-_CIDENT_RE = re.compile(f"^{_CIDENT_FMT}$")
 
 
 def regex_error(msg: str, fmt: str, *examples: str) -> str:
@@ -61,8 +78,8 @@ def is_dns1123_label(value: str) -> list[str]:
     errs = []
     if len(value) > DNS1123_LABEL_MAX:
         errs.append(max_len_error(DNS1123_LABEL_MAX))
-    if not _LABEL_RE.fullmatch(value):
-        if _SUBDOMAIN_RE.fullmatch(value):
+    if not _is_label(value):
+        if _is_subdomain(value):
             errs.append("must not contain dots")
         else:
             errs.append(regex_error(
@@ -75,7 +92,7 @@ def is_dns1123_subdomain(value: str) -> list[str]:
     errs = []
     if len(value) > DNS1123_SUBDOMAIN_MAX:
         errs.append(max_len_error(DNS1123_SUBDOMAIN_MAX))
-    if not _SUBDOMAIN_RE.fullmatch(value):
+    if not _is_subdomain(value):
         errs.append(regex_error(
             "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', "
             "and must start and end with an alphanumeric character", _SUBDOMAIN_FMT, "example.com"))
@@ -122,7 +139,7 @@ def is_valid_label_value(value: str) -> list[str]:
 
 
 def is_c_identifier(value: str) -> list[str]:
-    if _CIDENT_RE.fullmatch(value):
+    if _is_c_identifier(value):
         return []
     return [regex_error("a valid C identifier must start with alphabetic character or '_', "
                         "followed by a string of alphanumeric characters or '_'", _CIDENT_FMT,

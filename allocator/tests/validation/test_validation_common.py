@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from allocator.tests.helpers.validation import (
     BAD_NAME,
@@ -95,3 +99,12 @@ def test_a_claim_named_with_a_last_newline_is_refused():
     claim = fresh(CLAIM)
     claim["metadata"] = {"name": "train\n", "namespace": "ns"}
     assert errors(claim) == [f'metadata.name: Invalid value: "train\\n": {SUBDOMAIN_MSG}']
+
+
+@settings(max_examples=3000, deadline=None, derandomize=True)
+@given(st.text(alphabet="az09-._AZ/\n é", max_size=12))
+def test_the_name_checks_read_by_characters_match_their_formats_whole(text):
+    # apimachinery's regular expressions, matched whole (Go's ^...$), against the checks that read characters
+    for check, fmt in ((names._is_label, names._LABEL_FMT), (names._is_subdomain, names._SUBDOMAIN_FMT),
+                       (names._is_c_identifier, names._CIDENT_FMT)):
+        assert check(text) == (re.fullmatch(fmt, text) is not None), (fmt, text)
