@@ -1,5 +1,3 @@
-//go:build !k8s131
-
 // The allocator-only mode, for every release: the structured allocator the
 // DynamicResources plugin builds (newAllocator, in the release files), asked
 // node by node.

@@ -1,7 +1,6 @@
-//go:build !k8s131
-
 // What the scheduler's DRA plugin sees, for every release: the objects in a
-// fake clientset, its informers and the release's DRA manager over them.
+// fake clientset, its informers and the release's DRA manager over them (in
+// 1.31, which has none, the claims' assume cache and the informers' listers).
 
 package main
 
@@ -16,20 +15,18 @@ import (
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
 	"k8s.io/klog/v2"
-
-	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/dynamicresources"
 )
 
 // cluster holds the objects as the scheduler reads them and the DRA manager
 // (claims in an assume cache, slices through the ResourceSlice tracker from
-// 1.33 on), wired as the release's kube-scheduler wires them (newDRAManager,
-// in the release files).
+// 1.33 on), wired as the release's kube-scheduler wires them (draManager and
+// newDRAManager, in the release files).
 type cluster struct {
 	ctx        context.Context
 	cancel     context.CancelFunc
 	client     *fake.Clientset
 	informers  informers.SharedInformerFactory
-	draManager *dynamicresources.DefaultDRAManager
+	draManager draManager
 	nodes      []*v1.Node
 	claims     []*resourceClaim
 }

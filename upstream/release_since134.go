@@ -13,12 +13,12 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 	resourceapi "k8s.io/api/resource/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/apimachinery/pkg/util/wait"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
+	resourceclient "k8s.io/client-go/kubernetes/typed/resource/v1"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/dynamic-resource-allocation/cel"
 	resourceslicetracker "k8s.io/dynamic-resource-allocation/resourceslice/tracker"
@@ -44,17 +44,9 @@ func claimInformer(factory informers.SharedInformerFactory) cache.SharedIndexInf
 	return factory.Resource().V1().ResourceClaims().Informer()
 }
 
-// listClaims lists every ResourceClaim of the fake apiserver.
-func listClaims(client *fake.Clientset) ([]*resourceClaim, error) {
-	list, err := client.ResourceV1().ResourceClaims("").List(context.Background(), metav1.ListOptions{})
-	if err != nil {
-		return nil, err
-	}
-	claims := make([]*resourceClaim, 0, len(list.Items))
-	for i := range list.Items {
-		claims = append(claims, &list.Items[i])
-	}
-	return claims, nil
+// claimsAPI is the fake apiserver's ResourceClaim client in v1.
+func claimsAPI(client *fake.Clientset) resourceclient.ResourceClaimsGetter {
+	return client.ResourceV1()
 }
 
 // extendedResourceClaim is the claim the scheduler made for the pod's

@@ -176,6 +176,20 @@ func schedule(objects []object, onlyNode *string) (*scheduleResult, error) {
 	return result, nil
 }
 
+// listClaims lists every ResourceClaim of the fake apiserver, in the version
+// the components read (claimsAPI, in the release files).
+func listClaims(client *fake.Clientset) ([]*resourceClaim, error) {
+	list, err := claimsAPI(client).ResourceClaims("").List(context.Background(), metav1.ListOptions{})
+	if err != nil {
+		return nil, err
+	}
+	claims := make([]*resourceClaim, 0, len(list.Items))
+	for i := range list.Items {
+		claims = append(claims, &list.Items[i])
+	}
+	return claims, nil
+}
+
 // makeClaimsFromTemplates runs the release's resource-claim controller until
 // every claim of the pod that comes from a template exists and is recorded in
 // the pod's status.
