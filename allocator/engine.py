@@ -30,7 +30,7 @@ from allocator.allocation.proofs import Proof
 from allocator.authoring.inventory import Inventory
 from allocator.cel.fixes import ExprFix
 from allocator.kube import model
-from allocator.kube.convert_back import V1
+from allocator.kube.convert import V1
 from allocator.kube.objects import ReadResult, read_documents
 from allocator.reading.deadline import located
 from allocator.reading.diagnostics import NOT_FOUND, Diagnostic, DiagnosticError

@@ -10,7 +10,7 @@ from __future__ import annotations
 import types
 
 from allocator.kube import model
-from allocator.kube.convert_back import V1, from_v1, version_of
+from allocator.kube.convert import V1
 from allocator.kube.decode import _fields_of
 from allocator.reading import TYPE_CHECKING, records
 
@@ -83,7 +83,7 @@ def claim_to_json(claim: model.ResourceClaim, allocation: model.AllocationResult
     allocation = allocation if allocation is not None else claim.status.allocation
     if allocation is not None:
         out["status"] = {"allocation": to_json(allocation)}
-    return out if api_version == V1 else from_v1("ResourceClaim", version_of(api_version), out)
+    return out if api_version == V1 else _written_back("ResourceClaim", api_version, out)
 
 
 def object_to_json(kind: str, obj: Any, api_version: str = V1) -> dict:
@@ -91,4 +91,11 @@ def object_to_json(kind: str, obj: Any, api_version: str = V1) -> dict:
     if kind == "ResourceClaim":
         return claim_to_json(obj, api_version=api_version)
     out = {"apiVersion": V1, "kind": kind, "metadata": to_json(obj.metadata), "spec": to_json(obj.spec)}
-    return out if api_version == V1 else from_v1(kind, version_of(api_version), out)
+    return out if api_version == V1 else _written_back(kind, api_version, out)
+
+
+def _written_back(kind: str, api_version: str, out: dict) -> dict:
+    """``out`` (v1) in the version the object was written in. (Imported here: most inputs are v1.)"""
+    from allocator.kube.convert_back import from_v1, version_of
+
+    return from_v1(kind, version_of(api_version), out)

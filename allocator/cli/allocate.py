@@ -27,6 +27,7 @@ if TYPE_CHECKING:  # imported where used (start-up; argparse: allocator.cli.quic
 
     from allocator.cli.common import Commands
     from allocator.cli.quick import Options
+    from allocator.kube.objects import Document
     from allocator.releases.gates import FeatureGates
     from allocator.validation.documents import StoredObject
     from allocator.workload.analysed import AnalysedWorkload
@@ -131,11 +132,8 @@ def QUICK() -> tuple[Options, dict[str, Any]]:  # noqa: N802 (the name allocator
 
 
 def run(args: argparse.Namespace | SimpleNamespace) -> int:
-    from allocator.releases.gates import stored_object_gates
     from allocator.releases.serving import dra_off_message, without_dra
     from allocator.validation.classic import handed_to_controllers
-    from allocator.workload.analysed import analysed
-    from allocator.workload.controllers import template_errors
     from allocator.workload.pods import PodClaimError
     from allocator.workload.scheduling import schedule, workload_of
 
@@ -150,9 +148,7 @@ def run(args: argparse.Namespace | SimpleNamespace) -> int:
     if refused(documents, gates):
         return EXIT_ERROR
     # A Deployment, ReplicaSet, StatefulSet or Job is allocated for as its first pod (workload.analysed).
-    workloads = analysed(sets)
-    in_templates = [f"{w.workload.source}:{d}" for w in workloads
-                    for d in template_errors([w.workload], documents, gates, stored_object_gates(gates.release))]
+    workloads, in_templates = _controllers(sets, documents, gates)
     for problem in in_templates:
         print(f"error: {problem}", file=sys.stderr)
     if in_templates:
@@ -214,6 +210,21 @@ def run(args: argparse.Namespace | SimpleNamespace) -> int:
             print(f"  PostFilter frees no claim (still not schedulable): {'; '.join(not_freed)}", file=sys.stderr)
         return EXIT_UNSATISFIABLE
     return EXIT_OK
+
+
+def _controllers(sets: list[PodSet], documents: list[Document], gates: FeatureGates
+                 ) -> tuple[list[AnalysedWorkload], list[str]]:
+    """The input's controllers, each with its first pod, and what the apiserver refuses in their templates.
+    (Their modules load for inputs that have one.)"""
+    if not sets:
+        return [], []
+    from allocator.releases.gates import stored_object_gates
+    from allocator.workload.analysed import analysed
+    from allocator.workload.controllers import template_errors
+
+    workloads = analysed(sets)
+    return workloads, [f"{w.workload.source}:{d}" for w in workloads
+                       for d in template_errors([w.workload], documents, gates, stored_object_gates(gates.release))]
 
 
 def _on_node(args: argparse.Namespace | SimpleNamespace, last: Attempt, retry: dict[str, Any], not_freed: list[str], gates: FeatureGates,
@@ -304,7 +315,7 @@ def _binding(attempt: Attempt, gates: FeatureGates) -> dict[str, Any]:
 def _claims_json(attempt: Attempt) -> list[dict[str, Any]]:
     """The granted claims with status.allocation, each in the version it was written in."""
     from allocator.allocation.encode import claim_to_json
-    from allocator.kube.convert_back import V1
+    from allocator.kube.convert import V1
 
     versions = attempt.claim_versions()
     assert attempt.results is not None, "granted claims have their results"

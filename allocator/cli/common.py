@@ -120,7 +120,7 @@ def read_inputs(paths: list[str], limits: Limits, gates: FeatureGates,
             problems.extend(f"{source}:{d}" for d in err.diagnostics)
             continue
         problems.extend(f"{source}:{d}" for d in read_errors(result, gates))
-        if workloads is not None:
+        if workloads is not None and result.ignored:  # (a controller is read as an ignored kind first)
             from allocator.workload.controllers import pod_sets
 
             found, errors = pod_sets(text, result, file=number, limits=limits)

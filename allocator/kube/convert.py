@@ -41,6 +41,7 @@ from allocator.reading.records import field, record
 from allocator.releases import fields as release_fields
 
 RESOURCE_GROUP = "resource.k8s.io"
+V1 = f"{RESOURCE_GROUP}/v1"  # the version every object is converted to
 SERVED_VERSIONS = ("v1", "v1beta2", "v1beta1", "v1alpha3")
 
 # --------------------------------------------------------------------------- schemas

@@ -29,13 +29,13 @@ conversion) and the ``v1alpha3`` one, and kubernetes/api
 
 from __future__ import annotations
 
-from allocator.kube.convert import _EXACT_FIELDS, _ROOTS, _SCHEMAS, RESOURCE_GROUP, SERVED_VERSIONS
+from allocator.kube.convert import _EXACT_FIELDS, _ROOTS, _SCHEMAS, RESOURCE_GROUP, SERVED_VERSIONS, V1
 from allocator.reading import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from typing import Any
 
-V1 = f"{RESOURCE_GROUP}/v1"
+__all__ = ["V1", "from_v1", "version_of"]
 
 
 def version_of(api_version: str) -> str:

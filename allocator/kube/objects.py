@@ -24,7 +24,6 @@ from collections import OrderedDict
 from allocator.kube import model
 from allocator.kube.convert import RESOURCE_GROUP, SERVED_VERSIONS, Conversion, convert
 from allocator.kube.decode import Decoder
-from allocator.kube.text_fixes import add_text_fixes
 from allocator.reading.diagnostics import PARSE, Diagnostic, DiagnosticError
 from allocator.reading.limits import DEFAULT, Limits
 from allocator.reading.plainyaml import PlainDocument, Span, read_plain, snippet
@@ -281,7 +280,10 @@ def _read_uncached(text: str, default_namespace: str, limits: Limits) -> ReadRes
     finally:
         if paused:
             gc.enable()
-    add_text_fixes(text, result.errors)
+    if result.errors:  # (their quick fixes: imported for texts that have errors)
+        from allocator.kube.text_fixes import add_text_fixes
+
+        add_text_fixes(text, result.errors)
     if len(text) >= FREEZE_MIN_CHARS:
         # A big inventory lives on (in this cache, for the rest of a command) and holds almost no cycles
         # (a few dozen objects a text, which a freeze would keep after eviction):

@@ -21,7 +21,6 @@ from allocator.validation.common import (
     taint,
 )
 from allocator.validation.errors import Errors, FieldError, GoValue, string_slice
-from allocator.validation.nodeselector import node_selector, terms_value
 
 POOL_NAME_MAX = 253
 MAX_DEVICES = 128
@@ -117,6 +116,8 @@ def resource_slice(ctx: Context, obj, present: AbstractSet[str] = frozenset(),
         else:
             errs.invalid("spec.nodeName", "", "must be either unset or set to a non-empty string")
     if spec.node_selector is not None:
+        from allocator.validation.nodeselector import node_selector, terms_value  # (most slices name a node)
+
         chosen.append("`nodeSelector`")
         node_selector(errs, spec.node_selector, "spec.nodeSelector")
         if len(spec.node_selector.node_selector_terms) != 1:
@@ -378,6 +379,8 @@ def _device_nodes(ctx: Context, device, path: str, per_device_node_selection) ->
             else:
                 errs.invalid(f"{path}.nodeName", "", "must not be empty")
         if device.node_selector is not None:
+            from allocator.validation.nodeselector import node_selector
+
             chosen.append("`nodeSelector`")
             node_selector(errs, device.node_selector, f"{path}.nodeSelector")
         if device.all_nodes is True:

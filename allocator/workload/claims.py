@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from allocator.kube import model
-from allocator.kube.convert_back import V1
+from allocator.kube.convert import V1
 from allocator.kube.objects import Document
 from allocator.reading.records import field, record
 from allocator.workload.pods import PodClaim, claims_for_pod
