@@ -12,7 +12,6 @@ line and column of the YAML text, for plain, quoted and block scalars.
 
 from __future__ import annotations
 
-import bisect
 import functools
 
 from allocator.reading import diagnostics as dg
@@ -142,7 +141,9 @@ class ExpressionLocator:
         return self._starts[line - 1] + col - 1
 
     def _line_col(self, index: int) -> tuple[int, int]:
-        line = bisect.bisect_right(self._starts, index)
+        from bisect import bisect_right  # (placing a CEL message only: most commands never do)
+
+        line = bisect_right(self._starts, index)
         return line, index - self._starts[line - 1] + 1
 
     def locate(self, path: str, expression: str, line: int, col: int) -> tuple[int, int] | None:
