@@ -56,7 +56,7 @@ def _rank(name: str) -> int:
 
 def test_every_engine_module_is_in_a_folder_of_the_pipeline_or_on_top():
     on_top = {m for m in MODULES if _rank(m) == len(FOLDERS)}
-    assert on_top == {"allocator", "allocator.__main__", "allocator.engine", "allocator.compare",
+    assert on_top == {"allocator", "allocator.__main__", "allocator.startup", "allocator.engine", "allocator.compare",
                       "allocator.synthetic", "allocator.cli", "allocator.cli.common", "allocator.cli.allocate",
                       "allocator.cli.validate", "allocator.cli.convert", "allocator.cli.evaluate",
                       "allocator.cli.capacity", "allocator.cli.sample", "allocator.cli.quick"}
