@@ -11,7 +11,7 @@ if __name__ == "__main__":
     # (about a fifth of the time on 1,000 to 5,000 nodes) to free little; the process's end frees everything.
     # Off before the engine is imported too: its modules' objects are walked as well (2% of a one-node run).
     gc.disable()
-    # The engine's modules from one file (allocator.startup): about a tenth of a small command's time.
+    # The engine's modules from one file (allocator.startup): about 8% of a small command's time.
     from allocator import startup
 
     startup.use()

@@ -1,13 +1,14 @@
 """The command line's start-up cache: the compiled code of the engine's modules a command imports, in one file.
 
 Python finds, checks and reads each module's bytecode file apart, and unmarshals each module's names and
-strings again: for a command that imports some ninety of the engine's modules that is about a tenth of a
+strings again: for a command that imports some ninety of the engine's modules that is about 8% of a
 one-node ``allocate`` (docs/performance.md). ``python -m allocator`` serves them from one file instead,
 ``__pycache__/startup.<cache tag>.bundle`` in the package: the code objects of the modules earlier commands
 imported, marshalled together (a name shared by modules is stored once), each with the mtime and size of
 its source. A module whose source has changed since, or that the file does not hold, is imported the usual
 way, and the file is written again when the command ends: atomically, only where Python may write bytecode
-(not with ``-B`` or ``PYTHONDONTWRITEBYTECODE``) and the folder is writable. A file that cannot be read, or
+(not with ``-B`` or ``PYTHONDONTWRITEBYTECODE``) and the folder is writable; ``-O`` neither uses nor
+writes it. A file that cannot be read, or
 that another Python wrote, is ignored. The modules are the same: the same code as their sources compile to,
 and Python's ``SourceFileLoader`` as their loader (tracebacks, ``get_source``).
 """
@@ -68,8 +69,11 @@ _finder: _Finder | None = None
 
 
 def use() -> None:
-    """Serve the engine's modules from the cache, if there is one this Python wrote."""
+    """Serve the engine's modules from the cache, if there is one this Python wrote. (Not under ``-O``: the
+    cache holds the code of a plain run, with its asserts, as a plain ``.pyc`` does.)"""
     global _finder
+    if sys.flags.optimize:
+        return
     entries: dict[str, _Entry] = {}
     try:
         with open(CACHE, "rb") as handle:

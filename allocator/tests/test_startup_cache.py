@@ -130,3 +130,12 @@ def test_an_entry_holds_the_code_its_source_compiles_to(tmp_path):
     exec(code, namespace)
     assert namespace["VALUE"] == 42 and not is_package and size == source.stat().st_size
     assert mtime_ns == source.stat().st_mtime_ns and code.co_filename == str(source)
+
+
+def test_an_optimised_run_neither_uses_nor_writes_the_cache(engine):
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    done = subprocess.run([sys.executable, "-O", "-m", "allocator", "allocate", "--node", node_name(0),
+                           "cluster.yaml", "claim.yaml"], cwd=engine, env=env, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert not os.path.exists(_cache(engine))
