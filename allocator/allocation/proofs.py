@@ -430,6 +430,8 @@ class Prover:
         """A matchAttribute for which no value is held by enough devices of every request under it."""
         s = self.s
         multi = s.features.consumable_capacity
+        # before 1.36 one request could take several shares of one device (as in ``_request``)
+        reused = multi and not s.allocator.rules.combinations
         for ci in range(self.n):
             for index, c in enumerate(s.constraints[ci]):
                 if not isinstance(c, MatchAttribute):
@@ -448,7 +450,8 @@ class Prover:
                 for members in groups.values():
                     union = set().union(*members)
                     best = max(best, len(union))
-                    if all(len(m) >= d.request.count for m, (_, d) in zip(members, under, strict=True)) and (
+                    if all(len(m) >= d.request.count or (reused and any(x.device.allow_multiple_allocations for x in m))
+                           for m, (_, d) in zip(members, under, strict=True)) and (
                             len(union) >= total or any(multi and x.device.allow_multiple_allocations for x in union)):
                         break
                 else:

@@ -153,3 +153,28 @@ def test_no_early_stop_before_an_all_request_that_aborts():
         plain = outcome(case, variant, prove=False)
         for prove_after in (0, 8):
             assert outcome(case, variant, prove=True, prove_after=prove_after)[:2] == plain[:2], variant.name
+
+
+def test_two_shares_of_the_one_device_with_the_value_are_no_proof_before_1_36():
+    # 1.34-1.35: one request may take two shares of a device that allows several allocations, so a
+    # matchAttribute held by that device alone is met (the plain search takes dev-0-0 twice); from 1.36 a
+    # request takes a device once and both answer no. Found by test_under_1_35_rules_too.
+    numa = {"numa": {"ints": [0]}}
+    devices = [{"name": "dev-0-0", "attributes": {"model": "m1", **numa}, "multi": True, "capacity": {"capacity-0": 2}},
+               {"name": "dev-0-1", "attributes": {}, "multi": True, "capacity": {"capacity-0": 2}}]
+    devices += [{"name": f"dev-0-{i}", "attributes": dict(numa), "multi": True, "capacity": {"capacity-0": 2}}
+                for i in range(2, 6)]
+    case = {"features": ["admin", "consumable", "list", "prioritized"],
+            "classes": {"class-a": "driver-a", "class-b": "driver-b"},
+            "slices": [{"name": "slice-0", "driver": "driver-a", "pool": "pool-0", "node": "node-1",
+                        "devices": devices}],
+            "claims": [{"name": "claim-0",
+                        "requests": [{"name": "req-0", "class": "class-a", "count": 2, "capacity": 1, "admin": True}],
+                        "constraints": [{"match": "driver-a/model", "requests": []}]}],
+            "allocated": []}
+    [experimental] = [v for v in VARIANTS if v.name == "experimental"]
+    for release, answer in (("1.34", "yes"), ("1.35", "yes"), ("1.36", "no"), ("1.37", "no")):
+        plain = outcome(case, experimental, prove=False, release=release)
+        assert plain[0] == answer, release
+        assert outcome(case, experimental, prove=True, release=release)[:2] == plain[:2], release
+    same_answers(case, "1.35")
